@@ -1,0 +1,37 @@
+package dev.gantry.api;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Collects the problems of one record's constructor so that every problem is reported, not only the first. */
+final class Checks {
+    private final List<Problem> problems = new ArrayList<>();
+
+    void require(boolean ok, String path, String message) {
+        if (!ok) {
+            problems.add(Problem.of(path, message));
+        }
+    }
+
+    void add(Problem problem) {
+        problems.add(problem);
+    }
+
+    /** Runs a nested record's validation and keeps its problems under the given field. */
+    void nested(String field, Runnable construction) {
+        try {
+            construction.run();
+        } catch (GantryException e) {
+            if (e.problems().isEmpty()) {
+                throw e;
+            }
+            e.problems().forEach(p -> problems.add(p.under(field)));
+        }
+    }
+
+    void throwIfAny() {
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.SPEC_INVALID, problems);
+        }
+    }
+}

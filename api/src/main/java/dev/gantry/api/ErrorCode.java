@@ -1,0 +1,52 @@
+package dev.gantry.api;
+
+/**
+ * Stable error codes. Codes are part of the public contract: scripts match on them, so a code is never renamed or
+ * reused. {@link #isUserError()} tells whether the fix lies with the user's input (the CLI exits 2) or elsewhere
+ * (exit 1).
+ */
+public enum ErrorCode {
+    /** A workload spec is malformed or violates a constraint. */
+    SPEC_INVALID(true),
+    /** The Gantry configuration or a backend's settings are malformed. */
+    CONFIG_INVALID(true),
+    /** Command-line usage error. */
+    USAGE(true),
+    /** No VM size in the catalog satisfies the workload's constraints. */
+    NO_FEASIBLE_VM(false),
+    /** The configured backend name is not installed. */
+    UNKNOWN_BACKEND(true),
+    /** Two installed providers claim the same backend name. */
+    DUPLICATE_BACKEND(false),
+    /** The backend exists but cannot be used (not implemented yet, or its service is unreachable). */
+    BACKEND_UNAVAILABLE(false),
+    /** The backend refused a plan it cannot place. */
+    PLAN_REJECTED(false),
+    /** Credentials were missing or refused. */
+    AUTH_FAILED(false),
+    /** The subscription's quota does not allow the request. */
+    QUOTA_EXCEEDED(false),
+    /** A remote service answered with an error. */
+    REMOTE_ERROR(false),
+    /** A host's key is unknown or changed. */
+    HOST_KEY_REJECTED(false),
+    /** A secret reference could not be resolved. */
+    SECRET_UNRESOLVED(false),
+    /** No job with the given id is known. */
+    JOB_NOT_FOUND(true),
+    /** The VM catalog could not be read. */
+    CATALOG_INVALID(false),
+    /** A bug in Gantry. */
+    INTERNAL(false);
+
+    private final boolean userError;
+
+    ErrorCode(boolean userError) {
+        this.userError = userError;
+    }
+
+    /** True when the user's input is at fault and retrying the same input cannot succeed. */
+    public boolean isUserError() {
+        return userError;
+    }
+}

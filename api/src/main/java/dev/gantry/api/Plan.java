@@ -1,0 +1,172 @@
+package dev.gantry.api;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * Where and how a workload runs: everything a backend needs to place it, so that backends never decide hardware.
+ * The advisor fills a plan with the reasons for each decision and the alternatives it rejected; code may also build
+ * one directly.
+ *
+ * @param workload what runs
+ * @param vmSize the chosen VM size
+ * @param region the Azure region
+ * @param nodes number of VMs
+ * @param spot whether the plan uses Spot capacity
+ * @param pricePerHour price per node-hour and in total
+ * @param estimatedHours estimated hours to completion on this size (only with a runtime estimate)
+ * @param estimatedCost estimated cost to completion (only with a runtime estimate)
+ * @param image the VM image to boot
+ * @param orchestrator the orchestrator the guidance recommends (information; the configured backend runs)
+ * @param reasons the ordered reasons, each naming the rule it applies
+ * @param alternatives candidates considered and why each lost
+ * @param warnings things the user should know (e.g. a request far above what the model needs)
+ * @param catalog the catalog the plan was made from
+ */
+public record Plan(
+        Workload workload,
+        VmSize vmSize,
+        String region,
+        int nodes,
+        boolean spot,
+        HourlyPrice pricePerHour,
+        OptionalDouble estimatedHours,
+        OptionalDouble estimatedCost,
+        ImageRef image,
+        OrchestratorAdvice orchestrator,
+        List<Reason> reasons,
+        List<Alternative> alternatives,
+        List<String> warnings,
+        CatalogInfo catalog) {
+
+    public Plan {
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(vmSize, "vmSize");
+        Objects.requireNonNull(region, "region");
+        Objects.requireNonNull(pricePerHour, "pricePerHour");
+        Objects.requireNonNull(estimatedHours, "estimatedHours");
+        Objects.requireNonNull(estimatedCost, "estimatedCost");
+        Objects.requireNonNull(image, "image");
+        Objects.requireNonNull(orchestrator, "orchestrator");
+        Objects.requireNonNull(catalog, "catalog");
+        reasons = List.copyOf(reasons);
+        alternatives = List.copyOf(alternatives);
+        warnings = List.copyOf(warnings);
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
+        }
+    }
+
+    /** {@code GPU} or {@code CPU}. */
+    public String hardware() {
+        return vmSize.hasGpu() ? "GPU" : "CPU";
+    }
+
+    /** GPUs per node, 0 for CPU sizes. */
+    public int gpusPerNode() {
+        return vmSize.gpuCount();
+    }
+
+    public static Builder builder(Workload workload, VmSize vmSize) {
+        return new Builder(workload, vmSize);
+    }
+
+    /** Builder for {@link Plan}; nodes default to the workload's, region to {@code local}, prices to zero. */
+    public static final class Builder {
+        private final Workload workload;
+        private final VmSize vmSize;
+        private String region = "local";
+        private int nodes;
+        private boolean spot;
+        private HourlyPrice pricePerHour;
+        private OptionalDouble estimatedHours = OptionalDouble.empty();
+        private OptionalDouble estimatedCost = OptionalDouble.empty();
+        private ImageRef image = ImageRef.host();
+        private OrchestratorAdvice orchestrator =
+                new OrchestratorAdvice(Orchestrator.MANUAL, "built directly, not advised");
+        private final List<Reason> reasons = new ArrayList<>();
+        private final List<Alternative> alternatives = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
+        private CatalogInfo catalog = new CatalogInfo("none", LocalDate.EPOCH);
+
+        private Builder(Workload workload, VmSize vmSize) {
+            this.workload = Objects.requireNonNull(workload, "workload");
+            this.vmSize = Objects.requireNonNull(vmSize, "vmSize");
+            this.nodes = workload.resources().nodes();
+        }
+
+        public Builder region(String value) {
+            this.region = value;
+            return this;
+        }
+
+        public Builder nodes(int value) {
+            this.nodes = value;
+            return this;
+        }
+
+        public Builder spot(boolean value) {
+            this.spot = value;
+            return this;
+        }
+
+        public Builder pricePerHour(HourlyPrice value) {
+            this.pricePerHour = value;
+            return this;
+        }
+
+        public Builder estimatedHours(double hours) {
+            this.estimatedHours = OptionalDouble.of(hours);
+            return this;
+        }
+
+        public Builder estimatedCost(double cost) {
+            this.estimatedCost = OptionalDouble.of(cost);
+            return this;
+        }
+
+        public Builder image(ImageRef value) {
+            this.image = value;
+            return this;
+        }
+
+        public Builder orchestrator(OrchestratorAdvice value) {
+            this.orchestrator = value;
+            return this;
+        }
+
+        public Builder reason(String rule, String text) {
+            reasons.add(new Reason(rule, text));
+            return this;
+        }
+
+        public Builder reasons(List<Reason> values) {
+            reasons.addAll(values);
+            return this;
+        }
+
+        public Builder alternatives(List<Alternative> values) {
+            alternatives.addAll(values);
+            return this;
+        }
+
+        public Builder warning(String text) {
+            warnings.add(text);
+            return this;
+        }
+
+        public Builder catalog(CatalogInfo value) {
+            this.catalog = value;
+            return this;
+        }
+
+        public Plan build() {
+            HourlyPrice price = pricePerHour != null ? pricePerHour : HourlyPrice.usd(0, nodes);
+            return new Plan(workload, vmSize, region, nodes, spot, price, estimatedHours, estimatedCost, image,
+                    orchestrator, reasons, alternatives, warnings, catalog);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.gantry.api.backend;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A backend's settings as a flat string map (nested YAML becomes dotted keys, list elements {@code key[i]}). Each
+ * backend binds it to its own typed record with the getters here, which fail with {@link ErrorCode#CONFIG_INVALID}
+ * naming the backend, the exact key, the value given and what is allowed.
+ */
+public record BackendConfig(String backend, Map<String, String> values) {
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+    public BackendConfig {
+        Objects.requireNonNull(backend, "backend");
+        values = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(values, "values")));
+    }
+
+    public static BackendConfig empty(String backend) {
+        return new BackendConfig(backend, Map.of());
+    }
+
+    public Optional<String> get(String key) {
+        return Optional.ofNullable(values.get(key));
+    }
+
+    public String require(String key) {
+        String value = values.get(key);
+        if (value == null || value.isBlank()) {
+            throw invalid(key, "is required");
+        }
+        return value;
+    }
+
+    public String getString(String key, String defaultValue) {
+        return values.getOrDefault(key, defaultValue);
+    }
+
+    public int getInt(String key, int defaultValue, int min, int max) {
+        String text = values.get(key);
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value < min || value > max) {
+                throw invalid(key, "must be between " + min + " and " + max + ", got " + value);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw invalid(key, "must be a whole number, got '" + text + "'");
+        }
+    }
+
+    public boolean getBoolean(String key, boolean defaultValue) {
+        String text = values.get(key);
+        if (text == null) {
+            return defaultValue;
+        }
+        return switch (text.trim()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(key, "must be true or false, got '" + text + "'");
+        };
+    }
+
+    /** Durations as {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 1d}. */
+    public Duration getDuration(String key, Duration defaultValue) {
+        String text = values.get(key);
+        if (text == null) {
+            return defaultValue;
+        }
+        Matcher m = DURATION.matcher(text.trim());
+        if (!m.matches()) {
+            throw invalid(key, "must be a duration such as 30s, 5m or 2h, got '" + text + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+
+    /** One of the allowed values, compared exactly. */
+    public String getChoice(String key, String defaultValue, List<String> allowed) {
+        String value = values.getOrDefault(key, defaultValue);
+        if (value != null && !allowed.contains(value)) {
+            throw invalid(key, "must be one of " + String.join(", ", allowed) + ", got '" + value + "'");
+        }
+        return value;
+    }
+
+    /** Values of a list written as {@code key[0]}, {@code key[1]}, ...; or one comma-separated value under key. */
+    public List<String> getList(String key) {
+        List<String> result = new ArrayList<>();
+        if (values.containsKey(key)) {
+            for (String part : values.get(key).split(",")) {
+                if (!part.isBlank()) {
+                    result.add(part.trim());
+                }
+            }
+        }
+        for (int i = 0; values.containsKey(key + "[" + i + "]"); i++) {
+            result.add(values.get(key + "[" + i + "]"));
+        }
+        return result;
+    }
+
+    /** The number of elements of a list of objects, e.g. 2 for {@code hosts[0].address}, {@code hosts[1].address}. */
+    public int count(String listKey) {
+        TreeSet<Integer> indexes = new TreeSet<>();
+        Pattern element = Pattern.compile(Pattern.quote(listKey) + "\\[(\\d+)](?:\\..*)?");
+        for (String key : values.keySet()) {
+            Matcher m = element.matcher(key);
+            if (m.matches()) {
+                indexes.add(Integer.parseInt(m.group(1)));
+            }
+        }
+        return indexes.isEmpty() ? 0 : indexes.last() + 1;
+    }
+
+    /** The settings under a prefix, without it: {@code subset("hosts[0]")} turns {@code hosts[0].port} into {@code port}. */
+    public BackendConfig subset(String prefix) {
+        Map<String, String> inner = new TreeMap<>();
+        String dotted = prefix + ".";
+        values.forEach((key, value) -> {
+            if (key.startsWith(dotted)) {
+                inner.put(key.substring(dotted.length()), value);
+            }
+        });
+        return new BackendConfig(backend + "." + prefix, inner);
+    }
+
+    /** Keys given that none of the declarations accepts: typos, usually. */
+    public List<String> unknownKeys(List<ConfigKey> accepted) {
+        List<String> unknown = new ArrayList<>();
+        for (String key : values.keySet()) {
+            if (accepted.stream().noneMatch(k -> k.matches(key))) {
+                unknown.add(key);
+            }
+        }
+        return unknown;
+    }
+
+    /** A CONFIG_INVALID error for one key of this backend's settings. */
+    public GantryException invalid(String key, String message) {
+        return new GantryException(ErrorCode.CONFIG_INVALID, "backends." + backend + "." + key + ": " + message);
+    }
+
+    @Override
+    public String toString() {
+        // Values may hold secrets (even when they should be references): print the keys only.
+        return "BackendConfig[" + backend + ", keys=" + values.keySet() + "]";
+    }
+}

@@ -1,0 +1,25 @@
+package dev.gantry.api.backend;
+
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * What core hands a backend besides its settings. An interface so that it can grow with default methods.
+ */
+public interface BackendContext {
+    /** A directory this backend owns for its own state (job records, caches); it exists and survives restarts. */
+    Path stateDirectory();
+
+    /** Resolves secret references at submit time. */
+    SecretResolver secrets();
+
+    /** The clock to use for timestamps, so tests can control time. */
+    default Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Where the backend logs. */
+    default System.Logger logger() {
+        return System.getLogger("dev.gantry.backend");
+    }
+}

@@ -1,0 +1,25 @@
+package dev.gantry.api.backend;
+
+/** Where a job is in its life. An eviction is PREEMPTED, never FAILED. */
+public enum JobState {
+    /** Accepted, waiting for capacity or its turn. */
+    PENDING,
+    /** Capacity is being prepared (VMs booting, image pulling). */
+    PROVISIONING,
+    RUNNING,
+    /** Ended with exit code 0. */
+    SUCCEEDED,
+    /** Ended with a non-zero exit code or could not start. */
+    FAILED,
+    /** Stopped on request. */
+    CANCELLED,
+    /** Its capacity was evicted (Spot) or vanished; resumable from the last checkpoint. */
+    PREEMPTED,
+    /** The backend cannot tell right now (e.g. the host is unreachable). */
+    UNKNOWN;
+
+    /** True for states a job never leaves. */
+    public boolean isTerminal() {
+        return this == SUCCEEDED || this == FAILED || this == CANCELLED || this == PREEMPTED;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.gantry.api.backend;
+
+import java.util.Arrays;
+
+/**
+ * A resolved secret value. {@link #toString()} never shows it; call {@link #reveal()} only where the value must
+ * leave the process (an env file with 0600 permissions, a request body), never into logs or generated scripts.
+ */
+public final class Secret {
+    private final char[] value;
+
+    public Secret(String value) {
+        this.value = value.toCharArray();
+    }
+
+    public String reveal() {
+        return new String(value);
+    }
+
+    @Override
+    public String toString() {
+        return "******";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Secret s && Arrays.equals(value, s.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(value);
+    }
+}
