@@ -1,0 +1,69 @@
+package dev.gantry.core.catalog;
+
+import dev.gantry.api.CatalogInfo;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The VM catalog the advisor chooses from: every size × region row with prices, the GPU model facts, and the retired
+ * series that are never recommended. Immutable and safe to share between threads; loaders build it.
+ */
+public final class Catalog {
+    private final List<CatalogEntry> entries;
+    private final CatalogInfo info;
+    private final Map<String, GpuModel> gpuModels;
+    private final List<RetiredSeries> retired;
+    private final Set<String> regions;
+
+    public Catalog(List<CatalogEntry> entries, CatalogInfo info, Map<String, GpuModel> gpuModels,
+                   List<RetiredSeries> retired) {
+        this.entries = List.copyOf(entries);
+        this.info = Objects.requireNonNull(info, "info");
+        this.gpuModels = Collections.unmodifiableMap(new TreeMap<>(gpuModels));
+        this.retired = List.copyOf(retired);
+        TreeSet<String> names = new TreeSet<>();
+        for (CatalogEntry entry : this.entries) {
+            names.add(entry.region());
+        }
+        this.regions = Collections.unmodifiableSet(names);
+    }
+
+    /** Every size × region row. */
+    public List<CatalogEntry> entries() {
+        return entries;
+    }
+
+    /** Where the catalog came from and the date of its prices. */
+    public CatalogInfo info() {
+        return info;
+    }
+
+    /** The regions that appear in the catalog, sorted. */
+    public Set<String> regions() {
+        return regions;
+    }
+
+    /** GPU model facts by the catalog's accelerator name ({@code H100}, {@code A100-80GB}, ...). */
+    public Optional<GpuModel> gpuModel(String name) {
+        return Optional.ofNullable(gpuModels.get(name));
+    }
+
+    public Map<String, GpuModel> gpuModels() {
+        return gpuModels;
+    }
+
+    public List<RetiredSeries> retiredSeries() {
+        return retired;
+    }
+
+    /** The retired series a size belongs to, if any. */
+    public Optional<RetiredSeries> retirement(String sizeName) {
+        return retired.stream().filter(series -> series.matches(sizeName)).findFirst();
+    }
+}
