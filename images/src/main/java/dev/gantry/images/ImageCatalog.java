@@ -271,7 +271,7 @@ public final class ImageCatalog implements ImageChooser {
                     problems.add(Problem.of("image.generations", "must be V1, V2 or V1,V2, got '" + g + "'"));
                 }
             }
-            if (generations.isEmpty()) {
+            if (generations.isEmpty() && split(config.getOrDefault("image.generations", "V2")).isEmpty()) {
                 problems.add(Problem.of("image.generations", "must name at least one of V1, V2"));
             }
             Architecture architecture = Architecture.X64;
