@@ -9,6 +9,7 @@ import dev.gantry.api.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -108,7 +109,7 @@ public final class ImageCompatibility {
         return "image '" + image.name() + "' (" + image.id() + ")";
     }
 
-    private static String join(java.util.Set<String> values) {
+    private static String join(Set<String> values) {
         return String.join("/", new TreeSet<>(values));
     }
 

@@ -97,6 +97,19 @@ class ImageCatalogTest {
     }
 
     @Test
+    void gen1OnlyRdmaSizeGetsGen1DsvmAndAnInfiniBandWarning() {
+        VmSize nc24r = Fixtures.gpuSize("Standard_NC24r", "NC", 24, 224,
+                new dev.gantry.api.GpuSpec("K80", 4, 12, dev.gantry.api.GpuVendor.NVIDIA), true, java.util.Set.of("V1"));
+
+        ImageChoice choice = catalog.choose(nc24r, Fixtures.workload());
+
+        assertEquals(ImageCatalog.DSVM_GEN1.ref(), choice.image());
+        assertEquals("I5", choice.reasons().get(0).rule());
+        assertTrue(choice.warnings().stream().anyMatch(w -> w.contains("no InfiniBand drivers")),
+                choice.warnings().toString());
+    }
+
+    @Test
     void userImageWinsWithRuleI1AndUnknownContentsAreWarnedAbout() {
         ImageRef ref = ImageRef.marketplace("my image", "myorg:my-offer:my-sku:1.2.3");
         ImageCatalog withUser = ImageCatalog.withUserImage(ref);
