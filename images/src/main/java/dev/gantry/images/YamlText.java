@@ -1,5 +1,7 @@
 package dev.gantry.images;
 
+import java.util.Locale;
+
 /**
  * Writes text as YAML double-quoted scalars, the one YAML style in which any string can be written on one line and
  * read back unchanged: quotes, backslashes, control characters and the characters YAML treats as line breaks are
@@ -25,9 +27,9 @@ final class YamlText {
                         throw new IllegalArgumentException("unpaired UTF-16 surrogate in " + text.length()
                                 + "-character text; it cannot be written as YAML");
                     } else if (cp <= 0xFFFF) {
-                        out.append(String.format("\\u%04X", cp));
+                        out.append(String.format(Locale.ROOT, "\\u%04X", cp));
                     } else {
-                        out.append(String.format("\\U%08X", cp));
+                        out.append(String.format(Locale.ROOT, "\\U%08X", cp));
                     }
                 }
             }

@@ -146,10 +146,10 @@ class BootScriptTest {
                 "tab\there", "back\\slash", "naïve ☃ 🚀 日本語", "nel\u0085ls\u2028ps\u2029", "bom\uFEFF",
                 "bell\u0007esc\u001b", "# not a comment", "key: value", "- item", "{a: [b]}", "&anchor *alias !tag",
                 "|>%@", " leading and trailing ", "", "--marker", "${HOME}", "'\"'\"'");
+        List<String> command = new ArrayList<>(List.of("printf"));
+        command.addAll(hostile);
         BootOptions options = BootOptions.builder()
-                .userCommand(new ArrayList<>(List.of("printf")) {{
-                        addAll(hostile);
-                    }})
+                .userCommand(command)
                 .environment("WEIRD", "v=$(reboot);`x`\n\"q\" 'r' ☃")
                 .markerPath("/var/lib/gantry/ready \"$(x)\" ☃.json")
                 .build();
