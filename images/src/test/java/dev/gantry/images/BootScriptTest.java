@@ -90,11 +90,20 @@ class BootScriptTest {
         for (JsonNode command : doc.get("runcmd")) {
             assertTrue(command.isArray(), "every runcmd entry must be an argv list: " + command);
         }
+        List<String> written = new ArrayList<>();
         for (JsonNode file : doc.get("write_files")) {
             String path = file.get("path").asText();
+            written.add(path);
             String program = path.substring(path.lastIndexOf('/') + 1);
             assertEquals(BootScript.resource(program), file.get("content").asText(),
                     program + " must reach the node byte for byte");
+        }
+        for (JsonNode command : doc.get("runcmd")) {
+            for (String arg : argv(command)) {
+                if (arg.startsWith(BootScript.LIB_DIR + "/")) {
+                    assertTrue(written.contains(arg), arg + " is run but not written");
+                }
+            }
         }
         List<String> last = argv(doc.get("runcmd").get(doc.get("runcmd").size() - 1));
         assertEquals(CHECK, last.get(0), "the readiness check runs last");
