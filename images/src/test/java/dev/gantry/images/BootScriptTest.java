@@ -249,11 +249,12 @@ class BootScriptTest {
                 .userCommand("", "x")
                 .userCommand("echo", "bad\uD800surrogate")
                 .environment("1BAD", "x")
+                .containerImage("ubuntu; rm -rf /")
                 .build());
 
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
         assertEquals(List.of("boot.commands[0]", "boot.commands[1][1]", "boot.commands[2][0]", "boot.commands[3][1]",
-                        "boot.environment.1BAD", "boot.markerPath"),
+                        "boot.containerImage", "boot.environment.1BAD", "boot.markerPath"),
                 e.problems().stream().map(Problem::path).sorted().toList(), e.getMessage());
     }
 
