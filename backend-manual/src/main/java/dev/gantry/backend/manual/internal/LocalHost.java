@@ -3,10 +3,11 @@ package dev.gantry.backend.manual.internal;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -162,20 +163,17 @@ public final class LocalHost implements Host {
 
     @Override
     public byte[] readFrom(String path, long offset) {
-        try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ)) {
-            long size = channel.size();
+        // RandomAccessFile, not FileChannel: an interrupt (a follow being stopped) must not surface as an I/O error.
+        try (RandomAccessFile file = new RandomAccessFile(path, "r")) {
+            long size = file.length();
             if (size <= offset) {
                 return new byte[0];
             }
-            ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(Math.min(size - offset, Integer.MAX_VALUE - 8)));
-            channel.position(offset);
-            while (buffer.hasRemaining() && channel.read(buffer) > 0) {
-                // keep reading until the snapshot of the size is consumed
-            }
-            byte[] bytes = new byte[buffer.position()];
-            buffer.flip().get(bytes);
+            byte[] bytes = new byte[Math.toIntExact(Math.min(size - offset, Integer.MAX_VALUE - 8))];
+            file.seek(offset);
+            file.readFully(bytes);
             return bytes;
-        } catch (NoSuchFileException e) {
+        } catch (FileNotFoundException e) {
             return new byte[0];
         } catch (IOException e) {
             throw io("read " + path, e);
