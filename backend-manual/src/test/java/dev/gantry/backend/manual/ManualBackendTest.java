@@ -184,7 +184,7 @@ class ManualBackendTest {
         Path marker = context.scratchDirectory().resolve("survived");
         Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), SubmitAndExit.class.getName(), workDir.toString(),
-                "survivor", "sh", "-c", "sleep 2; echo survived > \"$0\"; echo done", marker.toString())
+                "survivor", "sh", "-c", "sleep 3; echo survived > \"$0\"; echo done", marker.toString())
                 .redirectErrorStream(true).start();
         assertTrue(jvm.waitFor(30, TimeUnit.SECONDS), "the submitting JVM did not exit");
         String printed = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

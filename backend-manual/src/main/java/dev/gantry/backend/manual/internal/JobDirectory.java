@@ -85,7 +85,7 @@ public final class JobDirectory {
     }
 
     /** Reads every file status needs, in the order the wrapper writes them backwards (exit before pid). */
-    public JobSnapshot snapshot() {
+    JobSnapshot snapshot() {
         Optional<String> cancelled = host.readText(file(CANCELLED));
         Optional<String> preempted = host.readText(file(PREEMPTED));
         OptionalLong exit = number(EXIT);

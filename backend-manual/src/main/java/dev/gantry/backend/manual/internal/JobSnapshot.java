@@ -18,7 +18,7 @@ import java.util.OptionalLong;
  * @param started when the wrapper started
  * @param ended when the command ended (or the marker was written)
  */
-public record JobSnapshot(String program, boolean launched, OptionalLong pid, boolean alive, OptionalInt exitCode,
+record JobSnapshot(String program, boolean launched, OptionalLong pid, boolean alive, OptionalInt exitCode,
                           boolean cancelled, Optional<String> preempted, Optional<Instant> started,
                           Optional<Instant> ended) {
 }

@@ -21,7 +21,7 @@ import java.util.List;
  * </ol>
  * A signal that ends the shell leaves no exit file: status then comes from the cancel or eviction marker.
  */
-public final class JobWrapper {
+final class JobWrapper {
     /** {@code $0} of the wrapper shell, which is what {@code ps} shows. */
     static final String SHELL_NAME = "gantry-job";
 
@@ -30,12 +30,12 @@ public final class JobWrapper {
     private JobWrapper() {
     }
 
-    public static String script() {
+    static String script() {
         return SCRIPT;
     }
 
     /** The launch argv: session leader, {@code /bin/sh -c SCRIPT gantry-job JOB_DIR ARGV...}. */
-    public static List<String> launchArgv(List<String> sessionLeader, String jobDirectory, List<String> command) {
+    static List<String> launchArgv(List<String> sessionLeader, String jobDirectory, List<String> command) {
         List<String> argv = new ArrayList<>(sessionLeader);
         argv.add("/bin/sh");
         argv.add("-c");

@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** What stops a plan from running on one machine the user manages. */
-public final class PlanCheck {
+final class PlanCheck {
     private PlanCheck() {
     }
 
-    public static List<Problem> problems(Plan plan, MachineFacts machine) {
+    static List<Problem> problems(Plan plan, MachineFacts machine) {
         List<Problem> problems = new ArrayList<>();
         if (plan.nodes() > 1) {
             problems.add(Problem.of("resources.nodes", "the local transport runs one node, the plan asks for "

@@ -8,14 +8,14 @@ import java.util.OptionalInt;
  * Maps a job directory's files to a status. Markers win over the exit file: a job cancelled or evicted while it ran
  * may still exit (it caught SIGTERM, saved a checkpoint and exited 0), and it is still CANCELLED or PREEMPTED.
  */
-public final class StatusMapping {
+final class StatusMapping {
     static final int COMMAND_NOT_FOUND = 127;
     static final int NOT_EXECUTABLE = 126;
 
     private StatusMapping() {
     }
 
-    public static JobStatus map(JobSnapshot job) {
+    static JobStatus map(JobSnapshot job) {
         if (job.cancelled()) {
             return status(JobState.CANCELLED, job.exitCode(), "cancelled on request", job);
         }
