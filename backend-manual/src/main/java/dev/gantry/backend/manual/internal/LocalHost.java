@@ -58,11 +58,17 @@ public final class LocalHost implements Host {
         }
         Optional<String> perl = onPath("perl");
         if (perl.isPresent()) {
-            return new LocalHost(List.of(perl.get(), "-MPOSIX", "-e", "POSIX::setsid(); exec { $ARGV[0] } @ARGV or die \"exec $ARGV[0]: $!\\n\""));
+            return new LocalHost(perlSetsid(perl.get()));
         }
         throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "the manual backend's local transport needs "
                 + "'setsid' (util-linux) or 'perl' on PATH to start jobs that outlive the CLI; neither was found in "
                 + System.getenv("PATH") + "; install util-linux");
+    }
+
+    /** The fallback session leader: Perl's setsid(2) binding, then exec of the argv that follows. */
+    static List<String> perlSetsid(String perl) {
+        return List.of(perl, "-MPOSIX", "-e",
+                "POSIX::setsid() or die \"setsid: $!\\n\"; exec { $ARGV[0] } @ARGV or die \"exec $ARGV[0]: $!\\n\"");
     }
 
     static Optional<String> onPath(String program) {

@@ -2,6 +2,7 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.ConfigKey;
@@ -34,10 +35,14 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
     public static ManualSettings bind(BackendConfig config, BackendContext context) {
         List<String> unknown = config.unknownKeys(KEYS);
         if (!unknown.isEmpty()) {
-            String key = unknown.get(0);
-            String hint = closest(key).map(k -> "; did you mean '" + k + "'?").orElse("");
-            throw config.invalid(key, "is not a setting of the manual backend (settings: "
-                    + String.join(", ", KEYS.stream().map(ConfigKey::name).toList()) + ")" + hint);
+            String accepted = String.join(", ", KEYS.stream().map(ConfigKey::name).toList());
+            List<Problem> problems = new ArrayList<>();
+            for (String key : unknown) {
+                String hint = closest(key).map(k -> "; did you mean '" + k + "'?").orElse("");
+                problems.add(Problem.of("backends." + config.backend() + "." + key,
+                        "is not a setting of the manual backend (settings: " + accepted + ")" + hint));
+            }
+            throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
         String transport = config.getChoice(TRANSPORT, "local", List.of("local", "ssh"));
         if (transport.equals("ssh")) {

@@ -65,6 +65,16 @@ class ManualSettingsTest {
     }
 
     @Test
+    void everyUnknownKeyIsReported() {
+        GantryException e = failure(Map.of("cancelgrace", "1s", "transprot", "local"));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(java.util.List.of("backends.manual.cancelgrace", "backends.manual.transprot"),
+                e.problems().stream().map(p -> p.path()).toList());
+        assertEquals("backends.manual.transprot: is not a setting of the manual backend (settings: transport, "
+                + "workDir, cancelGrace); did you mean 'transport'?", e.problems().get(1).toString());
+    }
+
+    @Test
     void sshTransportIsRefusedHonestly() {
         GantryException e = failure(Map.of("transport", "ssh"));
         assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
