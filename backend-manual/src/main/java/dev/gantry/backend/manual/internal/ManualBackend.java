@@ -66,7 +66,14 @@ public final class ManualBackend implements Backend {
     }
 
     @Override
+    @SuppressWarnings("try") // the lock is held for the whole block, never read
     public JobRef submit(Plan plan, SubmitOptions options) {
+        String id = ID_PREFIX + options.idempotencyKey();
+        JobRef ref = new JobRef(NAME, id);
+        JobDirectory job = directory(id);
+        if (job.exists() && job.launched()) {
+            return ref; // a retry of a submit that got as far as launching: the same job, nothing new started
+        }
         List<Problem> problems = validate(plan);
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
@@ -79,16 +86,10 @@ public final class ManualBackend implements Backend {
                             + "; create it or set workingDir to an existing directory")));
         }
         checkEncodable(workload);
-        String id = ID_PREFIX + options.idempotencyKey();
-        JobRef ref = new JobRef(NAME, id);
-        JobDirectory job = directory(id);
-        if (job.exists() && job.launched()) {
-            return ref; // a retry of a submit that got as far as launching: the same job, nothing new started
-        }
         // Secrets are resolved only now, before anything is written, and travel only in the child's environment.
         Map<String, String> environment = environment(workload, id);
         if (!job.create() && job.launched()) {
-            return ref; // a retry of a submit that got as far as launching: the same job, nothing new started
+            return ref; // another submit with this key launched it meanwhile
         }
         try (AutoCloseable lock = host.lock(job.file(JobDirectory.LOCK))) {
             if (job.launched()) {
