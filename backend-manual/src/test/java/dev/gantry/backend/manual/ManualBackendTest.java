@@ -180,6 +180,20 @@ class ManualBackendTest {
     }
 
     @Test
+    void jobCancelledBeforeItStartedNeverRuns() throws Exception {
+        JobDirectory dir = new JobDirectory(LocalHost.detect(), workDir.resolve("job-early").toString());
+        assertTrue(dir.create());
+        JobRef ref = new JobRef("manual", "job-early");
+        backend.cancel(ref);
+        assertEquals(JobState.CANCELLED, backend.status(ref).state());
+        Path ran = context.scratchDirectory().resolve("ran");
+        assertEquals(ref, submit(backend, workload("touch", ran.toString()).build(), "early"));
+        Thread.sleep(300);
+        assertFalse(Files.exists(ran), "a cancelled job must not start on a retried submit");
+        assertEquals(JobState.CANCELLED, backend.status(ref).state());
+    }
+
+    @Test
     void jobOutlivesTheJvmThatSubmittedIt() throws Exception {
         Path marker = context.scratchDirectory().resolve("survived");
         Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -16,6 +16,8 @@ import java.util.List;
  *       slow first one) exits at once;</li>
  *   <li>records {@code started}, {@code pgid} and {@code pid} (pid last: once it exists the others do; setsid made
  *       this shell the leader of a new session, so its pid is the process group id);</li>
+ *   <li>stops if the job was cancelled or evicted before it started: cancel writes its marker before reading
+ *       {@code pgid}, the wrapper writes {@code pgid} before looking for markers, so one of them sees the other;</li>
  *   <li>runs the command with stdin from /dev/null and stdout/stderr into the job directory;</li>
  *   <li>records {@code ended} and then {@code exit}, each by rename so a reader never sees half a file.</li>
  * </ol>

@@ -92,8 +92,9 @@ public final class ManualBackend implements Backend {
             return ref; // another submit with this key launched it meanwhile
         }
         try (AutoCloseable lock = host.lock(job.file(JobDirectory.LOCK))) {
-            if (job.launched()) {
-                return ref; // a concurrent submit with the same key launched it while we waited for the lock
+            if (job.launched() || job.ended()) {
+                // Launched by a concurrent submit while we waited for the lock, or cancelled before it started.
+                return ref;
             }
             if (job.record().isEmpty()) {
                 job.writeRecord(new JobRecord(workload.name(), workload.command(), envNames(workload),
@@ -164,7 +165,7 @@ public final class ManualBackend implements Backend {
         }
         OptionalLong pgid = job.pgid();
         if (pgid.isEmpty()) {
-            return; // never started; the marker keeps it from counting as running
+            return; // not started yet: the wrapper sees the marker and stops before running the command
         }
         long group = pgid.getAsLong();
         host.signalGroup(group, "TERM");

@@ -72,6 +72,16 @@ class JobWrapperTest {
     }
 
     @Test
+    void jobCancelledBeforeTheWrapperRanIsNotStarted() throws Exception {
+        Path dir = Files.createDirectory(temp.resolve("job-d"));
+        Files.writeString(dir.resolve("cancelled"), "2026-01-01T00:00:00Z\n");
+        run(dir, "sh", "-c", "echo should not run");
+        assertFalse(Files.exists(dir.resolve("stdout")));
+        assertFalse(Files.exists(dir.resolve("exit")));
+        assertTrue(Files.exists(dir.resolve("pgid")), "pgid is written before the markers are checked");
+    }
+
+    @Test
     void missingCommandExitsWith127() throws Exception {
         Path dir = Files.createDirectory(temp.resolve("job-c"));
         run(dir, "gantry-no-such-program");
