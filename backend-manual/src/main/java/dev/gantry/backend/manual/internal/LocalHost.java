@@ -322,13 +322,18 @@ public final class LocalHost implements Host {
             if (!smi.waitFor(10, TimeUnit.SECONDS) || smi.exitValue() != 0) {
                 return 0;
             }
-            return (int) new String(out, StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("GPU ")).count();
+            return countGpus(new String(out, StandardCharsets.UTF_8));
         } catch (IOException e) {
             return 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 0;
         }
+    }
+
+    /** Counts the {@code GPU n: NAME (UUID: ...)} lines of {@code nvidia-smi -L}; MIG devices are indented lines. */
+    static int countGpus(String nvidiaSmiList) {
+        return (int) nvidiaSmiList.lines().filter(line -> line.startsWith("GPU ")).count();
     }
 
     private static GantryException io(String what, IOException e) {
