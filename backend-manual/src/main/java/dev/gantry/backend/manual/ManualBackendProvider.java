@@ -1,0 +1,57 @@
+package dev.gantry.backend.manual;
+
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.backend.manual.internal.LocalHost;
+import dev.gantry.backend.manual.internal.ManualBackend;
+import dev.gantry.backend.manual.internal.ManualSettings;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code manual} backend: runs workloads on machines the user manages. This version has the {@code local}
+ * transport, the machine Gantry runs on; jobs run as detached process groups that outlive the CLI.
+ */
+public final class ManualBackendProvider implements BackendProvider {
+    /**
+     * Local jobs: one node, no container runtime yet; evictions are reported as PREEMPTED when signalled; logs
+     * follow by polling the job's files.
+     */
+    private static final Capabilities CAPABILITIES =
+            new Capabilities(false, false, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
+
+    public ManualBackendProvider() {
+        // ServiceLoader needs a public no-argument constructor; listing backends must stay cheap.
+    }
+
+    @Override
+    public String name() {
+        return ManualBackend.NAME;
+    }
+
+    @Override
+    public String description() {
+        return "machines you manage: runs jobs on this machine as detached processes (SSH hosts come later)";
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public List<ConfigKey> configKeys() {
+        return ManualSettings.KEYS;
+    }
+
+    @Override
+    public Backend create(BackendConfig config, BackendContext context) {
+        ManualSettings settings = ManualSettings.bind(config, context);
+        return new ManualBackend(LocalHost.detect(), settings, context, CAPABILITIES);
+    }
+}

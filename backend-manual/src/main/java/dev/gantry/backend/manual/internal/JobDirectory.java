@@ -1,0 +1,134 @@
+package dev.gantry.backend.manual.internal;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * One job's directory on a host: {@code <workDir>/<job-id>/} with {@code job.json}, {@code launched}, {@code pid},
+ * {@code pgid}, {@code started}, {@code ended}, {@code exit}, {@code stdout}, {@code stderr} and the markers
+ * {@code cancelled} and {@code preempted}. The directory is the job's whole state: any later process can read it.
+ */
+public final class JobDirectory {
+    static final String RECORD = "job.json";
+    static final String LOCK = "lock";
+    static final String LAUNCHED = "launched";
+    static final String LAUNCH_LOG = "launch.log";
+    static final String PID = "pid";
+    static final String PGID = "pgid";
+    static final String STARTED = "started";
+    static final String ENDED = "ended";
+    static final String EXIT = "exit";
+    static final String STDOUT = "stdout";
+    static final String STDERR = "stderr";
+    static final String CANCELLED = "cancelled";
+    static final String PREEMPTED = "preempted";
+
+    private final Host host;
+    private final String path;
+
+    public JobDirectory(Host host, String path) {
+        this.host = host;
+        this.path = path;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public String file(String name) {
+        return path + "/" + name;
+    }
+
+    public boolean exists() {
+        return host.isDirectory(path);
+    }
+
+    /** Creates the directory; false when it already existed (a retried submit). */
+    public boolean create() {
+        return host.createDirectory(path);
+    }
+
+    public Optional<JobRecord> record() {
+        return host.readText(file(RECORD)).flatMap(JobRecord::parse);
+    }
+
+    public void writeRecord(JobRecord record) {
+        host.writeAtomically(file(RECORD), record.toJson());
+    }
+
+    public boolean launched() {
+        return host.exists(file(LAUNCHED)) || host.exists(file(PID));
+    }
+
+    public void markLaunched(Instant when) {
+        host.writeAtomically(file(LAUNCHED), when + "\n");
+    }
+
+    public OptionalLong pgid() {
+        return number(PGID);
+    }
+
+    public boolean ended() {
+        return host.exists(file(EXIT)) || host.exists(file(CANCELLED)) || host.exists(file(PREEMPTED));
+    }
+
+    /** Writes a marker unless one already ended the job; false when the job had already ended. */
+    public boolean mark(String marker, Instant when, String reason) {
+        if (ended()) {
+            return false;
+        }
+        host.writeAtomically(file(marker), when + "\n" + reason + "\n");
+        return true;
+    }
+
+    /** Reads every file status needs, in the order the wrapper writes them backwards (exit before pid). */
+    JobSnapshot snapshot() {
+        Optional<String> cancelled = host.readText(file(CANCELLED));
+        Optional<String> preempted = host.readText(file(PREEMPTED));
+        OptionalLong exit = number(EXIT);
+        OptionalLong pid = number(PID);
+        boolean launched = pid.isPresent() || host.exists(file(LAUNCHED));
+        Optional<Instant> started = instant(host.readText(file(STARTED)));
+        Optional<Instant> ended = instant(host.readText(file(ENDED)))
+                .or(() -> instant(cancelled))
+                .or(() -> instant(preempted));
+        boolean alive = exit.isEmpty() && pid.isPresent() && host.isAlive(pid.getAsLong(), started);
+        String program = record().map(JobRecord::program).orElse("");
+        return new JobSnapshot(program, launched, pid, alive,
+                exit.isPresent() ? OptionalInt.of((int) exit.getAsLong()) : OptionalInt.empty(),
+                cancelled.isPresent(), preempted.map(JobDirectory::reason), started, ended);
+    }
+
+    private OptionalLong number(String name) {
+        Optional<String> text = host.readText(file(name));
+        if (text.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(text.get().strip()));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty(); // a half-written file cannot happen (rename), a damaged one reads as absent
+        }
+    }
+
+    /** The first line of a marker or stamp, as an instant. */
+    private static Optional<Instant> instant(Optional<String> text) {
+        return text.flatMap(t -> {
+            String first = t.lines().findFirst().orElse("").strip();
+            try {
+                return Optional.of(Instant.parse(first));
+            } catch (DateTimeParseException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** A marker's lines after the time stamp. */
+    private static String reason(String marker) {
+        int newline = marker.indexOf('\n');
+        return newline < 0 ? "" : marker.substring(newline + 1).strip();
+    }
+}

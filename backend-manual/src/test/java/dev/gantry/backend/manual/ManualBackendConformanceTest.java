@@ -1,0 +1,29 @@
+package dev.gantry.backend.manual;
+
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.backend.manual.internal.ManualBackend;
+import dev.gantry.tck.BackendConformanceTest;
+import dev.gantry.tck.BackendFixture;
+import dev.gantry.tck.TckContext;
+import java.util.Map;
+
+/** The whole conformance kit against the local transport. */
+class ManualBackendConformanceTest extends BackendConformanceTest {
+    @Override
+    protected BackendFixture fixture() {
+        return new BackendFixture() {
+            @Override
+            public Backend create(TckContext context) {
+                return new ManualBackendProvider().create(
+                        new BackendConfig("manual", Map.of("cancelGrace", "2s")), context);
+            }
+
+            @Override
+            public void evict(Backend backend, JobRef job) {
+                ((ManualBackend) backend).preempt(job, "conformance kit eviction");
+            }
+        };
+    }
+}
