@@ -38,7 +38,11 @@ public record RetiredSeries(String series, String sizePattern, String source) {
         return list;
     }
 
+    /** Compiled patterns, shared: the advisor asks about every catalog row, and compiling each time dominated. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Pattern> COMPILED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     public boolean matches(String sizeName) {
-        return Pattern.matches(sizePattern, sizeName);
+        return COMPILED.computeIfAbsent(sizePattern, Pattern::compile).matcher(sizeName).matches();
     }
 }
