@@ -60,6 +60,15 @@ public final class CatalogRefresher {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /**
+     * The production refresher: the public Retail Prices API, the Resource SKUs API with
+     * {@code DefaultAzureCredential} when a subscription is given, the embedded snapshot as base, the UTC clock.
+     */
+    public static CatalogRefresher azure(Optional<String> subscriptionId) {
+        return new CatalogRefresher(RetailPricesClient.publicApi(), subscriptionId.map(ResourceSkusClient::azure),
+                CatalogLoader.embedded(), Clock.systemUTC());
+    }
+
     /** Refreshes the regions (at least one) into a catalog dated today. */
     public Catalog refresh(Collection<String> regions) {
         if (regions.isEmpty()) {

@@ -86,6 +86,11 @@ final class ArmFake implements AutoCloseable {
         server.start();
     }
 
+    /** How many requests were answered 429. */
+    int throttled() {
+        return Math.max(0, 1 - throttleLeft.get());
+    }
+
     String endpoint() {
         return "https://127.0.0.1:" + server.getAddress().getPort() + "/";
     }
@@ -131,7 +136,8 @@ final class ArmFake implements AutoCloseable {
             }
             String prefix = "/subscriptions/" + SUBSCRIPTION + "/providers/Microsoft.Compute/";
             if (path.equals(prefix + "skus")) {
-                if (throttleLeft.getAndDecrement() > 0) {
+                if (throttleLeft.get() > 0) {
+                    throttleLeft.decrementAndGet();
                     exchange.getResponseHeaders().add("Retry-After", "0");
                     send(exchange, 429, "{\"error\":{\"code\":\"TooManyRequests\",\"message\":\"throttled\"}}");
                     return;

@@ -82,6 +82,7 @@ class CatalogRefresherTest {
     @AfterAll
     static void stopArm() {
         arm.close();
+        assertEquals(1, arm.throttled(), "the fake throttled the first SKU request once");
     }
 
     static List<String> prices() {
@@ -115,6 +116,7 @@ class CatalogRefresherTest {
             assertEquals(0, catalog.ageDays(CLOCK));
             assertEquals(List.of(Duration.ofSeconds(1)), waits);
             assertTrue(arm.requests.stream().anyMatch(r -> r.contains("page=1")), "followed nextLink");
+            assertTrue(arm.requests.stream().allMatch(r -> r.contains("api-version")), arm.requests.toString());
             assertEquals(5, catalog.entries().size(), "the unknown GPU model is skipped");
             assertTrue(catalog.provenanceText().contains("Standard_NX8as_Z9_v1"), catalog.provenanceText());
 
