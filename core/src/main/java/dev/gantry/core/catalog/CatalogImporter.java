@@ -128,7 +128,8 @@ public final class CatalogImporter {
                 throw row.invalid("AcceleratorCount", "is '" + row.get("AcceleratorCount") + "' but AcceleratorName is '"
                         + accelerator.get() + "'; a GPU size needs a count >= 1");
             }
-            String modelName = facts.flatMap(SizeFacts::gpuModel).orElse(accelerator.get());
+            String modelName = facts.flatMap(SizeFacts::gpuModel)
+                    .orElse(GpuModels.modelName(accelerator.get(), sizeName));
             GpuModel gpuModel = gpuModels.get(modelName);
             if (gpuModel == null) {
                 throw row.invalid("AcceleratorName", "is '" + accelerator.get() + "', a GPU model the project does"

@@ -27,6 +27,17 @@ public final class GpuModels {
         return models;
     }
 
+    /**
+     * The GPU table row for an accelerator on a size: the H100 of the NC and NCC series is the H100 NVL (94 GiB,
+     * 835 TFLOPS), the ND series' the SXM part; every other accelerator name is its own row.
+     */
+    public static String modelName(String accelerator, SizeName size) {
+        if (accelerator.equals("H100") && (size.family().equals("NC") || size.family().equals("NCC"))) {
+            return "H100-NVL";
+        }
+        return accelerator;
+    }
+
     private static Map<String, GpuModel> load() {
         TreeMap<String, GpuModel> models = new TreeMap<>();
         for (TableText.Row row : TableText.resource("gpus.csv", COLUMNS).rows()) {

@@ -85,6 +85,17 @@ class CatalogImporterTest {
     }
 
     @Test
+    void anH100OnAnNcSizeTheFactsTableDoesNotListIsStillTheNvl() {
+        Catalog small = CatalogImporter.standard().importSkyPilot(new StringReader(HEADER
+                + "Standard_NC160adis_H100_v6,H100,4,160.0,1280,H100,27.9,,eastus,V2\n"
+                + "Standard_ND48isr_H100_v6,H100,4,48.0,950,H100,49.1,,eastus,V2\n"), "new.csv", INFO, List.of());
+        assertEquals(new GpuSpec("H100", 4, 94, GpuVendor.NVIDIA), small.entries().get(0).size().gpu().orElseThrow());
+        assertEquals("H100-NVL", small.entries().get(0).gpuModel().orElseThrow().name());
+        assertEquals(new GpuSpec("H100", 4, 80, GpuVendor.NVIDIA), small.entries().get(1).size().gpu().orElseThrow());
+        assertEquals("H100", small.entries().get(1).gpuModel().orElseThrow().name());
+    }
+
+    @Test
     void sizesWithoutAcceleratorNameTakeItFromTheFactsTable() {
         assertEquals("A10", rows("Standard_NC8ads_A10_v4").get(0).size().gpu().orElseThrow().model());
         assertEquals(8, rows("Standard_NC8ads_A10_v4").get(0).size().gpu().orElseThrow().memoryGib());

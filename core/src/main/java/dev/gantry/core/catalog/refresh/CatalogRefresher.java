@@ -11,6 +11,7 @@ import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogFormat;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.catalog.GpuModel;
+import dev.gantry.core.catalog.GpuModels;
 import dev.gantry.core.catalog.SizeFacts;
 import dev.gantry.core.catalog.SizeName;
 import java.io.IOException;
@@ -174,7 +175,8 @@ public final class CatalogRefresher {
             if (accelerator.isEmpty()) {
                 return Optional.empty();
             }
-            String modelName = facts.flatMap(SizeFacts::gpuModel).orElse(accelerator.get());
+            String modelName = facts.flatMap(SizeFacts::gpuModel)
+                    .orElse(GpuModels.modelName(accelerator.get(), name.get()));
             model = Optional.ofNullable(base.gpuModels().get(modelName));
             if (model.isEmpty()) {
                 return Optional.empty();

@@ -1,10 +1,13 @@
 package dev.gantry.core.catalog.refresh;
 
 import com.azure.core.credential.TokenCredential;
+import com.azure.core.exception.ClientAuthenticationException;
+import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.HttpClient;
 import com.azure.core.management.AzureEnvironment;
 import com.azure.core.management.profile.AzureProfile;
 import com.azure.core.util.Context;
+import com.azure.identity.CredentialUnavailableException;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
@@ -163,9 +166,13 @@ public final class ResourceSkusClient {
 
     private static GantryException remote(String what, RuntimeException e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        boolean auth = message.contains("401") || message.contains("403") || message.contains("AuthenticationFailed")
-                || e.getClass().getSimpleName().contains("Credential");
+        boolean auth = e instanceof ClientAuthenticationException || e instanceof CredentialUnavailableException
+                || (e instanceof HttpResponseException && ((HttpResponseException) e).getResponse() != null
+                && (((HttpResponseException) e).getResponse().getStatusCode() == 401
+                || ((HttpResponseException) e).getResponse().getStatusCode() == 403));
         return new GantryException(auth ? ErrorCode.AUTH_FAILED : ErrorCode.REMOTE_ERROR,
-                "cannot read " + what + " from Azure Resource Manager: " + message, e);
+                "cannot read " + what + " from Azure Resource Manager: " + message
+                        + (auth ? "; sign in (az login) or set AZURE_CLIENT_ID/AZURE_TENANT_ID/AZURE_CLIENT_SECRET,"
+                        + " and check the identity's role on the subscription" : ""), e);
     }
 }
