@@ -115,10 +115,7 @@ public final class CatalogFormat {
             throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID,
                     file + ": the header needs '# source: ...' and '# date: YYYY-MM-DD' lines");
         }
-        List<CatalogEntry> entries = new ArrayList<>(table.rows().size());
-        for (TableText.Row row : table.rows()) {
-            entries.add(entry(row, gpuModels));
-        }
+        List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels));
         return new Catalog(entries, new CatalogInfo(source, date), gpuModels, retired, provenance);
     }
 

@@ -66,15 +66,15 @@ public final class CatalogImporter {
         List<CatalogEntry> entries = new ArrayList<>(table.rows().size() + 64);
         Map<String, Set<String>> regionsBySize = new TreeMap<>();
         Set<String> seen = new java.util.HashSet<>();
-        for (TableText.Row row : table.rows()) {
+        entries.addAll(TableText.eachRow(table.rows(), row -> {
             CatalogEntry entry = entry(row, corrections);
             if (!seen.add(entry.size().name() + "@" + entry.region())) {
                 throw row.invalid("Region", "repeats size " + entry.size().name() + " in region " + entry.region()
                         + "; each size and region may appear once");
             }
             regionsBySize.computeIfAbsent(entry.size().name(), k -> new TreeSet<>()).add(entry.region());
-            entries.add(entry);
-        }
+            return entry;
+        }));
         for (SizeFacts facts : sizeFacts.values()) {
             if (regionsBySize.containsKey(facts.size()) || facts.addToRegionsOf().isEmpty()) {
                 continue;
