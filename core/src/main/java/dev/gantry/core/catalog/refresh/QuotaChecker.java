@@ -16,11 +16,12 @@ import java.util.Optional;
  * Checks a plan's VMs against the subscription's vCPU quotas in a region (Compute usages API). Quota is counted in
  * vCPUs per VM family (the SKU's {@code family}, e.g. {@code standardNDSH100v5Family}) and in total per region
  * ({@code cores}); spot VMs count against the region's {@code lowPriorityCores} instead of the family quota. A
- * constrained-vCPU size counts its full vCPU count, as quota does.
+ * constrained-vCPU size counts its full vCPU count, as quota does. The SKU list is read once per region and kept;
+ * usages are read on every check, since they change as VMs start and stop.
  */
 public final class QuotaChecker {
     private final ResourceSkusClient azure;
-    private final Map<String, Map<String, SkuOffer>> skusByRegion = new HashMap<>();
+    private final Map<String, Map<String, SkuOffer>> skusByRegion = new java.util.concurrent.ConcurrentHashMap<>();
 
     public QuotaChecker(ResourceSkusClient azure) {
         this.azure = Objects.requireNonNull(azure, "azure");

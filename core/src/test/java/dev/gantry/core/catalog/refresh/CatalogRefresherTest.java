@@ -163,6 +163,17 @@ class CatalogRefresherTest {
     }
 
     @Test
+    void anUnwritableCacheSaysWhere() throws Exception {
+        Path blocked = dir.resolve("blocked");
+        java.nio.file.Files.writeString(blocked, "a file where the cache directory should be");
+        GantryException error = assertThrows(GantryException.class,
+                () -> CatalogRefresher.write(CatalogLoader.embedded(), blocked));
+        assertEquals(ErrorCode.CONFIG_INVALID, error.code());
+        assertTrue(error.getMessage().contains(blocked.resolve(CatalogLoader.CACHE_FILE).toString()),
+                error.getMessage());
+    }
+
+    @Test
     void quotaCheckNamesRegionFamilyLimitUsageAndNeed() {
         QuotaChecker quota = new QuotaChecker(arm.client());
         assertEquals(List.of(), quota.check("eastus", "Standard_ND96isr_H100_v5", 1, false));

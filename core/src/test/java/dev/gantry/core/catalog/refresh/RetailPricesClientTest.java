@@ -87,6 +87,16 @@ class RetailPricesClientTest {
     }
 
     @Test
+    void retryAfterAsAnHttpDateInThePastMeansRetryNow() throws Exception {
+        List<Duration> waits = new ArrayList<>();
+        try (RetailPricesFake fake = new RetailPricesFake(twoPages(), 1, "Wed, 21 Oct 2015 07:28:00 GMT")) {
+            new RetailPricesClient(fake.endpoint(), HttpClient.newHttpClient(), waits::add, 3, Duration.ofSeconds(5))
+                    .vmPrices(List.of("eastus"));
+            assertEquals(List.of(Duration.ZERO), waits);
+        }
+    }
+
+    @Test
     void spotNotBelowOnDemandIsUnknownAndZeroPricesAreIgnored() {
         PriceBook book = new PriceBook(List.of(
                 price("Standard_NC40ads_H100_v5", "NC40ads H100 v5", 6.98),
