@@ -6,6 +6,7 @@ import dev.gantry.api.GpuSpec;
 import dev.gantry.api.VmSize;
 import java.io.Reader;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,7 +66,7 @@ public final class CatalogImporter {
         Corrections corrections = new Corrections();
         List<CatalogEntry> entries = new ArrayList<>(table.rows().size() + 64);
         Map<String, Set<String>> regionsBySize = new TreeMap<>();
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         entries.addAll(TableText.eachRow(table.rows(), row -> {
             CatalogEntry entry = entry(row, corrections);
             if (!seen.add(entry.size().name() + "@" + entry.region())) {

@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,6 +61,6 @@ public final class GpuModels {
                         "gpus.csv:" + row.line() + ": GPU model " + model.name() + " is listed twice");
             }
         }
-        return java.util.Collections.unmodifiableMap(models);
+        return Collections.unmodifiableMap(models);
     }
 }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -82,7 +83,7 @@ final class TableText {
      * Runs {@code action} on every row and fails once with every problem found (up to {@value #MAX_PROBLEMS}), so
      * that a user fixing a file sees all its bad rows at once.
      */
-    static <T> List<T> eachRow(List<Row> rows, java.util.function.Function<Row, T> action) {
+    static <T> List<T> eachRow(List<Row> rows, Function<Row, T> action) {
         List<T> results = new ArrayList<>(rows.size());
         List<Problem> problems = new ArrayList<>();
         for (Row row : rows) {

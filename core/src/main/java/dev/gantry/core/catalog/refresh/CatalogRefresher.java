@@ -26,6 +26,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -101,7 +102,7 @@ public final class CatalogRefresher {
         } else {
             provenance.add("sizes: from the base catalog (" + base.info().source() + "), without credentials for"
                     + " the Resource SKUs API");
-            Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             for (CatalogEntry entry : base.entries()) {
                 if (wanted.contains(entry.region()) && seen.add(entry.size().name() + "@" + entry.region())) {
                     entries.add(new CatalogEntry(entry.size(), entry.region(),

@@ -3,6 +3,7 @@ package dev.gantry.core.catalog.refresh;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 
@@ -54,6 +55,6 @@ public final class PriceBook {
     }
 
     private static String key(String size, String region) {
-        return size.toLowerCase(java.util.Locale.ROOT) + "@" + region.toLowerCase(java.util.Locale.ROOT);
+        return size.toLowerCase(Locale.ROOT) + "@" + region.toLowerCase(Locale.ROOT);
     }
 }

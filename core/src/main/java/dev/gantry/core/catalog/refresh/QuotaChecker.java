@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks a plan's VMs against the subscription's vCPU quotas in a region (Compute usages API). Quota is counted in
@@ -21,7 +22,7 @@ import java.util.Optional;
  */
 public final class QuotaChecker {
     private final ResourceSkusClient azure;
-    private final Map<String, Map<String, SkuOffer>> skusByRegion = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Map<String, SkuOffer>> skusByRegion = new ConcurrentHashMap<>();
 
     public QuotaChecker(ResourceSkusClient azure) {
         this.azure = Objects.requireNonNull(azure, "azure");
