@@ -30,8 +30,8 @@ final class ConfigFileBinder {
     }
 
     void bind(String text, ConfigDraft draft) {
-        YamlText.Parsed parsed = YamlText.parse(in.fileName(), text,
-                "Gantry configuration such as 'backend: manual'");
+        // An empty file is valid: every setting takes its default.
+        YamlText.Parsed parsed = YamlText.parse(in.fileName(), text);
         in.addAll(parsed.problems());
         if (parsed.root().isEmpty()) {
             return;

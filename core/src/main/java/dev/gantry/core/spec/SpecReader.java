@@ -3,6 +3,7 @@ package dev.gantry.core.spec;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.SourceLocation;
 import dev.gantry.api.Workload;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.YamlText;
@@ -63,10 +64,13 @@ public final class SpecReader {
     }
 
     private static Result bind(String fileName, String yamlText) {
-        YamlText.Parsed parsed = YamlText.parse(fileName, yamlText,
-                "a workload starting with apiVersion: gantry.dev/v1 and kind: Workload");
+        YamlText.Parsed parsed = YamlText.parse(fileName, yamlText);
         Binder binder = new Binder(fileName);
         binder.addAll(parsed.problems());
+        if (parsed.empty()) {
+            binder.report("", new SourceLocation(fileName, 1, 1), "the file is empty; a workload starts with "
+                    + "apiVersion: gantry.dev/v1 and kind: Workload");
+        }
         if (parsed.root().isEmpty()) {
             return new Result(Optional.empty(), binder.problems());
         }

@@ -133,7 +133,7 @@ public final class Binder {
     /** The node as a mapping whose keys must be among {@code fields}; unknown keys are problems. */
     public Optional<YamlNode.Mapping> mapping(YamlNode node, String path, SourceLocation where, List<String> fields) {
         if (!(node instanceof YamlNode.Mapping map)) {
-            report(path, where, "must be a mapping of " + String.join(", ", fields) + ", got " + node.describe());
+            report(path, where, "must be a mapping (fields: " + String.join(", ", fields) + "), got " + node.describe());
             return Optional.empty();
         }
         for (YamlNode.Entry entry : map.entries()) {

@@ -25,8 +25,12 @@ import java.util.Optional;
 public final class YamlText {
     private static final YAMLFactory FACTORY = new YAMLFactory();
 
-    /** The root value (absent when nothing usable was read) and the problems found while reading it. */
-    public record Parsed(Optional<YamlNode> root, List<Problem> problems) {
+    /**
+     * The root value (absent when nothing usable was read) and the problems found while reading it. {@code empty} is
+     * true for a file with no document (nothing, comments only, or a lone {@code null}); callers decide whether that
+     * is an error.
+     */
+    public record Parsed(Optional<YamlNode> root, List<Problem> problems, boolean empty) {
         public Parsed {
             problems = List.copyOf(problems);
         }
@@ -40,22 +44,18 @@ public final class YamlText {
     }
 
     /**
-     * Parses {@code text}. An empty document gives no root and one problem; a syntax error gives no root and exactly
+     * Parses {@code text}. An empty document gives no root and no problem; a syntax error gives no root and exactly
      * one problem at the place the YAML parser stopped.
-     *
-     * @param what what the document should hold, for the empty-file message (e.g. "a workload")
      */
-    public static Parsed parse(String fileName, String text, String what) {
-        return new YamlText(fileName).parse(text, what);
+    public static Parsed parse(String fileName, String text) {
+        return new YamlText(fileName).parse(text);
     }
 
-    private Parsed parse(String text, String what) {
+    private Parsed parse(String text) {
         try (JsonParser parser = FACTORY.createParser(text)) {
             JsonToken first = parser.nextToken();
             if (first == null || first == JsonToken.VALUE_NULL) {
-                problems.add(new Problem(Optional.of(new SourceLocation(fileName, 1, 1)), "",
-                        "the file is empty; it should hold " + what));
-                return new Parsed(Optional.empty(), problems);
+                return new Parsed(Optional.empty(), problems, true);
             }
             YamlNode root = readValue(parser);
             JsonToken next = parser.nextToken();
@@ -63,13 +63,13 @@ public final class YamlText {
                 problems.add(new Problem(Optional.of(at(parser.currentTokenLocation())), "",
                         "found a second YAML document (after ---); a file holds exactly one"));
             }
-            return new Parsed(Optional.of(root), problems);
+            return new Parsed(Optional.of(root), problems, false);
         } catch (JsonProcessingException e) {
-            return new Parsed(Optional.empty(), List.of(syntaxProblem(e)));
+            return new Parsed(Optional.empty(), List.of(syntaxProblem(e)), false);
         } catch (IOException e) {
             // Reading from a String cannot fail with I/O; anything here is a parser problem.
             return new Parsed(Optional.empty(), List.of(new Problem(Optional.of(new SourceLocation(fileName, 1, 1)),
-                    "", "YAML syntax error: " + e.getMessage())));
+                    "", "YAML syntax error: " + e.getMessage())), false);
         }
     }
 
@@ -112,7 +112,8 @@ public final class YamlText {
         if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
             problems.add(new Problem(Optional.of(where), "", "YAML aliases (*" + text
                     + ") are not supported; write the value out"));
-            return new YamlNode.Scalar(where, "", YamlNode.ScalarType.NULL, Optional.empty());
+            // Kept as its name so the rest of the document is still checked; the problem above fails the read.
+            return new YamlNode.Scalar(where, text, YamlNode.ScalarType.STRING, Optional.empty());
         }
         return switch (token) {
             case VALUE_NUMBER_INT -> new YamlNode.Scalar(where, text, YamlNode.ScalarType.INTEGER,
