@@ -139,6 +139,11 @@ public final class ConfigLoader {
             return;
         }
         String backend = rest.substring(0, cut).toLowerCase(Locale.ROOT);
+        Optional<String> badName = Settings.checkBackendName(backend);
+        if (badName.isPresent()) {
+            problems.add(Problem.of(name, badName.get()));
+            return;
+        }
         Map<String, String> settings = draft.backendSettings(backend);
         String key = EnvironmentKeys.settingKey(rest.substring(cut + 1), settings.keySet());
         settings.put(key, value);
