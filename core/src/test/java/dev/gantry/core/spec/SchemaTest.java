@@ -38,7 +38,7 @@ class SchemaTest {
     static final Set<String> NOT_STRUCTURAL = Set.of(
             "yaml-syntax-error.yaml", "yaml-unclosed-list.yaml", "two-documents.yaml", "duplicate-key.yaml",
             "empty-file.yaml", "comments-only.yaml", "spot-preferred-no-checkpoint.yaml",
-            "env-secret-collision.yaml", "cpu-with-gpu-memory.yaml", "checkpoint-too-often.yaml", "bad-image.yaml",
+            "env-secret-collision.yaml", "cpu-with-gpu-memory.yaml", "cpu-vendor-and-infinite-memory.yaml", "checkpoint-too-often.yaml", "bad-image.yaml",
             "config-syntax-error.yaml", "config-two-documents.yaml", "config-duplicate-backend.yaml");
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 

@@ -162,13 +162,18 @@ public final class Binder {
         return Optional.of(value);
     }
 
-    /** The required field's value; a problem at the parent when it is missing. */
+    /** The required field's value; a problem at the parent when it is missing, at the key when it has no value. */
     public Optional<YamlNode> required(YamlNode.Mapping map, String path, String key, String help) {
-        if (map.entry(key).isEmpty()) {
+        Optional<YamlNode.Entry> entry = map.entry(key);
+        if (entry.isEmpty()) {
             report(FieldPath.join(path, key), locate(path), "is required: " + help);
             return Optional.empty();
         }
-        return field(map, path, key);
+        if (entry.get().value() instanceof YamlNode.Scalar s && s.type() == YamlNode.ScalarType.NULL) {
+            report(FieldPath.join(path, key), entry.get().keyLocation(), "is required but has no value: " + help);
+            return Optional.empty();
+        }
+        return Optional.of(entry.get().value());
     }
 
     public SourceLocation keyLocation(YamlNode.Mapping map, String key) {
@@ -351,7 +356,9 @@ public final class Binder {
         }
         String at = FieldPath.join(path, key);
         if (!(node.get() instanceof YamlNode.Sequence seq)) {
-            report(at, keyLocation(map, key), "must be a list of " + what + ", got " + node.get().describe());
+            String hint = node.get() instanceof YamlNode.Scalar s && s.type() == YamlNode.ScalarType.STRING
+                    ? "; write it as a list: [" + String.join(", ", s.text().trim().split("\\s+")) + "]" : "";
+            report(at, keyLocation(map, key), "must be a list of " + what + ", got " + node.get().describe() + hint);
             return Optional.empty();
         }
         List<String> values = new ArrayList<>();

@@ -126,15 +126,13 @@ public final class YamlText {
         };
     }
 
-    private static Optional<BigDecimal> decimal(JsonParser parser) throws IOException {
-        double value = parser.getDoubleValue();
-        if (!Double.isFinite(value)) {
-            return Optional.empty();
-        }
+    /** The value of a YAML float; empty for .inf and .nan, which no Gantry field accepts. */
+    private static Optional<BigDecimal> decimal(JsonParser parser) {
         try {
-            return Optional.of(parser.getDecimalValue());
-        } catch (NumberFormatException e) {
-            return Optional.of(BigDecimal.valueOf(value));
+            double value = parser.getDoubleValue();
+            return Double.isFinite(value) ? Optional.of(parser.getDecimalValue()) : Optional.empty();
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
         }
     }
 
