@@ -79,6 +79,12 @@ final class WorkloadBinder {
                         in.keyLocation(m, "name"))));
         Map<String, String> labels = metadata.flatMap(m -> in.textMap(m, "metadata", "labels", "label values"))
                 .orElse(Map.of());
+        if (specNode.isPresent() && !(specNode.get() instanceof YamlNode.Mapping)) {
+            in.report("spec", in.keyLocation(doc, "spec"), "must be a mapping with phase, model, command and more, "
+                    + "got " + specNode.get().describe());
+            return Optional.empty();
+        }
+        // Spec fields are named without a "spec." prefix: resources.gpus, command[0].
         Optional<YamlNode.Mapping> spec = specNode.flatMap(n -> in.mapping(n, "", in.keyLocation(doc, "spec"),
                 SPEC_FIELDS));
         if (spec.isEmpty()) {

@@ -179,4 +179,31 @@ class SpecReaderTest {
         assertEquals(List.of("a.yaml:7:13: YAML aliases (*n) are not supported; write the value out"),
                 problems.stream().map(Problem::toString).toList());
     }
+
+    @Test
+    void oneReaderServesManyThreads() throws Exception {
+        List<Path> files;
+        try (var stream = Files.list(Path.of("src/test/resources/bad-input"))) {
+            files = stream.filter(p -> p.toString().endsWith(".yaml") && !p.getFileName().toString()
+                    .startsWith("config-")).sorted().toList();
+        }
+        Map<Path, List<Problem>> sequential = new java.util.HashMap<>();
+        for (Path file : files) {
+            sequential.put(file, reader.validate(file));
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<List<Problem>>> futures = new java.util.ArrayList<>();
+            for (int round = 0; round < 5; round++) {
+                for (Path file : files) {
+                    futures.add(pool.submit(() -> reader.validate(file)));
+                }
+            }
+            for (int i = 0; i < futures.size(); i++) {
+                assertEquals(sequential.get(files.get(i % files.size())), futures.get(i).get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
