@@ -51,7 +51,7 @@ final class ConfigFileBinder {
                 in.report("kind", in.keyLocation(doc, "kind"), "must be Config, got '" + v + "'"
                         + (v.equals("Workload") ? " (this is a workload spec: pass it to gantry validate or gantry "
                         + "run, not to --config)" : "")));
-        in.string(doc, "", "backend").ifPresent(name -> Settings.checkBackendName(name).ifPresentOrElse(
+        in.string(doc, "", "backend").ifPresent(name -> SettingRules.checkBackendName(name).ifPresentOrElse(
                 message -> in.report("backend", in.keyLocation(doc, "backend"), message),
                 () -> draft.backend = name));
         backends(doc, draft);
@@ -60,7 +60,7 @@ final class ConfigFileBinder {
                 List<String> valid = new ArrayList<>();
                 for (int i = 0; i < regions.size(); i++) {
                     String path = FieldPath.index("defaults.regions", i);
-                    Optional<String> problem = Settings.checkRegion(regions.get(i));
+                    Optional<String> problem = SettingRules.checkRegion(regions.get(i));
                     if (problem.isPresent()) {
                         in.report(path, in.locate(path), problem.get());
                     } else {
@@ -69,8 +69,8 @@ final class ConfigFileBinder {
                 }
                 draft.defaultRegions = valid;
             });
-            in.word(d, "defaults", "spot", Settings.SPOT_POLICIES)
-                    .ifPresent(spot -> draft.defaultSpot = Optional.of(Settings.spot(spot)));
+            in.word(d, "defaults", "spot", SettingRules.SPOT_POLICIES)
+                    .ifPresent(spot -> draft.defaultSpot = Optional.of(SettingRules.spot(spot)));
         });
         section(doc, "advice", List.of("scheduler")).ifPresent(a ->
                 in.word(a, "advice", "scheduler", GantryConfig.SCHEDULERS)
@@ -87,9 +87,9 @@ final class ConfigFileBinder {
 
     private Optional<Path> path(YamlNode.Mapping map, String parent, String key) {
         return in.string(map, parent, key).flatMap(text -> {
-            Optional<String> problem = Settings.checkPath(text);
+            Optional<String> problem = SettingRules.checkPath(text);
             problem.ifPresent(m -> in.report(FieldPath.join(parent, key), in.keyLocation(map, key), m));
-            return problem.isPresent() ? Optional.empty() : Optional.of(Settings.resolvePath(text, home, base));
+            return problem.isPresent() ? Optional.empty() : Optional.of(SettingRules.resolvePath(text, home, base));
         });
     }
 
@@ -105,7 +105,7 @@ final class ConfigFileBinder {
         }
         for (YamlNode.Entry entry : map.entries()) {
             String path = FieldPath.join("backends", entry.key());
-            Optional<String> badName = Settings.checkBackendName(entry.key());
+            Optional<String> badName = SettingRules.checkBackendName(entry.key());
             if (badName.isPresent()) {
                 in.report(path, entry.keyLocation(), badName.get());
                 continue;

@@ -139,7 +139,7 @@ public final class ConfigLoader {
             return;
         }
         String backend = rest.substring(0, cut).toLowerCase(Locale.ROOT);
-        Optional<String> badName = Settings.checkBackendName(backend);
+        Optional<String> badName = SettingRules.checkBackendName(backend);
         if (badName.isPresent()) {
             problems.add(Problem.of(name, badName.get()));
             return;
@@ -160,7 +160,7 @@ public final class ConfigLoader {
                 return;
             }
             String backend = rest.substring(0, cut);
-            Optional<String> badName = Settings.checkBackendName(backend);
+            Optional<String> badName = SettingRules.checkBackendName(backend);
             if (badName.isPresent()) {
                 problems.add(Problem.of(key, badName.get() + suffix));
                 return;
@@ -182,12 +182,12 @@ public final class ConfigLoader {
             ConfigDraft draft, List<Problem> problems) {
         Path base = sources.workingDirectory();
         Optional<String> problem = switch (setting) {
-            case ConfigSources.BACKEND -> Settings.checkBackendName(value.trim());
-            case ConfigSources.SPOT -> Settings.checkChoice(value.trim(), Settings.SPOT_POLICIES);
-            case ConfigSources.ADVICE_SCHEDULER -> Settings.checkChoice(value.trim(), GantryConfig.SCHEDULERS);
-            case ConfigSources.REGIONS -> Settings.splitRegions(value).stream().map(Settings::checkRegion)
+            case ConfigSources.BACKEND -> SettingRules.checkBackendName(value.trim());
+            case ConfigSources.SPOT -> SettingRules.checkChoice(value.trim(), SettingRules.SPOT_POLICIES);
+            case ConfigSources.ADVICE_SCHEDULER -> SettingRules.checkChoice(value.trim(), GantryConfig.SCHEDULERS);
+            case ConfigSources.REGIONS -> SettingRules.splitRegions(value).stream().map(SettingRules::checkRegion)
                     .flatMap(Optional::stream).findFirst();
-            default -> Settings.checkPath(value);
+            default -> SettingRules.checkPath(value);
         };
         if (problem.isPresent()) {
             problems.add(Problem.of(label, problem.get() + suffix));
@@ -195,12 +195,12 @@ public final class ConfigLoader {
         }
         switch (setting) {
             case ConfigSources.BACKEND -> draft.backend = value.trim();
-            case ConfigSources.SPOT -> draft.defaultSpot = Optional.of(Settings.spot(value.trim()));
+            case ConfigSources.SPOT -> draft.defaultSpot = Optional.of(SettingRules.spot(value.trim()));
             case ConfigSources.ADVICE_SCHEDULER -> draft.adviceScheduler = Optional.of(value.trim());
-            case ConfigSources.REGIONS -> draft.defaultRegions = Settings.splitRegions(value);
-            case ConfigSources.CATALOG_FILE -> draft.catalogFile = Optional.of(Settings.resolvePath(value,
+            case ConfigSources.REGIONS -> draft.defaultRegions = SettingRules.splitRegions(value);
+            case ConfigSources.CATALOG_FILE -> draft.catalogFile = Optional.of(SettingRules.resolvePath(value,
                     sources.home(), base));
-            default -> draft.stateDirectory = Settings.resolvePath(value, sources.home(), base);
+            default -> draft.stateDirectory = SettingRules.resolvePath(value, sources.home(), base);
         }
     }
 }

@@ -17,7 +17,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -118,8 +117,7 @@ class SchemaTest {
         if (properties == null) {
             return;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : properties.properties()) {
             String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
             if (!field.getValue().has("description")) {
                 missing.add(at);

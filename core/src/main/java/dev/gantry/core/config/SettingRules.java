@@ -15,13 +15,13 @@ import java.util.stream.Collectors;
  * The value rules shared by the file, the environment and command-line flags, so that each layer checks a setting
  * the same way. Each check returns an error message (naming the value and what is allowed) or empty when valid.
  */
-final class Settings {
+final class SettingRules {
     static final Pattern BACKEND_NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
     static final Pattern REGION = Pattern.compile("[a-z][a-z0-9]*");
     static final List<String> SPOT_POLICIES = Arrays.stream(SpotPolicy.values())
             .map(p -> p.name().toLowerCase(Locale.ROOT)).collect(Collectors.toList());
 
-    private Settings() {
+    private SettingRules() {
     }
 
     static Optional<String> checkBackendName(String name) {
