@@ -66,7 +66,7 @@ public final class SpecReader {
     private static Result bind(String fileName, String yamlText) {
         YamlText.Parsed parsed = YamlText.parse(fileName, yamlText);
         Binder binder = new Binder(fileName);
-        binder.addAll(parsed.problems());
+        binder.addAll(parsed.problems().stream().map(SpecReader::withoutSpecPrefix).toList());
         if (parsed.empty()) {
             binder.report("", new SourceLocation(fileName, 1, 1), "the file is empty; a workload starts with "
                     + "apiVersion: gantry.dev/v1 and kind: Workload");
@@ -77,6 +77,14 @@ public final class SpecReader {
         Optional<Workload> workload = new WorkloadBinder(binder).bind(parsed.root().get());
         List<Problem> problems = binder.problems();
         return new Result(problems.isEmpty() ? workload : Optional.empty(), problems);
+    }
+
+    /** Spec fields are named without the {@code spec.} prefix, as everywhere else in spec problems. */
+    private static Problem withoutSpecPrefix(Problem problem) {
+        String path = problem.path();
+        return path.startsWith("spec.") ? new Problem(problem.location(), path.substring(5), problem.message())
+                : path.startsWith("spec[") ? new Problem(problem.location(), path.substring(4), problem.message())
+                : problem;
     }
 
     private static String load(Path file) {

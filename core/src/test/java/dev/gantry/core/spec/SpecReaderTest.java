@@ -176,7 +176,7 @@ class SpecReaderTest {
         List<Problem> problems = reader.validate("a.yaml", "apiVersion: gantry.dev/v1\nkind: Workload\n"
                 + "metadata: {name: &n x}\nspec:\n  phase: inference\n  model: small\n  command: [*n]\n");
 
-        assertEquals(List.of("a.yaml:7:13: YAML aliases (*n) are not supported; write the value out"),
+        assertEquals(List.of("a.yaml:7:13: command[0]: YAML aliases (*n) are not supported; write the value out"),
                 problems.stream().map(Problem::toString).toList());
     }
 

@@ -20,7 +20,8 @@ import java.util.Optional;
 
 /**
  * Reads one YAML document into a located {@link YamlNode} tree with Jackson's streaming YAML parser. Syntax errors,
- * an empty file, a second document, duplicate keys and aliases come back as located problems, never as exceptions.
+ * an empty file, a second document, duplicate keys and aliases come back as located problems, never as exceptions;
+ * problems about a field carry its full path from the document's root.
  */
 public final class YamlText {
     private static final YAMLFactory FACTORY = new YAMLFactory();
@@ -57,7 +58,7 @@ public final class YamlText {
             if (first == null || first == JsonToken.VALUE_NULL) {
                 return new Parsed(Optional.empty(), problems, true);
             }
-            YamlNode root = readValue(parser);
+            YamlNode root = readValue(parser, "");
             JsonToken next = parser.nextToken();
             if (next != null && next != JsonToken.VALUE_NULL) {
                 problems.add(new Problem(Optional.of(at(parser.currentTokenLocation())), "",
@@ -73,7 +74,7 @@ public final class YamlText {
         }
     }
 
-    private YamlNode readValue(JsonParser parser) throws IOException {
+    private YamlNode readValue(JsonParser parser, String path) throws IOException {
         SourceLocation where = at(parser.currentTokenLocation());
         JsonToken token = parser.currentToken();
         switch (token) {
@@ -84,11 +85,11 @@ public final class YamlText {
                     String key = parser.currentName();
                     SourceLocation keyAt = at(parser.currentTokenLocation());
                     parser.nextToken();
-                    YamlNode value = readValue(parser);
+                    YamlNode value = readValue(parser, FieldPath.join(path, key));
                     SourceLocation first = seen.putIfAbsent(key, keyAt);
                     if (first != null) {
-                        problems.add(new Problem(Optional.of(keyAt), "", "duplicate key '" + key
-                                + "' (first set at line " + first.line() + "); each key may appear once"));
+                        problems.add(new Problem(Optional.of(keyAt), FieldPath.join(path, key), "is set twice (first at line "
+                                + first.line() + "); each key may appear once"));
                     } else {
                         entries.add(new YamlNode.Entry(key, keyAt, value));
                     }
@@ -98,19 +99,20 @@ public final class YamlText {
             case START_ARRAY: {
                 List<YamlNode> items = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    items.add(readValue(parser));
+                    items.add(readValue(parser, FieldPath.index(path, items.size())));
                 }
                 return new YamlNode.Sequence(where, items);
             }
             default:
-                return readScalar(parser, token, where);
+                return readScalar(parser, token, where, path);
         }
     }
 
-    private YamlNode readScalar(JsonParser parser, JsonToken token, SourceLocation where) throws IOException {
+    private YamlNode readScalar(JsonParser parser, JsonToken token, SourceLocation where, String path)
+            throws IOException {
         String text = parser.getText() == null ? "" : parser.getText();
         if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-            problems.add(new Problem(Optional.of(where), "", "YAML aliases (*" + text
+            problems.add(new Problem(Optional.of(where), path, "YAML aliases (*" + text
                     + ") are not supported; write the value out"));
             // Kept as its name so the rest of the document is still checked; the problem above fails the read.
             return new YamlNode.Scalar(where, text, YamlNode.ScalarType.STRING, Optional.empty());
