@@ -44,6 +44,13 @@ final class WorkloadBinder {
             "workingDir", "env", "secrets", "checkpoint", "spot", "regions", "budget", "estimate", "optimize");
     static final List<String> RESOURCE_FIELDS = List.of("gpus", "gpuMemoryGib", "gpuVendor", "vcpus", "memoryGib",
             "nodes", "interconnect");
+    /** Where fields written at the wrong level belong, for "unknown field" messages. */
+    private static final Map<String, String> TOP_ELSEWHERE = elsewhere(Map.of(
+            "under spec", SPEC_FIELDS, "under metadata", METADATA_FIELDS));
+    private static final Map<String, String> SPEC_ELSEWHERE = elsewhere(Map.of(
+            "at the top level", List.of("apiVersion", "kind", "metadata"), "under metadata", METADATA_FIELDS,
+            "under resources", RESOURCE_FIELDS, "under container", List.of("image"),
+            "under modelSize", List.of("parameters", "precision"), "under budget", List.of("maxPerHour")));
     /** Stands in for a checkpoint that was written but is invalid, so "spot: preferred needs checkpoint" stays quiet. */
     private static final Checkpoint PLACEHOLDER_CHECKPOINT = new Checkpoint("/checkpoint", Duration.ofHours(1));
 
@@ -55,13 +62,19 @@ final class WorkloadBinder {
         this.in = in;
     }
 
+    private static Map<String, String> elsewhere(Map<String, List<String>> places) {
+        Map<String, String> where = new LinkedHashMap<>();
+        places.forEach((place, fields) -> fields.forEach(f -> where.put(f, place)));
+        return Map.copyOf(where);
+    }
+
     Optional<Workload> bind(YamlNode root) {
         if (!(root instanceof YamlNode.Mapping)) {
             in.report("", root.location(), "a workload must be a mapping with apiVersion, kind, metadata and spec, got "
                     + root.describe());
             return Optional.empty();
         }
-        Optional<YamlNode.Mapping> top = in.mapping(root, "", root.location(), TOP_FIELDS);
+        Optional<YamlNode.Mapping> top = in.mapping(root, "", root.location(), TOP_FIELDS, TOP_ELSEWHERE);
         if (top.isEmpty()) {
             return Optional.empty();
         }
@@ -86,7 +99,7 @@ final class WorkloadBinder {
         }
         // Spec fields are named without a "spec." prefix: resources.gpus, command[0].
         Optional<YamlNode.Mapping> spec = specNode.flatMap(n -> in.mapping(n, "", in.keyLocation(doc, "spec"),
-                SPEC_FIELDS));
+                SPEC_FIELDS, SPEC_ELSEWHERE));
         if (spec.isEmpty()) {
             return Optional.empty();
         }

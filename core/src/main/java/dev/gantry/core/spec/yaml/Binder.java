@@ -132,6 +132,15 @@ public final class Binder {
 
     /** The node as a mapping whose keys must be among {@code fields}; unknown keys are problems. */
     public Optional<YamlNode.Mapping> mapping(YamlNode node, String path, SourceLocation where, List<String> fields) {
+        return mapping(node, path, where, fields, Map.of());
+    }
+
+    /**
+     * As {@link #mapping(YamlNode, String, SourceLocation, List)}, where {@code elsewhere} tells where known fields
+     * of other levels belong ({@code gpus} → "under resources"), for a clearer message than a near miss.
+     */
+    public Optional<YamlNode.Mapping> mapping(YamlNode node, String path, SourceLocation where, List<String> fields,
+            Map<String, String> elsewhere) {
         if (!(node instanceof YamlNode.Mapping map)) {
             report(path, where, "must be a mapping (fields: " + String.join(", ", fields) + "), got " + node.describe());
             return Optional.empty();
@@ -140,6 +149,11 @@ public final class Binder {
             String child = FieldPath.join(path, entry.key());
             remember(child, entry.keyLocation());
             if (!fields.contains(entry.key())) {
+                if (elsewhere.containsKey(entry.key())) {
+                    report(child, entry.keyLocation(), "'" + entry.key() + "' is not a field here; it belongs "
+                            + elsewhere.get(entry.key()));
+                    continue;
+                }
                 String hint = NearMiss.closest(entry.key(), fields).map(c -> "did you mean '" + c + "'?")
                         .orElse("allowed fields are " + String.join(", ", fields));
                 report(child, entry.keyLocation(), "unknown field '" + entry.key() + "'; " + hint);
