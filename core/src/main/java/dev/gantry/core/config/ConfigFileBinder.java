@@ -16,6 +16,10 @@ final class ConfigFileBinder {
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "backend", "backends", "defaults", "advice",
             "catalog", "state");
 
+    /** Where settings written at the wrong level belong, for "unknown field" messages. */
+    static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults", "spot", "under defaults",
+            "scheduler", "under advice", "dir", "under state", "transport", "under backends.<backend>");
+
     private final Binder in;
     private final Path home;
     private final Path base;
@@ -42,7 +46,7 @@ final class ConfigFileBinder {
                     + "backends, got " + root.describe());
             return;
         }
-        YamlNode.Mapping doc = in.mapping(root, "", root.location(), TOP_FIELDS).orElseThrow();
+        YamlNode.Mapping doc = in.mapping(root, "", root.location(), TOP_FIELDS, ELSEWHERE).orElseThrow();
         in.remember("", root.location());
         in.string(doc, "", "apiVersion").filter(v -> !v.equals(API_VERSION)).ifPresent(v ->
                 in.report("apiVersion", in.keyLocation(doc, "apiVersion"), "must be " + API_VERSION + ", got '"
