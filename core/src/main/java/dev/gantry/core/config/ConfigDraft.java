@@ -10,12 +10,12 @@ import java.util.TreeMap;
 
 /** The configuration while its layers (file, environment, flags) are applied in turn; becomes a GantryConfig. */
 final class ConfigDraft {
-    String backend = GantryConfig.DEFAULT_BACKEND;
+    String backend;
     final Map<String, Map<String, String>> backends = new TreeMap<>();
-    List<String> defaultRegions = new ArrayList<>();
-    Optional<SpotPolicy> defaultSpot = Optional.empty();
-    Optional<String> adviceScheduler = Optional.empty();
-    Optional<Path> catalogFile = Optional.empty();
+    List<String> defaultRegions;
+    Optional<SpotPolicy> defaultSpot;
+    Optional<String> adviceScheduler;
+    Optional<Path> catalogFile;
     Path stateDirectory;
     String source;
 

@@ -8,7 +8,6 @@ import dev.gantry.api.Workload;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.YamlText;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -92,8 +91,6 @@ public final class SpecReader {
             return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw unreadable(file, "no such file");
-        } catch (CharacterCodingException e) {
-            throw unreadable(file, "not UTF-8 text");
         } catch (IOException e) {
             throw unreadable(file, Files.isDirectory(file) ? "it is a directory" : e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()));

@@ -37,7 +37,6 @@ import java.util.OptionalDouble;
  */
 final class WorkloadBinder {
     static final String API_VERSION = "gantry.dev/v1";
-    static final List<String> KINDS = List.of("Workload", "Workflow");
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "metadata", "spec");
     static final List<String> METADATA_FIELDS = List.of("name", "labels");
     static final List<String> SPEC_FIELDS = List.of("phase", "model", "modelSize", "resources", "container", "command",
