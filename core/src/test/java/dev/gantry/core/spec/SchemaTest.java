@@ -125,4 +125,35 @@ class SchemaTest {
             collectUndescribed(field.getValue(), at, missing);
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"workload.schema.json:spec.md", "config.schema.json:configuration.md"})
+    void everySchemaPropertyIsDocumented(String pair) throws IOException {
+        String[] names = pair.split(":");
+        JsonNode root;
+        try (InputStream in = SchemaTest.class.getResourceAsStream("/dev/gantry/schema/" + names[0])) {
+            root = new ObjectMapper().readTree(in);
+        }
+        String doc = Files.readString(Path.of("../docs", names[1]));
+        List<String> undocumented = new ArrayList<>();
+        collectUndocumented(root, doc, undocumented);
+        assertEquals(List.of(), undocumented, "fields missing from the tables of docs/" + names[1]);
+    }
+
+    private static void collectUndocumented(JsonNode node, String doc, List<String> undocumented) {
+        JsonNode properties = node.get("properties");
+        if (properties == null) {
+            return;
+        }
+        for (Map.Entry<String, JsonNode> field : properties.properties()) {
+            // A table row names the field in code style: alone, as the last part of a dotted setting, or (for a
+            // section) as the first part of its settings.
+            String key = field.getKey();
+            if (!doc.contains("| `" + key + "` |") && !doc.contains("." + key + "` |")
+                    && !doc.contains("| `" + key + ".")) {
+                undocumented.add(key);
+            }
+            collectUndocumented(field.getValue(), doc, undocumented);
+        }
+    }
 }
