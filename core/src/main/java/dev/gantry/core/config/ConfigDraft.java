@@ -1,0 +1,41 @@
+package dev.gantry.core.config;
+
+import dev.gantry.api.SpotPolicy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** The configuration while its layers (file, environment, flags) are applied in turn; becomes a GantryConfig. */
+final class ConfigDraft {
+    String backend;
+    final Map<String, Map<String, String>> backends = new TreeMap<>();
+    List<String> defaultRegions;
+    Optional<SpotPolicy> defaultSpot;
+    Optional<String> adviceScheduler;
+    Optional<Path> catalogFile;
+    Path stateDirectory;
+    String source;
+
+    ConfigDraft(GantryConfig start) {
+        backend = start.backend();
+        start.backends().forEach((name, values) -> backends.put(name, new TreeMap<>(values)));
+        defaultRegions = new ArrayList<>(start.defaultRegions());
+        defaultSpot = start.defaultSpot();
+        adviceScheduler = start.adviceScheduler();
+        catalogFile = start.catalogFile();
+        stateDirectory = start.stateDirectory();
+        source = start.source();
+    }
+
+    Map<String, String> backendSettings(String name) {
+        return backends.computeIfAbsent(name, n -> new TreeMap<>());
+    }
+
+    GantryConfig build() {
+        return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
+                stateDirectory, source);
+    }
+}

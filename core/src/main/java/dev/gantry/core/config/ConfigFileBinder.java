@@ -1,0 +1,147 @@
+package dev.gantry.core.config;
+
+import dev.gantry.core.spec.yaml.Binder;
+import dev.gantry.core.spec.yaml.FieldPath;
+import dev.gantry.core.spec.yaml.YamlNode;
+import dev.gantry.core.spec.yaml.YamlText;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Binds a located {@code gantry.yaml} onto a {@link ConfigDraft}, collecting every problem of the file. */
+final class ConfigFileBinder {
+    static final String API_VERSION = "gantry.dev/v1";
+    static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "backend", "backends", "defaults", "advice",
+            "catalog", "state");
+
+    /** Where settings written at the wrong level belong, for "unknown field" messages. */
+    static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults", "spot", "under defaults",
+            "scheduler", "under advice", "dir", "under state", "transport", "under backends.<backend>");
+
+    private final Binder in;
+    private final Path home;
+    private final Path base;
+
+    /**
+     * @param base the directory relative paths in the file are resolved against: the file's own directory
+     */
+    ConfigFileBinder(Binder in, Path home, Path base) {
+        this.in = in;
+        this.home = home;
+        this.base = base;
+    }
+
+    void bind(String text, ConfigDraft draft) {
+        // An empty file is valid: every setting takes its default.
+        YamlText.Parsed parsed = YamlText.parse(in.fileName(), text);
+        in.addAll(parsed.problems());
+        if (parsed.root().isEmpty()) {
+            return;
+        }
+        YamlNode root = parsed.root().get();
+        if (!(root instanceof YamlNode.Mapping)) {
+            in.report("", root.location(), "a configuration must be a mapping with keys such as backend and "
+                    + "backends, got " + root.describe());
+            return;
+        }
+        YamlNode.Mapping doc = in.mapping(root, "", root.location(), TOP_FIELDS, ELSEWHERE).orElseThrow();
+        in.remember("", root.location());
+        in.string(doc, "", "apiVersion").filter(v -> !v.equals(API_VERSION)).ifPresent(v ->
+                in.report("apiVersion", in.keyLocation(doc, "apiVersion"), "must be " + API_VERSION + ", got '"
+                        + v + "'"));
+        in.string(doc, "", "kind").filter(v -> !v.equals("Config")).ifPresent(v ->
+                in.report("kind", in.keyLocation(doc, "kind"), "must be Config, got '" + v + "'"
+                        + (v.equals("Workload") ? " (this is a workload spec: pass it to gantry validate or gantry "
+                        + "run, not to --config)" : "")));
+        in.string(doc, "", "backend").ifPresent(name -> SettingRules.checkBackendName(name).ifPresentOrElse(
+                message -> in.report("backend", in.keyLocation(doc, "backend"), message),
+                () -> draft.backend = name));
+        backends(doc, draft);
+        section(doc, "defaults", List.of("regions", "spot")).ifPresent(d -> {
+            in.list(d, "defaults", "regions", "Azure region names", true).ifPresent(regions -> {
+                List<String> valid = new ArrayList<>();
+                for (int i = 0; i < regions.size(); i++) {
+                    String path = FieldPath.index("defaults.regions", i);
+                    Optional<String> problem = SettingRules.checkRegion(regions.get(i));
+                    if (problem.isPresent()) {
+                        in.report(path, in.locate(path), problem.get());
+                    } else {
+                        valid.add(regions.get(i));
+                    }
+                }
+                draft.defaultRegions = valid;
+            });
+            in.word(d, "defaults", "spot", SettingRules.SPOT_POLICIES)
+                    .ifPresent(spot -> draft.defaultSpot = Optional.of(SettingRules.spot(spot)));
+        });
+        section(doc, "advice", List.of("scheduler")).ifPresent(a ->
+                in.word(a, "advice", "scheduler", GantryConfig.SCHEDULERS)
+                        .ifPresent(s -> draft.adviceScheduler = Optional.of(s)));
+        section(doc, "catalog", List.of("file")).ifPresent(c -> path(c, "catalog", "file")
+                .ifPresent(p -> draft.catalogFile = Optional.of(p)));
+        section(doc, "state", List.of("dir")).ifPresent(s -> path(s, "state", "dir")
+                .ifPresent(p -> draft.stateDirectory = p));
+    }
+
+    private Optional<YamlNode.Mapping> section(YamlNode.Mapping doc, String key, List<String> fields) {
+        return in.field(doc, "", key).flatMap(n -> in.mapping(n, key, in.keyLocation(doc, key), fields));
+    }
+
+    private Optional<Path> path(YamlNode.Mapping map, String parent, String key) {
+        return in.string(map, parent, key).flatMap(text -> {
+            Optional<String> problem = SettingRules.checkPath(text);
+            problem.ifPresent(m -> in.report(FieldPath.join(parent, key), in.keyLocation(map, key), m));
+            return problem.isPresent() ? Optional.empty() : Optional.of(SettingRules.resolvePath(text, home, base));
+        });
+    }
+
+    private void backends(YamlNode.Mapping doc, ConfigDraft draft) {
+        Optional<YamlNode> node = in.field(doc, "", "backends");
+        if (node.isEmpty()) {
+            return;
+        }
+        if (!(node.get() instanceof YamlNode.Mapping map)) {
+            in.report("backends", in.keyLocation(doc, "backends"), "must be a mapping from backend name to its "
+                    + "settings (e.g. manual: {transport: local}), got " + node.get().describe());
+            return;
+        }
+        for (YamlNode.Entry entry : map.entries()) {
+            String path = FieldPath.join("backends", entry.key());
+            Optional<String> badName = SettingRules.checkBackendName(entry.key());
+            if (badName.isPresent()) {
+                in.report(path, entry.keyLocation(), badName.get());
+                continue;
+            }
+            YamlNode value = entry.value();
+            if (value instanceof YamlNode.Scalar s && s.type() == YamlNode.ScalarType.NULL) {
+                draft.backendSettings(entry.key());
+                continue;
+            }
+            if (!(value instanceof YamlNode.Mapping settings)) {
+                in.report(path, entry.keyLocation(), "must be a mapping of the " + entry.key()
+                        + " backend's settings, got " + value.describe());
+                continue;
+            }
+            Map<String, String> flat = draft.backendSettings(entry.key());
+            flat.clear();
+            flatten(settings, "", flat);
+        }
+    }
+
+    /** Nested mappings become dotted keys, list elements {@code key[i]}, scalars their text as written. */
+    static void flatten(YamlNode node, String prefix, Map<String, String> out) {
+        if (node instanceof YamlNode.Mapping map) {
+            for (YamlNode.Entry entry : map.entries()) {
+                flatten(entry.value(), FieldPath.join(prefix, entry.key()), out);
+            }
+        } else if (node instanceof YamlNode.Sequence seq) {
+            for (int i = 0; i < seq.items().size(); i++) {
+                flatten(seq.items().get(i), FieldPath.index(prefix, i), out);
+            }
+        } else if (node instanceof YamlNode.Scalar scalar) {
+            out.put(prefix, scalar.type() == YamlNode.ScalarType.NULL ? "" : scalar.text());
+        }
+    }
+}

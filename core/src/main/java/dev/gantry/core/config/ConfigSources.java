@@ -1,0 +1,50 @@
+package dev.gantry.core.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Everything the configuration is read from, so that loading is a pure function of its inputs (and tests need no
+ * real home directory or environment).
+ *
+ * @param explicitFile the file given with {@code --config}; it must exist
+ * @param environment the process environment; only {@code GANTRY_*} variables are read
+ * @param workingDirectory where {@code ./gantry.yaml} is looked for, and what relative paths given in the
+ *     environment or on the command line are resolved against
+ * @param home the user's home: {@code ~/.gantry/config.yaml}, {@code ~} in paths, the default state directory
+ * @param overrides settings from command-line flags, keyed by their path in the file: {@link #BACKEND},
+ *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR}, or
+ *     {@code backends.NAME.KEY} for one backend setting; they win over the environment and the file
+ */
+public record ConfigSources(
+        Optional<Path> explicitFile,
+        Map<String, String> environment,
+        Path workingDirectory,
+        Path home,
+        Map<String, String> overrides) {
+
+    public static final String BACKEND = "backend";
+    public static final String REGIONS = "defaults.regions";
+    public static final String SPOT = "defaults.spot";
+    public static final String ADVICE_SCHEDULER = "advice.scheduler";
+    public static final String CATALOG_FILE = "catalog.file";
+    public static final String STATE_DIR = "state.dir";
+
+    public ConfigSources {
+        Objects.requireNonNull(explicitFile, "explicitFile");
+        environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+        Objects.requireNonNull(workingDirectory, "workingDirectory");
+        Objects.requireNonNull(home, "home");
+        // Sorted, so that problems about several overrides come out in a stable order.
+        overrides = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(overrides, "overrides")));
+    }
+
+    /** The running process's sources: its environment, {@code user.dir} and {@code user.home}. */
+    public static ConfigSources ofProcess(Optional<Path> explicitFile, Map<String, String> overrides) {
+        return new ConfigSources(explicitFile, System.getenv(), Path.of(System.getProperty("user.dir")),
+                Path.of(System.getProperty("user.home")), overrides);
+    }
+}

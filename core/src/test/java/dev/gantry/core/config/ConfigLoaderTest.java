@@ -1,0 +1,214 @@
+package dev.gantry.core.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
+import dev.gantry.api.SpotPolicy;
+import dev.gantry.api.backend.BackendConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path root;
+    Path home;
+    Path work;
+    final ConfigLoader loader = new ConfigLoader();
+
+    @BeforeEach
+    void dirs() throws IOException {
+        home = Files.createDirectories(root.resolve("home"));
+        work = Files.createDirectories(root.resolve("work"));
+    }
+
+    private ConfigSources sources(Optional<Path> explicit, Map<String, String> env, Map<String, String> overrides) {
+        return new ConfigSources(explicit, env, work, home, overrides);
+    }
+
+    private GantryConfig load(Map<String, String> env, Map<String, String> overrides) {
+        return loader.load(sources(Optional.empty(), env, overrides));
+    }
+
+    private static List<String> lines(GantryException e) {
+        return e.problems().stream().map(Problem::toString).collect(Collectors.toList());
+    }
+
+    @Test
+    void noFileGivesTheBuiltInDefaults() {
+        GantryConfig config = load(Map.of(), Map.of());
+
+        assertEquals(GantryConfig.defaults(home), config);
+        assertEquals("manual", config.backend());
+        assertEquals(new BackendConfig("manual", Map.of("transport", "local")), config.backendConfig("manual"));
+        assertEquals(BackendConfig.empty("aks"), config.backendConfig("aks"));
+        assertEquals(home.resolve(".gantry/state"), config.stateDirectory());
+        assertEquals(GantryConfig.BUILT_IN, config.source());
+    }
+
+    @Test
+    void readsTheDocumentedFileShape() throws IOException {
+        Path file = Files.copy(Path.of("src/test/resources/config/full.yaml"), work.resolve("gantry.yaml"));
+
+        GantryConfig config = load(Map.of(), Map.of());
+
+        assertEquals("cyclecloud", config.backend());
+        assertEquals(Map.of("transport", "ssh", "hosts[0].address", "10.0.0.4", "hosts[0].port", "22",
+                "hosts[1].address", "10.0.0.5", "hosts[1].port", "2222"), config.backends().get("manual"));
+        assertEquals(Map.of("url", "https://cc.example.com", "cluster", "gpu", "password", "env:CC_PASSWORD",
+                "partitions[0]", "hpc", "partitions[1]", "gpu", "ssh.keyFile", "~/.ssh/id_ed25519"),
+                config.backends().get("cyclecloud"));
+        assertEquals(List.of("eastus", "westus2"), config.defaultRegions());
+        assertEquals(Optional.of(SpotPolicy.ALLOWED), config.defaultSpot());
+        assertEquals(Optional.of("slurm"), config.adviceScheduler());
+        assertEquals(Optional.of(work.resolve("my-catalog.csv")), config.catalogFile());
+        assertEquals(home.resolve(".gantry/jobs"), config.stateDirectory());
+        assertEquals(file.toString(), config.source());
+    }
+
+    @Test
+    void lookupOrderIsExplicitThenWorkingDirectoryThenHome() throws IOException {
+        Files.createDirectories(home.resolve(".gantry"));
+        Files.writeString(home.resolve(".gantry/config.yaml"), "backend: aks\n");
+        assertEquals("aks", load(Map.of(), Map.of()).backend());
+
+        Files.writeString(work.resolve("gantry.yaml"), "backend: batch\n");
+        assertEquals("batch", load(Map.of(), Map.of()).backend());
+
+        Files.writeString(work.resolve("other.yaml"), "backend: cyclecloud\n");
+        GantryConfig explicit = loader.load(sources(Optional.of(Path.of("other.yaml")), Map.of(), Map.of()));
+        assertEquals("cyclecloud", explicit.backend());
+        assertEquals("other.yaml", explicit.source());
+    }
+
+    @Test
+    void aFileReplacesTheBuiltInBackendSettings() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\n");
+
+        assertEquals(BackendConfig.empty("manual"), load(Map.of(), Map.of()).backendConfig("manual"));
+    }
+
+    @Test
+    void anEmptyFileMeansAllDefaults() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "# nothing yet\n");
+
+        GantryConfig config = load(Map.of(), Map.of());
+
+        assertEquals("manual", config.backend());
+        assertEquals(home.resolve(".gantry/state"), config.stateDirectory());
+    }
+
+    @Test
+    void explicitFileMustExist() {
+        GantryException e = assertThrows(GantryException.class,
+                () -> loader.load(sources(Optional.of(Path.of("missing.yaml")), Map.of(), Map.of())));
+
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals("configuration file missing.yaml (given with --config) does not exist", e.getMessage());
+    }
+
+    @Test
+    void environmentOverridesTheFileAndFlagsOverrideBoth() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "backend: batch\ndefaults: {spot: never}\n"
+                + "backends:\n  cyclecloud:\n    resource_group: rg-file\n");
+        Map<String, String> env = Map.of(
+                "GANTRY_BACKEND", "aks",
+                "GANTRY_SPOT", "preferred",
+                "GANTRY_REGIONS", "eastus, westeurope",
+                "GANTRY_STATE_DIR", "~/state",
+                "GANTRY_CATALOG", "cat.csv",
+                "GANTRY_ADVICE_SCHEDULER", "pbs",
+                "GANTRY_BACKENDS_CYCLECLOUD_RESOURCE_GROUP", "rg-env",
+                "GANTRY_BACKENDS_MANUAL_HOSTS__0__ADDRESS", "10.1.1.1",
+                "GANTRY_BACKENDS_MANUAL_SSH__KEY_FILE", "/k",
+                "GANTRY_CHECKPOINT_DIR", "/not/configuration");
+
+        GantryConfig fromEnv = load(env, Map.of());
+
+        assertEquals("aks", fromEnv.backend());
+        assertEquals(Optional.of(SpotPolicy.PREFERRED), fromEnv.defaultSpot());
+        assertEquals(List.of("eastus", "westeurope"), fromEnv.defaultRegions());
+        assertEquals(home.resolve("state"), fromEnv.stateDirectory());
+        assertEquals(Optional.of(work.resolve("cat.csv")), fromEnv.catalogFile());
+        assertEquals(Optional.of("pbs"), fromEnv.adviceScheduler());
+        assertEquals(Map.of("resource_group", "rg-env"), fromEnv.backends().get("cyclecloud"));
+        assertEquals(Map.of("hosts[0].address", "10.1.1.1", "ssh.keyFile", "/k"), fromEnv.backends().get("manual"));
+
+        GantryConfig fromFlags = load(env, Map.of(ConfigSources.BACKEND, "cyclecloud", ConfigSources.SPOT, "never",
+                "backends.cyclecloud.resource_group", "rg-flag", ConfigSources.STATE_DIR, "/srv/state"));
+
+        assertEquals("cyclecloud", fromFlags.backend());
+        assertEquals(Optional.of(SpotPolicy.NEVER), fromFlags.defaultSpot());
+        assertEquals("rg-flag", fromFlags.backendConfig("cyclecloud").require("resource_group"));
+        assertEquals(Path.of("/srv/state"), fromFlags.stateDirectory());
+    }
+
+    @Test
+    void camelCaseKeysFromTheEnvironment() {
+        assertEquals("resourceGroup", EnvironmentKeys.settingKey("RESOURCE_GROUP", List.of()));
+        assertEquals("ssh.keyFile", EnvironmentKeys.settingKey("SSH__KEY_FILE", List.of()));
+        assertEquals("hosts[0].address", EnvironmentKeys.settingKey("HOSTS__0__ADDRESS", List.of()));
+        assertEquals("resource-group", EnvironmentKeys.settingKey("RESOURCE_GROUP", List.of("resource-group")));
+    }
+
+    @Test
+    void badEnvironmentAndFlagValuesAreAllReported() {
+        GantryException e = assertThrows(GantryException.class, () -> load(
+                Map.of("GANTRY_SPOT", "sometimes", "GANTRY_BACKENDS_MANUAL", "x", "GANTRY_REGIONS", "East US"),
+                Map.of("advice.scheduler", "slrum", "bakend", "aks")));
+
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                "GANTRY_BACKENDS_MANUAL: names no backend setting; use GANTRY_BACKENDS_<BACKEND>_<KEY>, e.g. "
+                        + "GANTRY_BACKENDS_MANUAL_TRANSPORT=local",
+                "GANTRY_REGIONS: must be an Azure region name such as eastus or westus2, got 'East US'",
+                "GANTRY_SPOT: must be one of never, allowed, preferred, got 'sometimes'",
+                "advice.scheduler: must be one of slurm, gridengine, pbs, got 'slrum'; did you mean 'slurm'? "
+                        + "(given on the command line)",
+                "bakend: is not a configuration setting; settings are backend, defaults.regions, defaults.spot, "
+                        + "advice.scheduler, catalog.file, state.dir and backends.<backend>.<key>; did you mean "
+                        + "'backend'?"), lines(e));
+    }
+
+    @Test
+    void fileProblemsAndEnvironmentProblemsComeTogether() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\ndefaults:\n  spot: sometimes\n");
+
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of("GANTRY_BACKEND", "Bad!"),
+                Map.of()));
+
+        String file = work.resolve("gantry.yaml").toString();
+        assertEquals(List.of(file + ":3:3: defaults.spot: must be one of never, allowed, preferred, got 'sometimes'",
+                "GANTRY_BACKEND: must be a backend name of lower-case letters, digits and '-' (such as manual, "
+                        + "cyclecloud, batch or aks), got 'Bad!'"), lines(e));
+    }
+
+    @Test
+    void validateChecksOneFile() throws IOException {
+        Path good = Path.of("src/test/resources/config/full.yaml");
+        assertEquals(List.of(), loader.validate(good));
+        Path bad = Files.writeString(work.resolve("bad.yaml"), "backend: manual\nstat: {dir: /x}\n");
+        assertEquals(List.of(bad + ":2:1: stat: unknown field 'stat'; did you mean 'state'?"),
+                loader.validate(bad).stream().map(Problem::toString).collect(Collectors.toList()));
+    }
+
+    @Test
+    void toStringShowsKeysNotValues() {
+        GantryConfig config = GantryConfig.defaults(home).withBackendSettings("aks", Map.of("token", "s3cret"));
+
+        assertTrue(config.toString().contains("aks[token]"));
+        assertTrue(!config.toString().contains("s3cret"));
+        assertEquals("aks", config.withBackend("aks").selectedBackendConfig().backend());
+    }
+}
