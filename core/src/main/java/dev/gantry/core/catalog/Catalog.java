@@ -1,6 +1,9 @@
 package dev.gantry.core.catalog;
 
 import dev.gantry.api.CatalogInfo;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +23,19 @@ public final class Catalog {
     private final Map<String, GpuModel> gpuModels;
     private final List<RetiredSeries> retired;
     private final Set<String> regions;
+    private final List<String> provenance;
 
     public Catalog(List<CatalogEntry> entries, CatalogInfo info, Map<String, GpuModel> gpuModels,
                    List<RetiredSeries> retired) {
+        this(entries, info, gpuModels, retired, List.of());
+    }
+
+    /**
+     * @param provenance where the data came from and every correction applied to it, one statement per element
+     */
+    public Catalog(List<CatalogEntry> entries, CatalogInfo info, Map<String, GpuModel> gpuModels,
+                   List<RetiredSeries> retired, List<String> provenance) {
+        this.provenance = List.copyOf(provenance);
         this.entries = List.copyOf(entries);
         this.info = Objects.requireNonNull(info, "info");
         this.gpuModels = Collections.unmodifiableMap(new TreeMap<>(gpuModels));
@@ -42,6 +55,25 @@ public final class Catalog {
     /** Where the catalog came from and the date of its prices. */
     public CatalogInfo info() {
         return info;
+    }
+
+    /** How many whole days old the catalog's prices are on the clock's date (0 for today, never negative). */
+    public long ageDays(Clock clock) {
+        long days = ChronoUnit.DAYS.between(info.date(), LocalDate.now(clock));
+        return Math.max(0, days);
+    }
+
+    /**
+     * Where the data came from (source, source commit, import date) and every correction the importer applied, one
+     * statement per element; empty for catalogs built in code.
+     */
+    public List<String> provenance() {
+        return provenance;
+    }
+
+    /** The provenance as text, one statement per line. */
+    public String provenanceText() {
+        return String.join("\n", provenance);
     }
 
     /** The regions that appear in the catalog, sorted. */

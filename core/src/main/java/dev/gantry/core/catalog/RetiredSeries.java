@@ -1,5 +1,7 @@
 package dev.gantry.core.catalog;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -16,6 +18,24 @@ public record RetiredSeries(String series, String sizePattern, String source) {
         Objects.requireNonNull(sizePattern, "sizePattern");
         Objects.requireNonNull(source, "source");
         Pattern.compile(sizePattern);
+    }
+
+    private static final List<String> COLUMNS = List.of("series", "sizePattern", "source");
+    private static volatile List<RetiredSeries> azure;
+
+    /** The retired series the project keeps ({@code retired-series.csv}), each with its source. */
+    public static List<RetiredSeries> azureRetirements() {
+        List<RetiredSeries> list = azure;
+        if (list == null) {
+            List<RetiredSeries> loaded = new ArrayList<>();
+            for (TableText.Row row : TableText.resource("retired-series.csv", COLUMNS).rows()) {
+                loaded.add(new RetiredSeries(row.required("series"), row.required("sizePattern"),
+                        row.required("source")));
+            }
+            list = List.copyOf(loaded);
+            azure = list;
+        }
+        return list;
     }
 
     public boolean matches(String sizeName) {

@@ -1,0 +1,218 @@
+package dev.gantry.core.catalog;
+
+import dev.gantry.api.Architecture;
+import dev.gantry.api.CatalogInfo;
+import dev.gantry.api.GpuSpec;
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.VmSize;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The project's own catalog format, used for the embedded snapshot and the refresh cache: a CSV with a comment
+ * header that carries the provenance.
+ *
+ * <pre>
+ * # gantry-catalog 1
+ * # source: SkyPilot Azure catalog ...
+ * # date: 2026-11-29
+ * # origin: ...            (any further comment lines: provenance statements, corrections first-class)
+ * size,region,accelerator,gpuModel,gpuCount,gpuMemoryGib,gpuVendor,vcpus,memoryGib,rdma,arch,generations,onDemand,spot,restriction
+ * </pre>
+ *
+ * <p>Prices are USD per VM-hour; an empty, zero, or (for spot) not-below-on-demand price is read as unknown.
+ * {@code generations} is space-separated ({@code V1 V2}); {@code arch} is {@code x64} or {@code arm64}.
+ */
+public final class CatalogFormat {
+    /** The first line of a file in this format. */
+    public static final String MAGIC = "# gantry-catalog 1";
+    public static final List<String> COLUMNS = List.of("size", "region", "accelerator", "gpuModel", "gpuCount",
+            "gpuMemoryGib", "gpuVendor", "vcpus", "memoryGib", "rdma", "arch", "generations", "onDemand", "spot",
+            "restriction");
+
+    private CatalogFormat() {
+    }
+
+    public static void write(Catalog catalog, Writer out) {
+        try {
+            out.write(MAGIC + "\n");
+            out.write("# source: " + oneLine(catalog.info().source()) + "\n");
+            out.write("# date: " + catalog.info().date() + "\n");
+            for (String statement : catalog.provenance()) {
+                out.write("# " + oneLine(statement) + "\n");
+            }
+            out.write(String.join(",", COLUMNS) + "\n");
+            StringBuilder line = new StringBuilder(160);
+            for (CatalogEntry entry : catalog.entries()) {
+                VmSize size = entry.size();
+                Optional<GpuSpec> gpu = size.gpu();
+                line.setLength(0);
+                line.append(size.name()).append(',').append(entry.region()).append(',')
+                        .append(TableText.cell(gpu.map(GpuSpec::model).orElse(""))).append(',')
+                        .append(TableText.cell(entry.gpuModel().map(GpuModel::name).orElse(""))).append(',')
+                        .append(gpu.map(g -> Integer.toString(g.count())).orElse("")).append(',')
+                        .append(gpu.map(g -> number(g.memoryGib())).orElse("")).append(',')
+                        .append(gpu.map(g -> g.vendor().name()).orElse("")).append(',')
+                        .append(size.vcpus()).append(',')
+                        .append(number(size.memoryGib())).append(',')
+                        .append(size.rdma()).append(',')
+                        .append(size.architecture().name().toLowerCase(java.util.Locale.ROOT)).append(',')
+                        .append(String.join(" ", new TreeSet<>(size.hyperVGenerations()))).append(',')
+                        .append(price(entry.onDemandPerHour())).append(',')
+                        .append(price(entry.spotPerHour())).append(',')
+                        .append(TableText.cell(entry.restriction().orElse(""))).append('\n');
+                out.write(line.toString());
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads a catalog in this format; the GPU table and retired list are the project's. */
+    public static Catalog read(Reader in, String file) {
+        return read(in, file, GpuModels.standard(), RetiredSeries.azureRetirements());
+    }
+
+    static Catalog read(Reader in, String file, Map<String, GpuModel> gpuModels, List<RetiredSeries> retired) {
+        TableText.Table table = TableText.read(in, file, COLUMNS);
+        List<String> comments = table.comments();
+        if (comments.isEmpty() || !("# " + comments.get(0)).equals(MAGIC)) {
+            throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID,
+                    file + ":1: expected the first line '" + MAGIC + "'");
+        }
+        String source = null;
+        LocalDate date = null;
+        List<String> provenance = new ArrayList<>();
+        for (int i = 1; i < comments.size(); i++) {
+            String comment = comments.get(i);
+            if (comment.startsWith("source: ") && source == null) {
+                source = comment.substring("source: ".length());
+            } else if (comment.startsWith("date: ") && date == null) {
+                String text = comment.substring("date: ".length()).trim();
+                try {
+                    date = LocalDate.parse(text);
+                } catch (DateTimeParseException e) {
+                    throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID, file + ":"
+                            + (i + 1) + ": date '" + text + "' is not an ISO date such as 2026-11-29");
+                }
+            } else {
+                provenance.add(comment);
+            }
+        }
+        if (source == null || date == null) {
+            throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID,
+                    file + ": the header needs '# source: ...' and '# date: YYYY-MM-DD' lines");
+        }
+        List<CatalogEntry> entries = new ArrayList<>(table.rows().size());
+        for (TableText.Row row : table.rows()) {
+            entries.add(entry(row, gpuModels));
+        }
+        return new Catalog(entries, new CatalogInfo(source, date), gpuModels, retired, provenance);
+    }
+
+    private static CatalogEntry entry(TableText.Row row, Map<String, GpuModel> gpuModels) {
+        String name = row.required("size");
+        SizeName sizeName = SizeName.parse(name).orElseThrow(() -> row.invalid("size", "is '" + name
+                + "', which does not follow Azure's size naming (e.g. Standard_NC24ads_A100_v4)"));
+        Optional<GpuSpec> gpu = Optional.empty();
+        Optional<GpuModel> model = Optional.empty();
+        String accelerator = row.get("accelerator");
+        if (!accelerator.isEmpty()) {
+            int count = row.optionalInt("gpuCount").orElseThrow(() -> row.invalid("gpuCount",
+                    "is empty but accelerator is '" + accelerator + "'"));
+            if (count < 1) {
+                throw row.invalid("gpuCount", "is " + count + "; expected at least 1");
+            }
+            String modelName = row.get("gpuModel").isEmpty() ? accelerator : row.get("gpuModel");
+            model = Optional.ofNullable(gpuModels.get(modelName));
+            GpuVendor vendor = vendor(row, model);
+            double memory = row.optionalDouble("gpuMemoryGib").isPresent()
+                    ? row.optionalDouble("gpuMemoryGib").getAsDouble()
+                    : model.map(GpuModel::memoryGib).orElseThrow(() -> row.invalid("gpuMemoryGib",
+                            "is empty and GPU model '" + modelName + "' is not in the project's GPU table"));
+            gpu = Optional.of(new GpuSpec(accelerator, count, memory, vendor));
+        }
+        int vcpus = row.optionalInt("vcpus").orElseThrow(() -> row.invalid("vcpus", "is empty"));
+        if (vcpus < 1) {
+            throw row.invalid("vcpus", "is " + vcpus + "; expected at least 1");
+        }
+        double memory = row.optionalDouble("memoryGib").orElseThrow(() -> row.invalid("memoryGib", "is empty"));
+        if (!(memory > 0)) {
+            throw row.invalid("memoryGib", "is " + row.get("memoryGib") + "; expected a number > 0");
+        }
+        String rdma = row.get("rdma");
+        if (!rdma.equals("true") && !rdma.equals("false") && !rdma.isEmpty()) {
+            throw row.invalid("rdma", "is '" + rdma + "'; expected true or false");
+        }
+        String arch = row.get("arch");
+        Architecture architecture;
+        if (arch.isEmpty()) {
+            architecture = sizeName.arm64() ? Architecture.ARM64 : Architecture.X64;
+        } else if (arch.equals("x64") || arch.equals("arm64")) {
+            architecture = Architecture.valueOf(arch.toUpperCase(java.util.Locale.ROOT));
+        } else {
+            throw row.invalid("arch", "is '" + arch + "'; expected x64 or arm64");
+        }
+        Set<String> generations = new TreeSet<>();
+        for (String generation : row.required("generations").split(" +")) {
+            if (!generation.equals("V1") && !generation.equals("V2")) {
+                throw row.invalid("generations", "is '" + row.get("generations") + "'; expected V1, V2 or 'V1 V2'");
+            }
+            generations.add(generation);
+        }
+        VmSize size = new VmSize(name, sizeName.family(), vcpus, memory, gpu,
+                rdma.isEmpty() ? sizeName.rdma() : rdma.equals("true"), architecture, generations);
+        OptionalDouble onDemand = knownPrice(row.optionalDouble("onDemand"));
+        OptionalDouble spot = knownPrice(row.optionalDouble("spot"));
+        if (spot.isPresent() && onDemand.isPresent() && spot.getAsDouble() >= onDemand.getAsDouble()) {
+            spot = OptionalDouble.empty();
+        }
+        String restriction = row.get("restriction");
+        return new CatalogEntry(size, row.required("region"), onDemand, spot, model,
+                restriction.isEmpty() ? Optional.empty() : Optional.of(restriction));
+    }
+
+    private static GpuVendor vendor(TableText.Row row, Optional<GpuModel> model) {
+        String text = row.get("gpuVendor");
+        if (text.isEmpty()) {
+            return model.map(GpuModel::vendor).orElseThrow(() -> row.invalid("gpuVendor",
+                    "is empty and the GPU model is not in the project's GPU table; write NVIDIA or AMD"));
+        }
+        if (text.equals("NVIDIA") || text.equals("AMD")) {
+            return GpuVendor.valueOf(text);
+        }
+        throw row.invalid("gpuVendor", "is '" + text + "'; expected NVIDIA or AMD");
+    }
+
+    /** Zero means "no price", never "free". */
+    static OptionalDouble knownPrice(OptionalDouble price) {
+        return price.isPresent() && price.getAsDouble() > 0 ? price : OptionalDouble.empty();
+    }
+
+    private static String price(OptionalDouble price) {
+        return price.isPresent() ? number(price.getAsDouble()) : "";
+    }
+
+    static String number(double value) {
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
+    private static String oneLine(String text) {
+        return text.replace('\n', ' ').replace('\r', ' ');
+    }
+}

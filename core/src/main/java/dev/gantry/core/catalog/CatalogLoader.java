@@ -1,0 +1,139 @@
+package dev.gantry.core.catalog;
+
+import dev.gantry.api.CatalogInfo;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a {@link Catalog} comes from: the snapshot embedded in Gantry, a file the user names
+ * ({@code gantry plan --catalog FILE}), or the cache a live refresh wrote ({@code ~/.gantry/catalog/}).
+ */
+public final class CatalogLoader {
+    /** The class-path resource holding the embedded snapshot, in {@link CatalogFormat}. */
+    public static final String SNAPSHOT_RESOURCE = "/dev/gantry/catalog/azure-snapshot.csv";
+    /** The file name of the refresh cache inside its directory. */
+    public static final String CACHE_FILE = "catalog.csv";
+
+    private static volatile Catalog embedded;
+
+    private CatalogLoader() {
+    }
+
+    /** The embedded snapshot; read once, then shared. */
+    public static Catalog embedded() {
+        Catalog catalog = embedded;
+        if (catalog == null) {
+            synchronized (CatalogLoader.class) {
+                catalog = embedded;
+                if (catalog == null) {
+                    catalog = readEmbedded();
+                    embedded = catalog;
+                }
+            }
+        }
+        return catalog;
+    }
+
+    private static Catalog readEmbedded() {
+        InputStream in = CatalogLoader.class.getResourceAsStream(SNAPSHOT_RESOURCE);
+        if (in == null) {
+            throw new GantryException(ErrorCode.INTERNAL, "the embedded catalog " + SNAPSHOT_RESOURCE
+                    + " is missing from the class path");
+        }
+        return CatalogFormat.read(new InputStreamReader(in, StandardCharsets.UTF_8), "embedded:azure-snapshot.csv");
+    }
+
+    /**
+     * Reads a catalog file: SkyPilot's Azure CSV (header {@code InstanceType,AcceleratorName,...}; imported with the
+     * same corrections as the snapshot, dated by the file's modification time) or the project's own format (first
+     * line {@value CatalogFormat#MAGIC}). Fails with {@link ErrorCode#CATALOG_INVALID} naming file, line and column.
+     */
+    public static Catalog fromFile(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new GantryException(ErrorCode.CATALOG_INVALID, "catalog file " + file + " does not exist", e);
+        } catch (IOException e) {
+            throw new GantryException(ErrorCode.CATALOG_INVALID, "cannot read catalog file " + file + ": "
+                    + e.getMessage(), e);
+        }
+        String name = file.toString();
+        String first = firstLine(text);
+        if (first.startsWith(CatalogFormat.MAGIC)) {
+            return CatalogFormat.read(new StringReader(text), name);
+        }
+        if (first.startsWith("InstanceType,")) {
+            LocalDate date;
+            try {
+                date = LocalDate.ofInstant(Files.getLastModifiedTime(file).toInstant(), ZoneOffset.UTC);
+            } catch (IOException e) {
+                throw new GantryException(ErrorCode.CATALOG_INVALID, "cannot read catalog file " + file + ": "
+                        + e.getMessage(), e);
+            }
+            return CatalogImporter.standard().importSkyPilot(new StringReader(text), name,
+                    new CatalogInfo("SkyPilot Azure CSV " + file.getFileName(), date),
+                    List.of("origin: " + name + " (SkyPilot Azure catalog format)",
+                            "date: the file's modification date; the format carries no price date"));
+        }
+        throw new GantryException(ErrorCode.CATALOG_INVALID, name + ":1: not a catalog file: expected SkyPilot's"
+                + " Azure CSV header '" + String.join(",", CatalogImporter.SKYPILOT_COLUMNS) + "' or the line '"
+                + CatalogFormat.MAGIC + "'; got '" + abbreviate(first) + "'");
+    }
+
+    /** The default refresh cache directory, {@code ~/.gantry/catalog}. */
+    public static Path defaultCacheDir() {
+        return Path.of(System.getProperty("user.home"), ".gantry", "catalog");
+    }
+
+    /** The catalog a refresh wrote to {@code dir}, or empty when there is none. */
+    public static Optional<Catalog> cached(Path dir) {
+        Path file = dir.resolve(CACHE_FILE);
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return Optional.of(CatalogFormat.read(reader, file.toString()));
+        } catch (IOException e) {
+            throw new GantryException(ErrorCode.CATALOG_INVALID, "cannot read catalog cache " + file + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The refreshed catalog in {@code cacheDir} when there is one, else the embedded snapshot. */
+    public static Catalog cachedOrEmbedded(Path cacheDir) {
+        return cached(cacheDir).orElseGet(CatalogLoader::embedded);
+    }
+
+    private static String firstLine(String text) {
+        try (BufferedReader reader = new BufferedReader(new StringReader(text))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (!line.isBlank()) {
+                    return line.startsWith("\uFEFF") ? line.substring(1) : line;
+                }
+            }
+            return "";
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() > 80 ? line.substring(0, 80) + "..." : line;
+    }
+}
