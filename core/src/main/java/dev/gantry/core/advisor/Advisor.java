@@ -104,6 +104,16 @@ public final class Advisor {
             alternatives.add(new Alternative(index.name(other), index.regionName(other), search.spot,
                     search.topTotal[slot], explain.lostBecause(slot)));
         }
+        if (search.spot && alternatives.size() < CandidateSearch.KEEP - 1) {
+            // Spot won by rule 9's order; the on-demand candidates are what the user would get without spot.
+            CandidateSearch onDemand = new CandidateSearch(index, req, false).run();
+            for (int slot = 0; slot < onDemand.topCount && alternatives.size() < CandidateSearch.KEEP - 1; slot++) {
+                int other = onDemand.top[slot];
+                alternatives.add(new Alternative(index.name(other), index.regionName(other), false,
+                        onDemand.topTotal[slot], "on-demand capacity: spot prices come first when the work "
+                        + "tolerates eviction and spot is wanted (R6, R9)"));
+            }
+        }
         OrchestratorAdvice orchestrator = OrchestratorAdvisor.advise(workload, nodes, size.rdma(), settings);
         Plan.Builder plan = Plan.builder(workload, size)
                 .region(index.regionName(row))

@@ -104,18 +104,20 @@ final class Explanations {
             return new Reason("R8", "lowest total price per hour: " + price + ties);
         }
         double hours = search.topHours[0];
+        String total = Money.perHour(search.topTotal[0]) + " (" + Money.format(perNode) + " USD/node-hour × "
+                + nodes + (nodes == 1 ? " node)" : " nodes)");
         String scaling = req.gpu()
-                ? Money.format(req.estimateHours()) + " h on " + req.workload().estimate().get().gpu() + " × ("
-                + Money.format(req.referenceTflops()) + " / " + Money.format(index.tflops[row]) + " TFLOPS of "
-                + index.entries[row].size().gpu().map(GpuSpec::model).orElse("?") + ") = " + Money.format(hours)
-                + " h"
-                : Money.format(hours) + " h as estimated (CPU sizes are not scaled)";
+                ? Money.format(hours) + " h (" + Money.format(req.estimateHours()) + " h on "
+                + req.workload().estimate().get().gpu() + " × " + Money.format(req.referenceTflops()) + " / "
+                + Money.format(index.tflops[row]) + " TFLOPS of " + index.entries[row].gpuModel()
+                .map(dev.gantry.core.catalog.GpuModel::name).orElse("?") + ")"
+                : Money.format(hours) + " h (as estimated; CPU sizes are not scaled)";
         String cost = Money.format(search.topTotal[0] * hours) + " USD";
         if (req.minimizeTime()) {
-            return new Reason("R8", "shortest estimated time (optimize: time): " + scaling + "; cost " + price
-                    + " × " + Money.format(hours) + " h = " + cost + "; ties by cost" + ties);
+            return new Reason("R8", "shortest estimated time (optimize: time): " + scaling + ", then lowest cost: "
+                    + total + " × " + Money.format(hours) + " h = " + cost + ties);
         }
-        return new Reason("R8", "lowest cost to completion: " + price + " × " + scaling + " = " + cost + ties);
+        return new Reason("R8", "lowest cost to completion: " + total + " × " + scaling + " = " + cost + ties);
     }
 
     /** Rule 9: what the pass evaluated and what removed the rest. */

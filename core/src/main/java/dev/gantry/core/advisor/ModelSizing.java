@@ -30,7 +30,7 @@ final class ModelSizing {
 
     /** The arithmetic, for the plan's reasons. */
     static String arithmetic(ModelSize model, Phase phase) {
-        String params = String.format(Locale.ROOT, "%.3g", model.parameters());
+        String params = parameters(model.parameters());
         String precision = model.precision().name().toLowerCase(Locale.ROOT);
         if (phase == Phase.INFERENCE) {
             return params + " parameters × " + Money.format(model.precision().bytesPerParameter()) + " bytes ("
@@ -40,6 +40,17 @@ final class ModelSizing {
         return params + " parameters × 16 bytes (weights, gradients, FP32 master weights and Adam moments in mixed "
                 + "precision) × 1.25 for activations = " + Money.gib(neededGib(model, phase))
                 + " GiB of GPU memory in total for full training";
+    }
+
+    /** {@code 7e9}, {@code 1.5e9}, {@code 350e6}: the way model sizes are usually written. */
+    static String parameters(double count) {
+        if (count >= 1e9) {
+            return Money.format(count / 1e9) + "e9";
+        }
+        if (count >= 1e6) {
+            return Money.format(count / 1e6) + "e6";
+        }
+        return Money.format(count);
     }
 
     /**

@@ -149,8 +149,10 @@ record Requirements(
             }
         }
         double maxPerHour = workload.budget().map(b -> b.maxPerHour()).orElse(Double.POSITIVE_INFINITY);
-        reasons.add(new Reason("R7", "regions " + (regions.isEmpty() ? index.catalog.regions() : regions) + " from "
-                + regionSource + (workload.budget().isPresent()
+        reasons.add(new Reason("R7", (regions.isEmpty()
+                ? "every region in the catalog " + index.catalog.regions() + " (no regions named by the command line, "
+                + "the workload or the configuration)"
+                : "regions " + regions + " from " + regionSource) + (workload.budget().isPresent()
                 ? "; budget.maxPerHour = " + Money.perHour(maxPerHour) + " for all nodes excludes dearer candidates"
                 : "; no budget")));
 
