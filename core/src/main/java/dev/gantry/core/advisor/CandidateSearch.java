@@ -119,16 +119,6 @@ final class CandidateSearch {
         }
     }
 
-    int gpusFor(int row) {
-        layout(row);
-        return gpus;
-    }
-
-    int nodesFor(int row) {
-        layout(row);
-        return nodes;
-    }
-
     private int firstFailure(int row, double price) {
         boolean nc = index.group[row] == CatalogIndex.NC;
         if (req.gpu() && req.training() && nc && req.interconnect() == Interconnect.INFINIBAND) {

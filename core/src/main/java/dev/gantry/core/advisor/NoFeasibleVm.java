@@ -52,10 +52,23 @@ final class NoFeasibleVm {
         if (Double.isFinite(req.maxPerHour())) {
             relax(index, req, Requirements::noBudget, "raise the budget", nearest);
         }
+        List<UnaryOperator<Requirements>> all = List.of(Requirements::anyGpuMemory, Requirements::anyVendor,
+                Requirements::anyRegion, Requirements::ethernet, Requirements::noBudget);
+        if (nearest.isEmpty()) {
+            // No single relaxation is enough: say what relaxing all of them together would give.
+            relax(index, req, r -> {
+                Requirements relaxed = r;
+                for (UnaryOperator<Requirements> relaxation : all) {
+                    relaxed = relaxation.apply(relaxed);
+                }
+                return relaxed;
+            }, "no single relaxation is enough; relaxing GPU memory, GPU vendor, regions, interconnect and budget "
+                    + "together gives", nearest);
+        }
         message.append(". Nearest alternatives: ");
         message.append(nearest.isEmpty()
-                ? "none by relaxing one constraint; check resources (GPUs per node, vCPUs, memory) against the "
-                + "sizes in the catalog (gantry catalog)"
+                ? "none, even with GPU memory, GPU vendor, regions, interconnect and budget relaxed; check the GPU "
+                + "count, vCPUs and memory per node against the sizes in the catalog"
                 : String.join("; ", nearest));
         return new GantryException(ErrorCode.NO_FEASIBLE_VM, message.toString());
     }

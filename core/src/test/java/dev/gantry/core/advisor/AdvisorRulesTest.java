@@ -456,6 +456,17 @@ class AdvisorRulesTest {
         }
 
         @Test
+        void whenNoSingleRelaxationIsEnoughItSaysWhatRelaxingThemAllGives() {
+            Workload workload = workload(Phase.TRAINING, ModelClass.GENERATIVE)
+                    .resources(resources().gpus(8).gpuMemoryGib(100).gpuVendor(GpuVendor.NVIDIA).build())
+                    .budget(new Budget(15)).build();
+            GantryException e = failure(TestCatalogs.world(), workload);
+            assertTrue(e.getMessage().contains("no single relaxation is enough; relaxing GPU memory, GPU vendor, "
+                    + "regions, interconnect and budget together gives: Standard_ND40s_v3 in eastus"),
+                    e.getMessage());
+        }
+
+        @Test
         void unknownRegionsAreNamed() {
             GantryException e = failure(TestCatalogs.world(), workload(Phase.INFERENCE, ModelClass.SMALL)
                     .regions(List.of("uksouth")).build());

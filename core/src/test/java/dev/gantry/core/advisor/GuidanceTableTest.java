@@ -37,6 +37,10 @@ class GuidanceTableTest {
             assertEquals("NC", family);
             assertEquals(true, plan.reasons().stream().anyMatch(r -> r.rule().equals("R2")
                     && r.text().startsWith("NC family with Ethernet-interconnected VMs (fallback)")));
+            // With a count that ND sizes have, training gets the ND family the guidance names.
+            Plan eight = advisor.plan(AdvisorRulesTest.workload(phase, model)
+                    .resources(AdvisorRulesTest.resources().gpus(8).build()).build(), PlanOverrides.none());
+            assertEquals("ND", eight.vmSize().family(), eight.vmSize().name());
         }
     }
 }
