@@ -64,6 +64,16 @@ public final class Catalog {
     }
 
     /**
+     * One line for a plan: which catalog, the date of its prices and how old they are, e.g.
+     * {@code catalog: SkyPilot Azure catalog (...) of 2026-11-29, 3 days old}.
+     */
+    public String summary(Clock clock) {
+        long days = ageDays(clock);
+        return "catalog: " + info.source() + " of " + info.date() + ", "
+                + (days == 0 ? "from today" : days == 1 ? "1 day old" : days + " days old");
+    }
+
+    /**
      * Where the data came from (source, source commit, import date) and every correction the importer applied, one
      * statement per element; empty for catalogs built in code.
      */

@@ -2,10 +2,13 @@ package dev.gantry.core.catalog;
 
 import dev.gantry.api.Architecture;
 import dev.gantry.api.CatalogInfo;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.VmSize;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -13,6 +16,7 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -67,7 +71,7 @@ public final class CatalogFormat {
                         .append(size.vcpus()).append(',')
                         .append(number(size.memoryGib())).append(',')
                         .append(size.rdma()).append(',')
-                        .append(size.architecture().name().toLowerCase(java.util.Locale.ROOT)).append(',')
+                        .append(size.architecture().name().toLowerCase(Locale.ROOT)).append(',')
                         .append(String.join(" ", new TreeSet<>(size.hyperVGenerations()))).append(',')
                         .append(price(entry.onDemandPerHour())).append(',')
                         .append(price(entry.spotPerHour())).append(',')
@@ -89,7 +93,7 @@ public final class CatalogFormat {
         TableText.Table table = TableText.read(in, file, COLUMNS);
         List<String> comments = table.comments();
         if (comments.isEmpty() || !("# " + comments.get(0)).equals(MAGIC)) {
-            throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID,
+            throw new GantryException(ErrorCode.CATALOG_INVALID,
                     file + ":1: expected the first line '" + MAGIC + "'");
         }
         String source = null;
@@ -104,7 +108,7 @@ public final class CatalogFormat {
                 try {
                     date = LocalDate.parse(text);
                 } catch (DateTimeParseException e) {
-                    throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID, file + ":"
+                    throw new GantryException(ErrorCode.CATALOG_INVALID, file + ":"
                             + (i + 1) + ": date '" + text + "' is not an ISO date such as 2026-11-29");
                 }
             } else {
@@ -112,13 +116,10 @@ public final class CatalogFormat {
             }
         }
         if (source == null || date == null) {
-            throw new dev.gantry.api.GantryException(dev.gantry.api.ErrorCode.CATALOG_INVALID,
+            throw new GantryException(ErrorCode.CATALOG_INVALID,
                     file + ": the header needs '# source: ...' and '# date: YYYY-MM-DD' lines");
         }
-        List<CatalogEntry> entries = new ArrayList<>(table.rows().size());
-        for (TableText.Row row : table.rows()) {
-            entries.add(entry(row, gpuModels));
-        }
+        List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels));
         return new Catalog(entries, new CatalogInfo(source, date), gpuModels, retired, provenance);
     }
 
@@ -161,7 +162,7 @@ public final class CatalogFormat {
         if (arch.isEmpty()) {
             architecture = sizeName.arm64() ? Architecture.ARM64 : Architecture.X64;
         } else if (arch.equals("x64") || arch.equals("arm64")) {
-            architecture = Architecture.valueOf(arch.toUpperCase(java.util.Locale.ROOT));
+            architecture = Architecture.valueOf(arch.toUpperCase(Locale.ROOT));
         } else {
             throw row.invalid("arch", "is '" + arch + "'; expected x64 or arm64");
         }
@@ -209,7 +210,7 @@ public final class CatalogFormat {
         if (value == Math.rint(value) && Math.abs(value) < 1e15) {
             return Long.toString((long) value);
         }
-        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     private static String oneLine(String text) {

@@ -6,6 +6,7 @@ import dev.gantry.api.GpuSpec;
 import dev.gantry.api.VmSize;
 import java.io.Reader;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,16 +66,16 @@ public final class CatalogImporter {
         Corrections corrections = new Corrections();
         List<CatalogEntry> entries = new ArrayList<>(table.rows().size() + 64);
         Map<String, Set<String>> regionsBySize = new TreeMap<>();
-        Set<String> seen = new java.util.HashSet<>();
-        for (TableText.Row row : table.rows()) {
+        Set<String> seen = new HashSet<>();
+        entries.addAll(TableText.eachRow(table.rows(), row -> {
             CatalogEntry entry = entry(row, corrections);
             if (!seen.add(entry.size().name() + "@" + entry.region())) {
                 throw row.invalid("Region", "repeats size " + entry.size().name() + " in region " + entry.region()
                         + "; each size and region may appear once");
             }
             regionsBySize.computeIfAbsent(entry.size().name(), k -> new TreeSet<>()).add(entry.region());
-            entries.add(entry);
-        }
+            return entry;
+        }));
         for (SizeFacts facts : sizeFacts.values()) {
             if (regionsBySize.containsKey(facts.size()) || facts.addToRegionsOf().isEmpty()) {
                 continue;
@@ -128,7 +129,8 @@ public final class CatalogImporter {
                 throw row.invalid("AcceleratorCount", "is '" + row.get("AcceleratorCount") + "' but AcceleratorName is '"
                         + accelerator.get() + "'; a GPU size needs a count >= 1");
             }
-            String modelName = facts.flatMap(SizeFacts::gpuModel).orElse(accelerator.get());
+            String modelName = facts.flatMap(SizeFacts::gpuModel)
+                    .orElse(GpuModels.modelName(accelerator.get(), sizeName));
             GpuModel gpuModel = gpuModels.get(modelName);
             if (gpuModel == null) {
                 throw row.invalid("AcceleratorName", "is '" + accelerator.get() + "', a GPU model the project does"

@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,6 +26,17 @@ public final class GpuModels {
             standard = models;
         }
         return models;
+    }
+
+    /**
+     * The GPU table row for an accelerator on a size: the H100 of the NC and NCC series is the H100 NVL (94 GiB,
+     * 835 TFLOPS), the ND series' the SXM part; every other accelerator name is its own row.
+     */
+    public static String modelName(String accelerator, SizeName size) {
+        if (accelerator.equals("H100") && (size.family().equals("NC") || size.family().equals("NCC"))) {
+            return "H100-NVL";
+        }
+        return accelerator;
     }
 
     private static Map<String, GpuModel> load() {
@@ -49,6 +61,6 @@ public final class GpuModels {
                         "gpus.csv:" + row.line() + ": GPU model " + model.name() + " is listed twice");
             }
         }
-        return java.util.Collections.unmodifiableMap(models);
+        return Collections.unmodifiableMap(models);
     }
 }

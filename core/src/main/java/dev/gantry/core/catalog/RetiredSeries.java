@@ -3,6 +3,7 @@ package dev.gantry.core.catalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -38,7 +39,11 @@ public record RetiredSeries(String series, String sizePattern, String source) {
         return list;
     }
 
+    /** Compiled patterns, shared: the advisor asks about every catalog row, and compiling each time dominated. */
+    private static final ConcurrentHashMap<String, Pattern> COMPILED =
+            new ConcurrentHashMap<>();
+
     public boolean matches(String sizeName) {
-        return Pattern.matches(sizePattern, sizeName);
+        return COMPILED.computeIfAbsent(sizePattern, Pattern::compile).matcher(sizeName).matches();
     }
 }

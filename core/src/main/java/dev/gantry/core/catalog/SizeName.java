@@ -2,6 +2,7 @@ package dev.gantry.core.catalog;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -84,7 +85,7 @@ public record SizeName(
         String accelerator = null;
         OptionalInt version = OptionalInt.empty();
         boolean promo = false;
-        List<String> others = new java.util.ArrayList<>();
+        List<String> others = new ArrayList<>();
         for (int i = 2; i < parts.length; i++) {
             String part = parts[i];
             Matcher v = VERSION.matcher(part);

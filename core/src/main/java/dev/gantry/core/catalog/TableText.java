@@ -2,6 +2,8 @@ package dev.gantry.core.catalog;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
+import dev.gantry.api.SourceLocation;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +13,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -21,7 +25,7 @@ import java.util.OptionalInt;
  */
 final class TableText {
     /** One data row with its 1-based line number in the file. */
-    record Row(String file, int line, List<String> header, List<String> cells) {
+    record Row(String file, int line, List<String> header, List<String> cells, List<Integer> columns) {
         String get(String column) {
             int index = header.indexOf(column);
             if (index < 0) {
@@ -66,15 +70,48 @@ final class TableText {
             return OptionalInt.of((int) value);
         }
 
+        /** A bad cell, located at {@code file:line:column} and named by its column, e.g. {@code vCPUs}. */
         GantryException invalid(String column, String what) {
-            return new GantryException(ErrorCode.CATALOG_INVALID,
-                    file + ":" + line + ": column '" + column + "' " + what);
+            int index = header.indexOf(column);
+            int at = index >= 0 && index < columns.size() ? columns.get(index) : 1;
+            Problem problem = new Problem(Optional.of(new SourceLocation(file, line, at)), column, what);
+            return new GantryException(ErrorCode.CATALOG_INVALID, problem.toString(), List.of(problem), null);
         }
+    }
+
+    /**
+     * Runs {@code action} on every row and fails once with every problem found (up to {@value #MAX_PROBLEMS}), so
+     * that a user fixing a file sees all its bad rows at once.
+     */
+    static <T> List<T> eachRow(List<Row> rows, Function<Row, T> action) {
+        List<T> results = new ArrayList<>(rows.size());
+        List<Problem> problems = new ArrayList<>();
+        for (Row row : rows) {
+            try {
+                results.add(action.apply(row));
+            } catch (GantryException e) {
+                if (e.problems().isEmpty()) {
+                    problems.add(new Problem(Optional.of(new SourceLocation(row.file(), row.line(), 1)), "",
+                            e.getMessage()));
+                } else {
+                    problems.addAll(e.problems());
+                }
+                if (problems.size() >= MAX_PROBLEMS) {
+                    break;
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.CATALOG_INVALID, problems);
+        }
+        return results;
     }
 
     /** The comment lines (without {@code # }) and the rows of a table. */
     record Table(List<String> comments, List<String> header, List<Row> rows) {
     }
+
+    static final int MAX_PROBLEMS = 50;
 
     private TableText() {
     }
@@ -83,6 +120,7 @@ final class TableText {
         List<String> comments = new ArrayList<>();
         List<Row> rows = new ArrayList<>();
         List<String> header = null;
+        List<Problem> shape = new ArrayList<>();
         try (BufferedReader reader = new BufferedReader(source, 1 << 16)) {
             String line;
             int number = 0;
@@ -97,7 +135,8 @@ final class TableText {
                 if (line.isBlank()) {
                     continue;
                 }
-                List<String> cells = split(line, file, number);
+                List<Integer> columns = new ArrayList<>();
+                List<String> cells = split(line, file, number, columns);
                 if (header == null) {
                     header = List.copyOf(cells);
                     List<String> missing = new ArrayList<>();
@@ -113,13 +152,20 @@ final class TableText {
                     continue;
                 }
                 if (cells.size() != header.size()) {
-                    throw new GantryException(ErrorCode.CATALOG_INVALID, file + ":" + number + ": " + cells.size()
-                            + " cells, the header has " + header.size() + " (" + String.join(",", header) + ")");
+                    shape.add(new Problem(Optional.of(new SourceLocation(file, number, 1)), "", cells.size()
+                            + " cells, the header has " + header.size() + " (" + String.join(",", header) + ")"));
+                    if (shape.size() >= MAX_PROBLEMS) {
+                        break;
+                    }
+                    continue;
                 }
-                rows.add(new Row(file, number, header, cells));
+                rows.add(new Row(file, number, header, cells, columns));
             }
         } catch (IOException e) {
             throw new GantryException(ErrorCode.CATALOG_INVALID, "cannot read " + file + ": " + e.getMessage(), e);
+        }
+        if (!shape.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.CATALOG_INVALID, shape);
         }
         if (header == null) {
             throw new GantryException(ErrorCode.CATALOG_INVALID, file + ": no header line; expected "
@@ -138,8 +184,9 @@ final class TableText {
         return read(new InputStreamReader(in, StandardCharsets.UTF_8), name, requiredColumns);
     }
 
-    static List<String> split(String line, String file, int number) {
+    static List<String> split(String line, String file, int number, List<Integer> columns) {
         List<String> cells = new ArrayList<>();
+        columns.add(1);
         StringBuilder cell = new StringBuilder();
         boolean quoted = false;
         for (int i = 0; i < line.length(); i++) {
@@ -158,6 +205,7 @@ final class TableText {
             } else if (c == '"') {
                 quoted = true;
             } else if (c == ',') {
+                columns.add(i + 2);
                 cells.add(cell.toString());
                 cell.setLength(0);
             } else {

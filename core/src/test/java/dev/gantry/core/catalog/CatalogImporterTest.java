@@ -85,6 +85,17 @@ class CatalogImporterTest {
     }
 
     @Test
+    void anH100OnAnNcSizeTheFactsTableDoesNotListIsStillTheNvl() {
+        Catalog small = CatalogImporter.standard().importSkyPilot(new StringReader(HEADER
+                + "Standard_NC160adis_H100_v6,H100,4,160.0,1280,H100,27.9,,eastus,V2\n"
+                + "Standard_ND48isr_H100_v6,H100,4,48.0,950,H100,49.1,,eastus,V2\n"), "new.csv", INFO, List.of());
+        assertEquals(new GpuSpec("H100", 4, 94, GpuVendor.NVIDIA), small.entries().get(0).size().gpu().orElseThrow());
+        assertEquals("H100-NVL", small.entries().get(0).gpuModel().orElseThrow().name());
+        assertEquals(new GpuSpec("H100", 4, 80, GpuVendor.NVIDIA), small.entries().get(1).size().gpu().orElseThrow());
+        assertEquals("H100", small.entries().get(1).gpuModel().orElseThrow().name());
+    }
+
+    @Test
     void sizesWithoutAcceleratorNameTakeItFromTheFactsTable() {
         assertEquals("A10", rows("Standard_NC8ads_A10_v4").get(0).size().gpu().orElseThrow().model());
         assertEquals(8, rows("Standard_NC8ads_A10_v4").get(0).size().gpu().orElseThrow().memoryGib());
@@ -194,14 +205,21 @@ class CatalogImporterTest {
     void badRowsNameFileLineAndColumn() {
         GantryException error = assertThrows(GantryException.class, () -> CatalogImporter.standard().importSkyPilot(
                 new StringReader(HEADER + "Standard_D2s_v5,,,2.0,8,,0.096,0.0096,eastus,\"V1,V2\"\n"
-                        + "Standard_D4s_v5,,,four,16,,0.192,0.0192,eastus,\"V1,V2\"\n"), "bad.csv", INFO, List.of()));
+                        + "Standard_D4s_v5,,,four,16,,0.192,0.0192,eastus,\"V1,V2\"\n"
+                        + "Standard_D8s_v5,,,8.0,32,,0.384,0.0384,eastus,V3\n"), "bad.csv", INFO, List.of()));
         assertEquals(ErrorCode.CATALOG_INVALID, error.code());
-        assertEquals("bad.csv:3: column 'vCPUs' is 'four'; expected a number such as 1.5", error.getMessage());
+        assertEquals(List.of(
+                        "bad.csv:3:19: vCPUs: is 'four'; expected a number such as 1.5",
+                        "bad.csv:4:47: Generation: is 'V3'; expected V1, V2 or \"V1,V2\""),
+                error.problems().stream().map(Object::toString).collect(Collectors.toList()),
+                "every bad row is reported, each with file, line, column and the column's name");
+        assertEquals("bad.csv:3:19: vCPUs: is 'four'; expected a number such as 1.5\n"
+                + "bad.csv:4:47: Generation: is 'V3'; expected V1, V2 or \"V1,V2\"", error.getMessage());
 
         GantryException unknownGpu = assertThrows(GantryException.class, () -> CatalogImporter.standard()
                 .importSkyPilot(new StringReader(HEADER + "Standard_NC8as_X9_v3,X9,1,8.0,56,X9,0.7,0.2,eastus,V2\n"),
                         "gpu.csv", INFO, List.of()));
-        assertTrue(unknownGpu.getMessage().startsWith("gpu.csv:2: column 'AcceleratorName' is 'X9'"),
+        assertTrue(unknownGpu.getMessage().startsWith("gpu.csv:2:22: AcceleratorName: is 'X9', a GPU model"),
                 unknownGpu.getMessage());
 
         GantryException header = assertThrows(GantryException.class, () -> CatalogImporter.standard()
@@ -213,7 +231,7 @@ class CatalogImporterTest {
         GantryException badName = assertThrows(GantryException.class, () -> CatalogImporter.standard()
                 .importSkyPilot(new StringReader(HEADER + "D2s_v5,,,2.0,8,,0.096,0.0096,eastus,V2\n"), "n.csv",
                         INFO, List.of()));
-        assertTrue(badName.getMessage().startsWith("n.csv:2: column 'InstanceType' is 'D2s_v5'"),
+        assertTrue(badName.getMessage().startsWith("n.csv:2:1: InstanceType: is 'D2s_v5'"),
                 badName.getMessage());
     }
 }

@@ -122,7 +122,24 @@ class CatalogLoaderTest {
                 + "Standard_D4s_v5,eastus,,,,,,4,16,false,sparc,V1 V2,0.192,,\n");
         GantryException error = assertThrows(GantryException.class, () -> CatalogLoader.fromFile(file));
         assertEquals(ErrorCode.CATALOG_INVALID, error.code());
-        assertEquals(file + ":6: column 'arch' is 'sparc'; expected x64 or arm64", error.getMessage());
+        int column = "Standard_D4s_v5,eastus,,,,,,4,16,false,sparc".indexOf("sparc") + 1;
+        assertEquals(file + ":6:" + column + ": arch: is 'sparc'; expected x64 or arm64", error.getMessage());
+        assertEquals("arch", error.problems().get(0).path());
+    }
+
+    @Test
+    void rowsWithTheWrongNumberOfCellsAreAllReported() throws IOException {
+        Path file = dir.resolve("short.csv");
+        Files.writeString(file, CatalogFormat.MAGIC + "\n# source: s\n# date: 2026-11-01\n"
+                + String.join(",", CatalogFormat.COLUMNS) + "\n"
+                + "Standard_D2s_v5,eastus,,,,,,2,8\n"
+                + "Standard_D4s_v5,eastus,,,,,,4,16,false,x64,V1 V2,0.192,,\n"
+                + "Standard_D8s_v5,eastus\n");
+        GantryException error = assertThrows(GantryException.class, () -> CatalogLoader.fromFile(file));
+        assertEquals(2, error.problems().size(), error.getMessage());
+        assertTrue(error.problems().get(0).toString().startsWith(file + ":5:1: 9 cells, the header has 15"),
+                error.getMessage());
+        assertTrue(error.problems().get(1).toString().startsWith(file + ":7:1: 2 cells"), error.getMessage());
     }
 
     @Test

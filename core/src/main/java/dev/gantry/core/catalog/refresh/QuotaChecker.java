@@ -1,0 +1,94 @@
+package dev.gantry.core.catalog.refresh;
+
+import com.azure.resourcemanager.compute.fluent.models.UsageInner;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Checks a plan's VMs against the subscription's vCPU quotas in a region (Compute usages API). Quota is counted in
+ * vCPUs per VM family (the SKU's {@code family}, e.g. {@code standardNDSH100v5Family}) and in total per region
+ * ({@code cores}); spot VMs count against the region's {@code lowPriorityCores} instead of the family quota. A
+ * constrained-vCPU size counts its full vCPU count, as quota does. The SKU list is read once per region and kept;
+ * usages are read on every check, since they change as VMs start and stop.
+ */
+public final class QuotaChecker {
+    private final ResourceSkusClient azure;
+    private final Map<String, Map<String, SkuOffer>> skusByRegion = new ConcurrentHashMap<>();
+
+    public QuotaChecker(ResourceSkusClient azure) {
+        this.azure = Objects.requireNonNull(azure, "azure");
+    }
+
+    /**
+     * Every quota the plan would exceed, empty when it fits.
+     *
+     * @param region the plan's region
+     * @param size the plan's VM size
+     * @param nodes how many VMs the plan starts
+     * @param spot whether they are spot VMs
+     */
+    public List<Problem> check(String region, String size, int nodes, boolean spot) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
+        }
+        Map<String, SkuOffer> offers = skusByRegion.computeIfAbsent(region.toLowerCase(Locale.ROOT), r -> {
+            Map<String, SkuOffer> byName = new HashMap<>();
+            for (SkuOffer offer : azure.vmSkus(List.of(region))) {
+                byName.put(offer.name().toLowerCase(Locale.ROOT), offer);
+            }
+            return byName;
+        });
+        SkuOffer offer = offers.get(size.toLowerCase(Locale.ROOT));
+        if (offer == null) {
+            return List.of(Problem.of("plan.size", size + " is not offered to this subscription in region " + region
+                    + "; choose another region or size"));
+        }
+        if (offer.restriction().isPresent()) {
+            return List.of(Problem.of("plan.size", size + " is restricted in region " + region + " ("
+                    + offer.restriction().get() + "); choose another region or ask Azure support to enable it"));
+        }
+        int perVm = offer.vcpus().orElse(offer.usableVcpus().orElse(0));
+        long needed = (long) nodes * perVm;
+        Map<String, UsageInner> usages = azure.usages(region);
+        List<Problem> problems = new ArrayList<>();
+        String familyQuota = spot ? "lowPriorityCores" : offer.quotaFamily();
+        check(usages, familyQuota, region, size, nodes, perVm, needed).ifPresent(problems::add);
+        check(usages, "cores", region, size, nodes, perVm, needed).ifPresent(problems::add);
+        return problems;
+    }
+
+    /** Fails with {@link ErrorCode#QUOTA_EXCEEDED} listing every quota the plan would exceed. */
+    public void require(String region, String size, int nodes, boolean spot) {
+        List<Problem> problems = check(region, size, nodes, spot);
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.QUOTA_EXCEEDED, problems);
+        }
+    }
+
+    private static Optional<Problem> check(Map<String, UsageInner> usages, String quota, String region, String size,
+                                           int nodes, int perVm, long needed) {
+        UsageInner usage = usages.get(quota.toLowerCase(Locale.ROOT));
+        if (usage == null) {
+            // No such quota reported: nothing to check against (Azure omits quotas it does not enforce).
+            return Optional.empty();
+        }
+        long free = usage.limit() - usage.currentValue();
+        if (needed <= free) {
+            return Optional.empty();
+        }
+        return Optional.of(Problem.of("plan.size", "region " + region + ", quota " + quota + ": limit "
+                + usage.limit() + " vCPUs, " + usage.currentValue() + " in use, the plan needs " + needed + " ("
+                + nodes + " × " + size + " at " + perVm + " vCPUs); request a quota increase of at least "
+                + (needed - free) + " vCPUs for " + quota + " in " + region + ", or plan fewer nodes or another"
+                + " region"));
+    }
+}

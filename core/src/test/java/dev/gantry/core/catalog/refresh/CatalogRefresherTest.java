@@ -1,0 +1,208 @@
+package dev.gantry.core.catalog.refresh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.Architecture;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.GpuSpec;
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.Problem;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogEntry;
+import dev.gantry.core.catalog.CatalogLoader;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The refresh against local fakes of the Retail Prices API and Azure Resource Manager, through the real SDK. */
+class CatalogRefresherTest {
+    @TempDir
+    static Path dir;
+    static ArmFake arm;
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T08:00:00Z"), ZoneOffset.UTC);
+
+    static Map<String, String> caps(String vcpus, String memory, String gpus, String generations, String rdma,
+                                    String arch) {
+        Map<String, String> caps = new LinkedHashMap<>();
+        caps.put("vCPUs", vcpus);
+        caps.put("vCPUsAvailable", vcpus);
+        caps.put("MemoryGB", memory);
+        if (gpus != null) {
+            caps.put("GPUs", gpus);
+        }
+        caps.put("HyperVGenerations", generations);
+        caps.put("RdmaEnabled", rdma);
+        caps.put("CpuArchitectureType", arch);
+        caps.put("LowPriorityCapable", "True");
+        return caps;
+    }
+
+    @BeforeAll
+    static void startArm() throws Exception {
+        String page1 = "[" + String.join(",",
+                ArmFake.sku("Standard_ND96isr_H100_v5", "standardNDSH100v5Family", "eastus",
+                        caps("96", "1900", "8", "V2", "True", "x64"), null),
+                ArmFake.sku("Standard_ND96isr_H200_v5", "standardNDSH200v5Family", "eastus",
+                        caps("96", "1850", "8", "V2", "True", "x64"), null)) + "]";
+        String page2 = "[" + String.join(",",
+                ArmFake.sku("Standard_D2s_v5", "standardDSv5Family", "eastus",
+                        caps("2", "8", null, "V1,V2", "False", "x64"), null),
+                ArmFake.sku("Standard_D2pls_v5", "standardDPLSv5Family", "eastus",
+                        caps("2", "4", null, "V2", "False", "Arm64"), null),
+                ArmFake.sku("Standard_NC24ads_A100_v4", "StandardNCADSA100v4Family", "eastus",
+                        caps("24", "220", "1", "V2", "False", "x64"), "NotAvailableForSubscription"),
+                ArmFake.sku("Standard_NX8as_Z9_v1", "standardNXv1Family", "eastus",
+                        caps("8", "64", "1", "V2", "False", "x64"), null)) + "]";
+        String usages = "[" + String.join(",",
+                ArmFake.usage("cores", "Total Regional vCPUs", 40, 350),
+                ArmFake.usage("lowPriorityCores", "Total Regional Low-priority vCPUs", 0, 100),
+                ArmFake.usage("standardNDSH100v5Family", "Standard NDSH100v5 Family vCPUs", 96, 200),
+                ArmFake.usage("standardDSv5Family", "Standard DSv5 Family vCPUs", 4, 100)) + "]";
+        arm = new ArmFake(dir, Map.of("eastus", List.of(page1, page2)), Map.of("eastus", usages));
+    }
+
+    @AfterAll
+    static void stopArm() {
+        arm.close();
+        assertEquals(1, arm.throttled(), "the fake throttled the first SKU request once");
+    }
+
+    static List<String> prices() {
+        return List.of("[" + String.join(",",
+                RetailPricesFake.item("Standard_ND96isr_H100_v5", "eastus", "ND96isr H100 v5",
+                        "Virtual Machines NDsr H100 v5 Series", "ND96isr H100 v5", 98.32),
+                RetailPricesFake.item("Standard_ND96isr_H100_v5", "eastus", "ND96isr H100 v5 Spot",
+                        "Virtual Machines NDsr H100 v5 Series", "ND96isr H100 v5 Spot", 39.33),
+                RetailPricesFake.item("Standard_D2s_v5", "eastus", "D2s v5", "Virtual Machines Dsv5 Series",
+                        "D2s v5", 0.096)) + "]",
+                "[" + RetailPricesFake.item("Standard_D2pls_v5", "eastus", "D2pls v5",
+                        "Virtual Machines Dplsv5 Series", "D2pls v5", 0.0385) + "]");
+    }
+
+    private static CatalogEntry entry(Catalog catalog, String size) {
+        return catalog.entries().stream().filter(e -> e.size().name().equals(size)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void combinesPricesAndSkusIntoADatedCatalogWrittenToTheCache() throws Exception {
+        List<Duration> waits = new ArrayList<>();
+        try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 1, "1")) {
+            RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
+                    waits::add, 3, Duration.ofSeconds(5));
+            CatalogRefresher refresher = new CatalogRefresher(prices, Optional.of(arm.client()),
+                    CatalogLoader.embedded(), CLOCK);
+            Path cache = dir.resolve("cache");
+            Catalog catalog = refresher.refreshTo(cache, List.of("eastus"));
+
+            assertEquals(LocalDate.of(2026, 12, 1), catalog.info().date());
+            assertEquals(0, catalog.ageDays(CLOCK));
+            assertEquals(List.of(Duration.ofSeconds(1)), waits);
+            assertTrue(arm.requests.stream().anyMatch(r -> r.contains("page=1")), "followed nextLink");
+            assertTrue(arm.requests.stream().allMatch(r -> r.contains("api-version")), arm.requests.toString());
+            assertEquals(5, catalog.entries().size(), "the unknown GPU model is skipped");
+            assertTrue(catalog.provenanceText().contains("Standard_NX8as_Z9_v1"), catalog.provenanceText());
+
+            CatalogEntry h100 = entry(catalog, "Standard_ND96isr_H100_v5");
+            assertEquals(new GpuSpec("H100", 8, 80, GpuVendor.NVIDIA), h100.size().gpu().orElseThrow());
+            assertEquals(OptionalDouble.of(98.32), h100.onDemandPerHour());
+            assertEquals(OptionalDouble.of(39.33), h100.spotPerHour());
+            assertTrue(h100.size().rdma());
+
+            CatalogEntry h200 = entry(catalog, "Standard_ND96isr_H200_v5");
+            assertEquals(new GpuSpec("H200", 8, 141, GpuVendor.NVIDIA), h200.size().gpu().orElseThrow());
+            assertEquals(OptionalDouble.empty(), h200.onDemandPerHour(), "no price item: unknown");
+
+            assertEquals(Architecture.ARM64, entry(catalog, "Standard_D2pls_v5").size().architecture());
+            assertEquals(Set.of("V1", "V2"), entry(catalog, "Standard_D2s_v5").size().hyperVGenerations());
+            CatalogEntry restricted = entry(catalog, "Standard_NC24ads_A100_v4");
+            assertEquals(Optional.of("NotAvailableForSubscription"), restricted.restriction());
+            assertEquals(80, restricted.size().gpu().orElseThrow().memoryGib());
+
+            Catalog cached = CatalogLoader.cached(cache).orElseThrow();
+            assertEquals(catalog.info(), cached.info());
+            assertEquals(catalog.entries(), cached.entries());
+            assertEquals(catalog.provenance(), cached.provenance());
+        }
+    }
+
+    @Test
+    void withoutCredentialsRepricesTheBaseCatalogsSizes() throws Exception {
+        try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 0, null)) {
+            RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
+                    d -> { }, 3, Duration.ofSeconds(5));
+            Catalog catalog = new CatalogRefresher(prices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
+                    .refresh(List.of("eastus"));
+            assertEquals(Set.of("eastus"), catalog.regions());
+            assertEquals(CatalogLoader.embedded().entries().stream().filter(e -> e.region().equals("eastus")).count(),
+                    catalog.entries().size());
+            assertEquals(OptionalDouble.of(39.33), entry(catalog, "Standard_ND96isr_H100_v5").spotPerHour());
+            assertEquals(OptionalDouble.empty(), entry(catalog, "Standard_E2s_v5").onDemandPerHour());
+            GantryException none = assertThrows(GantryException.class,
+                    () -> new CatalogRefresher(prices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
+                            .refresh(List.of()));
+            assertEquals(ErrorCode.USAGE, none.code());
+        }
+    }
+
+    @Test
+    void anUnwritableCacheSaysWhere() throws Exception {
+        Path blocked = dir.resolve("blocked");
+        java.nio.file.Files.writeString(blocked, "a file where the cache directory should be");
+        GantryException error = assertThrows(GantryException.class,
+                () -> CatalogRefresher.write(CatalogLoader.embedded(), blocked));
+        assertEquals(ErrorCode.CONFIG_INVALID, error.code());
+        assertTrue(error.getMessage().contains(blocked.resolve(CatalogLoader.CACHE_FILE).toString()),
+                error.getMessage());
+    }
+
+    @Test
+    void quotaCheckNamesRegionFamilyLimitUsageAndNeed() {
+        QuotaChecker quota = new QuotaChecker(arm.client());
+        assertEquals(List.of(), quota.check("eastus", "Standard_ND96isr_H100_v5", 1, false));
+        List<Problem> problems = quota.check("eastus", "Standard_ND96isr_H100_v5", 2, false);
+        assertEquals(1, problems.size());
+        assertEquals("plan.size: region eastus, quota standardNDSH100v5Family: limit 200 vCPUs, 96 in use, the plan"
+                + " needs 192 (2 × Standard_ND96isr_H100_v5 at 96 vCPUs); request a quota increase of at least 88"
+                + " vCPUs for standardNDSH100v5Family in eastus, or plan fewer nodes or another region",
+                problems.get(0).toString());
+        List<Problem> big = quota.check("eastus", "Standard_ND96isr_H100_v5", 4, false);
+        assertEquals(2, big.size(), "family and regional total both exceeded");
+        assertTrue(big.get(1).message().contains("quota cores: limit 350 vCPUs, 40 in use"), big.get(1).message());
+        List<Problem> spot = quota.check("eastus", "Standard_ND96isr_H100_v5", 2, true);
+        assertTrue(spot.get(0).message().contains("quota lowPriorityCores: limit 100"), spot.toString());
+        assertTrue(quota.check("eastus", "Standard_NC24ads_A100_v4", 1, false).get(0).message()
+                .contains("NotAvailableForSubscription"));
+        GantryException error = assertThrows(GantryException.class,
+                () -> quota.require("eastus", "Standard_ND96isr_H100_v5", 2, false));
+        assertEquals(ErrorCode.QUOTA_EXCEEDED, error.code());
+        assertEquals(problems, error.problems());
+    }
+
+    @Test
+    void refusedCredentialsAreReportedAsAuthFailures() {
+        ResourceSkusClient unauthenticated = ResourceSkusClient.connect(
+                request -> reactor.core.publisher.Mono.just(new com.azure.core.credential.AccessToken("wrong",
+                        java.time.OffsetDateTime.now().plusHours(1))), arm.profile(), arm.httpClient());
+        GantryException error = assertThrows(GantryException.class, () -> unauthenticated.usages("eastus"));
+        assertEquals(ErrorCode.AUTH_FAILED, error.code());
+        assertTrue(error.getMessage().contains("eastus"), error.getMessage());
+    }
+}
