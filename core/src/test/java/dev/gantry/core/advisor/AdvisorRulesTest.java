@@ -413,6 +413,33 @@ class AdvisorRulesTest {
     }
 
     @Nested
+    class Validation {
+        @Test
+        void anUnknownReferenceGpuIsASpecErrorThatListsTheKnownOnes() {
+            GantryException e = failure(TestCatalogs.world(), workload(Phase.TRAINING, ModelClass.GENERATIVE)
+                    .estimate(new RuntimeEstimate(10, "TPUv5")).build());
+            assertEquals(ErrorCode.SPEC_INVALID, e.code());
+            assertEquals("estimate.gpu", e.problems().get(0).path());
+            assertTrue(e.getMessage().contains("'TPUv5'") && e.getMessage().contains("A100-80GB"), e.getMessage());
+        }
+
+        @Test
+        void optimizeTimeWithoutAnEstimateWarnsAndMinimizesPrice() {
+            Plan plan = plan(workload(Phase.INFERENCE, ModelClass.GENERATIVE).optimize(Optimize.TIME).build());
+            assertEquals("Standard_NC4as_T4_v3", plan.vmSize().name());
+            assertTrue(plan.warnings().stream().anyMatch(w -> w.contains("optimize: time needs an estimate")));
+        }
+
+        @Test
+        void gpuFieldsOnACpuPlanAreWarnedAboutNotSilentlyDropped() {
+            Plan plan = plan(workload(Phase.INFERENCE, ModelClass.SMALL)
+                    .resources(resources().gpuMemoryGib(16).build()).build());
+            assertEquals("CPU", plan.hardware());
+            assertTrue(plan.warnings().stream().anyMatch(w -> w.contains("gpuMemoryGib")), plan.warnings().toString());
+        }
+    }
+
+    @Nested
     class R9OrderOfEvaluation {
         @Test
         void capacityComesBeforeFamilyPreference() {
