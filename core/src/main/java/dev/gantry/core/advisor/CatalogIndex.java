@@ -1,0 +1,183 @@
+package dev.gantry.core.advisor;
+
+import dev.gantry.api.Architecture;
+import dev.gantry.api.GpuSpec;
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.VmSize;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogEntry;
+import dev.gantry.core.catalog.GpuModel;
+import dev.gantry.core.catalog.RetiredSeries;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The catalog flattened into primitive columns and grouped by the families the sizing rules look at, built once per
+ * catalog so that planning one workload touches only the rows of its family and allocates nothing per row.
+ */
+final class CatalogIndex {
+    /** Family groups (rule 2 and rule 5). */
+    static final byte ND = 1;
+    static final byte NC = 2;
+    static final byte MEMORY_OPTIMIZED = 3;
+    static final byte COMPUTE_OPTIMIZED = 4;
+    static final byte OTHER = 0;
+
+    /** {@code Standard_E32-16as_v5}: 32 vCPUs of which 16 are usable. */
+    private static final Pattern CONSTRAINED = Pattern.compile("^[A-Za-z]+_[A-Za-z]+\\d+-(\\d+)[A-Za-z].*");
+
+    final Catalog catalog;
+    final CatalogEntry[] entries;
+    final String[] regionNames;
+    final Map<String, Integer> regionIds;
+    final String[] sizeNames;
+    final int[] region;
+    /** Index of the size name in name order: comparing it compares names. */
+    final int[] sizeRank;
+    final byte[] group;
+    final int[] gpuCount;
+    final double[] gpuMemoryGib;
+    final GpuVendor[] vendor;
+    final boolean[] rdma;
+    final int[] vcpus;
+    final double[] memoryGib;
+    /** Arm64, burstable or basic: never chosen (rule 5). */
+    final boolean[] excludedKind;
+    final String[] retiredSeries;
+    final String[] restriction;
+    final double[] onDemand;
+    final double[] spot;
+    final double[] tflops;
+    final int[] releaseYear;
+    /** ND and NC rows: the GPU universe (NV is never chosen). */
+    final int[] gpuRows;
+    /** E and M rows. */
+    final int[] memoryOptimizedRows;
+    /** F rows. */
+    final int[] computeOptimizedRows;
+
+    CatalogIndex(Catalog catalog) {
+        this.catalog = catalog;
+        List<CatalogEntry> list = catalog.entries();
+        int n = list.size();
+        entries = list.toArray(new CatalogEntry[0]);
+        regionNames = catalog.regions().toArray(new String[0]);
+        regionIds = new HashMap<>();
+        for (int i = 0; i < regionNames.length; i++) {
+            regionIds.put(regionNames[i], i);
+        }
+        TreeSet<String> names = new TreeSet<>();
+        for (CatalogEntry entry : list) {
+            names.add(entry.size().name());
+        }
+        sizeNames = names.toArray(new String[0]);
+        Map<String, Integer> rankOf = new HashMap<>();
+        for (int i = 0; i < sizeNames.length; i++) {
+            rankOf.put(sizeNames[i], i);
+        }
+        Map<String, String> retiredBySize = new HashMap<>();
+        for (String name : sizeNames) {
+            retiredBySize.put(name, catalog.retirement(name).map(RetiredSeries::series).orElse(null));
+        }
+
+        region = new int[n];
+        sizeRank = new int[n];
+        group = new byte[n];
+        gpuCount = new int[n];
+        gpuMemoryGib = new double[n];
+        vendor = new GpuVendor[n];
+        rdma = new boolean[n];
+        vcpus = new int[n];
+        memoryGib = new double[n];
+        excludedKind = new boolean[n];
+        retiredSeries = new String[n];
+        restriction = new String[n];
+        onDemand = new double[n];
+        spot = new double[n];
+        tflops = new double[n];
+        releaseYear = new int[n];
+        List<Integer> gpu = new ArrayList<>();
+        List<Integer> memory = new ArrayList<>();
+        List<Integer> compute = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            CatalogEntry entry = entries[i];
+            VmSize size = entry.size();
+            region[i] = regionIds.get(entry.region());
+            sizeRank[i] = rankOf.get(size.name());
+            group[i] = groupOf(size);
+            Optional<GpuSpec> spec = size.gpu();
+            gpuCount[i] = spec.map(GpuSpec::count).orElse(0);
+            gpuMemoryGib[i] = spec.map(GpuSpec::memoryGib).orElse(0.0);
+            vendor[i] = spec.map(GpuSpec::vendor).orElse(GpuVendor.ANY);
+            rdma[i] = size.rdma();
+            vcpus[i] = usableVcpus(size);
+            memoryGib[i] = size.memoryGib();
+            excludedKind[i] = size.architecture() == Architecture.ARM64 || "B".equals(size.family())
+                    || size.name().startsWith("Basic_");
+            retiredSeries[i] = retiredBySize.get(size.name());
+            restriction[i] = entry.restriction().orElse(null);
+            onDemand[i] = known(entry.price(false).orElse(Double.NaN));
+            spot[i] = known(entry.price(true).orElse(Double.NaN));
+            Optional<GpuModel> model = entry.gpuModel().or(() -> spec.flatMap(s -> catalog.gpuModel(s.model())));
+            tflops[i] = model.map(GpuModel::tensorTflops).filter(t -> t > 0).orElse(Double.NaN);
+            releaseYear[i] = model.map(GpuModel::releaseYear).orElse(0);
+            switch (group[i]) {
+                case ND, NC -> gpu.add(i);
+                case MEMORY_OPTIMIZED -> memory.add(i);
+                case COMPUTE_OPTIMIZED -> compute.add(i);
+                default -> { }
+            }
+        }
+        gpuRows = gpu.stream().mapToInt(Integer::intValue).toArray();
+        memoryOptimizedRows = memory.stream().mapToInt(Integer::intValue).toArray();
+        computeOptimizedRows = compute.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    int size() {
+        return entries.length;
+    }
+
+    double price(int row, boolean spotCapacity) {
+        return spotCapacity ? spot[row] : onDemand[row];
+    }
+
+    String name(int row) {
+        return entries[row].size().name();
+    }
+
+    String regionName(int row) {
+        return regionNames[region[row]];
+    }
+
+    /** Missing, zero or negative prices are unknown (NaN), never cheapest. */
+    private static double known(double price) {
+        return price > 0 && Double.isFinite(price) ? price : Double.NaN;
+    }
+
+    private static byte groupOf(VmSize size) {
+        // The family is the size name's family letters: ND and NC exactly (NCC, NDv... variants are other
+        // families), E or M exactly (EC is confidential), F exactly (FX is a different, high-frequency family).
+        return switch (size.family()) {
+            case "ND" -> ND;
+            case "NC" -> NC;
+            case "E", "M" -> MEMORY_OPTIMIZED;
+            case "F" -> COMPUTE_OPTIMIZED;
+            default -> OTHER;
+        };
+    }
+
+    /** A constrained-vCPU size offers its constrained count even if the catalog lists the full one. */
+    static int usableVcpus(VmSize size) {
+        Matcher constrained = CONSTRAINED.matcher(size.name());
+        if (constrained.matches()) {
+            return Math.min(size.vcpus(), Integer.parseInt(constrained.group(1)));
+        }
+        return size.vcpus();
+    }
+}

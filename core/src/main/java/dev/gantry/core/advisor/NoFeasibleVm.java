@@ -1,0 +1,104 @@
+package dev.gantry.core.advisor;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.Interconnect;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * Rule 10: the NO_FEASIBLE_VM error. It names the constraint that removed the last candidates and, for each
+ * constraint the user could relax (GPU memory, GPU vendor, regions, interconnect, budget), the best plan that relaxing
+ * only that constraint would give.
+ */
+final class NoFeasibleVm {
+    private NoFeasibleVm() {
+    }
+
+    static GantryException explain(CatalogIndex index, Requirements req, CandidateSearch spotPass,
+                                   CandidateSearch lastPass) {
+        StringBuilder message = new StringBuilder();
+        message.append("no VM size fits workload '").append(req.workload().name()).append("' (")
+                .append(req.gpu() ? "GPU " : "CPU ").append(req.training() ? "training" : "inference").append("): ");
+        if (lastPass.considered == 0) {
+            message.append("the catalog has no ").append(req.gpu() ? "ND or NC" : req.training() ? "E or M" : "F")
+                    .append(" sizes");
+        } else {
+            Constraint last = lastPass.lastConstraint();
+            message.append(last.describe(req, lastPass.spot)).append(" removed the last ")
+                    .append(lastPass.failedFirst[last.ordinal()]).append(" candidate(s) of ")
+                    .append(lastPass.considered);
+            if (spotPass != null) {
+                message.append(" on on-demand prices (spot prices: ")
+                        .append(spotPass.lastConstraint().describe(req, true)).append(" removed the last)");
+            }
+            message.append("; removed in order: ").append(Explanations.removals(lastPass.failedFirst));
+        }
+        List<String> nearest = new ArrayList<>();
+        if (req.gpu() && req.minGpuMemory() > 0) {
+            relax(index, req, Requirements::anyGpuMemory, "relax resources.gpuMemoryGib", nearest);
+        }
+        if (req.gpu() && req.vendor() != GpuVendor.ANY) {
+            relax(index, req, Requirements::anyVendor, "allow gpuVendor any", nearest);
+        }
+        if (!req.regions().isEmpty()) {
+            relax(index, req, Requirements::anyRegion, "allow another region", nearest);
+        }
+        if (req.interconnect() != Interconnect.ETHERNET && (req.gpu() || req.interconnect() == Interconnect.INFINIBAND)) {
+            relax(index, req, Requirements::ethernet, "allow interconnect ethernet", nearest);
+        }
+        if (Double.isFinite(req.maxPerHour())) {
+            relax(index, req, Requirements::noBudget, "raise the budget", nearest);
+        }
+        List<UnaryOperator<Requirements>> all = List.of(Requirements::anyGpuMemory, Requirements::anyVendor,
+                Requirements::anyRegion, Requirements::ethernet, Requirements::noBudget);
+        if (nearest.isEmpty()) {
+            // No single relaxation is enough: say what relaxing all of them together would give.
+            relax(index, req, r -> {
+                Requirements relaxed = r;
+                for (UnaryOperator<Requirements> relaxation : all) {
+                    relaxed = relaxation.apply(relaxed);
+                }
+                return relaxed;
+            }, "no single relaxation is enough; relaxing GPU memory, GPU vendor, regions, interconnect and budget "
+                    + "together gives", nearest);
+        }
+        message.append(". Nearest alternatives: ");
+        message.append(nearest.isEmpty()
+                ? "none, even with GPU memory, GPU vendor, regions, interconnect and budget relaxed; check the GPU "
+                + "count, vCPUs and memory per node against the sizes in the catalog"
+                : String.join("; ", nearest));
+        return new GantryException(ErrorCode.NO_FEASIBLE_VM, message.toString());
+    }
+
+    private static void relax(CatalogIndex index, Requirements req, UnaryOperator<Requirements> relaxation,
+                              String label, List<String> out) {
+        Requirements relaxed = relaxation.apply(req);
+        CandidateSearch found = null;
+        if (relaxed.wantSpot()) {
+            found = new CandidateSearch(index, relaxed, true).run();
+        }
+        if (found == null || !found.found()) {
+            found = new CandidateSearch(index, relaxed, false).run();
+        }
+        if (!found.found()) {
+            return;
+        }
+        int row = found.top[0];
+        StringBuilder text = new StringBuilder(label);
+        if (label.startsWith("raise the budget")) {
+            text.append(" to ").append(Money.perHour(found.topTotal[0]));
+        }
+        text.append(": ").append(index.name(row)).append(" in ").append(index.regionName(row));
+        if (index.gpuCount[row] > 0) {
+            text.append(" (").append(index.gpuCount[row]).append(" × ")
+                    .append(Money.format(index.gpuMemoryGib[row])).append(" GiB, ")
+                    .append(Requirements.lower(index.vendor[row])).append(index.rdma[row] ? ", RDMA" : "")
+                    .append(')');
+        }
+        text.append(" at ").append(Money.perHour(found.topTotal[0])).append(found.spot ? " spot" : " on-demand");
+        out.add(text.toString());
+    }
+}

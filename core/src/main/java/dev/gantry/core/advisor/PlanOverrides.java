@@ -1,0 +1,24 @@
+package dev.gantry.core.advisor;
+
+import dev.gantry.api.SpotPolicy;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the caller (usually the command line) overrides for one plan, above the workload and the configuration.
+ *
+ * @param regions regions to choose from; empty means no override
+ * @param spot the spot policy to use instead of the workload's
+ */
+public record PlanOverrides(List<String> regions, Optional<SpotPolicy> spot) {
+    public PlanOverrides {
+        regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
+        Objects.requireNonNull(spot, "spot");
+    }
+
+    /** Nothing overridden. */
+    public static PlanOverrides none() {
+        return new PlanOverrides(List.of(), Optional.empty());
+    }
+}

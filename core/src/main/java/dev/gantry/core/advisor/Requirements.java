@@ -1,0 +1,282 @@
+package dev.gantry.core.advisor;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.Interconnect;
+import dev.gantry.api.ModelClass;
+import dev.gantry.api.Optimize;
+import dev.gantry.api.Phase;
+import dev.gantry.api.Problem;
+import dev.gantry.api.Reason;
+import dev.gantry.api.Resources;
+import dev.gantry.api.SpotPolicy;
+import dev.gantry.api.Workload;
+import dev.gantry.core.catalog.GpuModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What one workload asks of a VM, resolved from the workload, the caller's overrides and the configuration's defaults
+ * (rules 1, 3, 5, 6, 7 and M1), with the reasons for each resolution. The search reads only these fields.
+ *
+ * @param workload the workload
+ * @param gpu true for GPU hardware (rule 1)
+ * @param training true for the training phase
+ * @param explicitGpus GPUs per node asked explicitly, -1 when the advisor decides
+ * @param modelNeedGib total GPU memory the model needs (M1), NaN without a model size
+ * @param baseNodes nodes asked
+ * @param minGpuMemory minimum memory per GPU, 0 when not asked
+ * @param vendor wanted GPU vendor
+ * @param minVcpus minimum usable vCPUs per node
+ * @param minMemory minimum memory per node
+ * @param interconnect network between nodes
+ * @param allowedRegions allowed catalog regions by region id
+ * @param regions the region names asked (empty: every region)
+ * @param regionSource where the regions came from, for the reasons
+ * @param maxPerHour budget for all nodes, +inf when none
+ * @param estimateHours hours on the reference GPU, NaN without an estimate
+ * @param referenceTflops the reference GPU's tensor TFLOPS, NaN without an estimate
+ * @param minimizeTime {@code optimize: time} with an estimate
+ * @param policy the effective spot policy
+ * @param wantSpot whether spot prices are tried first (rule 6)
+ * @param reasons the reasons decided while resolving
+ * @param warnings the warnings found while resolving
+ */
+record Requirements(
+        Workload workload,
+        boolean gpu,
+        boolean training,
+        int explicitGpus,
+        double modelNeedGib,
+        int baseNodes,
+        double minGpuMemory,
+        GpuVendor vendor,
+        int minVcpus,
+        double minMemory,
+        Interconnect interconnect,
+        boolean[] allowedRegions,
+        List<String> regions,
+        String regionSource,
+        double maxPerHour,
+        double estimateHours,
+        double referenceTflops,
+        boolean minimizeTime,
+        SpotPolicy policy,
+        boolean wantSpot,
+        List<Reason> reasons,
+        List<String> warnings) {
+
+    static final int DEFAULT_VCPUS = 2;
+
+    static Requirements resolve(Workload workload, PlanOverrides overrides, AdvisorSettings settings,
+                                CatalogIndex index) {
+        List<Reason> reasons = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
+        Resources resources = workload.resources();
+        boolean training = workload.phase() == Phase.TRAINING;
+        String phase = lower(workload.phase());
+        String model = lower(workload.model());
+
+        // Rule 1: hardware class.
+        boolean classGpu = workload.model() != ModelClass.SMALL;
+        boolean gpu = resources.gpus().isPresent() ? resources.gpus().getAsInt() > 0 : classGpu;
+        String guidance = model + " models use " + (classGpu ? "GPUs" : "CPUs") + " by Azure's guidance";
+        if (gpu != classGpu) {
+            reasons.add(new Reason("R1", guidance + "; resources.gpus = " + resources.gpus().getAsInt()
+                    + " asks for " + (gpu ? "GPUs" : "CPUs only") + ", so this plan departs from the guidance"));
+        } else {
+            reasons.add(new Reason("R1", guidance + (resources.gpus().isPresent()
+                    ? " (resources.gpus = " + resources.gpus().getAsInt() + " agrees)" : "")));
+        }
+        if (!gpu && (resources.gpuMemoryGib().isPresent() || resources.gpuVendor() != GpuVendor.ANY)) {
+            warnings.add("resources.gpuMemoryGib and resources.gpuVendor are ignored: the plan uses CPUs only");
+        }
+
+        // Rule 3 and M1: GPUs per node and memory.
+        int explicitGpus = gpu && resources.gpus().isPresent() ? resources.gpus().getAsInt() : -1;
+        double need = Double.NaN;
+        if (workload.modelSize().isPresent()) {
+            if (gpu) {
+                need = ModelSizing.neededGib(workload.modelSize().get(), workload.phase());
+                String arithmetic = ModelSizing.arithmetic(workload.modelSize().get(), workload.phase());
+                reasons.add(new Reason("M1", explicitGpus > 0
+                        ? arithmetic + "; resources.gpus = " + explicitGpus + " is explicit, so the plan keeps it "
+                        + "and compares the GPU memory it gives with this figure"
+                        : arithmetic + "; each size must have the smallest GPU count per node (1, 2, 4 or 8) "
+                        + "whose memory holds it, with more nodes of 8 GPUs when 8 are not enough"));
+            } else {
+                reasons.add(new Reason("M1", "modelSize sizes GPU memory only; the plan uses CPUs, so it is "
+                        + "not used"));
+            }
+        }
+
+        // Rule 7: regions.
+        List<String> regions;
+        String regionSource;
+        if (!overrides.regions().isEmpty()) {
+            regions = overrides.regions();
+            regionSource = "the command line";
+        } else if (!workload.regions().isEmpty()) {
+            regions = workload.regions();
+            regionSource = "the workload";
+        } else if (!settings.defaultRegions().isEmpty()) {
+            regions = settings.defaultRegions();
+            regionSource = "the configuration";
+        } else {
+            regions = List.of();
+            regionSource = "every region in the catalog";
+        }
+        boolean[] allowed = new boolean[index.regionNames.length];
+        if (regions.isEmpty()) {
+            java.util.Arrays.fill(allowed, true);
+        } else {
+            List<String> unknown = new ArrayList<>();
+            for (String name : regions) {
+                Integer id = index.regionIds.get(name);
+                if (id == null) {
+                    unknown.add(name);
+                } else {
+                    allowed[id] = true;
+                }
+            }
+            if (!unknown.isEmpty()) {
+                warnings.add("regions " + unknown + " are not in the catalog (it has " + index.catalog.regions()
+                        + "); they offer no candidates");
+            }
+        }
+        double maxPerHour = workload.budget().map(b -> b.maxPerHour()).orElse(Double.POSITIVE_INFINITY);
+        reasons.add(new Reason("R7", (regions.isEmpty()
+                ? "every region in the catalog " + index.catalog.regions() + " (no regions named by the command line, "
+                + "the workload or the configuration)"
+                : "regions " + regions + " from " + regionSource) + (workload.budget().isPresent()
+                ? "; budget.maxPerHour = " + Money.perHour(maxPerHour) + " for all nodes excludes dearer candidates"
+                : "; no budget")));
+
+        // Rule 8 inputs: the runtime estimate.
+        double estimateHours = Double.NaN;
+        double referenceTflops = Double.NaN;
+        if (workload.estimate().isPresent()) {
+            String reference = workload.estimate().get().gpu();
+            Optional<GpuModel> facts = index.catalog.gpuModel(reference);
+            if (facts.isEmpty() || !(facts.get().tensorTflops() > 0)) {
+                problems.add(Problem.of("estimate.gpu", "'" + reference + "' is not a GPU model the catalog knows "
+                        + "the throughput of; use one of " + knownModels(index)));
+            } else {
+                estimateHours = workload.estimate().get().hours();
+                referenceTflops = facts.get().tensorTflops();
+            }
+        }
+        boolean minimizeTime = workload.optimize() == Optimize.TIME && workload.estimate().isPresent();
+        if (workload.optimize() == Optimize.TIME && workload.estimate().isEmpty()) {
+            warnings.add("optimize: time needs an estimate (estimate: {hours: ..., gpu: ...}); without one the plan "
+                    + "minimizes the price per hour");
+        }
+
+        // Rule 6: capacity type.
+        SpotPolicy policy;
+        String policySource;
+        if (overrides.spot().isPresent()) {
+            policy = overrides.spot().get();
+            policySource = "the command line";
+        } else if (workload.spot() == SpotPolicy.NEVER && settings.defaultSpot().isPresent()) {
+            policy = settings.defaultSpot().get();
+            policySource = "the configuration's default (the workload leaves spot at never)";
+        } else {
+            policy = workload.spot();
+            policySource = "the workload";
+        }
+        boolean wantSpot;
+        String spotName = lower(policy);
+        switch (policy) {
+            case NEVER -> {
+                wantSpot = false;
+                reasons.add(new Reason("R6", "spot: never from " + policySource + ": on-demand prices only"));
+            }
+            case ALLOWED -> {
+                wantSpot = workload.toleratesEviction();
+                reasons.add(new Reason("R6", wantSpot
+                        ? "spot: allowed from " + policySource + " and the work tolerates eviction ("
+                        + (training ? "training with checkpoints" : "inference") + "): spot prices first"
+                        : "spot: allowed from " + policySource + ", but training without a checkpoint loses its "
+                        + "work when evicted: on-demand prices"));
+            }
+            default -> {
+                wantSpot = true;
+                if (training && workload.checkpoint().isEmpty()) {
+                    problems.add(Problem.of("spot", spotName + " (from " + policySource + ") needs checkpoint for "
+                            + "training: an evicted training run without checkpoints loses all its work; add "
+                            + "checkpoint: {path: ..., every: 30m} or use spot: allowed"));
+                }
+                reasons.add(new Reason("R6", "spot: preferred from " + policySource + ": spot prices first"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.SPEC_INVALID, problems);
+        }
+
+        return new Requirements(workload, gpu, training, explicitGpus, need, resources.nodes(),
+                gpu ? resources.gpuMemoryGib().orElse(0) : 0, gpu ? resources.gpuVendor() : GpuVendor.ANY,
+                resources.vcpus().orElse(DEFAULT_VCPUS), resources.memoryGib().orElse(0), resources.interconnect(),
+                allowed, regions, regionSource, maxPerHour, estimateHours, referenceTflops, minimizeTime, policy,
+                wantSpot, List.copyOf(reasons), List.copyOf(warnings));
+    }
+
+    boolean hasEstimate() {
+        return !Double.isNaN(estimateHours);
+    }
+
+    boolean hasModelSize() {
+        return !Double.isNaN(modelNeedGib);
+    }
+
+    /** Every catalog region allowed: the "allow another region" relaxation. */
+    Requirements anyRegion() {
+        boolean[] all = new boolean[allowedRegions.length];
+        java.util.Arrays.fill(all, true);
+        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
+                minVcpus, minMemory, interconnect, all, List.of(), "every region", maxPerHour, estimateHours,
+                referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+    }
+
+    Requirements anyGpuMemory() {
+        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, 0, vendor,
+                minVcpus, minMemory, interconnect, allowedRegions, regions, regionSource, maxPerHour, estimateHours,
+                referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+    }
+
+    Requirements anyVendor() {
+        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory,
+                GpuVendor.ANY, minVcpus, minMemory, interconnect, allowedRegions, regions, regionSource, maxPerHour,
+                estimateHours, referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+    }
+
+    Requirements ethernet() {
+        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
+                minVcpus, minMemory, Interconnect.ETHERNET, allowedRegions, regions, regionSource, maxPerHour,
+                estimateHours, referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+    }
+
+    Requirements noBudget() {
+        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
+                minVcpus, minMemory, interconnect, allowedRegions, regions, regionSource, Double.POSITIVE_INFINITY,
+                estimateHours, referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+    }
+
+    private static String knownModels(CatalogIndex index) {
+        List<String> names = new ArrayList<>();
+        index.catalog.gpuModels().forEach((name, facts) -> {
+            if (facts.tensorTflops() > 0) {
+                names.add(name);
+            }
+        });
+        return String.join(", ", names);
+    }
+
+    static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,11 @@
+/**
+ * The advisor: turns a {@link dev.gantry.api.Workload} into a {@link dev.gantry.api.Plan} by Azure's guidance for AI
+ * workloads on IaaS.
+ *
+ * <p>Public surface: {@link dev.gantry.core.advisor.Advisor} (with {@link dev.gantry.core.advisor.AdvisorSettings}
+ * from the configuration and {@link dev.gantry.core.advisor.PlanOverrides} from the command line) and
+ * {@link dev.gantry.core.advisor.PlanJson}, the stable JSON form of a plan. Everything else is the search behind
+ * them: the catalog index built once per catalog, the requirements resolved per workload, one search pass per
+ * capacity type, and the texts that explain the result. The rules are documented in {@code docs/advisor.md}.
+ */
+package dev.gantry.core.advisor;

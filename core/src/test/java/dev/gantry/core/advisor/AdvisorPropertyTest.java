@@ -1,0 +1,326 @@
+package dev.gantry.core.advisor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.gantry.api.Architecture;
+import dev.gantry.api.Budget;
+import dev.gantry.api.Checkpoint;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.Interconnect;
+import dev.gantry.api.ModelClass;
+import dev.gantry.api.ModelSize;
+import dev.gantry.api.Optimize;
+import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Precision;
+import dev.gantry.api.Resources;
+import dev.gantry.api.RuntimeEstimate;
+import dev.gantry.api.SpotPolicy;
+import dev.gantry.api.Workload;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogEntry;
+import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.core.catalog.GpuModel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Thousands of random workloads over the embedded catalog. For each, an independent brute-force reading of the
+ * sizing rules (written here from the issue's text, sharing no code with the advisor's search) lists every feasible
+ * candidate; the advisor's choice must be feasible, no feasible candidate may beat it under the objective, and when
+ * the advisor finds nothing the brute force must find nothing either.
+ */
+class AdvisorPropertyTest {
+    private static final int WORKLOADS = 3000;
+    private static final long SEED = 20261129L;
+    private static final Pattern FAMILY = Pattern.compile("^(?:Standard|Basic)_([A-Z]+)\\d.*");
+    private static final Pattern CONSTRAINED = Pattern.compile("^Standard_[A-Z]+\\d+-(\\d+).*");
+    private static final double GIB = 1073741824.0;
+
+    private final Catalog catalog = CatalogLoader.embedded();
+    private final List<String> regions = new ArrayList<>(catalog.regions());
+    /** The per-size facts the brute force reads from names, worked out once rather than per workload. */
+    private final List<Row> rows = catalog.entries().stream().map(this::row).toList();
+
+    record Row(CatalogEntry entry, String family, boolean retired, int usableVcpus) {
+    }
+
+    private Row row(CatalogEntry e) {
+        String name = e.size().name();
+        Matcher m = FAMILY.matcher(name);
+        Matcher constrained = CONSTRAINED.matcher(name);
+        int vcpus = constrained.matches()
+                ? Math.min(e.size().vcpus(), Integer.parseInt(constrained.group(1))) : e.size().vcpus();
+        return new Row(e, m.matches() ? m.group(1) : "", catalog.retirement(name).isPresent(), vcpus);
+    }
+
+    @Test
+    void choiceIsFeasibleAndNothingFeasibleIsBetter() {
+        Advisor advisor = new Advisor(catalog, new FakeImages(), AdvisorSettings.defaults(), GoldenPlansTest.CLOCK);
+        Random random = new Random(SEED);
+        int planned = 0;
+        int infeasible = 0;
+        for (int i = 0; i < WORKLOADS; i++) {
+            Workload workload = randomWorkload(random, i);
+            List<Candidate> expected = bruteForce(workload);
+            Plan plan;
+            try {
+                plan = advisor.plan(workload, PlanOverrides.none());
+            } catch (GantryException e) {
+                assertEquals(ErrorCode.NO_FEASIBLE_VM, e.code(), e.getMessage());
+                assertTrue(expected.isEmpty(), () -> "advisor found nothing for " + describe(workload)
+                        + " but the brute force found " + expected.get(0) + "; advisor said: " + e.getMessage());
+                infeasible++;
+                continue;
+            }
+            planned++;
+            if (expected.isEmpty()) {
+                fail("advisor chose " + plan.vmSize().name() + " for " + describe(workload)
+                        + " but the brute force finds nothing feasible");
+            }
+            Candidate best = expected.get(0);
+            Candidate chosen = expected.stream()
+                    .filter(c -> c.entry.size().name().equals(plan.vmSize().name())
+                            && c.entry.region().equals(plan.region()))
+                    .findFirst().orElse(null);
+            assertTrue(chosen != null, () -> "advisor chose " + plan.vmSize().name() + " in " + plan.region() + " ("
+                    + (plan.spot() ? "spot" : "on-demand") + ") for " + describe(workload)
+                    + ", which the brute force does not find feasible and preferred; its best is " + best);
+            assertEquals(best.spot, plan.spot(), describe(workload));
+            assertEquals(chosen.nodes, plan.nodes(), describe(workload));
+            assertEquals(chosen.price * chosen.nodes, plan.pricePerHour().total(), 1e-9);
+            // No feasible candidate is better under the objective (a relative tolerance for rounding only).
+            assertTrue(chosen.primary <= best.primary * (1 + 1e-12), () -> "advisor chose " + chosen + " but " + best
+                    + " is better for " + describe(workload));
+            assertEquals(best.entry.size().name() + "@" + best.entry.region(),
+                    chosen.entry.size().name() + "@" + chosen.entry.region(),
+                    "tie-breaks differ for " + describe(workload));
+        }
+        // The generator must exercise both outcomes, or the test proves little.
+        assertTrue(planned > WORKLOADS / 4, "only " + planned + " workloads were plannable");
+        assertTrue(infeasible > 0, "no workload was infeasible");
+    }
+
+    /** A candidate the brute force finds feasible, with its objective. */
+    record Candidate(CatalogEntry entry, boolean spot, double price, int nodes, int preference, double primary,
+                     double secondary, int year) {
+        @Override
+        public String toString() {
+            return entry.size().name() + "@" + entry.region() + (spot ? " spot " : " on-demand ") + price + " × "
+                    + nodes + " (objective " + primary + ")";
+        }
+    }
+
+    /** Every feasible, preferred candidate in the order the rules rank them, from the issue's text. */
+    private List<Candidate> bruteForce(Workload w) {
+        Resources r = w.resources();
+        boolean gpu = r.gpus().isPresent() ? r.gpus().getAsInt() > 0 : w.model() != ModelClass.SMALL;
+        boolean training = w.phase() == Phase.TRAINING;
+        boolean wantSpot = switch (w.spot()) {
+            case NEVER -> false;
+            case ALLOWED -> !training || w.checkpoint().isPresent();
+            case PREFERRED -> true;
+        };
+        List<Candidate> result = wantSpot ? feasible(w, gpu, training, true) : List.of();
+        if (result.isEmpty()) {
+            result = feasible(w, gpu, training, false);
+        }
+        if (result.isEmpty()) {
+            return result;
+        }
+        int bestPreference = result.stream().mapToInt(Candidate::preference).min().getAsInt();
+        return result.stream().filter(c -> c.preference == bestPreference)
+                .sorted(Comparator.comparingDouble(Candidate::primary)
+                        .thenComparingDouble(Candidate::secondary)
+                        .thenComparing(Comparator.comparingInt(Candidate::year).reversed())
+                        .thenComparing(c -> c.entry.size().name())
+                        .thenComparing(c -> c.entry.region()))
+                .collect(Collectors.toList());
+    }
+
+    private List<Candidate> feasible(Workload w, boolean gpu, boolean training, boolean spot) {
+        Resources r = w.resources();
+        List<Candidate> out = new ArrayList<>();
+        for (Row row : rows) {
+            CatalogEntry e = row.entry();
+            String family = row.family();
+            if (gpu) {
+                if (!family.equals("ND") && !family.equals("NC")) {
+                    continue;
+                }
+                if (training && family.equals("NC") && r.interconnect() == Interconnect.INFINIBAND) {
+                    continue;
+                }
+            } else if (training ? !(family.equals("E") || family.equals("M")) : !family.equals("F")) {
+                continue;
+            }
+            if (row.retired() || e.restriction().isPresent()
+                    || e.size().architecture() == Architecture.ARM64) {
+                continue;
+            }
+            if (e.price(spot).isEmpty() || !(e.price(spot).getAsDouble() > 0)) {
+                continue;
+            }
+            double price = e.price(spot).getAsDouble();
+            if (!w.regions().isEmpty() && !w.regions().contains(e.region())) {
+                continue;
+            }
+            int nodes = r.nodes();
+            if (gpu) {
+                if (e.size().gpu().isEmpty()) {
+                    continue;
+                }
+                int count = e.size().gpu().get().count();
+                double memory = e.size().gpu().get().memoryGib();
+                int wanted;
+                if (r.gpus().isPresent()) {
+                    wanted = r.gpus().getAsInt();
+                } else if (w.modelSize().isPresent()) {
+                    ModelSize size = w.modelSize().get();
+                    double need = training ? size.parameters() * 20 / GIB
+                            : size.parameters() * size.precision().bytesPerParameter() * 1.2 / GIB;
+                    wanted = 8;
+                    for (int c : new int[] {1, 2, 4, 8}) {
+                        if (c * memory * nodes >= need) {
+                            wanted = c;
+                            break;
+                        }
+                    }
+                    if (wanted == 8) {
+                        nodes = Math.max(nodes, (int) Math.ceil(need / (8 * memory)));
+                    }
+                } else {
+                    wanted = 1;
+                }
+                if (count != wanted || nodes > Resources.MAX_NODES) {
+                    continue;
+                }
+                if (memory < r.gpuMemoryGib().orElse(0)) {
+                    continue;
+                }
+                if (r.gpuVendor() != GpuVendor.ANY && e.size().gpu().get().vendor() != r.gpuVendor()) {
+                    continue;
+                }
+            }
+            if (row.usableVcpus() < r.vcpus().orElse(2) || e.size().memoryGib() < r.memoryGib().orElse(0)) {
+                continue;
+            }
+            boolean rdmaNeeded = r.interconnect() == Interconnect.INFINIBAND
+                    || gpu && training && nodes > 1 && r.interconnect() != Interconnect.ETHERNET;
+            if (rdmaNeeded && !e.size().rdma()) {
+                continue;
+            }
+            double tflops = e.gpuModel().map(GpuModel::tensorTflops).orElse(0.0);
+            if (w.estimate().isPresent() && gpu && !(tflops > 0)) {
+                continue;
+            }
+            if (w.budget().isPresent() && price * nodes > w.budget().get().maxPerHour()) {
+                continue;
+            }
+            int preference = gpu && training ? (family.equals("NC") ? 1 : 0)
+                    : !training && r.interconnect() == Interconnect.ANY && e.size().rdma() ? 1 : 0;
+            double total = price * nodes;
+            double primary = total;
+            double secondary = 0;
+            if (w.estimate().isPresent()) {
+                double reference = catalog.gpuModel(w.estimate().get().gpu()).orElseThrow().tensorTflops();
+                double hours = gpu ? w.estimate().get().hours() * reference / tflops : w.estimate().get().hours();
+                if (w.optimize() == Optimize.TIME) {
+                    primary = hours;
+                    secondary = total * hours;
+                } else {
+                    primary = total * hours;
+                }
+            }
+            int year = e.gpuModel().map(GpuModel::releaseYear).orElse(0);
+            out.add(new Candidate(e, spot, price, nodes, preference, primary, secondary, year));
+        }
+        return out;
+    }
+
+    private Workload randomWorkload(Random random, int i) {
+        Phase phase = pick(random, Phase.values());
+        ModelClass model = pick(random, ModelClass.values());
+        Resources.Builder resources = Resources.builder();
+        int gpuChoice = random.nextInt(10);
+        boolean cpuOnly = gpuChoice == 0;
+        if (cpuOnly) {
+            resources.gpus(0);
+        } else if (gpuChoice <= 4) {
+            resources.gpus(pick(random, new Integer[] {1, 1, 2, 4, 8}));
+        }
+        if (!cpuOnly && random.nextInt(3) == 0) {
+            resources.gpuMemoryGib(pick(random, new Double[] {16.0, 24.0, 40.0, 80.0, 100.0}));
+        }
+        if (!cpuOnly && random.nextInt(4) == 0) {
+            resources.gpuVendor(pick(random, new GpuVendor[] {GpuVendor.NVIDIA, GpuVendor.AMD}));
+        }
+        if (random.nextBoolean()) {
+            resources.vcpus(pick(random, new Integer[] {1, 2, 4, 8, 16, 24, 32, 64, 128}));
+        }
+        if (random.nextBoolean()) {
+            resources.memoryGib(pick(random, new Double[] {4.0, 16.0, 64.0, 200.0, 500.0}));
+        }
+        resources.nodes(1 + (random.nextInt(3) == 0 ? random.nextInt(4) : 0));
+        resources.interconnect(pick(random, Interconnect.values()));
+        Workload.Builder w = Workload.builder("w" + i).phase(phase).model(model).command("run")
+                .resources(resources.build());
+        if (random.nextInt(3) == 0) {
+            w.modelSize(new ModelSize(pick(random, new Double[] {1e8, 1e9, 7e9, 13e9, 70e9, 180e9, 405e9}),
+                    pick(random, Precision.values())));
+        }
+        boolean checkpoint = random.nextBoolean();
+        if (checkpoint) {
+            w.checkpoint(new Checkpoint("/ckpt", Duration.ofMinutes(30)));
+        }
+        SpotPolicy spot = pick(random, SpotPolicy.values());
+        if (spot == SpotPolicy.PREFERRED && phase == Phase.TRAINING && !checkpoint) {
+            spot = SpotPolicy.ALLOWED;
+        }
+        w.spot(spot);
+        if (random.nextInt(3) == 0) {
+            List<String> chosen = new ArrayList<>();
+            for (String region : regions) {
+                if (random.nextInt(3) == 0) {
+                    chosen.add(region);
+                }
+            }
+            if (random.nextInt(10) == 0) {
+                chosen.add("uksouth");
+            }
+            w.regions(chosen);
+        }
+        if (random.nextInt(4) == 0) {
+            w.budget(new Budget(pick(random, new Double[] {0.05, 0.5, 5.0, 20.0, 100.0, 500.0})));
+        }
+        if (random.nextInt(3) == 0) {
+            w.estimate(new RuntimeEstimate(1 + random.nextInt(100), pick(random,
+                    new String[] {"A100-80GB", "V100", "H100", "T4", "A10"})));
+        }
+        w.optimize(random.nextInt(4) == 0 ? Optimize.TIME : Optimize.COST);
+        return w.build();
+    }
+
+    private static <T> T pick(Random random, T[] values) {
+        return values[random.nextInt(values.length)];
+    }
+
+    private static String describe(Workload w) {
+        return w.name() + " " + w.phase() + " " + w.model() + " " + w.resources() + " modelSize=" + w.modelSize()
+                + " spot=" + w.spot() + " checkpoint=" + w.checkpoint().isPresent() + " regions=" + w.regions()
+                + " budget=" + w.budget() + " estimate=" + w.estimate() + " optimize=" + w.optimize();
+    }
+
+}
