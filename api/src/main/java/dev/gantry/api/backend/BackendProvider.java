@@ -1,6 +1,7 @@
 package dev.gantry.api.backend;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The one extension point: a named factory for a {@link Backend}, found with {@link java.util.ServiceLoader}. Register
@@ -24,6 +25,14 @@ public interface BackendProvider {
      * elements use {@code [*]}, e.g. {@code hosts[*].address}.
      */
     List<ConfigKey> configKeys();
+
+    /**
+     * Why this backend cannot be created in this installation (not implemented yet, a missing system requirement),
+     * or empty when it can. Listing shows it; {@link #create} then fails with BACKEND_UNAVAILABLE.
+     */
+    default Optional<String> unavailableReason() {
+        return Optional.empty();
+    }
 
     /**
      * Creates a backend from its settings. Binds {@code config} to the backend's own typed settings and fails with

@@ -1,0 +1,82 @@
+package dev.gantry.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.core.catalog.refresh.CatalogRefresher;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "catalog", description = "Show or refresh the VM catalog that plans are made from.",
+        subcommands = {CatalogCommand.Show.class, CatalogCommand.Refresh.class})
+final class CatalogCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "show", description = "Which catalog plans use, its date and age, regions and sizes.")
+    static final class Show extends Verb {
+        @Override
+        public Integer call() {
+            print(this, root.gantry().catalog());
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "refresh", description = {"Fetch current prices (Azure Retail Prices API) and, with a "
+            + "subscription, sizes and restrictions (Resource SKUs API) into the user's catalog cache.",
+            "Plans use the cache from then on; every plan says which catalog it used and how old it is."})
+    static final class Refresh extends Verb {
+        @Option(names = "--region", paramLabel = "REGION", required = true,
+                description = "Region to refresh (repeatable).")
+        List<String> regions = new ArrayList<>();
+
+        @Option(names = "--subscription", paramLabel = "ID",
+                description = "Subscription for the Resource SKUs API (default: $AZURE_SUBSCRIPTION_ID); without one, "
+                        + "only prices are refreshed.")
+        String subscription;
+
+        @Override
+        public Integer call() {
+            Optional<String> id = Optional.ofNullable(subscription)
+                    .or(() -> Optional.ofNullable(env().environment().get("AZURE_SUBSCRIPTION_ID")));
+            Path cache = env().home().resolve(".gantry").resolve("catalog");
+            Catalog catalog = CatalogRefresher.azure(id).refreshTo(cache, regions);
+            env().err().println("gantry: wrote " + cache.resolve(CatalogLoader.CACHE_FILE));
+            print(this, catalog);
+            return Main.OK;
+        }
+    }
+
+    static void print(Verb verb, Catalog catalog) {
+        Clock clock = Clock.systemUTC();
+        long sizes = catalog.entries().stream().map(e -> e.size().name()).distinct().count();
+        if (verb.output.json()) {
+            ObjectNode node = Json.object();
+            node.put("source", catalog.info().source());
+            node.put("date", catalog.info().date().toString());
+            node.put("ageDays", catalog.ageDays(clock));
+            node.put("entries", catalog.entries().size());
+            node.put("sizes", sizes);
+            ArrayNode regions = node.putArray("regions");
+            catalog.regions().forEach(regions::add);
+            ArrayNode provenance = node.putArray("provenance");
+            catalog.provenance().forEach(provenance::add);
+            Json.print(verb.env().out(), node);
+        } else {
+            verb.env().out().println(catalog.summary(clock));
+            verb.env().out().println("sizes: " + sizes + ", rows: " + catalog.entries().size() + ", regions: "
+                    + String.join(" ", catalog.regions()));
+        }
+    }
+}

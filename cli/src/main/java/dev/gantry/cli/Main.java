@@ -1,0 +1,79 @@
+package dev.gantry.cli;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/**
+ * The {@code gantry} command. Exit codes: 0 success, 2 usage or validation error, 1 runtime failure. Errors print
+ * one line per problem and never a stack trace unless {@code --debug} is given.
+ */
+public final class Main {
+    public static final int OK = 0;
+    public static final int RUNTIME_FAILURE = 1;
+    public static final int USAGE_ERROR = 2;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int code = run(CliEnvironment.system(), args);
+        System.exit(code);
+    }
+
+    /** Runs one invocation against the given environment and returns its exit code. */
+    public static int run(CliEnvironment env, String... args) {
+        GantryCommand root = new GantryCommand(env);
+        CommandLine commandLine = new CommandLine(root, new CommandFactory(root));
+        commandLine.setOut(env.out());
+        commandLine.setErr(env.err());
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        commandLine.setParameterExceptionHandler((e, arguments) -> {
+            env.err().println("gantry: error: " + e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, env.err());
+            env.err().println("Run '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
+            env.err().flush();
+            return USAGE_ERROR;
+        });
+        commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> report(env, root.debug, e));
+        try {
+            return commandLine.execute(args);
+        } finally {
+            try {
+                root.closeGantry();
+            } catch (RuntimeException e) {
+                report(env, root.debug, e);
+            }
+            env.out().flush();
+            env.err().flush();
+        }
+    }
+
+    static int report(CliEnvironment env, boolean debug, Exception e) {
+        PrintWriter err = env.err();
+        int code;
+        if (e instanceof GantryException g) {
+            if (g.problems().isEmpty() || g.code() == ErrorCode.PLAN_REJECTED) {
+                for (String line : g.getMessage().split("\n")) {
+                    err.println("gantry: error: " + line);
+                }
+            } else {
+                // Validation failures: exactly one FILE:LINE:COL: PATH: message line per problem.
+                g.problems().forEach(err::println);
+            }
+            code = g.code().isUserError() ? USAGE_ERROR : RUNTIME_FAILURE;
+        } else {
+            err.println("gantry: internal error: " + e + (debug ? "" : " (run with --debug for details)"));
+            code = RUNTIME_FAILURE;
+        }
+        if (debug) {
+            StringWriter trace = new StringWriter();
+            e.printStackTrace(new PrintWriter(trace));
+            err.print(trace);
+        }
+        err.flush();
+        return code;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.gantry.cli;
+
+import dev.gantry.api.Plan;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.LogLine;
+import dev.gantry.api.backend.LogOptions;
+import dev.gantry.core.Gantry;
+import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.jobs.JobRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "run", description = {"Plan a workload and run it on the configured backend.",
+        "Streams the job's output and ends with a summary line; with --detach, prints the job id and returns."})
+final class RunCommand extends Verb {
+    @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec file (YAML).")
+    Path spec;
+
+    @Option(names = {"-d", "--detach"}, description = "Return once the job is submitted; follow it with 'gantry logs'.")
+    boolean detach;
+
+    @Option(names = "--idempotency-key", paramLabel = "KEY",
+            description = "Job id to use; running again with the same key returns the same job instead of a second one.")
+    String idempotencyKey;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
+            description = "Stop waiting (not the job) after this long.")
+    Duration timeout;
+
+    @Override
+    public Integer call() throws Exception {
+        Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
+        Gantry gantry = root.gantry();
+        Workload workload = gantry.load(file);
+        Plan plan = gantry.plan(workload, PlanOverrides.none());
+        JobRecord job = gantry.submit(plan, Optional.ofNullable(idempotencyKey), Optional.of(spec.toString()));
+        env().err().println("gantry: submitted " + job.id() + " to " + job.backend() + " (plan: " + job.placement()
+                + ")");
+        env().err().flush();
+        if (detach) {
+            if (output.json()) {
+                Json.print(env().out(), JobView.json(job));
+            } else {
+                env().out().println(job.id());
+                env().err().println("gantry: follow it with 'gantry logs " + job.id() + " --follow'");
+            }
+            return Main.OK;
+        }
+        // Job output goes to our stdout/stderr as it is; in JSON mode stdout carries only the final record.
+        gantry.logs(job.id(), LogOptions.following(), line -> {
+            boolean toErr = line.stream() == LogLine.Stream.STDERR || output.json();
+            (toErr ? env().err() : env().out()).println(line.text());
+        });
+        env().out().flush();
+        env().err().flush();
+        JobRecord done = gantry.await(job.id(), timeout);
+        if (output.json()) {
+            Json.print(env().out(), JobView.json(done));
+        } else {
+            env().out().println("gantry: " + JobView.summary(done));
+        }
+        return done.state().name().toUpperCase(Locale.ROOT).equals("SUCCEEDED") ? Main.OK : Main.RUNTIME_FAILURE;
+    }
+}

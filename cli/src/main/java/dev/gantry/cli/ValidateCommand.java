@@ -1,0 +1,53 @@
+package dev.gantry.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.api.Problem;
+import dev.gantry.core.spec.SpecReader;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "validate", description = "Check workload specs; print one FILE:LINE:COL: FIELD: message line per problem.")
+final class ValidateCommand extends Verb {
+    @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Workload spec files (YAML).")
+    List<Path> specs;
+
+    @Override
+    public Integer call() {
+        // Validation needs no configuration or backend: a broken gantry.yaml must not hide spec problems.
+        SpecReader reader = new SpecReader();
+        boolean ok = true;
+        ArrayNode results = Json.array();
+        for (Path spec : specs) {
+            Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
+            List<Problem> problems = reader.validate(file);
+            ok &= problems.isEmpty();
+            if (output.json()) {
+                ObjectNode node = results.addObject();
+                node.put("file", spec.toString());
+                node.put("valid", problems.isEmpty());
+                ArrayNode list = node.putArray("problems");
+                for (Problem problem : problems) {
+                    ObjectNode p = list.addObject();
+                    problem.location().ifPresent(where -> {
+                        p.put("file", where.file());
+                        p.put("line", where.line());
+                        p.put("column", where.column());
+                    });
+                    p.put("path", problem.path());
+                    p.put("message", problem.message());
+                }
+            } else if (problems.isEmpty()) {
+                env().out().println(spec + ": valid");
+            } else {
+                problems.forEach(env().err()::println);
+            }
+        }
+        if (output.json()) {
+            Json.print(env().out(), results);
+        }
+        return ok ? Main.OK : Main.USAGE_ERROR;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.gantry.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import picocli.CommandLine.Command;
+
+@Command(name = "version", description = "Print Gantry's version.")
+final class VersionCommand extends Verb {
+    @Override
+    public Integer call() throws IOException {
+        String version = version();
+        String java = System.getProperty("java.version");
+        String os = System.getProperty("os.name") + " " + System.getProperty("os.arch");
+        if (output.json()) {
+            ObjectNode node = Json.object();
+            node.put("version", version);
+            node.put("java", java);
+            node.put("os", os);
+            Json.print(env().out(), node);
+        } else {
+            env().out().println("gantry " + version + " (Java " + java + ", " + os + ")");
+        }
+        return Main.OK;
+    }
+
+    static String version() throws IOException {
+        Properties properties = new Properties();
+        try (InputStream in = VersionCommand.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        }
+        return properties.getProperty("version", "unknown");
+    }
+}

@@ -1,0 +1,37 @@
+package dev.gantry.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Runs the real command tree in-process with a private home and state directory, capturing both streams. */
+final class CliRun {
+    final int exitCode;
+    final String out;
+    final String err;
+
+    private CliRun(int exitCode, String out, String err) {
+        this.exitCode = exitCode;
+        this.out = out;
+        this.err = err;
+    }
+
+    static CliRun run(Path home, Path workingDirectory, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("HOME", home.toString());
+        env.put("GANTRY_STATE_DIR", home.resolve("state").toString());
+        env.keySet().removeIf(k -> k.startsWith("GANTRY_") && !k.equals("GANTRY_STATE_DIR"));
+        int code = Main.run(new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env,
+                workingDirectory, home), args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    @Override
+    public String toString() {
+        return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+}

@@ -1,0 +1,141 @@
+package dev.gantry.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command tree in-process: output shapes, exit codes and error reporting. */
+class CliTest {
+    @TempDir
+    Path home;
+
+    @TempDir
+    Path work;
+
+    @Test
+    void backendsJsonListsEveryDiscoveredBackendWithItsCapabilities() throws IOException {
+        CliRun run = CliRun.run(home, work, "backends", "--output", "json");
+        assertEquals(0, run.exitCode, run.toString());
+        JsonNode array = Json.MAPPER.readTree(run.out);
+        List<String> names = new ArrayList<>();
+        array.forEach(b -> {
+            names.add(b.get("name").asText());
+            assertTrue(b.hasNonNull("description"), b.toString());
+            assertTrue(b.get("capabilities").has("multiNode"), b.toString());
+            assertTrue(b.get("capabilities").get("gpuVendors").isArray(), b.toString());
+        });
+        assertEquals(List.of("aks", "batch", "cyclecloud", "manual"), names);
+        assertTrue(array.get(3).get("available").asBoolean());
+        assertFalse(array.get(0).get("available").asBoolean());
+        assertTrue(array.get(3).get("configured").asBoolean());
+    }
+
+    @Test
+    void backendsTableMarksTheConfiguredBackend() {
+        CliRun run = CliRun.run(home, work, "backends");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.lines().anyMatch(l -> l.startsWith("manual *")), run.out);
+        assertTrue(run.out.lines().findFirst().orElseThrow().startsWith("NAME"), run.out);
+    }
+
+    @Test
+    void validateReportsEveryProblemAsFileLineColumnPathMessageAndExitsTwo() throws IOException {
+        Path spec = work.resolve("bad.yaml");
+        Files.writeString(spec, String.join("\n",
+                "apiVersion: gantry.dev/v1",
+                "kind: Workload",
+                "metadata:",
+                "  name: demo",
+                "spec:",
+                "  phase: training",
+                "  model: small",
+                "  resources:",
+                "    gpus: -1",
+                "  command: [python3, train.py]",
+                ""));
+        CliRun run = CliRun.run(home, work, "validate", "bad.yaml");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.lines().anyMatch(l -> l.matches(".*bad\\.yaml:9:\\d+: resources\\.gpus: .*-1.*")),
+                run.toString());
+        assertFalse(run.err.contains("Exception"), run.err);
+        assertFalse(run.err.contains("\tat "), run.err);
+    }
+
+    @Test
+    void validateAcceptsAValidSpecWithExitZero() throws IOException {
+        Files.writeString(work.resolve("ok.yaml"), String.join("\n",
+                "apiVersion: gantry.dev/v1",
+                "kind: Workload",
+                "metadata: {name: ok}",
+                "spec:",
+                "  phase: inference",
+                "  model: small",
+                "  command: [echo, hi]",
+                ""));
+        CliRun run = CliRun.run(home, work, "validate", "ok.yaml", "--output", "json");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.contains("\"valid\" : true"), run.out);
+    }
+
+    @Test
+    void unknownOptionIsAUsageErrorWithASuggestion() {
+        CliRun run = CliRun.run(home, work, "status", "--outptu", "json");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("gantry: error:"), run.err);
+        assertTrue(run.err.contains("--output"), run.err);
+    }
+
+    @Test
+    void badOutputFormatNamesTheAllowedValues() {
+        CliRun run = CliRun.run(home, work, "backends", "--output", "yaml");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("must be table or json, got 'yaml'"), run.err);
+    }
+
+    @Test
+    void unknownJobIsAUserErrorWithoutStackTrace() {
+        CliRun run = CliRun.run(home, work, "status", "nope");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("no job 'nope'"), run.err);
+        assertFalse(run.err.contains("Exception"), run.err);
+    }
+
+    @Test
+    void debugShowsTheStackTrace() {
+        CliRun run = CliRun.run(home, work, "--debug", "status", "nope");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("GantryException"), run.err);
+    }
+
+    @Test
+    void statusWithNoJobsSaysHowToStartOne() {
+        CliRun run = CliRun.run(home, work, "status");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.contains("gantry run SPEC"), run.out);
+        CliRun json = CliRun.run(home, work, "status", "--output", "json");
+        assertEquals("[ ]", json.out.strip());
+    }
+
+    @Test
+    void versionPrintsTheProjectVersion() {
+        CliRun run = CliRun.run(home, work, "version", "--output", "json");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.contains("\"version\" : \"0."), run.out);
+    }
+
+    @Test
+    void verbsOfLaterVersionsSaySoAndExitTwo() {
+        CliRun run = CliRun.run(home, work, "doctor");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("'gantry doctor' is not available in this version"), run.err);
+    }
+}

@@ -1,0 +1,258 @@
+package dev.gantry.core;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.LogOptions;
+import dev.gantry.api.backend.LogSink;
+import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.backends.CoreBackendContext;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.config.ConfigLoader;
+import dev.gantry.core.config.ConfigSources;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.jobs.JobService;
+import dev.gantry.core.wiring.CoreServices;
+import dev.gantry.core.wiring.CoreWiring;
+import dev.gantry.core.wiring.GantrySettings;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The entry point for programs: load and validate specs, plan them, run them on the configured backend and follow
+ * their jobs. Thread-safe; close it to close the backends it opened.
+ *
+ * <pre>{@code
+ * try (Gantry gantry = Gantry.builder().build()) {
+ *     Workload workload = gantry.load(Path.of("train.yaml"));
+ *     JobRecord job = gantry.run(workload);
+ *     gantry.await(job.id(), Duration.ofHours(12));
+ * }
+ * }</pre>
+ */
+public final class Gantry implements AutoCloseable {
+    private final CoreServices services;
+    private final JobService jobs;
+    private final Map<String, Backend> open = new LinkedHashMap<>();
+
+    private Gantry(CoreServices services) {
+        this.services = services;
+        this.jobs = new JobService(services.jobStore(), this::backend, services.clock());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The configuration in force (file, environment and overrides merged). */
+    public GantryConfig config() {
+        return services.config();
+    }
+
+    /** Installed backend providers, sorted by name. */
+    public List<BackendProvider> backends() {
+        return services.registry().providers();
+    }
+
+    /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
+    public Workload load(Path spec) {
+        return services.specs().read(spec);
+    }
+
+    /** Every problem in a spec file; empty when it is valid. */
+    public List<Problem> validate(Path spec) {
+        return services.specs().validate(spec);
+    }
+
+    /** The catalog plans are made from. */
+    public Catalog catalog() {
+        return services.catalog().get();
+    }
+
+    /** Chooses size, region, capacity, image and orchestrator; fails with NO_FEASIBLE_VM when nothing fits. */
+    public Plan plan(Workload workload) {
+        return plan(workload, PlanOverrides.none());
+    }
+
+    public Plan plan(Workload workload, PlanOverrides overrides) {
+        return services.advisor().get().plan(workload, overrides);
+    }
+
+    /** Plans the workload and submits it to the configured backend. */
+    public JobRecord run(Workload workload) {
+        return submit(plan(workload), Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Submits a plan to the configured backend after the backend validated it; nothing is submitted when it has
+     * problems (PLAN_REJECTED, listing them). With an idempotency key, a retry returns the same job.
+     */
+    public JobRecord submit(Plan plan, Optional<String> idempotencyKey, Optional<String> specFile) {
+        String backendName = config().backend();
+        Backend backend = backend(backendName);
+        List<Problem> problems = backend.validate(plan);
+        if (!problems.isEmpty()) {
+            throw new GantryException(ErrorCode.PLAN_REJECTED, "backend '" + backendName + "' cannot run '"
+                    + plan.workload().name() + "':\n" + String.join("\n", problems.stream().map(Problem::toString)
+                    .toList()), problems, null);
+        }
+        String id = idempotencyKey.orElseGet(() -> jobs.newJobId(plan.workload().name()));
+        return jobs.submit(plan, backendName, id, specFile);
+    }
+
+    /** One job, its status refreshed. */
+    public JobRecord job(String id) {
+        return jobs.job(id);
+    }
+
+    /** All known jobs, oldest first, unfinished ones refreshed with one status call per backend. */
+    public List<JobRecord> jobs() {
+        return jobs.jobs();
+    }
+
+    public void logs(String id, LogOptions options, LogSink sink) throws InterruptedException {
+        jobs.logs(id, options, sink);
+    }
+
+    public JobRecord cancel(String id) {
+        return jobs.cancel(id);
+    }
+
+    /** Waits until the job ends or the timeout passes, and returns its latest record. */
+    public JobRecord await(String id, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pause = 50;
+        JobRecord record = jobs.job(id);
+        while (!record.state().isTerminal() && System.nanoTime() < deadline) {
+            Thread.sleep(pause);
+            pause = Math.min(pause * 2, 1000);
+            record = jobs.job(id);
+        }
+        return record;
+    }
+
+    /** The live backend of that name, created from the configuration on first use. */
+    public synchronized Backend backend(String name) {
+        Backend backend = open.get(name);
+        if (backend == null) {
+            backend = services.registry().create(name, config().backendConfig(name),
+                    new CoreBackendContext(config().stateDirectory(), name, services.secrets(), services.clock()));
+            open.put(name, backend);
+        }
+        return backend;
+    }
+
+    @Override
+    public synchronized void close() {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (Backend backend : open.values()) {
+            try {
+                backend.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        open.clear();
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.stream().skip(1).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    /**
+     * Builds a {@link Gantry}. Configuration comes from code ({@link #config}), or is looked up like the CLI does:
+     * {@link #configFile} (the {@code --config} flag), then {@code ./gantry.yaml}, then
+     * {@code ~/.gantry/config.yaml}, then built-in defaults; {@code GANTRY_*} environment variables and
+     * {@link #override overrides} win over files.
+     */
+    public static final class Builder {
+        private GantryConfig config;
+        private Optional<Path> configFile = Optional.empty();
+        private Map<String, String> environment = System.getenv();
+        private Path workingDirectory = Path.of("").toAbsolutePath();
+        private Path home = Path.of(System.getProperty("user.home"));
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final List<BackendProvider> providers = new ArrayList<>();
+        private boolean discoverBackends = true;
+        private Catalog catalog;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** Uses this configuration as it is (no files, no environment overrides). */
+        public Builder config(GantryConfig value) {
+            this.config = Objects.requireNonNull(value, "config");
+            return this;
+        }
+
+        public Builder configFile(Path file) {
+            this.configFile = Optional.of(file);
+            return this;
+        }
+
+        public Builder environment(Map<String, String> values) {
+            this.environment = Map.copyOf(values);
+            return this;
+        }
+
+        public Builder workingDirectory(Path dir) {
+            this.workingDirectory = dir.toAbsolutePath();
+            return this;
+        }
+
+        public Builder home(Path dir) {
+            this.home = dir;
+            return this;
+        }
+
+        /** A configuration value that wins over files and environment, e.g. {@code backend} → {@code manual}. */
+        public Builder override(String key, String value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /** Adds a backend provider besides those on the class path (for tests and embedding programs). */
+        public Builder addBackendProvider(BackendProvider provider) {
+            providers.add(Objects.requireNonNull(provider, "provider"));
+            return this;
+        }
+
+        /** Whether to discover providers with ServiceLoader (default true). */
+        public Builder discoverBackends(boolean value) {
+            this.discoverBackends = value;
+            return this;
+        }
+
+        public Builder catalog(Catalog value) {
+            this.catalog = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        public Gantry build() {
+            GantryConfig resolved = config != null ? config : new ConfigLoader().load(
+                    new ConfigSources(configFile, environment, workingDirectory, home, overrides));
+            GantrySettings settings = new GantrySettings(resolved, environment, workingDirectory, home, providers,
+                    discoverBackends, Optional.ofNullable(catalog), clock);
+            return new Gantry(CoreWiring.create(settings));
+        }
+    }
+}

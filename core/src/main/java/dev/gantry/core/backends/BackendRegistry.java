@@ -1,0 +1,102 @@
+package dev.gantry.core.backends;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.SecretRef;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.core.text.DidYouMean;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The installed backends by name. Built from the providers ServiceLoader found (plus any a program or test adds);
+ * two providers with one name fail loudly, an unknown name fails with the list of installed ones.
+ */
+public final class BackendRegistry {
+    private final Map<String, BackendProvider> providers;
+
+    public BackendRegistry(Iterable<BackendProvider> found) {
+        Map<String, BackendProvider> byName = new TreeMap<>();
+        for (BackendProvider provider : found) {
+            String name = provider.name();
+            BackendProvider earlier = byName.putIfAbsent(name, provider);
+            if (earlier != null && earlier.getClass() != provider.getClass()) {
+                throw new GantryException(ErrorCode.DUPLICATE_BACKEND, "two installed backends are named '" + name
+                        + "': " + earlier.getClass().getName() + " and " + provider.getClass().getName()
+                        + "; remove one of their jars from the class path");
+            }
+        }
+        this.providers = Collections.unmodifiableMap(byName);
+    }
+
+    /** Installed providers sorted by name. */
+    public List<BackendProvider> providers() {
+        return List.copyOf(providers.values());
+    }
+
+    public Optional<BackendProvider> find(String name) {
+        return Optional.ofNullable(providers.get(name));
+    }
+
+    public BackendProvider require(String name) {
+        BackendProvider provider = providers.get(name);
+        if (provider == null) {
+            throw new GantryException(ErrorCode.UNKNOWN_BACKEND, "unknown backend '" + name + "'"
+                    + DidYouMean.hint(name, providers.keySet()) + "; installed backends: "
+                    + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet())));
+        }
+        return provider;
+    }
+
+    /**
+     * Creates the named backend after checking its settings against the keys it declares: unknown keys (typos) and
+     * secrets given in clear instead of as references are refused before the backend sees them.
+     */
+    public Backend create(String name, BackendConfig config, BackendContext context) {
+        BackendProvider provider = require(name);
+        List<String> problems = new ArrayList<>();
+        List<ConfigKey> keys = provider.configKeys();
+        List<String> names = keys.stream().map(ConfigKey::name).toList();
+        for (String unknown : config.unknownKeys(keys)) {
+            String pattern = unknown.replaceAll("\\[\\d+]", "[*]");
+            problems.add("backends." + name + "." + unknown + ": unknown setting" + DidYouMean.hint(pattern, names)
+                    + "; " + name + " accepts: " + String.join(", ", names));
+        }
+        for (ConfigKey key : keys) {
+            if (key.secret()) {
+                config.values().forEach((given, value) -> {
+                    if (key.matches(given) && !isReference(value)) {
+                        problems.add("backends." + name + "." + given + ": is a secret and must be a reference "
+                                + "(env:NAME, file:PATH or a Key Vault secret URI), not the value itself");
+                    }
+                });
+            }
+        }
+        for (ConfigKey key : keys) {
+            if (key.required() && !key.name().contains("[*]") && config.get(key.name()).isEmpty()) {
+                problems.add("backends." + name + "." + key.name() + ": is required (" + key.description() + ")");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, String.join("\n", problems));
+        }
+        return provider.create(config, context);
+    }
+
+    private static boolean isReference(String value) {
+        try {
+            SecretRef.parse(value);
+            return true;
+        } catch (GantryException e) {
+            return false;
+        }
+    }
+}

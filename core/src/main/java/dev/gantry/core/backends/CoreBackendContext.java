@@ -1,0 +1,45 @@
+package dev.gantry.core.backends;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.api.backend.SecretResolver;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** The context core gives each backend: its own state directory under Gantry's, secrets and the clock. */
+public final class CoreBackendContext implements BackendContext {
+    private final Path stateDirectory;
+    private final SecretResolver secrets;
+    private final Clock clock;
+
+    public CoreBackendContext(Path gantryState, String backendName, SecretResolver secrets, Clock clock) {
+        this.stateDirectory = gantryState.resolve("backends").resolve(backendName);
+        this.secrets = secrets;
+        this.clock = clock;
+        try {
+            Files.createDirectories(stateDirectory);
+        } catch (IOException e) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "cannot create the state directory " + stateDirectory
+                    + " (" + e.getMessage() + "); set state.dir in gantry.yaml or GANTRY_STATE_DIR to a writable place",
+                    e);
+        }
+    }
+
+    @Override
+    public Path stateDirectory() {
+        return stateDirectory;
+    }
+
+    @Override
+    public SecretResolver secrets() {
+        return secrets;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.gantry.core.jobs;
+
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What Gantry remembers of a job, persisted before and after every remote call so that a killed process can
+ * reattach: a record in {@link Stage#SUBMITTING} has no backend reference yet, and resubmitting it with its
+ * idempotency key finds the job if the backend created it.
+ *
+ * @param id Gantry's job id, also the idempotency key given to the backend
+ * @param workload the workload name
+ * @param specFile the spec file it came from, if any
+ * @param backend the backend name
+ * @param ref the backend's reference, once submitted
+ * @param stage how far submission got
+ * @param state the last state seen
+ * @param exitCode the exit code once ended
+ * @param message the last status message
+ * @param placement a one-line summary of the plan: size, region, capacity, price
+ * @param createdAt when the record was created
+ * @param updatedAt when it last changed
+ * @param startedAt when the job started running, if known
+ * @param endedAt when it ended, if known
+ */
+public record JobRecord(
+        String id,
+        String workload,
+        Optional<String> specFile,
+        String backend,
+        Optional<JobRef> ref,
+        Stage stage,
+        JobState state,
+        OptionalInt exitCode,
+        String message,
+        String placement,
+        Instant createdAt,
+        Instant updatedAt,
+        Optional<Instant> startedAt,
+        Optional<Instant> endedAt) {
+
+    /** How far submission got. */
+    public enum Stage {
+        /** Persisted before the submit call; the backend may or may not have the job. */
+        SUBMITTING,
+        /** The backend answered with a reference. */
+        SUBMITTED
+    }
+
+    public JobRecord {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(specFile, "specFile");
+        Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(stage, "stage");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(exitCode, "exitCode");
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(placement, "placement");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        Objects.requireNonNull(startedAt, "startedAt");
+        Objects.requireNonNull(endedAt, "endedAt");
+    }
+
+    public static JobRecord submitting(String id, String workload, Optional<String> specFile, String backend,
+                                       String placement, Instant now) {
+        return new JobRecord(id, workload, specFile, backend, Optional.empty(), Stage.SUBMITTING, JobState.PENDING,
+                OptionalInt.empty(), "submitting", placement, now, now, Optional.empty(), Optional.empty());
+    }
+
+    public JobRecord submitted(JobRef jobRef, Instant now) {
+        return new JobRecord(id, workload, specFile, backend, Optional.of(jobRef), Stage.SUBMITTED, state, exitCode,
+                "submitted", placement, createdAt, now, startedAt, endedAt);
+    }
+
+    public JobRecord withStatus(dev.gantry.api.backend.JobStatus status, Instant now) {
+        return new JobRecord(id, workload, specFile, backend, ref, stage, status.state(), status.exitCode(),
+                status.message(), placement, createdAt, now, status.startedAt().or(() -> startedAt),
+                status.endedAt().or(() -> endedAt));
+    }
+}

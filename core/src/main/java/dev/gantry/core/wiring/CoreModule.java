@@ -1,0 +1,90 @@
+package dev.gantry.core.wiring;
+
+import dagger.Lazy;
+import dagger.Module;
+import dagger.Provides;
+import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.core.advisor.Advisor;
+import dev.gantry.core.advisor.AdvisorSettings;
+import dev.gantry.core.backends.BackendRegistry;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.jobs.FileJobStore;
+import dev.gantry.core.jobs.JobStore;
+import dev.gantry.core.secrets.KeyVaultSecrets;
+import dev.gantry.core.secrets.ReferenceSecretResolver;
+import dev.gantry.core.spec.SpecReader;
+import dev.gantry.images.ImageCatalog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import javax.inject.Singleton;
+
+/** Provides core's services from the settings record; the classes themselves know nothing of Dagger. */
+@Module
+final class CoreModule {
+    private CoreModule() {
+    }
+
+    @Provides
+    static GantryConfig config(GantrySettings settings) {
+        return settings.config();
+    }
+
+    @Provides
+    static Clock clock(GantrySettings settings) {
+        return settings.clock();
+    }
+
+    @Provides
+    @Singleton
+    static SpecReader specs() {
+        return new SpecReader();
+    }
+
+    @Provides
+    @Singleton
+    static JobStore jobStore(GantryConfig config) {
+        return new FileJobStore(config.stateDirectory());
+    }
+
+    @Provides
+    @Singleton
+    static SecretResolver secrets(GantrySettings settings) {
+        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(), new KeyVaultSecrets());
+    }
+
+    /** The catalog given in code, else the configured file, else the refreshed cache, else the embedded snapshot. */
+    @Provides
+    @Singleton
+    static Catalog catalog(GantrySettings settings) {
+        if (settings.catalog().isPresent()) {
+            return settings.catalog().get();
+        }
+        if (settings.config().catalogFile().isPresent()) {
+            return CatalogLoader.fromFile(settings.workingDirectory().resolve(settings.config().catalogFile().get()));
+        }
+        Path cache = settings.home().resolve(".gantry").resolve("catalog");
+        if (Files.isDirectory(cache)) {
+            return CatalogLoader.cached(cache).orElseGet(CatalogLoader::embedded);
+        }
+        return CatalogLoader.embedded();
+    }
+
+    @Provides
+    @Singleton
+    static Advisor advisor(Catalog catalog, GantryConfig config) {
+        return new Advisor(catalog, ImageCatalog.builtIn(),
+                new AdvisorSettings(config.defaultRegions(), config.defaultSpot(), config.adviceScheduler()));
+    }
+
+    @Provides
+    @Singleton
+    static CoreServices services(GantrySettings settings, SpecReader specs, BackendRegistry registry,
+                                 JobStore jobStore, SecretResolver secrets, Lazy<Catalog> catalog,
+                                 Lazy<Advisor> advisor, Clock clock) {
+        return new CoreServices(settings, settings.config(), specs, registry, jobStore, secrets, catalog::get,
+                advisor::get, clock);
+    }
+}

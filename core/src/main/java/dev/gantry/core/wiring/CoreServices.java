@@ -1,0 +1,20 @@
+package dev.gantry.core.wiring;
+
+import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.core.advisor.Advisor;
+import dev.gantry.core.backends.BackendRegistry;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.jobs.JobStore;
+import dev.gantry.core.spec.SpecReader;
+import java.time.Clock;
+import java.util.function.Supplier;
+
+/**
+ * The services the core component provides. The catalog and the advisor are loaded on first use: validating a spec
+ * or listing jobs never pays for loading prices.
+ */
+public record CoreServices(GantrySettings settings, GantryConfig config, SpecReader specs, BackendRegistry registry,
+                           JobStore jobStore, SecretResolver secrets, Supplier<Catalog> catalog,
+                           Supplier<Advisor> advisor, Clock clock) {
+}

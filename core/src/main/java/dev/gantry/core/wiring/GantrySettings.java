@@ -1,0 +1,37 @@
+package dev.gantry.core.wiring;
+
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.config.GantryConfig;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one record the core component is built from.
+ *
+ * @param config the resolved configuration
+ * @param environment the process environment (secret references, credentials)
+ * @param workingDirectory where relative paths are resolved
+ * @param home the user's home, for the catalog cache
+ * @param extraProviders backends added in code (tests, embedding programs) besides the discovered ones
+ * @param discoverBackends whether to look for providers with ServiceLoader
+ * @param catalog a catalog given in code, instead of the configured or embedded one
+ * @param clock the clock
+ */
+public record GantrySettings(GantryConfig config, Map<String, String> environment, Path workingDirectory, Path home,
+                             List<BackendProvider> extraProviders, boolean discoverBackends,
+                             Optional<Catalog> catalog, Clock clock) {
+    public GantrySettings {
+        Objects.requireNonNull(config, "config");
+        environment = Map.copyOf(environment);
+        Objects.requireNonNull(workingDirectory, "workingDirectory");
+        Objects.requireNonNull(home, "home");
+        extraProviders = List.copyOf(extraProviders);
+        Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(clock, "clock");
+    }
+}

@@ -1,0 +1,111 @@
+package dev.gantry.core.backends;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.core.FakeBackend;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BackendRegistryTest {
+    private final FakeBackend.Provider fake = new FakeBackend.Provider("fake");
+    private final BackendContext context = new BackendContext() {
+        @Override
+        public Path stateDirectory() {
+            return Path.of("unused");
+        }
+
+        @Override
+        public dev.gantry.api.backend.SecretResolver secrets() {
+            return ref -> {
+                throw new AssertionError("not used");
+            };
+        }
+    };
+
+    @Test
+    void unknownNameListsTheInstalledBackendsAndSuggestsTheNearest() {
+        BackendRegistry registry = new BackendRegistry(List.of(fake, new FakeBackend.Provider("manual")));
+        GantryException e = assertThrows(GantryException.class, () -> registry.require("manaul"));
+        assertEquals(ErrorCode.UNKNOWN_BACKEND, e.code());
+        assertEquals("unknown backend 'manaul' (did you mean 'manual'?); installed backends: fake, manual",
+                e.getMessage());
+    }
+
+    @Test
+    void twoProvidersWithOneNameFailLoudlyNamingBothClasses() {
+        BackendProvider other = new BackendProvider() {
+            @Override
+            public String name() {
+                return "fake";
+            }
+
+            @Override
+            public String description() {
+                return "impostor";
+            }
+
+            @Override
+            public dev.gantry.api.backend.Capabilities capabilities() {
+                return fake.capabilities();
+            }
+
+            @Override
+            public List<dev.gantry.api.backend.ConfigKey> configKeys() {
+                return List.of();
+            }
+
+            @Override
+            public dev.gantry.api.backend.Backend create(BackendConfig config, BackendContext ctx) {
+                return null;
+            }
+        };
+        GantryException e = assertThrows(GantryException.class, () -> new BackendRegistry(List.of(fake, other)));
+        assertEquals(ErrorCode.DUPLICATE_BACKEND, e.code());
+        assertTrue(e.getMessage().contains(FakeBackend.Provider.class.getName()), e.getMessage());
+        assertTrue(e.getMessage().contains(other.getClass().getName()), e.getMessage());
+    }
+
+    @Test
+    void providersAreSortedByName() {
+        BackendRegistry registry = new BackendRegistry(List.of(new FakeBackend.Provider("zeta"), fake));
+        assertEquals(List.of("fake", "zeta"), registry.providers().stream().map(BackendProvider::name).toList());
+    }
+
+    @Test
+    void unknownSettingIsRefusedWithTheExactKeyAndASuggestion() {
+        BackendRegistry registry = new BackendRegistry(List.of(fake));
+        GantryException e = assertThrows(GantryException.class,
+                () -> registry.create("fake", new BackendConfig("fake", Map.of("zone", "b", "zonr", "c")), context));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals("backends.fake.zonr: unknown setting (did you mean 'zone'?); fake accepts: zone, token",
+                e.getMessage());
+    }
+
+    @Test
+    void aSecretGivenInClearIsRefusedWithoutEchoingIt() {
+        BackendRegistry registry = new BackendRegistry(List.of(fake));
+        GantryException e = assertThrows(GantryException.class,
+                () -> registry.create("fake", new BackendConfig("fake", Map.of("token", "hunter2")), context));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertTrue(e.getMessage().startsWith("backends.fake.token: is a secret and must be a reference"),
+                e.getMessage());
+        assertTrue(!e.getMessage().contains("hunter2"), e.getMessage());
+    }
+
+    @Test
+    void aSecretReferenceIsAccepted() {
+        BackendRegistry registry = new BackendRegistry(List.of(fake));
+        assertSame(fake.backend,
+                registry.create("fake", new BackendConfig("fake", Map.of("token", "env:FAKE_TOKEN")), context));
+    }
+}

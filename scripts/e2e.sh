@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# End-to-end checks of the gantry command as a user runs it, from a checkout, with a private home and state
+# directory. Each check prints PASS or FAIL; the script fails if any check fails.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home" GANTRY_STATE_DIR="$work/state"
+mkdir -p "$HOME"
+
+passed=0
+failed=0
+out="$work/out" err="$work/err"
+
+# run_gantry ARGS... : runs ./gantry, keeping stdout, stderr and the exit code
+run_gantry() {
+  ./gantry "$@" >"$out" 2>"$err"
+  code=$?
+}
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then
+    echo "PASS $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name (exit $code)"
+    sed 's/^/  stdout: /' "$out" | head -20
+    sed 's/^/  stderr: /' "$err" | head -20
+    failed=$((failed + 1))
+  fi
+}
+json() { python3 -c "import json,sys; d=json.load(open('$out')); sys.exit(0 if ($1) else 1)"; }
+no_trace() { ! grep -qE '^\s+at [a-z]|Exception' "$out" "$err"; }
+
+run_gantry version
+check "version prints the version" bash -c "[[ $code -eq 0 ]] && grep -q '^gantry ' '$out'"
+
+run_gantry backends --output json
+check "backends --output json lists the four backends" json \
+  "sorted(b['name'] for b in d) == ['aks','batch','cyclecloud','manual'] and all({'name','description','capabilities'} <= set(b) for b in d)"
+
+run_gantry validate examples/quickstart.yaml
+check "validate accepts the quickstart" bash -c "[[ $code -eq 0 ]]"
+
+cat >"$work/bad.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: Bad_Name
+spec:
+  phase: trainig
+  model: small
+  resources:
+    gpus: -1
+  command: [python3, train.py]
+YAML
+run_gantry validate "$work/bad.yaml"
+check "validate BAD.yaml exits 2" bash -c "[[ $code -eq 2 ]]"
+check "validate prints FILE:LINE:COL: PATH: message lines" bash -c \
+  "[[ \$(grep -cE '^.+bad\.yaml:[0-9]+:[0-9]+: [][A-Za-z0-9.]+: .+' '$err') -ge 3 ]] && grep -q 'resources.gpus' '$err'"
+check "validate prints no stack trace" no_trace
+
+run_gantry run examples/quickstart.yaml
+check "run quickstart succeeds" bash -c "[[ $code -eq 0 ]]"
+check "run streams the job's output" grep -q '^epoch 5/5' "$out"
+check "run ends with a summary line" bash -c "tail -n 1 '$out' | grep -qE '^gantry: quickstart-.*: SUCCEEDED \(exit 0\)'"
+
+run_gantry status --output json
+check "status --output json shows the quickstart SUCCEEDED with exit 0" json \
+  "any(j['workload']=='quickstart' and j['state']=='SUCCEEDED' and j['exitCode']==0 for j in d)"
+
+cat >"$work/sleeper.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: sleeper
+spec:
+  phase: inference
+  model: small
+  command: [sh, -c, 'echo started; sleep 300']
+YAML
+run_gantry run "$work/sleeper.yaml" --detach
+job=$(cat "$out")
+check "run --detach prints the job id and returns" bash -c "[[ $code -eq 0 && '$job' == sleeper-* ]]"
+sleep 1
+run_gantry status "$job" --output json
+check "a detached job is RUNNING from a later invocation" json "d['state']=='RUNNING'"
+run_gantry logs "$job"
+check "logs shows a detached job's output" grep -q '^started$' "$out"
+run_gantry cancel "$job"
+check "cancel reports CANCELLED" bash -c "[[ $code -eq 0 ]] && grep -q CANCELLED '$out'"
+run_gantry status "$job" --output json
+check "the cancelled job stays CANCELLED" json "d['state']=='CANCELLED'"
+
+cat >"$work/failing.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: failing
+spec:
+  phase: training
+  model: small
+  command: [sh, -c, 'echo about to fail >&2; exit 3']
+YAML
+run_gantry run "$work/failing.yaml"
+check "a failing job makes run exit 1 and report exit 3" bash -c \
+  "[[ $code -eq 1 ]] && grep -qE 'FAILED \(exit 3\)' '$out' && grep -q 'about to fail' '$err'"
+
+run_gantry run
+check "a usage error exits 2 without a stack trace" bash -c "[[ $code -eq 2 ]] && ! grep -q Exception '$err'"
+
+run_gantry status no-such-job
+check "an unknown job exits 2 with a clear message" bash -c "[[ $code -eq 2 ]] && grep -q \"no job 'no-such-job'\" '$err'"
+
+run_gantry --backend aks run examples/quickstart.yaml
+check "an unavailable backend exits 1 and says why" bash -c "[[ $code -eq 1 ]] && grep -q 'not implemented' '$err'"
+
+run_gantry --backend manul run examples/quickstart.yaml
+check "an unknown backend exits 2 and lists the installed ones" bash -c \
+  "[[ $code -eq 2 ]] && grep -q \"did you mean 'manual'\" '$err' && grep -q 'installed backends: aks, batch, cyclecloud, manual' '$err'"
+
+echo
+echo "e2e: $passed passed, $failed failed"
+((failed == 0))

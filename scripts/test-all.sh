@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need (as root, with apt-get, only where something is missing), starts
+# what they need, runs the whole build with every test, then drives the gantry command end to end.
+# Usage: scripts/test-all.sh [extra Maven arguments]
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+log() { printf '\n==> %s\n' "$*"; }
+
+# --- prerequisites -------------------------------------------------------------------------------------------
+# command -> Debian package that provides it
+declare -A needed=(
+  [javac]=openjdk-17-jdk-headless
+  [python3]=python3
+  [setsid]=util-linux
+  [curl]=curl
+  [unzip]=unzip
+)
+missing=()
+for cmd in "${!needed[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${needed[$cmd]}")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "missing packages: ${missing[*]}; run as root or install them first" >&2
+    exit 1
+  fi
+  log "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+java_major=$(java -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+if ((java_major < 17)); then
+  echo "Java 17 or newer is needed, found $java_major" >&2
+  exit 1
+fi
+
+# --- build and unit/integration tests --------------------------------------------------------------------------
+log "build and test all modules"
+./mvnw -B -ntp verify "$@"
+
+# --- end to end through the launcher -------------------------------------------------------------------------
+log "end-to-end: the gantry command"
+scripts/e2e.sh
+
+log "all tests passed"
