@@ -120,7 +120,40 @@ check "an unavailable backend exits 1 and says why" bash -c "[[ $code -eq 1 ]] &
 
 run_gantry --backend manul run examples/quickstart.yaml
 check "an unknown backend exits 2 and lists the installed ones" bash -c \
-  "[[ $code -eq 2 ]] && grep -q \"did you mean 'manual'\" '$err' && grep -q 'installed backends: aks, batch, cyclecloud, manual' '$err'"
+  "[[ $code -eq 2 ]] && grep -q \"installed backends: aks, batch, cyclecloud, manual; did you mean 'manual'?\" '$err'"
+
+# --- the advisor ----------------------------------------------------------------------------------------------
+fields="['alternatives','catalog','estimatedCost','gpu','hardware','image','memoryGib','nodes','orchestrator','pricePerHour','rdma','reasons','region','spot','vcpus','vmSize','workload']"
+run_gantry plan examples/llm-finetune.yaml --output json
+check "plan: generative multi-node training takes an RDMA ND size" json \
+  "d['vmSize'].startswith('Standard_ND') and d['rdma'] and d['hardware']=='GPU' and d['nodes']==2"
+check "plan --output json has exactly the documented fields" json "sorted(d) == $fields"
+run_gantry plan examples/llm-inference.yaml --output json
+check "plan: generative inference takes an NC or ND size without InfiniBand" json \
+  "d['vmSize'].startswith(('Standard_NC','Standard_ND')) and not d['rdma']"
+run_gantry plan examples/vision-training.yaml --output json
+check "plan: complex-model training takes an ND size, or NC over Ethernet as the fallback" json \
+  "d['vmSize'].startswith('Standard_ND') or (d['vmSize'].startswith('Standard_NC') and any('fallback' in r['text'] for r in d['reasons']))"
+run_gantry plan examples/tabular-small.yaml --output json
+check "plan: a small model trains on a memory-optimized CPU size" json \
+  "d['hardware']=='CPU' and d['gpu'] is None and d['vmSize'].split('_')[1][0] in 'EM'"
+
+cat >"$work/huge.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: huge
+spec:
+  phase: training
+  model: generative
+  resources: {gpus: 8, gpuMemoryGib: 500}
+  command: [train]
+YAML
+run_gantry plan examples/llm-finetune.yaml "$work/huge.yaml" "$work/bad.yaml" examples/tabular-small.yaml --output json
+check "plan of several specs: an array in order, failures as error objects, worst exit code" json \
+  "[x.get('workload') for x in d][0]=='llama-finetune' and d[1]['error']['code']=='NO_FEASIBLE_VM' and d[2]['error']['code']=='SPEC_INVALID' and d[3]['workload']=='churn-xgboost' and $code==2"
+run_gantry plan "$work/huge.yaml"
+check "plan with no feasible VM exits 1 with NO_FEASIBLE_VM" bash -c "[[ $code -eq 1 ]] && grep -q 'gpuMemoryGib\|GPU memory' '$err'"
 
 echo
 echo "e2e: $passed passed, $failed failed"

@@ -8,7 +8,7 @@ import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.ConfigKey;
-import dev.gantry.core.text.DidYouMean;
+import dev.gantry.core.spec.yaml.NearMiss;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -49,9 +49,9 @@ public final class BackendRegistry {
     public BackendProvider require(String name) {
         BackendProvider provider = providers.get(name);
         if (provider == null) {
-            throw new GantryException(ErrorCode.UNKNOWN_BACKEND, "unknown backend '" + name + "'"
-                    + DidYouMean.hint(name, providers.keySet()) + "; installed backends: "
-                    + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet())));
+            throw new GantryException(ErrorCode.UNKNOWN_BACKEND, "unknown backend '" + name + "'; installed backends: "
+                    + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
+                    + NearMiss.suggestion(name, providers.keySet()));
         }
         return provider;
     }
@@ -67,8 +67,8 @@ public final class BackendRegistry {
         List<String> names = keys.stream().map(ConfigKey::name).toList();
         for (String unknown : config.unknownKeys(keys)) {
             String pattern = unknown.replaceAll("\\[\\d+]", "[*]");
-            problems.add("backends." + name + "." + unknown + ": unknown setting" + DidYouMean.hint(pattern, names)
-                    + "; " + name + " accepts: " + String.join(", ", names));
+            problems.add("backends." + name + "." + unknown + ": unknown setting; " + name + " accepts: "
+                    + (names.isEmpty() ? "no settings" : String.join(", ", names)) + NearMiss.suggestion(pattern, names));
         }
         for (ConfigKey key : keys) {
             if (key.secret()) {

@@ -37,7 +37,7 @@ class BackendRegistryTest {
         BackendRegistry registry = new BackendRegistry(List.of(fake, new FakeBackend.Provider("manual")));
         GantryException e = assertThrows(GantryException.class, () -> registry.require("manaul"));
         assertEquals(ErrorCode.UNKNOWN_BACKEND, e.code());
-        assertEquals("unknown backend 'manaul' (did you mean 'manual'?); installed backends: fake, manual",
+        assertEquals("unknown backend 'manaul'; installed backends: fake, manual; did you mean 'manual'?",
                 e.getMessage());
     }
 
@@ -87,7 +87,7 @@ class BackendRegistryTest {
         GantryException e = assertThrows(GantryException.class,
                 () -> registry.create("fake", new BackendConfig("fake", Map.of("zone", "b", "zonr", "c")), context));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
-        assertEquals("backends.fake.zonr: unknown setting (did you mean 'zone'?); fake accepts: zone, token",
+        assertEquals("backends.fake.zonr: unknown setting; fake accepts: zone, token; did you mean 'zone'?",
                 e.getMessage());
     }
 
