@@ -1,9 +1,11 @@
 package dev.gantry.core.advisor;
 
 import dev.gantry.api.GpuSpec;
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
 import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
+import dev.gantry.core.catalog.GpuModel;
 import java.util.List;
 
 /** The reasons a search's result gives for rules 2-5, 8 and 9, and why each alternative lost. */
@@ -62,7 +64,7 @@ final class Explanations {
         if (req.minGpuMemory() > 0) {
             text.append("; memory per GPU >= resources.gpuMemoryGib = ").append(Money.format(req.minGpuMemory()));
         }
-        if (req.vendor() != dev.gantry.api.GpuVendor.ANY) {
+        if (req.vendor() != GpuVendor.ANY) {
             text.append("; vendor ").append(Requirements.lower(req.vendor())).append(" as asked");
         }
         out.add(new Reason("R3", text.toString()));
@@ -110,7 +112,7 @@ final class Explanations {
                 ? Money.format(hours) + " h (" + Money.format(req.estimateHours()) + " h on "
                 + req.workload().estimate().get().gpu() + " × " + Money.format(req.referenceTflops()) + " / "
                 + Money.format(index.tflops[row]) + " TFLOPS of " + index.entries[row].gpuModel()
-                .map(dev.gantry.core.catalog.GpuModel::name).orElse("?") + ")"
+                .map(GpuModel::name).orElse("?") + ")"
                 : Money.format(hours) + " h (as estimated; CPU sizes are not scaled)";
         String cost = Money.format(search.topTotal[0] * hours) + " USD";
         if (req.minimizeTime()) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.gantry.api.Durations;
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Resources;
 import dev.gantry.api.Workload;
 import java.io.IOException;
@@ -84,7 +85,7 @@ class ExampleWorkloadsTest {
         out.put("model", lower(w.model()));
         out.put("resources", (r.gpus().isPresent() ? String.valueOf(r.gpus().getAsInt()) : "-") + " "
                 + (r.gpuMemoryGib().isPresent() ? Money.format(r.gpuMemoryGib().getAsDouble()) : "-") + " "
-                + (r.gpuVendor() == dev.gantry.api.GpuVendor.ANY ? "-" : lower(r.gpuVendor())) + " "
+                + (r.gpuVendor() == GpuVendor.ANY ? "-" : lower(r.gpuVendor())) + " "
                 + (r.vcpus().isPresent() ? String.valueOf(r.vcpus().getAsInt()) : "-") + " "
                 + (r.memoryGib().isPresent() ? Money.format(r.memoryGib().getAsDouble()) : "-") + " " + r.nodes()
                 + " " + lower(r.interconnect()));
