@@ -37,6 +37,10 @@ final class CandidateSearch {
     final double[] topHours = new double[KEEP];
     int topCount;
 
+    /** The first retired and the first restricted row met, to name them in the reasons. */
+    int retiredExample = -1;
+    int restrictedExample = -1;
+
     /** A row that fits every constraint but has no price, with the best preference seen. */
     int unpricedRow = -1;
     int unpricedPreference = Integer.MAX_VALUE;
@@ -62,6 +66,11 @@ final class CandidateSearch {
             int failed = firstFailure(row, price);
             if (failed >= 0) {
                 failedFirst[failed]++;
+                if (failed == Constraint.RETIRED.ordinal() && retiredExample < 0) {
+                    retiredExample = row;
+                } else if (failed == Constraint.RESTRICTED.ordinal() && restrictedExample < 0) {
+                    restrictedExample = row;
+                }
                 if (index.group[row] == CatalogIndex.ND) {
                     ndFailedFirst[failed]++;
                 }

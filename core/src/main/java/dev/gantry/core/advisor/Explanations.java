@@ -138,6 +138,7 @@ final class Explanations {
         if (!removed.isEmpty()) {
             text.append("; removed: ").append(removed);
         }
+        text.append(examples(index, search));
         return new Reason("R9", text.toString());
     }
 
@@ -184,6 +185,22 @@ final class Explanations {
             return "same " + (req.hasEstimate() ? "cost" : "price") + "; tie broken by size name (R8)";
         }
         return "same price; tie broken by region name (R8)";
+    }
+
+    /** Which retired series and which restriction removed rows, e.g. {@code ; retired series NCv3 (...)}. */
+    static String examples(CatalogIndex index, CandidateSearch search) {
+        StringBuilder text = new StringBuilder();
+        if (search.retiredExample >= 0) {
+            int row = search.retiredExample;
+            text.append("; retired series are never recommended (e.g. ").append(index.name(row)).append(", ")
+                    .append(index.retiredSeries[row]).append(')');
+        }
+        if (search.restrictedExample >= 0) {
+            int row = search.restrictedExample;
+            text.append("; restricted: ").append(index.name(row)).append(" in ").append(index.regionName(row))
+                    .append(" (").append(index.restriction[row]).append(')');
+        }
+        return text.toString();
     }
 
     /** {@code region 12, GPU count 30}: what removed how many rows, in evaluation order. */

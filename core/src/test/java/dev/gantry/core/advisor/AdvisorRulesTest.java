@@ -512,6 +512,7 @@ class AdvisorRulesTest {
             Catalog retiredOnly = TestCatalogs.builder().add(TestCatalogs.NC_RETIRED, "eastus", 0.3, 0.03).build();
             GantryException e = failure(retiredOnly, workload(Phase.INFERENCE, ModelClass.GENERATIVE).build());
             assertTrue(e.getMessage().contains("retired series"), e.getMessage());
+            assertTrue(e.getMessage().contains("Standard_NC6s_v3, NCv3"), e.getMessage());
         }
 
         @Test
@@ -523,6 +524,8 @@ class AdvisorRulesTest {
             GantryException e = failure(TestCatalogs.world(), workload(Phase.INFERENCE, ModelClass.GENERATIVE)
                     .resources(resources().gpus(1).gpuMemoryGib(40).build()).regions(List.of("westus3")).build());
             assertTrue(e.getMessage().contains("restricted 1"), e.getMessage());
+            assertTrue(e.getMessage().contains("restricted: Standard_NC24ads_A100_v4 in westus3 "
+                    + "(NotAvailableForSubscription)"), e.getMessage());
         }
 
         @Test
