@@ -37,7 +37,7 @@ final class CandidateSearch {
     final double[] topHours = new double[KEEP];
     int topCount;
 
-    /** The first retired and the first restricted row met, to name them in the reasons. */
+    /** A retired and a restricted row (the first by size name, then region), to name them in the reasons. */
     int retiredExample = -1;
     int restrictedExample = -1;
 
@@ -66,9 +66,9 @@ final class CandidateSearch {
             int failed = firstFailure(row, price);
             if (failed >= 0) {
                 failedFirst[failed]++;
-                if (failed == Constraint.RETIRED.ordinal() && retiredExample < 0) {
+                if (failed == Constraint.RETIRED.ordinal() && earlier(row, retiredExample)) {
                     retiredExample = row;
-                } else if (failed == Constraint.RESTRICTED.ordinal() && restrictedExample < 0) {
+                } else if (failed == Constraint.RESTRICTED.ordinal() && earlier(row, restrictedExample)) {
                     restrictedExample = row;
                 }
                 if (index.group[row] == CatalogIndex.ND) {
@@ -77,7 +77,8 @@ final class CandidateSearch {
                 if (failed == Constraint.PRICE.ordinal() && firstFailureAfterPrice(row) < 0) {
                     unpricedCount++;
                     int preference = preference(row);
-                    if (preference < unpricedPreference) {
+                    if (preference < unpricedPreference
+                            || preference == unpricedPreference && earlier(row, unpricedRow)) {
                         unpricedPreference = preference;
                         unpricedRow = row;
                     }
@@ -91,6 +92,15 @@ final class CandidateSearch {
             offer(row, price);
         }
         return this;
+    }
+
+    /** True when {@code row} comes before {@code other} by size name, then region; any row before none (-1). */
+    private boolean earlier(int row, int other) {
+        if (other < 0) {
+            return true;
+        }
+        int c = Integer.compare(index.sizeRank[row], index.sizeRank[other]);
+        return c != 0 ? c < 0 : index.region[row] < index.region[other];
     }
 
     /** Memory per GPU of the chosen row, GiB. */
