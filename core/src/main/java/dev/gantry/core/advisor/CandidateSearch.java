@@ -37,6 +37,10 @@ final class CandidateSearch {
     final double[] topHours = new double[KEEP];
     int topCount;
 
+    /** A retired and a restricted row (the first by size name, then region), to name them in the reasons. */
+    int retiredExample = -1;
+    int restrictedExample = -1;
+
     /** A row that fits every constraint but has no price, with the best preference seen. */
     int unpricedRow = -1;
     int unpricedPreference = Integer.MAX_VALUE;
@@ -62,13 +66,19 @@ final class CandidateSearch {
             int failed = firstFailure(row, price);
             if (failed >= 0) {
                 failedFirst[failed]++;
+                if (failed == Constraint.RETIRED.ordinal() && earlier(row, retiredExample)) {
+                    retiredExample = row;
+                } else if (failed == Constraint.RESTRICTED.ordinal() && earlier(row, restrictedExample)) {
+                    restrictedExample = row;
+                }
                 if (index.group[row] == CatalogIndex.ND) {
                     ndFailedFirst[failed]++;
                 }
                 if (failed == Constraint.PRICE.ordinal() && firstFailureAfterPrice(row) < 0) {
                     unpricedCount++;
                     int preference = preference(row);
-                    if (preference < unpricedPreference) {
+                    if (preference < unpricedPreference
+                            || preference == unpricedPreference && earlier(row, unpricedRow)) {
                         unpricedPreference = preference;
                         unpricedRow = row;
                     }
@@ -82,6 +92,15 @@ final class CandidateSearch {
             offer(row, price);
         }
         return this;
+    }
+
+    /** True when {@code row} comes before {@code other} by size name, then region; any row before none (-1). */
+    private boolean earlier(int row, int other) {
+        if (other < 0) {
+            return true;
+        }
+        int c = Integer.compare(index.sizeRank[row], index.sizeRank[other]);
+        return c != 0 ? c < 0 : index.region[row] < index.region[other];
     }
 
     /** Memory per GPU of the chosen row, GiB. */

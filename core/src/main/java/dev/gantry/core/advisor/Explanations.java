@@ -1,9 +1,11 @@
 package dev.gantry.core.advisor;
 
 import dev.gantry.api.GpuSpec;
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
 import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
+import dev.gantry.core.catalog.GpuModel;
 import java.util.List;
 
 /** The reasons a search's result gives for rules 2-5, 8 and 9, and why each alternative lost. */
@@ -62,7 +64,7 @@ final class Explanations {
         if (req.minGpuMemory() > 0) {
             text.append("; memory per GPU >= resources.gpuMemoryGib = ").append(Money.format(req.minGpuMemory()));
         }
-        if (req.vendor() != dev.gantry.api.GpuVendor.ANY) {
+        if (req.vendor() != GpuVendor.ANY) {
             text.append("; vendor ").append(Requirements.lower(req.vendor())).append(" as asked");
         }
         out.add(new Reason("R3", text.toString()));
@@ -110,7 +112,7 @@ final class Explanations {
                 ? Money.format(hours) + " h (" + Money.format(req.estimateHours()) + " h on "
                 + req.workload().estimate().get().gpu() + " × " + Money.format(req.referenceTflops()) + " / "
                 + Money.format(index.tflops[row]) + " TFLOPS of " + index.entries[row].gpuModel()
-                .map(dev.gantry.core.catalog.GpuModel::name).orElse("?") + ")"
+                .map(GpuModel::name).orElse("?") + ")"
                 : Money.format(hours) + " h (as estimated; CPU sizes are not scaled)";
         String cost = Money.format(search.topTotal[0] * hours) + " USD";
         if (req.minimizeTime()) {
@@ -136,6 +138,7 @@ final class Explanations {
         if (!removed.isEmpty()) {
             text.append("; removed: ").append(removed);
         }
+        text.append(examples(index, search));
         return new Reason("R9", text.toString());
     }
 
@@ -182,6 +185,22 @@ final class Explanations {
             return "same " + (req.hasEstimate() ? "cost" : "price") + "; tie broken by size name (R8)";
         }
         return "same price; tie broken by region name (R8)";
+    }
+
+    /** Which retired series and which restriction removed rows, e.g. {@code ; retired series NCv3 (...)}. */
+    static String examples(CatalogIndex index, CandidateSearch search) {
+        StringBuilder text = new StringBuilder();
+        if (search.retiredExample >= 0) {
+            int row = search.retiredExample;
+            text.append("; retired series are never recommended (e.g. ").append(index.name(row)).append(", ")
+                    .append(index.retiredSeries[row]).append(')');
+        }
+        if (search.restrictedExample >= 0) {
+            int row = search.restrictedExample;
+            text.append("; restricted: ").append(index.name(row)).append(" in ").append(index.regionName(row))
+                    .append(" (").append(index.restriction[row]).append(')');
+        }
+        return text.toString();
     }
 
     /** {@code region 12, GPU count 30}: what removed how many rows, in evaluation order. */

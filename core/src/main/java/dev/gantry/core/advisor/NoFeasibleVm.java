@@ -34,7 +34,8 @@ final class NoFeasibleVm {
                 message.append(" on on-demand prices (spot prices: ")
                         .append(spotPass.lastConstraint().describe(req, true)).append(" removed the last)");
             }
-            message.append("; removed in order: ").append(Explanations.removals(lastPass.failedFirst));
+            message.append("; removed in order: ").append(Explanations.removals(lastPass.failedFirst))
+                    .append(Explanations.examples(index, lastPass));
         }
         List<String> nearest = new ArrayList<>();
         if (req.gpu() && req.minGpuMemory() > 0) {

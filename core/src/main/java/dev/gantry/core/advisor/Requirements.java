@@ -14,6 +14,7 @@ import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.GpuModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -132,7 +133,7 @@ record Requirements(
         }
         boolean[] allowed = new boolean[index.regionNames.length];
         if (regions.isEmpty()) {
-            java.util.Arrays.fill(allowed, true);
+            Arrays.fill(allowed, true);
         } else {
             List<String> unknown = new ArrayList<>();
             for (String name : regions) {
@@ -236,7 +237,7 @@ record Requirements(
     /** Every catalog region allowed: the "allow another region" relaxation. */
     Requirements anyRegion() {
         boolean[] all = new boolean[allowedRegions.length];
-        java.util.Arrays.fill(all, true);
+        Arrays.fill(all, true);
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, interconnect, all, List.of(), "every region", maxPerHour, estimateHours,
                 referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);

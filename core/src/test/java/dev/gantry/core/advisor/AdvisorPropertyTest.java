@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Thousands of random workloads over the embedded catalog. For each, an independent brute-force reading of the
  * sizing rules (written here from the issue's text, sharing no code with the advisor's search) lists every feasible
- * candidate; the advisor's choice must be feasible, no feasible candidate may beat it under the objective, and when
+ * candidate, with the configuration's defaults and the command line's overrides applied by the documented
+ * precedence; the advisor's choice must be feasible, no feasible candidate may beat it under the objective, and when
  * the advisor finds nothing the brute force must find nothing either.
  */
 class AdvisorPropertyTest {
@@ -68,26 +69,44 @@ class AdvisorPropertyTest {
 
     @Test
     void choiceIsFeasibleAndNothingFeasibleIsBetter() {
-        Advisor advisor = new Advisor(catalog, new FakeImages(), AdvisorSettings.defaults(), GoldenPlansTest.CLOCK);
+        // Three configurations: none, default regions, and a default spot policy.
+        List<AdvisorSettings> configurations = List.of(AdvisorSettings.defaults(),
+                new AdvisorSettings(List.of("eastus", "westus2"), Optional.empty(), Optional.empty()),
+                new AdvisorSettings(List.of(), Optional.of(SpotPolicy.ALLOWED), Optional.empty()));
+        List<Advisor> advisors = configurations.stream()
+                .map(settings -> new Advisor(catalog, new FakeImages(), settings, GoldenPlansTest.CLOCK)).toList();
         Random random = new Random(SEED);
         int planned = 0;
         int infeasible = 0;
+        int invalid = 0;
         for (int i = 0; i < WORKLOADS; i++) {
             Workload workload = randomWorkload(random, i);
-            List<Candidate> expected = bruteForce(workload);
+            int configuration = random.nextInt(configurations.size());
+            AdvisorSettings settings = configurations.get(configuration);
+            PlanOverrides overrides = randomOverrides(random);
+            Context context = new Context(workload, settings, overrides);
+            String described = describe(workload) + " settings=" + settings + " overrides=" + overrides;
             Plan plan;
             try {
-                plan = advisor.plan(workload, PlanOverrides.none());
+                plan = advisors.get(configuration).plan(workload, overrides);
             } catch (GantryException e) {
+                if (e.code() == ErrorCode.SPEC_INVALID) {
+                    assertTrue(context.preferredWithoutCheckpoint(), () -> "unexpected " + e.getMessage());
+                    invalid++;
+                    continue;
+                }
                 assertEquals(ErrorCode.NO_FEASIBLE_VM, e.code(), e.getMessage());
-                assertTrue(expected.isEmpty(), () -> "advisor found nothing for " + describe(workload)
+                List<Candidate> expected = bruteForce(context);
+                assertTrue(expected.isEmpty(), () -> "advisor found nothing for " + described
                         + " but the brute force found " + expected.get(0) + "; advisor said: " + e.getMessage());
                 infeasible++;
                 continue;
             }
+            assertTrue(!context.preferredWithoutCheckpoint(), "preferred training without checkpoint was planned");
+            List<Candidate> expected = bruteForce(context);
             planned++;
             if (expected.isEmpty()) {
-                fail("advisor chose " + plan.vmSize().name() + " for " + describe(workload)
+                fail("advisor chose " + plan.vmSize().name() + " for " + described
                         + " but the brute force finds nothing feasible");
             }
             Candidate best = expected.get(0);
@@ -96,21 +115,57 @@ class AdvisorPropertyTest {
                             && c.entry.region().equals(plan.region()))
                     .findFirst().orElse(null);
             assertTrue(chosen != null, () -> "advisor chose " + plan.vmSize().name() + " in " + plan.region() + " ("
-                    + (plan.spot() ? "spot" : "on-demand") + ") for " + describe(workload)
+                    + (plan.spot() ? "spot" : "on-demand") + ") for " + described
                     + ", which the brute force does not find feasible and preferred; its best is " + best);
-            assertEquals(best.spot, plan.spot(), describe(workload));
-            assertEquals(chosen.nodes, plan.nodes(), describe(workload));
+            assertEquals(best.spot, plan.spot(), described);
+            assertEquals(chosen.nodes, plan.nodes(), described);
             assertEquals(chosen.price * chosen.nodes, plan.pricePerHour().total(), 1e-9);
             // No feasible candidate is better under the objective (a relative tolerance for rounding only).
-            assertTrue(chosen.primary <= best.primary * (1 + 1e-12), () -> "advisor chose " + chosen + " but " + best
-                    + " is better for " + describe(workload));
+            assertTrue(chosen.primary <= best.primary * (1 + 1e-12), () -> "advisor chose " + chosen + " but "
+                    + best + " is better for " + described);
             assertEquals(best.entry.size().name() + "@" + best.entry.region(),
-                    chosen.entry.size().name() + "@" + chosen.entry.region(),
-                    "tie-breaks differ for " + describe(workload));
+                    chosen.entry.size().name() + "@" + chosen.entry.region(), "tie-breaks differ for " + described);
         }
-        // The generator must exercise both outcomes, or the test proves little.
+        // The generator must exercise every outcome, or the test proves little.
         assertTrue(planned > WORKLOADS / 4, "only " + planned + " workloads were plannable");
         assertTrue(infeasible > 0, "no workload was infeasible");
+        assertTrue(invalid > 0, "no workload was invalid");
+    }
+
+    /** What one plan is made from: the workload, the configuration and the command line's overrides. */
+    record Context(Workload workload, AdvisorSettings settings, PlanOverrides overrides) {
+        List<String> regions() {
+            if (!overrides.regions().isEmpty()) {
+                return overrides.regions();
+            }
+            if (!workload.regions().isEmpty()) {
+                return workload.regions();
+            }
+            return settings.defaultRegions();
+        }
+
+        SpotPolicy spot() {
+            if (overrides.spot().isPresent()) {
+                return overrides.spot().get();
+            }
+            return workload.spot() != SpotPolicy.NEVER ? workload.spot()
+                    : settings.defaultSpot().orElse(SpotPolicy.NEVER);
+        }
+
+        boolean preferredWithoutCheckpoint() {
+            return spot() == SpotPolicy.PREFERRED && workload.phase() == Phase.TRAINING
+                    && workload.checkpoint().isEmpty();
+        }
+    }
+
+    private PlanOverrides randomOverrides(Random random) {
+        List<String> chosen = new ArrayList<>();
+        if (random.nextInt(6) == 0) {
+            chosen.add(pick(random, regions.toArray(new String[0])));
+        }
+        Optional<SpotPolicy> spot = random.nextInt(6) == 0 ? Optional.of(pick(random, SpotPolicy.values()))
+                : Optional.empty();
+        return new PlanOverrides(chosen, spot);
     }
 
     /** A candidate the brute force finds feasible, with its objective. */
@@ -124,18 +179,20 @@ class AdvisorPropertyTest {
     }
 
     /** Every feasible, preferred candidate in the order the rules rank them, from the issue's text. */
-    private List<Candidate> bruteForce(Workload w) {
+    private List<Candidate> bruteForce(Context context) {
+        Workload w = context.workload();
         Resources r = w.resources();
         boolean gpu = r.gpus().isPresent() ? r.gpus().getAsInt() > 0 : w.model() != ModelClass.SMALL;
         boolean training = w.phase() == Phase.TRAINING;
-        boolean wantSpot = switch (w.spot()) {
+        boolean wantSpot = switch (context.spot()) {
             case NEVER -> false;
             case ALLOWED -> !training || w.checkpoint().isPresent();
             case PREFERRED -> true;
         };
-        List<Candidate> result = wantSpot ? feasible(w, gpu, training, true) : List.of();
+        List<String> regions = context.regions();
+        List<Candidate> result = wantSpot ? feasible(w, regions, gpu, training, true) : List.of();
         if (result.isEmpty()) {
-            result = feasible(w, gpu, training, false);
+            result = feasible(w, regions, gpu, training, false);
         }
         if (result.isEmpty()) {
             return result;
@@ -150,7 +207,8 @@ class AdvisorPropertyTest {
                 .collect(Collectors.toList());
     }
 
-    private List<Candidate> feasible(Workload w, boolean gpu, boolean training, boolean spot) {
+    private List<Candidate> feasible(Workload w, List<String> regions, boolean gpu, boolean training,
+                                     boolean spot) {
         Resources r = w.resources();
         List<Candidate> out = new ArrayList<>();
         for (Row row : rows) {
@@ -174,7 +232,7 @@ class AdvisorPropertyTest {
                 continue;
             }
             double price = e.price(spot).getAsDouble();
-            if (!w.regions().isEmpty() && !w.regions().contains(e.region())) {
+            if (!regions.isEmpty() && !regions.contains(e.region())) {
                 continue;
             }
             int nodes = r.nodes();

@@ -25,8 +25,12 @@ import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -512,6 +516,7 @@ class AdvisorRulesTest {
             Catalog retiredOnly = TestCatalogs.builder().add(TestCatalogs.NC_RETIRED, "eastus", 0.3, 0.03).build();
             GantryException e = failure(retiredOnly, workload(Phase.INFERENCE, ModelClass.GENERATIVE).build());
             assertTrue(e.getMessage().contains("retired series"), e.getMessage());
+            assertTrue(e.getMessage().contains("Standard_NC6s_v3, NCv3"), e.getMessage());
         }
 
         @Test
@@ -523,6 +528,8 @@ class AdvisorRulesTest {
             GantryException e = failure(TestCatalogs.world(), workload(Phase.INFERENCE, ModelClass.GENERATIVE)
                     .resources(resources().gpus(1).gpuMemoryGib(40).build()).regions(List.of("westus3")).build());
             assertTrue(e.getMessage().contains("restricted 1"), e.getMessage());
+            assertTrue(e.getMessage().contains("restricted: Standard_NC24ads_A100_v4 in westus3 "
+                    + "(NotAvailableForSubscription)"), e.getMessage());
         }
 
         @Test
@@ -565,6 +572,31 @@ class AdvisorRulesTest {
             Alternative e4 = plan.alternatives().stream().filter(a -> a.vmSize().equals("Standard_E4as_v5"))
                     .findFirst().orElseThrow();
             assertEquals("costs 0.126 USD/h more (R8)", e4.lostBecause());
+        }
+    }
+
+    @Test
+    void oneAdvisorPlansFromSeveralThreadsAlike() throws Exception {
+        Advisor advisor = new Advisor(TestCatalogs.world(), new FakeImages(), AdvisorSettings.defaults(),
+                GoldenPlansTest.CLOCK);
+        List<Workload> workloads = List.of(
+                workload(Phase.TRAINING, ModelClass.GENERATIVE).resources(resources().gpus(8).nodes(2).build()).build(),
+                workload(Phase.INFERENCE, ModelClass.GENERATIVE).build(),
+                workload(Phase.TRAINING, ModelClass.SMALL).build());
+        List<String> expected = workloads.stream()
+                .map(w -> PlanJson.toJson(advisor.plan(w, PlanOverrides.none())).toString()).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<String>> results = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                Workload w = workloads.get(i % workloads.size());
+                results.add(pool.submit(() -> PlanJson.toJson(advisor.plan(w, PlanOverrides.none())).toString()));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                assertEquals(expected.get(i % workloads.size()), results.get(i).get());
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

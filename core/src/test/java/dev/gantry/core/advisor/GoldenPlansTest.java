@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.gantry.api.Workload;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +16,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,6 +44,19 @@ class GoldenPlansTest {
                 Arguments.of("llm-inference", (Supplier<Workload>) ExampleWorkloads::llmInference),
                 Arguments.of("vision-training", (Supplier<Workload>) ExampleWorkloads::visionTraining),
                 Arguments.of("tabular-small", (Supplier<Workload>) ExampleWorkloads::tabularSmall));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("examples")
+    void theOrderOfCatalogRowsDoesNotChangeThePlan(String name, Supplier<Workload> workload) throws IOException {
+        Catalog embedded = CatalogLoader.embedded();
+        List<CatalogEntry> shuffled = new ArrayList<>(embedded.entries());
+        Collections.shuffle(shuffled, new Random(name.hashCode()));
+        Catalog reordered = new Catalog(shuffled, embedded.info(), embedded.gpuModels(), embedded.retiredSeries());
+        Advisor original = new Advisor(embedded, new FakeImages(), AdvisorSettings.defaults(), CLOCK);
+        Advisor other = new Advisor(reordered, new FakeImages(), AdvisorSettings.defaults(), CLOCK);
+        assertEquals(PlanJson.toJson(original.plan(workload.get(), PlanOverrides.none())),
+                PlanJson.toJson(other.plan(workload.get(), PlanOverrides.none())));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,11 +1,13 @@
 package dev.gantry.core.advisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
 import dev.gantry.core.catalog.CatalogLoader;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,12 +32,12 @@ class GuidanceTableTest {
         Plan plan = advisor.plan(AdvisorRulesTest.workload(phase, model).build(), PlanOverrides.none());
         assertEquals(hardware, plan.hardware());
         String family = plan.vmSize().family();
-        assertEquals(true, java.util.List.of(families.split("\\|")).contains(family),
+        assertTrue(List.of(families.split("\\|")).contains(family),
                 plan.vmSize().name() + " is not in " + families);
         // One GPU per node by default; training with one GPU has no ND size, so it must say it fell back to NC.
         if (phase == Phase.TRAINING && hardware.equals("GPU")) {
             assertEquals("NC", family);
-            assertEquals(true, plan.reasons().stream().anyMatch(r -> r.rule().equals("R2")
+            assertTrue(plan.reasons().stream().anyMatch(r -> r.rule().equals("R2")
                     && r.text().startsWith("NC family with Ethernet-interconnected VMs (fallback)")));
             // With a count that ND sizes have, training gets the ND family the guidance names.
             Plan eight = advisor.plan(AdvisorRulesTest.workload(phase, model)

@@ -24,6 +24,7 @@ import dev.gantry.api.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,7 +113,7 @@ class PlanJsonTest {
     }
 
     private static List<String> iterable(JsonNode json) {
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         json.fieldNames().forEachRemaining(names::add);
         return names;
     }
