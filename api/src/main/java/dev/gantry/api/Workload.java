@@ -30,7 +30,7 @@ public record Workload(
         Map<String, String> env,
         Map<String, SecretRef> secrets,
         Optional<Checkpoint> checkpoint,
-        SpotPolicy spot,
+        Optional<SpotPolicy> spot,
         List<String> regions,
         Optional<Budget> budget,
         Optional<RuntimeEstimate> estimate,
@@ -48,7 +48,7 @@ public record Workload(
         Objects.requireNonNull(phase, "phase");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(resources, "resources");
-        Objects.requireNonNull(spot, "spot");
+        spot = Objects.requireNonNull(spot, "spot");
         Objects.requireNonNull(optimize, "optimize");
         labels = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(labels, "labels")));
         modelSize = Objects.requireNonNull(modelSize, "modelSize");
@@ -103,7 +103,7 @@ public record Workload(
             checks.require(REGION.matcher(region).matches(), "regions[" + i + "]",
                     "must be an Azure region name such as eastus or westus2, got '" + region + "'");
         }
-        if (spot == SpotPolicy.PREFERRED && phase == Phase.TRAINING && checkpoint.isEmpty()) {
+        if (spot.equals(Optional.of(SpotPolicy.PREFERRED)) && phase == Phase.TRAINING && checkpoint.isEmpty()) {
             checks.add(Problem.of("spot", "preferred needs checkpoint for training: an evicted training run "
                     + "without checkpoints loses all its work; add checkpoint: {path: ..., every: 30m} or use "
                     + "spot: allowed"));
@@ -162,7 +162,7 @@ public record Workload(
         private final Map<String, String> env = new LinkedHashMap<>();
         private final Map<String, SecretRef> secrets = new LinkedHashMap<>();
         private Optional<Checkpoint> checkpoint = Optional.empty();
-        private SpotPolicy spot = SpotPolicy.NEVER;
+        private Optional<SpotPolicy> spot = Optional.empty();
         private final List<String> regions = new ArrayList<>();
         private Optional<Budget> budget = Optional.empty();
         private Optional<RuntimeEstimate> estimate = Optional.empty();
@@ -247,8 +247,9 @@ public record Workload(
             return this;
         }
 
+        /** The spot policy; unset, the configuration's default applies (else never). */
         public Builder spot(SpotPolicy policy) {
-            this.spot = Objects.requireNonNull(policy, "spot");
+            this.spot = Optional.of(Objects.requireNonNull(policy, "spot"));
             return this;
         }
 

@@ -183,12 +183,15 @@ record Requirements(
         if (overrides.spot().isPresent()) {
             policy = overrides.spot().get();
             policySource = "the command line";
-        } else if (workload.spot() == SpotPolicy.NEVER && settings.defaultSpot().isPresent()) {
-            policy = settings.defaultSpot().get();
-            policySource = "the configuration's default (the workload leaves spot at never)";
-        } else {
-            policy = workload.spot();
+        } else if (workload.spot().isPresent()) {
+            policy = workload.spot().get();
             policySource = "the workload";
+        } else if (settings.defaultSpot().isPresent()) {
+            policy = settings.defaultSpot().get();
+            policySource = "the configuration's default (the workload does not set spot)";
+        } else {
+            policy = SpotPolicy.NEVER;
+            policySource = "the default (neither the workload nor the configuration sets spot)";
         }
         boolean wantSpot;
         String spotName = lower(policy);

@@ -172,7 +172,7 @@ final class WorkloadBinder {
         Optional<Workload> workload = in.construct("", () -> new Workload(name, labels, phase.orElse(Phase.INFERENCE),
                 model.orElse(ModelClass.SMALL), resources.orElse(Resources.defaults()), modelSize, container, command,
                 workingDir, env, secrets, checkpoint.isEmpty() && checkpointWritten ? Optional.of(PLACEHOLDER_CHECKPOINT)
-                        : checkpoint, spot.orElse(SpotPolicy.NEVER), regions, budget, estimate,
+                        : checkpoint, spot, regions, budget, estimate,
                 optimize.orElse(Optimize.COST)));
         return partsOk ? workload : Optional.empty();
     }

@@ -148,8 +148,7 @@ class AdvisorPropertyTest {
             if (overrides.spot().isPresent()) {
                 return overrides.spot().get();
             }
-            return workload.spot() != SpotPolicy.NEVER ? workload.spot()
-                    : settings.defaultSpot().orElse(SpotPolicy.NEVER);
+            return workload.spot().orElseGet(() -> settings.defaultSpot().orElse(SpotPolicy.NEVER));
         }
 
         boolean preferredWithoutCheckpoint() {
@@ -347,7 +346,9 @@ class AdvisorPropertyTest {
         if (spot == SpotPolicy.PREFERRED && phase == Phase.TRAINING && !checkpoint) {
             spot = SpotPolicy.ALLOWED;
         }
-        w.spot(spot);
+        if (random.nextInt(4) != 0) {
+            w.spot(spot); // else unset: the configuration's default, or never, applies
+        }
         if (random.nextInt(3) == 0) {
             List<String> chosen = new ArrayList<>();
             for (String region : regions) {

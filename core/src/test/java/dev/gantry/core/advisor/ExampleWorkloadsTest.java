@@ -99,7 +99,7 @@ class ExampleWorkloadsTest {
         w.secrets().forEach((key, ref) -> secrets.put(key, lower(ref.kind()) + ":" + ref.location()));
         out.put("secrets", secrets.toString());
         out.put("checkpoint", w.checkpoint().map(c -> c.path() + " " + Durations.format(c.every())).orElse("-"));
-        out.put("spot", lower(w.spot()));
+        out.put("spot", w.spot().map(ExampleWorkloadsTest::lower).orElse("-"));
         out.put("regions", w.regions().toString());
         out.put("budget", w.budget().map(b -> Money.format(b.maxPerHour())).orElse("-"));
         out.put("estimate", w.estimate().map(e -> Money.format(e.hours()) + " " + e.gpu()).orElse("-"));

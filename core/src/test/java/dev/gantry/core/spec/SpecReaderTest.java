@@ -55,7 +55,7 @@ class SpecReaderTest {
         assertEquals(Map.of("EPOCHS", "3"), w.env());
         assertEquals(Map.of("HF_TOKEN", new SecretRef(SecretRef.Kind.ENV, "HF_TOKEN")), w.secrets());
         assertEquals(Optional.of(new Checkpoint("/mnt/checkpoints", Duration.ofMinutes(30))), w.checkpoint());
-        assertEquals(SpotPolicy.ALLOWED, w.spot());
+        assertEquals(Optional.of(SpotPolicy.ALLOWED), w.spot());
         assertEquals(List.of("eastus", "westus2"), w.regions());
         assertEquals(Optional.of(new Budget(120)), w.budget());
         assertEquals(Optional.of(new RuntimeEstimate(10, "A100-80GB")), w.estimate());
@@ -69,7 +69,7 @@ class SpecReaderTest {
         assertEquals(Phase.INFERENCE, w.phase());
         assertEquals(ModelClass.COMPLEX, w.model());
         assertEquals(Resources.defaults(), w.resources());
-        assertEquals(SpotPolicy.NEVER, w.spot());
+        assertEquals(Optional.empty(), w.spot(), "unset: the configuration decides");
         assertEquals(Optimize.COST, w.optimize());
         assertEquals(Optional.empty(), w.container());
         assertEquals(Optional.empty(), w.checkpoint());
@@ -88,7 +88,7 @@ class SpecReaderTest {
         assertEquals(Duration.ofMinutes(90), w.checkpoint().orElseThrow().every());
         assertEquals(SecretRef.Kind.FILE, w.secrets().get("DB_PASSWORD").kind());
         assertEquals(SecretRef.Kind.KEY_VAULT, w.secrets().get("API_KEY").kind());
-        assertEquals(SpotPolicy.PREFERRED, w.spot());
+        assertEquals(Optional.of(SpotPolicy.PREFERRED), w.spot());
         assertEquals(Optimize.TIME, w.optimize());
     }
 

@@ -126,8 +126,12 @@ public final class RetailPricesClient {
                         .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 if (attempt >= maxAttempts) {
-                    throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API unreachable at " + uri
-                            + " after " + attempt + " attempts: " + e.getMessage(), e);
+                    // Connection failures often carry no message; the exception's kind is what tells them apart.
+                    String why = e.getMessage() == null ? e.getClass().getSimpleName()
+                            : e.getClass().getSimpleName() + ": " + e.getMessage();
+                    throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API unreachable at "
+                            + uri.getScheme() + "://" + uri.getHost() + " after " + attempt + " attempts (" + why
+                            + "); check the network or a proxy (HTTPS_PROXY)", e);
                 }
                 pause(backoff);
                 backoff = min(backoff.multipliedBy(2), maxWait);
