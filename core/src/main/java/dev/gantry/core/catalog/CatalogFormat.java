@@ -15,6 +15,7 @@ import java.io.Writer;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -119,11 +120,37 @@ public final class CatalogFormat {
             throw new GantryException(ErrorCode.CATALOG_INVALID,
                     file + ": the header needs '# source: ...' and '# date: YYYY-MM-DD' lines");
         }
-        List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels));
+        // A size appears once per region with the same facts: build its VmSize once (this halves a cold load).
+        Map<String, SizePart> sizes = new HashMap<>();
+        List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels, sizes));
         return new Catalog(entries, new CatalogInfo(source, date), gpuModels, retired, provenance);
     }
 
-    private static CatalogEntry entry(TableText.Row row, Map<String, GpuModel> gpuModels) {
+    /** The region-independent part of a row. */
+    private record SizePart(VmSize size, Optional<GpuModel> model) {
+    }
+
+    private static CatalogEntry entry(TableText.Row row, Map<String, GpuModel> gpuModels, Map<String, SizePart> sizes) {
+        String key = row.get("size") + ',' + row.get("accelerator") + ',' + row.get("gpuModel") + ','
+                + row.get("gpuCount") + ',' + row.get("gpuMemoryGib") + ',' + row.get("gpuVendor") + ','
+                + row.get("vcpus") + ',' + row.get("memoryGib") + ',' + row.get("rdma") + ',' + row.get("arch") + ','
+                + row.get("generations");
+        SizePart part = sizes.get(key);
+        if (part == null) {
+            part = sizePart(row, gpuModels);
+            sizes.put(key, part);
+        }
+        OptionalDouble onDemand = knownPrice(row.optionalDouble("onDemand"));
+        OptionalDouble spot = knownPrice(row.optionalDouble("spot"));
+        if (spot.isPresent() && onDemand.isPresent() && spot.getAsDouble() >= onDemand.getAsDouble()) {
+            spot = OptionalDouble.empty();
+        }
+        String restriction = row.get("restriction");
+        return new CatalogEntry(part.size(), row.required("region"), onDemand, spot, part.model(),
+                restriction.isEmpty() ? Optional.empty() : Optional.of(restriction));
+    }
+
+    private static SizePart sizePart(TableText.Row row, Map<String, GpuModel> gpuModels) {
         String name = row.required("size");
         SizeName sizeName = SizeName.parse(name).orElseThrow(() -> row.invalid("size", "is '" + name
                 + "', which does not follow Azure's size naming (e.g. Standard_NC24ads_A100_v4)"));
@@ -175,14 +202,7 @@ public final class CatalogFormat {
         }
         VmSize size = new VmSize(name, sizeName.family(), vcpus, memory, gpu,
                 rdma.isEmpty() ? sizeName.rdma() : rdma.equals("true"), architecture, generations);
-        OptionalDouble onDemand = knownPrice(row.optionalDouble("onDemand"));
-        OptionalDouble spot = knownPrice(row.optionalDouble("spot"));
-        if (spot.isPresent() && onDemand.isPresent() && spot.getAsDouble() >= onDemand.getAsDouble()) {
-            spot = OptionalDouble.empty();
-        }
-        String restriction = row.get("restriction");
-        return new CatalogEntry(size, row.required("region"), onDemand, spot, model,
-                restriction.isEmpty() ? Optional.empty() : Optional.of(restriction));
+        return new SizePart(size, model);
     }
 
     private static GpuVendor vendor(TableText.Row row, Optional<GpuModel> model) {
