@@ -107,7 +107,7 @@ public final class PlanFit {
     }
 
     /** What a plan (or, for a survey, the host itself) needs. Empty optionals: no requirement. */
-    private record Needs(String source, int gpus, GpuVendor vendor, OptionalDouble gpuMemoryGib,
+    private record Needs(boolean fromPlan, String source, int gpus, GpuVendor vendor, OptionalDouble gpuMemoryGib,
             boolean gpuMemoryExplicit, OptionalInt vcpus, boolean vcpusExplicit, OptionalDouble memoryGib,
             boolean memoryExplicit, boolean infiniband) {
 
@@ -123,14 +123,19 @@ public final class PlanFit {
             OptionalDouble memory = r.memoryGib().isPresent() ? r.memoryGib()
                     : OptionalDouble.of(plan.vmSize().memoryGib() * NOMINAL_SHARE);
             boolean ib = r.interconnect() == Interconnect.INFINIBAND || plan.nodes() > 1 && plan.vmSize().rdma();
-            return new Needs("plan: " + size, gpus, vendor, gpus == 0 ? OptionalDouble.empty() : gpuMemory,
+            return new Needs(true, "plan: " + size, gpus, vendor, gpus == 0 ? OptionalDouble.empty() : gpuMemory,
                     r.gpuMemoryGib().isPresent(), vcpus, r.vcpus().isPresent(), memory, r.memoryGib().isPresent(), ib);
         }
 
         static Needs ofHost(HostFacts host) {
             GpuVendor vendor = host.gpuVendor().orElse(GpuVendor.ANY);
-            return new Needs("host's own GPUs", host.gpus(vendor).size(), vendor, OptionalDouble.empty(), false,
+            return new Needs(false, "the host's own GPUs", host.gpus(vendor).size(), vendor, OptionalDouble.empty(), false,
                     OptionalInt.empty(), false, OptionalDouble.empty(), false, false);
+        }
+
+        /** Why a GPU check needs nothing. */
+        String noGpus() {
+            return fromPlan ? "none (CPU-only plan)" : "none (no plan, no GPUs)";
         }
 
         String explain(boolean explicit, String field) {
@@ -142,7 +147,7 @@ public final class PlanFit {
         List<Gpu> usable = host.gpus(needs.vendor());
         String found = describeGpus(host.gpus());
         if (needs.gpus() == 0) {
-            return ProbeFinding.ok(Check.GPU_COUNT, found, "none (CPU only)");
+            return ProbeFinding.ok(Check.GPU_COUNT, found, needs.noGpus());
         }
         String needed = needs.gpus() + " " + vendorName(needs.vendor()) + " GPU" + plural(needs.gpus()) + " ("
                 + needs.source() + ")";
@@ -158,7 +163,7 @@ public final class PlanFit {
     private static ProbeFinding gpuVendor(HostFacts host, Needs needs) {
         String found = host.gpuVendor().map(PlanFit::vendorName).orElse("no GPUs visible");
         if (needs.gpus() == 0 || needs.vendor() == GpuVendor.ANY) {
-            return ProbeFinding.ok(Check.GPU_VENDOR, found, needs.gpus() == 0 ? "none (CPU only)" : "any");
+            return ProbeFinding.ok(Check.GPU_VENDOR, found, needs.gpus() == 0 ? needs.noGpus() : "any");
         }
         String needed = vendorName(needs.vendor()) + " (" + needs.source() + ")";
         if (host.gpuVendor().isEmpty()) {
@@ -179,7 +184,7 @@ public final class PlanFit {
         String found = usable.isEmpty() ? "no GPUs visible"
                 : smallest.isPresent() ? gib(smallest.getAsDouble()) + " per GPU" : "unknown (not reported)";
         if (needs.gpus() == 0 || needs.gpuMemoryGib().isEmpty()) {
-            return ProbeFinding.ok(Check.GPU_MEMORY, found, needs.gpus() == 0 ? "none (CPU only)" : "any");
+            return ProbeFinding.ok(Check.GPU_MEMORY, found, needs.gpus() == 0 ? needs.noGpus() : "any");
         }
         double need = needs.gpuMemoryGib().getAsDouble();
         String needed = ">= " + gib(need) + " per GPU (" + needs.explain(needs.gpuMemoryExplicit(),
@@ -202,7 +207,7 @@ public final class PlanFit {
     private static ProbeFinding gpuDriver(HostFacts host, Needs needs) {
         String found = driverFound(host);
         if (needs.gpus() == 0 || needs.vendor() == GpuVendor.ANY) {
-            return ProbeFinding.ok(Check.GPU_DRIVER, found, needs.gpus() == 0 ? "none (CPU only)" : "any");
+            return ProbeFinding.ok(Check.GPU_DRIVER, found, needs.gpus() == 0 ? needs.noGpus() : "any");
         }
         String tool = needs.vendor() == GpuVendor.AMD ? "rocm-smi" : "nvidia-smi";
         String needed = vendorName(needs.vendor()) + " driver (" + tool + " answers)";
@@ -279,7 +284,8 @@ public final class PlanFit {
                     : host.tool("ibv_devinfo").detail()) + ")";
         }
         if (!needs.infiniband()) {
-            return ProbeFinding.ok(Check.INFINIBAND, found, "none (no RDMA in the plan)");
+            return ProbeFinding.ok(Check.INFINIBAND, found,
+                    needs.fromPlan() ? "none (no RDMA in the plan)" : "none (no plan)");
         }
         String needed = ">= 1 ACTIVE InfiniBand port (multi-node RDMA plan)";
         if (!active.isEmpty()) {

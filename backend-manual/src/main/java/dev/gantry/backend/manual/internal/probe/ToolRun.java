@@ -29,6 +29,9 @@ public record ToolRun(Outcome outcome, String detail) {
         if (section.succeeded()) {
             return new ToolRun(Outcome.OK, "");
         }
+        if (section.notInstalled() && section.name().equals("ready-marker")) {
+            return new ToolRun(Outcome.NOT_INSTALLED, "absent"); // no marker file, not a missing command
+        }
         return new ToolRun(section.notInstalled() ? Outcome.NOT_INSTALLED : Outcome.FAILED, section.failure());
     }
 
