@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -118,9 +117,5 @@ public final class DoctorJson {
 
     private static Object value(OptionalDouble v) {
         return v.isPresent() ? (Object) v.getAsDouble() : null;
-    }
-
-    static Object value(Optional<?> v) {
-        return v.orElse(null);
     }
 }

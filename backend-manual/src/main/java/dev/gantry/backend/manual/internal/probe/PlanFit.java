@@ -273,8 +273,11 @@ public final class PlanFit {
         List<IbPort> active = host.activeInfinibandPorts();
         String found;
         if (!active.isEmpty()) {
-            found = active.size() + " ACTIVE InfiniBand port" + plural(active.size()) + " ("
-                    + active.stream().map(p -> p.device() + "/" + p.port()).collect(Collectors.joining(", ")) + ")";
+            List<String> names = active.stream().map(p -> p.device() + "/" + p.port()).toList();
+            // Eight-port hosts are common; name the first and last rather than every port.
+            String listed = names.size() <= 3 ? String.join(", ", names)
+                    : names.get(0) + ", " + names.get(1) + ", ..., " + names.get(names.size() - 1);
+            found = active.size() + " ACTIVE InfiniBand port" + plural(active.size()) + " (" + listed + ")";
         } else if (!host.infinibandPorts().isEmpty()) {
             found = "no ACTIVE InfiniBand port (" + host.infinibandPorts().stream()
                     .map(p -> p.device() + "/" + p.port() + " " + p.state() + " " + p.linkLayer())
