@@ -11,8 +11,12 @@ import java.util.Map;
  * depends on the API only, so it carries its own; malformed text fails with the offset and what was expected.
  */
 final class JsonReader {
+    /** Deeper nesting than any tool prints; a limit keeps hostile input from exhausting the stack. */
+    static final int MAX_DEPTH = 64;
+
     private final String text;
     private int at;
+    private int depth;
 
     private JsonReader(String text) {
         this.text = text;
@@ -64,12 +68,20 @@ final class JsonReader {
         }
     }
 
+    private void enter() throws MalformedJson {
+        if (++depth > MAX_DEPTH) {
+            throw new MalformedJson("malformed JSON at offset " + at + ": nested deeper than " + MAX_DEPTH);
+        }
+    }
+
     private Map<String, Object> object() throws MalformedJson {
+        enter();
         Map<String, Object> result = new LinkedHashMap<>();
         at++;
         skipSpace();
         if (peek('}')) {
             at++;
+            depth--;
             return result;
         }
         while (true) {
@@ -87,6 +99,7 @@ final class JsonReader {
                 at++;
             } else if (peek('}')) {
                 at++;
+                depth--;
                 return result;
             } else {
                 throw error("',' or '}'");
@@ -95,11 +108,13 @@ final class JsonReader {
     }
 
     private List<Object> array() throws MalformedJson {
+        enter();
         List<Object> result = new ArrayList<>();
         at++;
         skipSpace();
         if (peek(']')) {
             at++;
+            depth--;
             return result;
         }
         while (true) {
@@ -110,6 +125,7 @@ final class JsonReader {
                 at++;
             } else if (peek(']')) {
                 at++;
+                depth--;
                 return result;
             } else {
                 throw error("',' or ']'");

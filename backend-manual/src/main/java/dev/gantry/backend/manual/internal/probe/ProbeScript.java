@@ -60,6 +60,8 @@ public final class ProbeScript {
             # The nearest existing directory at or above the work directory (it may not exist before the first job).
             existing_dir() {
               d=$1
+              # A relative path gets ./ so that a name starting with '-' is never read as an option.
+              case $d in /*) ;; *) d=./$d ;; esac
               while [ ! -d "$d" ] && [ "$d" != "/" ] && [ "$d" != "." ]; do
                 d=$(dirname -- "$d")
               done

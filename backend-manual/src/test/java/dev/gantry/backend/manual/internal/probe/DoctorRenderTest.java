@@ -86,4 +86,14 @@ class DoctorRenderTest {
                 JsonReader.parse("{\"s\": \"a\\\"b\\\\c\\nd\\u00e9\", \"t\": true, \"n\": -1.5e2}"));
         assertEquals(java.util.Arrays.asList(null, false), JsonReader.parse("[null, false]"));
     }
+
+    @Test
+    void readerLimitsNesting() throws Exception {
+        String deep = "[".repeat(JsonReader.MAX_DEPTH) + "]".repeat(JsonReader.MAX_DEPTH);
+        assertTrue(JsonReader.parse(deep) instanceof List);
+        String hostile = "[".repeat(100_000);
+        JsonReader.MalformedJson e = org.junit.jupiter.api.Assertions.assertThrows(JsonReader.MalformedJson.class,
+                () -> JsonReader.parse(hostile));
+        assertEquals("malformed JSON at offset 64: nested deeper than 64", e.getMessage());
+    }
 }

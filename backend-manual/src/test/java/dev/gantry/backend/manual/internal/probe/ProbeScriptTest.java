@@ -111,4 +111,16 @@ class ProbeScriptTest {
         }
         return false;
     }
+
+    @Test
+    void aRelativeWorkDirectoryStartingWithADashIsAPathNotAnOption(@TempDir Path tmp) throws Exception {
+        Files.createDirectories(tmp.resolve("-h dir"));
+        Process process = new ProcessBuilder(ProbeScript.argv("-h dir")).directory(tmp.toFile())
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "probe finished");
+        ProbeSection disk = ProbeOutput.parse(output).sections().get("disk");
+        assertEquals(0, disk.exitStatus(), disk.body());
+        assertTrue(ProbeReport.parse(output, "-h dir").disk().isPresent());
+    }
 }
