@@ -6,6 +6,6 @@ public enum FindingStatus {
     OK,
     /** Needed and absent: a job placed here would fail. */
     MISSING,
-    /** Worth knowing but not fatal: a job may still run (e.g. less memory than the plan's size, a failed boot check). */
+    /** Worth knowing but not fatal: a job may still run (less memory than the plan's size, a failed boot check). */
     WARN
 }

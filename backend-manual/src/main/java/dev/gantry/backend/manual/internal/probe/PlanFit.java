@@ -129,8 +129,8 @@ public final class PlanFit {
 
         static Needs ofHost(HostFacts host) {
             GpuVendor vendor = host.gpuVendor().orElse(GpuVendor.ANY);
-            return new Needs(false, "the host's own GPUs", host.gpus(vendor).size(), vendor, OptionalDouble.empty(), false,
-                    OptionalInt.empty(), false, OptionalDouble.empty(), false, false);
+            return new Needs(false, "the host's own GPUs", host.gpus(vendor).size(), vendor, OptionalDouble.empty(),
+                    false, OptionalInt.empty(), false, OptionalDouble.empty(), false, false);
         }
 
         /** Why a GPU check needs nothing. */

@@ -78,12 +78,24 @@ public final class ProbeScript {
               return 0
             }
             begin os
-            if [ -r /etc/os-release ]; then cat /etc/os-release 2>&1; status=$?; else echo "no /etc/os-release"; status=1; fi
+            if [ -r /etc/os-release ]; then
+              cat /etc/os-release 2>&1
+              status=$?
+            else
+              echo "no /etc/os-release"
+              status=1
+            fi
             end os "$status"
             probe kernel uname -srm
             probe cpus nproc
             begin meminfo
-            if [ -r /proc/meminfo ]; then cat /proc/meminfo 2>&1; status=$?; else echo "no /proc/meminfo"; status=1; fi
+            if [ -r /proc/meminfo ]; then
+              cat /proc/meminfo 2>&1
+              status=$?
+            else
+              echo "no /proc/meminfo"
+              status=1
+            fi
             end meminfo "$status"
             probe disk df -Pk "$(existing_dir "$workdir")"
             probe nvidia-smi nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader,nounits
@@ -97,7 +109,13 @@ public final class ProbeScript {
             probe podman-info podman info --format json
             probe ibv_devinfo ibv_devinfo
             begin ready-marker
-            if [ -f /var/lib/gantry/ready.json ]; then cat /var/lib/gantry/ready.json 2>&1; status=$?; else echo "no marker"; status=127; fi
+            if [ -f /var/lib/gantry/ready.json ]; then
+              cat /var/lib/gantry/ready.json 2>&1
+              status=$?
+            else
+              echo "no marker"
+              status=127
+            fi
             end ready-marker "$status"
             exit 0
             """;

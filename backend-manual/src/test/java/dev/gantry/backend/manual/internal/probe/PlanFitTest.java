@@ -162,4 +162,21 @@ class PlanFitTest {
                 .map(f -> f.check().checkName() + "=" + f.status()).collect(Collectors.joining(" ")));
         assertEquals(GpuVendor.NVIDIA, ProbeReportTest.host("a10-no-toolkit", "/w").gpuVendor().orElseThrow());
     }
+
+    @Test
+    void aDriverThatIsNotLoadedIsMissingWithNvidiaSmisOwnWords() {
+        String output = Samples.sample("reports/a10-no-toolkit.txt")
+                .replace("===gantry-probe:nvidia-smi===\n" + Samples.sample("nvidia-smi/a10.csv")
+                        + "\n\n===gantry-probe-end:nvidia-smi:0===", "===gantry-probe:nvidia-smi===\n"
+                        + Samples.sample("nvidia-smi/header-no-driver.txt") + "\n\n===gantry-probe-end:nvidia-smi:9===");
+        HostFacts facts = ProbeReport.parse(output, "/w");
+        assertEquals(List.of(), facts.gpus());
+        List<ProbeFinding> findings = PlanFit.evaluate(facts, PLANS.get("a10"), "none");
+        ProbeFinding driver = findings.get(3);
+        assertEquals(Check.GPU_DRIVER, driver.check());
+        assertEquals(FindingStatus.MISSING, driver.status());
+        assertTrue(driver.found().startsWith("nvidia-smi exit 9: NVIDIA-SMI has failed because it couldn't "
+                + "communicate with the NVIDIA driver."), driver.found());
+        assertEquals(PlanFit.DRIVER_FIX, findings.get(0).fix(), "no GPU visible: the count points at the driver");
+    }
 }
