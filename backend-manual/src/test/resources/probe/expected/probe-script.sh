@@ -11,10 +11,11 @@ probe() {
   shift
   begin "$name"
   if command -v "$1" >/dev/null 2>&1; then
+    # stdin from /dev/null: when the script itself arrives on stdin (sh -s), no probe may eat it.
     if command -v timeout >/dev/null 2>&1; then
-      timeout 30 "$@" 2>&1
+      timeout 30 "$@" </dev/null 2>&1
     else
-      "$@" 2>&1
+      "$@" </dev/null 2>&1
     fi
     status=$?
   else

@@ -45,10 +45,11 @@ public final class ProbeScript {
               shift
               begin "$name"
               if command -v "$1" >/dev/null 2>&1; then
+                # stdin from /dev/null: when the script itself arrives on stdin (sh -s), no probe may eat it.
                 if command -v timeout >/dev/null 2>&1; then
-                  timeout 30 "$@" 2>&1
+                  timeout 30 "$@" </dev/null 2>&1
                 else
-                  "$@" 2>&1
+                  "$@" </dev/null 2>&1
                 fi
                 status=$?
               else
@@ -121,6 +122,23 @@ public final class ProbeScript {
             """;
 
     private ProbeScript() {
+    }
+
+    /**
+     * The command line for an SSH exec channel: {@code sh -s -- 'WORKDIR'}, with {@link #TEXT} written to the
+     * command's stdin. The script never passes through the remote login shell's parser (which may not be POSIX);
+     * only the work directory does, single-quoted so that it arrives verbatim.
+     *
+     * @throws IllegalArgumentException when the work directory holds a NUL or a line break, which no login shell
+     *     passes through intact
+     */
+    public static String remoteCommand(String workDir) {
+        Objects.requireNonNull(workDir, "workDir");
+        if (workDir.indexOf('\0') >= 0 || workDir.indexOf('\n') >= 0 || workDir.indexOf('\r') >= 0) {
+            throw new IllegalArgumentException("workDir must not contain NUL or line breaks, got '"
+                    + workDir.replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\\0") + "'");
+        }
+        return "sh -s -- '" + workDir.replace("'", "'\\''") + "'";
     }
 
     /**

@@ -123,4 +123,30 @@ class ProbeScriptTest {
         assertEquals(0, disk.exitStatus(), disk.body());
         assertTrue(ProbeReport.parse(output, "-h dir").disk().isPresent());
     }
+
+    @Test
+    void remoteCommandQuotesOnlyTheWorkDirectory() {
+        assertEquals("sh -s -- '/data/it'\\''s $(reboot)'", ProbeScript.remoteCommand("/data/it's $(reboot)"));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ProbeScript.remoteCommand("/data\nrm -rf /"));
+        assertEquals("workDir must not contain NUL or line breaks, got '/data\\nrm -rf /'", e.getMessage());
+    }
+
+    /** As an SSH exec channel runs it: the login shell parses the command line, the script arrives on stdin. */
+    @Test
+    void remoteCommandRunsTheScriptFromStdin(@TempDir Path tmp) throws Exception {
+        Path workDir = Files.createDirectories(tmp.resolve("it's a \"dir\" $(touch pwned)"));
+        Process process = new ProcessBuilder("sh", "-c", ProbeScript.remoteCommand(workDir.toString()))
+                .directory(tmp.toFile()).redirectErrorStream(true).start();
+        try (var stdin = process.getOutputStream()) {
+            stdin.write(ProbeScript.TEXT.getBytes(StandardCharsets.UTF_8));
+        }
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "probe finished");
+        ProbeOutput sections = ProbeOutput.parse(output);
+        assertEquals(List.of(), sections.problems(), output);
+        assertEquals(ProbeScript.SECTIONS, List.copyOf(sections.sections().keySet()), "no probe ate the script");
+        assertEquals(0, sections.sections().get("disk").exitStatus(), output);
+        assertFalse(Files.exists(tmp.resolve("pwned")), "no command ran from the directory name");
+    }
 }
