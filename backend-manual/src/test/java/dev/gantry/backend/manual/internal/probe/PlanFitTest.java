@@ -32,8 +32,7 @@ class PlanFitTest {
             "mi300x-2nodes", Plans.plan(Plans.ND_MI300X_V5, Resources.defaults(), 2),
             "cpu", Plans.plan(Plans.D4S_V5),
             "cpu-needs-8vcpus-64gib", Plans.plan(Plans.D4S_V5, Resources.builder().gpus(0).vcpus(8).memoryGib(64)
-                    .build(), 1),
-            "cpu-on-big-size", Plans.plan(Plans.NV_A10_V5, Resources.builder().build(), 1));
+                    .build(), 1));
 
     @ParameterizedTest(name = "{0} host, {1} plan, {2}")
     @CsvSource(delimiter = '|', value = {
@@ -51,7 +50,7 @@ class PlanFitTest {
         "cpu-only        | cpu                    | none    | disk=WARN",
         "cpu-only        | cpu                    | docker  | container.runtime=MISSING disk=WARN",
         "cpu-only        | cpu-needs-8vcpus-64gib | none    | cpu.vcpus=MISSING memory=MISSING disk=WARN",
-        "cpu-only        | cpu-on-big-size        | none    | gpu.count=MISSING gpu.vendor=MISSING gpu.memory=MISSING gpu.driver=MISSING cpu.vcpus=WARN memory=WARN disk=WARN",
+        "cpu-only        | a10                    | none    | gpu.count=MISSING gpu.vendor=MISSING gpu.memory=MISSING gpu.driver=MISSING cpu.vcpus=WARN memory=WARN disk=WARN",
         "mi300x          | mi300x                 | docker  | boot.marker=WARN",
         "mi300x          | mi300x-2nodes          | docker  | boot.marker=WARN",
         "mi300x          | h100x8                 | docker  | gpu.count=MISSING gpu.vendor=MISSING gpu.memory=MISSING gpu.driver=MISSING container.nvidia-runtime=MISSING boot.marker=WARN",
@@ -128,7 +127,7 @@ class PlanFitTest {
     @Test
     void problemsNameSpecPathsAndSkipWarnings() {
         List<ProbeFinding> findings = PlanFit.evaluate(ProbeReportTest.host("cpu-only", "/w"),
-                PLANS.get("cpu-on-big-size"), "none");
+                PLANS.get("a10"), "none");
         assertEquals(List.of("resources.gpus", "resources.gpuVendor", "resources.gpuMemoryGib", "resources.gpus"),
                 PlanFit.problems(findings).stream().map(Problem::path).toList());
         assertTrue(PlanFit.problems(findings).get(0).message().startsWith("gpu.count: host has no GPUs visible, needs "
