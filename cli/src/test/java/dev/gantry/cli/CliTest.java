@@ -134,8 +134,26 @@ class CliTest {
 
     @Test
     void verbsOfLaterVersionsSaySoAndExitTwo() {
-        CliRun run = CliRun.run(home, work, "doctor");
+        CliRun run = CliRun.run(home, work, "workflow");
         assertEquals(2, run.exitCode, run.toString());
-        assertTrue(run.err.contains("'gantry doctor' is not available in this version"), run.err);
+        assertTrue(run.err.contains("'gantry workflow' is not available in this version"), run.err);
+    }
+
+    @Test
+    void doctorProbesTheLocalHostAsJson() throws IOException {
+        CliRun run = CliRun.run(home, work, "doctor", "--output", "json");
+        assertTrue(run.exitCode == 0 || run.exitCode == 1, run.toString());
+        JsonNode report = Json.MAPPER.readTree(run.out).get(0);
+        assertEquals("local", report.get("host").asText());
+        assertTrue(report.get("facts").get("cpus").asInt() >= 1, run.out);
+        assertTrue(report.get("checks").isArray() && report.get("checks").size() > 0, run.out);
+        assertEquals(run.exitCode == 0, report.get("ok").asBoolean());
+    }
+
+    @Test
+    void doctorRefusesAnUnknownHostNamingTheKnownOnes() {
+        CliRun run = CliRun.run(home, work, "doctor", "--host", "gpu-7");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("no host 'gpu-7' in backend 'manual'; its hosts: local"), run.err);
     }
 }

@@ -6,6 +6,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
@@ -128,6 +129,14 @@ public final class Gantry implements AutoCloseable {
 
     public JobRecord cancel(String id) {
         return jobs.cancel(id);
+    }
+
+    /**
+     * Probes the configured backend's hosts for what the plan needs (or, without a plan, for their own hardware):
+     * drivers, GPUs, container runtime, InfiniBand, CPUs, memory and disk, each with how to fix what is missing.
+     */
+    public List<HostReport> doctor(Optional<Plan> plan) {
+        return backend(config().backend()).doctor(plan);
     }
 
     /** Waits until the job ends or the timeout passes, and returns its latest record. */

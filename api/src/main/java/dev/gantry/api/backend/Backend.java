@@ -1,11 +1,14 @@
 package dev.gantry.api.backend;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A configured backend: turns plans into jobs on one orchestrator. Backends never decide hardware (the plan did)
@@ -49,6 +52,15 @@ public interface Backend extends AutoCloseable {
 
     /** Stops the job on every node; it then reports CANCELLED. Cancelling an ended job does nothing. */
     void cancel(JobRef job);
+
+    /**
+     * Probes the backend's hosts for what plans need (drivers, GPUs, container runtime, InfiniBand, CPUs, memory,
+     * disk) and checks them against the plan, or against their own hardware without one. Backends without hosts of
+     * their own answer BACKEND_UNAVAILABLE.
+     */
+    default List<HostReport> doctor(Optional<Plan> plan) {
+        throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "backend '" + name() + "' has no hosts to probe");
+    }
 
     @Override
     void close();

@@ -1,5 +1,6 @@
 package dev.gantry.backend.manual.internal;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,12 @@ public interface Host {
 
     /** What the machine has, for validating plans against it. */
     MachineFacts facts();
+
+    /**
+     * Runs a short command to completion with stdin closed and returns its standard output; fails with
+     * REMOTE_ERROR when it cannot start or outlives the timeout. For probes, never for jobs.
+     */
+    String run(List<String> argv, Duration timeout);
 
     /** The subdirectories of a directory (job ids under the work directory). */
     List<String> list(String directory);

@@ -340,4 +340,32 @@ public final class LocalHost implements Host {
         return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "local transport could not " + what + ": "
                 + e.getMessage(), e);
     }
+
+    @Override
+    public String run(List<String> argv, Duration timeout) {
+        try {
+            Process process = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            // Read while it runs: a full pipe would otherwise stall a chatty probe.
+            java.util.concurrent.CompletableFuture<byte[]> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (InputStream in = process.getInputStream()) {
+                    return in.readAllBytes();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new GantryException(ErrorCode.REMOTE_ERROR, argv.get(0) + " did not finish within "
+                        + timeout.toSeconds() + "s on " + name());
+            }
+            return new String(out.join(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot run " + argv.get(0) + " on " + name() + ": "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while running " + argv.get(0), e);
+        }
+    }
 }

@@ -8,6 +8,7 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -22,6 +23,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -152,6 +154,12 @@ public final class ManualBackend implements Backend {
      */
     public void preempt(JobRef ref, String reason) {
         stop(existing(ref), JobDirectory.PREEMPTED, reason);
+    }
+
+    /** One probe per host; the local transport has one host and runs no containers yet. */
+    @Override
+    public List<HostReport> doctor(Optional<Plan> plan) {
+        return List.of(HostDoctor.examine(host, settings.workDir().toString(), plan, "none"));
     }
 
     @Override
