@@ -92,7 +92,10 @@ final class PlanCommand extends Verb {
         facts.row("image", plan.image().name() + " (" + plan.image().id() + ")");
         facts.row("orchestrator", plan.orchestrator().recommended().backendName() + ": "
                 + plan.orchestrator().reason());
-        facts.row("catalog", plan.catalog().source() + ", prices of " + plan.catalog().date());
+        long age = java.time.temporal.ChronoUnit.DAYS.between(plan.catalog().date(),
+                java.time.LocalDate.now(java.time.ZoneOffset.UTC));
+        facts.row("catalog", plan.catalog().source() + ", prices of " + plan.catalog().date() + " (" + age
+                + (age == 1 ? " day" : " days") + " old; 'gantry catalog refresh' updates them)");
         facts.print(out);
         out.println("reasons:");
         for (Reason reason : plan.reasons()) {
