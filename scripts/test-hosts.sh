@@ -12,6 +12,7 @@
 # Fault injection (used by the tests):
 #   scripts/test-hosts.sh drop-sessions K   kill host K's open SSH connections (the listener stays up)
 #   scripts/test-hosts.sh restart-sshd K    restart host K's sshd listener (open connections survive, as on a real host)
+#   scripts/test-hosts.sh stop-sshd K       stop host K's sshd listener (new connections are refused); "up" starts it
 #   scripts/test-hosts.sh power-off K       take host K off the network at once (its namespace is deleted)
 #
 # Layout: bridge gantrybr0 with 10.200.0.1/24 in the root namespace; host K lives in namespace gantry-hK at
@@ -159,6 +160,8 @@ ensure_network() {
   ip -n "$ns" link set eth0 up
   ip link set "gantry-v$k" master "$BRIDGE"
   ip link set "gantry-v$k" up
+  # A host rebuilt after power-off has a new MAC; a cached neighbour entry would black-hole it for ~30 s.
+  ip neigh flush to "$addr" dev "$BRIDGE" 2>/dev/null || true
 }
 
 start_sshd() {
@@ -281,14 +284,26 @@ cmd_drop_sessions() {
   done
 }
 
-cmd_restart_sshd() {
-  local k pid
-  k=$(host_number "${1:-}")
-  require_root_and_tools
-  if pid=$(sshd_pid "$k"); then
+stop_listener() {
+  local pid
+  if pid=$(sshd_pid "$1"); then
     kill "$pid"
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
+}
+
+cmd_stop_sshd() {
+  local k
+  k=$(host_number "${1:-}")
+  require_root_and_tools
+  stop_listener "$k"
+}
+
+cmd_restart_sshd() {
+  local k
+  k=$(host_number "${1:-}")
+  require_root_and_tools
+  stop_listener "$k"
   ensure_bridge
   ensure_host "$k"
 }
@@ -310,7 +325,8 @@ cmd_power_off() {
     status) cmd_status "${2:-2}" ;;
     drop-sessions) cmd_drop_sessions "${2:-}" ;;
     restart-sshd) cmd_restart_sshd "${2:-}" ;;
+    stop-sshd) cmd_stop_sshd "${2:-}" ;;
     power-off) cmd_power_off "${2:-}" ;;
-    *) echo "usage: $0 up [N] | down | status [N] | drop-sessions K | restart-sshd K | power-off K" >&2; exit 2 ;;
+    *) echo "usage: $0 up [N] | down | status [N] | drop-sessions K | restart-sshd K | stop-sshd K | power-off K" >&2; exit 2 ;;
   esac
 ) 9>"${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}.lock"

@@ -107,6 +107,7 @@ class RemoteExecTest {
                 e.getMessage());
         assertFalse(e.getMessage().contains(marker), "the command line must not be printed");
         assertTrue(elapsedMillis >= 700 && elapsedMillis < 3000, "took " + elapsedMillis + " ms");
+        assertRemoteProcessGone(h1, marker);
         // The pooled session survives a killed channel.
         assertEquals("ok\n", pool.exec(h1, List.of("echo", "ok"), TIMEOUT).stdoutText());
     }
@@ -152,13 +153,16 @@ class RemoteExecTest {
         int seen = lines.size();
         Thread.sleep(400);
         assertTrue(lines.size() <= seen + 1, "no lines after cancel: " + lines.size() + " vs " + seen);
-        // The server ends the process when the channel closes.
+        assertRemoteProcessGone(h2, marker);
+    }
+
+    private static void assertRemoteProcessGone(SshTarget host, String marker) {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        int left;
+        int found;
         do {
-            left = pool.exec(h2, List.of("pgrep", "-f", marker), TIMEOUT).exitCode();
-        } while (left == 0 && System.nanoTime() < deadline);
-        assertEquals(1, left, "the remote loop must be gone");
+            found = pool.exec(host, List.of("pgrep", "-f", marker), TIMEOUT).exitCode();
+        } while (found == 0 && System.nanoTime() < deadline);
+        assertEquals(1, found, "the remote process of " + marker + " must be gone");
     }
 
     @Test

@@ -82,12 +82,22 @@ public final class CommandRun {
                 + "finished there. The next command reconnects", cause);
     }
 
-    /** Best effort: ask sshd to kill the process (servers that do not support signals ignore it), then close. */
+    /**
+     * Best effort: ask sshd to kill the process (servers without signal support ignore it), then close the channel.
+     * The signal must never reach the server for a channel it has already freed: OpenSSH answers that by dropping
+     * the whole connection, and with it every other command on the pooled session. JSch's Channel.disconnect(),
+     * which its reader thread also runs when the server closes the channel, clears "connected" under the channel's
+     * monitor before it sends its own close; holding that monitor here orders the two.
+     */
     static void stop(com.jcraft.jsch.Channel channel) {
-        try {
-            channel.sendSignal("KILL");
-        } catch (Exception ignored) {
-            // The channel is closed next either way.
+        synchronized (channel) {
+            if (channel.isConnected() && !channel.isClosed()) {
+                try {
+                    channel.sendSignal("KILL");
+                } catch (Exception ignored) {
+                    // The channel is closed next either way.
+                }
+            }
         }
         channel.disconnect();
     }
