@@ -25,6 +25,8 @@
 # Host keys and the client key are kept by "down", so pinned fingerprints stay valid across restarts.
 # All hosts share this machine's file system and the one "gantry" user (home /home/gantry).
 set -euo pipefail
+# No "grep -q" at the end of a pipe: it exits at the first match, the writer dies of SIGPIPE and pipefail
+# turns a match into a failure.
 
 STATE=${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}
 BRIDGE=gantrybr0
@@ -47,7 +49,7 @@ ns_name() { echo "gantry-h$1"; }
 address() { echo "$NET.$((10 + $1))"; }
 host_dir() { echo "$STATE/h$1"; }
 
-ns_exists() { ip netns list | awk '{print $1}' | grep -qx "$(ns_name "$1")"; }
+ns_exists() { ip netns list | awk '{print $1}' | grep -x "$(ns_name "$1")" >/dev/null; }
 
 # Host numbers of the gantry-hK namespaces that exist now.
 existing_hosts() { ip netns list | awk '{print $1}' | sed -n 's/^gantry-h\([0-9][0-9]*\)$/\1/p' | sort -n; }
@@ -59,7 +61,7 @@ sshd_pid() {
   pid=$(cat "$pidfile" 2>/dev/null) || return 1
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
   # A recycled pid is not our sshd: it must live in this host's namespace.
-  ns_exists "$1" && ip netns pids "$(ns_name "$1")" | grep -qx "$pid" || return 1
+  ns_exists "$1" && ip netns pids "$(ns_name "$1")" | grep -x "$pid" >/dev/null || return 1
   echo "$pid"
 }
 
@@ -150,7 +152,7 @@ ensure_network() {
   addr=$(address "$k")
   # A half-made host (crash, namespace deleted by power-off, stray veth) is rebuilt from scratch.
   if ! ns_exists "$k" || ! ip link show "gantry-v$k" >/dev/null 2>&1 \
-      || ! ip -n "$ns" addr show dev eth0 2>/dev/null | grep -q "inet $addr/"; then
+      || ! ip -n "$ns" addr show dev eth0 2>/dev/null | grep "inet $addr/" >/dev/null; then
     remove_host "$k"
     ip netns add "$ns"
     ip link add "gantry-v$k" type veth peer name eth0 netns "$ns"
@@ -278,7 +280,7 @@ cmd_drop_sessions() {
   for pid in $(ip netns pids "$(ns_name "$k")"); do
     [ "$pid" = "$listener" ] && continue
     # Only the per-connection sshd processes: killing them drops the TCP connection and everything under it.
-    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q '^sshd: '; then
+    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep '^sshd: ' >/dev/null; then
       kill -9 "$pid" 2>/dev/null || true
     fi
   done
