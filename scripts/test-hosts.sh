@@ -13,7 +13,7 @@
 #   scripts/test-hosts.sh drop-sessions K   kill host K's open SSH connections (the listener stays up)
 #   scripts/test-hosts.sh restart-sshd K    restart host K's sshd listener (open connections survive, as on a real host)
 #   scripts/test-hosts.sh stop-sshd K       stop host K's sshd listener (new connections are refused); "up" starts it
-#   scripts/test-hosts.sh power-off K       take host K off the network at once (its namespace is deleted)
+#   scripts/test-hosts.sh power-off K       host K falls silent at once (no FIN, no RST), then its namespace is deleted
 #
 # Layout: bridge gantrybr0 with 10.200.0.1/24 in the root namespace; host K lives in namespace gantry-hK at
 # 10.200.0.(10+K), port 22, joined to the bridge by the veth pair gantry-vK (root side) / eth0 (inside).
@@ -314,6 +314,8 @@ cmd_power_off() {
   local k
   k=$(host_number "${1:-}")
   require_root_and_tools
+  # Cable first, so that the host falls silent as a switched-off machine does (no FIN, no RST), then the rest.
+  ip link del "gantry-v$k" 2>/dev/null || true
   remove_host "$k"
 }
 

@@ -1,5 +1,6 @@
 package dev.gantry.ssh;
 
+import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.ssh.internal.CommandRun;
 import dev.gantry.ssh.internal.FileTransfer;
@@ -7,7 +8,6 @@ import dev.gantry.ssh.internal.LineStream;
 import dev.gantry.ssh.internal.TargetConnection;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +85,8 @@ public final class SshPool implements AutoCloseable {
         try (InputStream content = Files.newInputStream(local)) {
             FileTransfer.write(connection(target), remotePath, content, mode);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + local + " to upload it", e);
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot read local file " + local + " to upload it to "
+                    + target.host() + ":" + target.port() + ": " + e, e);
         }
     }
 

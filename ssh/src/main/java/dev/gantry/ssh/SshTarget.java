@@ -66,6 +66,10 @@ public record SshTarget(String host, int port, String user, ClientIdentity ident
         return new SshTarget(host, port, user, identity, hostKeyPolicy, timeout, keepaliveInterval);
     }
 
+    public SshTarget withKeepaliveInterval(Duration interval) {
+        return new SshTarget(host, port, user, identity, hostKeyPolicy, connectTimeout, interval);
+    }
+
     public SshTarget withHostKeyPolicy(HostKeyPolicy policy) {
         return new SshTarget(host, port, user, identity, policy, connectTimeout, keepaliveInterval);
     }

@@ -206,6 +206,23 @@ class PoolAndFaultsTest {
         }
     }
 
+    @Test
+    void keepalivesNoticeAHostThatVanishedUnderARunningCommand() throws Exception {
+        SshTarget target = h2.target().withKeepaliveInterval(Duration.ofMillis(300));
+        try (SshPool pool = new SshPool(QUICK);
+             RemoteCommand waiting = pool.stream(target, List.of("sleep", "60"), line -> { })) {
+            TestHosts.script("power-off", String.valueOf(h2.number()));
+            long started = System.nanoTime();
+            GantryException lost = assertThrows(GantryException.class, () -> waiting.awaitExit(TIMEOUT));
+            long elapsed = millisSince(started);
+            assertEquals(ErrorCode.REMOTE_ERROR, lost.code());
+            assertTrue(lost.getMessage().startsWith("the connection to " + h2.address() + ":22 was lost while "
+                    + "`sleep` ran"), lost.getMessage());
+            // Three unanswered keepalives 300 ms apart, then the session is dropped: far from the 60 s of sleep.
+            assertTrue(elapsed >= 800 && elapsed < 3000, "noticed after " + elapsed + " ms");
+        }
+    }
+
     private static void waitForRemoteProcess(SshPool pool, SshTarget any, String commandLine) throws Exception {
         // All test hosts share one process table (separate network and host names only), so any host can look.
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
