@@ -1,0 +1,53 @@
+package dev.gantry.ssh.internal;
+
+import com.jcraft.jsch.Channel;
+import com.jcraft.jsch.JSchException;
+import com.jcraft.jsch.Session;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import java.util.function.Consumer;
+
+/** Opens one channel per command on a target's pooled session. */
+final class Channels {
+
+    private Channels() {
+    }
+
+    /**
+     * A connected channel of the given type ("exec", "sftp"). A session found dead while opening is replaced and the
+     * open retried once: nothing ran yet, so that is safe. A session that does not answer within the connect timeout
+     * is dropped, so the next command reconnects instead of waiting on it again.
+     */
+    @SuppressWarnings("unchecked")
+    static <C extends Channel> C open(TargetConnection connection, String type, Consumer<C> configure) {
+        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, connection.target().connectTimeout().toMillis());
+        for (int attempt = 1; ; attempt++) {
+            Session session = connection.session();
+            C channel = null;
+            long started = System.nanoTime();
+            try {
+                channel = (C) session.openChannel(type);
+                configure.accept(channel);
+                channel.connect(timeoutMillis);
+                return channel;
+            } catch (JSchException e) {
+                if (channel != null) {
+                    channel.disconnect();
+                }
+                boolean sessionDied = !session.isConnected();
+                boolean unanswered = System.nanoTime() - started >= timeoutMillis * 1_000_000L;
+                if (sessionDied || unanswered) {
+                    connection.discard(session);
+                }
+                if (sessionDied && attempt == 1) {
+                    continue;
+                }
+                throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot open an SSH " + type + " channel to "
+                        + connection.target().host() + ":" + connection.target().port() + ": "
+                        + (unanswered ? "no answer within the connect timeout ("
+                        + connection.target().connectTimeout().toMillis() + " ms)" : SessionOpener.rootMessage(e))
+                        + (sessionDied ? "; the connection was lost" : ""), e);
+            }
+        }
+    }
+}
