@@ -10,6 +10,7 @@ import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.backend.manual.internal.LocalHost;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.ManualSettings;
+import dev.gantry.backend.manual.internal.SshBackend;
 import java.util.List;
 import java.util.Set;
 
@@ -25,6 +26,10 @@ public final class ManualBackendProvider implements BackendProvider {
     private static final Capabilities CAPABILITIES =
             new Capabilities(false, false, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
 
+    /** SSH hosts: jobs of several nodes, one rank per host; the rest as local. */
+    private static final Capabilities SSH_CAPABILITIES =
+            new Capabilities(true, false, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
+
     public ManualBackendProvider() {
         // ServiceLoader needs a public no-argument constructor; listing backends must stay cheap.
     }
@@ -36,7 +41,7 @@ public final class ManualBackendProvider implements BackendProvider {
 
     @Override
     public String description() {
-        return "machines you manage: runs jobs on this machine as detached processes (SSH hosts come later)";
+        return "machines you manage: runs jobs as detached processes on this machine or on SSH hosts";
     }
 
     @Override
@@ -52,6 +57,9 @@ public final class ManualBackendProvider implements BackendProvider {
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
         ManualSettings settings = ManualSettings.bind(config, context);
+        if (settings.transport().equals("ssh")) {
+            return SshBackend.create(config, settings, context, SSH_CAPABILITIES);
+        }
         return new ManualBackend(LocalHost.detect(), settings, context, CAPABILITIES);
     }
 }

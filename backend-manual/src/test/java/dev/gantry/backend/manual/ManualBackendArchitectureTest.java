@@ -8,7 +8,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The module's shape: one public provider, and nothing but the API and the JDK underneath it. */
+/**
+ * The module's shape: one public provider, and nothing but the API, the SSH module's public surface and the JDK
+ * underneath it.
+ */
 class ManualBackendArchitectureTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -25,7 +28,7 @@ class ManualBackendArchitectureTest {
     @Test
     void dependsOnTheApiAndTheJdkOnly() {
         classes().should().onlyDependOnClassesThat()
-                .resideInAnyPackage("dev.gantry.api..", "dev.gantry.backend.manual..", "java..")
+                .resideInAnyPackage("dev.gantry.api..", "dev.gantry.ssh", "dev.gantry.backend.manual..", "java..")
                 .check(MAIN);
     }
 }

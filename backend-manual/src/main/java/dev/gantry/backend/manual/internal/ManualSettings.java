@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * The manual backend's settings, bound from its configuration map.
  *
- * @param transport how jobs reach their machine; only {@code local} in this version
+ * @param transport how jobs reach their machine: {@code local} or {@code ssh} (hosts: see {@link Inventory})
  * @param workDir where job directories live
  * @param cancelGrace how long a cancelled or evicted job gets between SIGTERM and SIGKILL
  */
@@ -26,11 +26,12 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
     public static final String CANCEL_GRACE = "cancelGrace";
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
-    public static final List<ConfigKey> KEYS = List.of(
-            ConfigKey.optional(TRANSPORT, "how jobs reach their machine: local (the machine Gantry runs on)", "local"),
+    public static final List<ConfigKey> KEYS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
+            ConfigKey.optional(TRANSPORT, "how jobs reach their machine: local (the machine Gantry runs on) or ssh "
+                    + "(the hosts listed under hosts)", "local"),
             ConfigKey.optional(WORK_DIR, "directory holding one directory per job", "<state directory>/jobs"),
             ConfigKey.optional(CANCEL_GRACE, "time between SIGTERM and SIGKILL when a job is cancelled or evicted",
-                    "10s"));
+                    "10s")), Inventory.KEYS.stream()).toList();
 
     public static ManualSettings bind(BackendConfig config, BackendContext context) {
         List<String> unknown = config.unknownKeys(KEYS);
@@ -45,10 +46,6 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
         String transport = config.getChoice(TRANSPORT, "local", List.of("local", "ssh"));
-        if (transport.equals("ssh")) {
-            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE,
-                    "the ssh transport is not available in this version; use transport: local");
-        }
         Path workDir = config.get(WORK_DIR).map(String::trim).map(Path::of)
                 .orElse(context.stateDirectory().resolve("jobs"));
         if (!workDir.isAbsolute()) {

@@ -1,0 +1,308 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.backend.manual.internal.probe.HostFacts;
+import dev.gantry.backend.manual.internal.probe.ProbeReport;
+import dev.gantry.backend.manual.internal.probe.ProbeScript;
+import dev.gantry.ssh.RemoteResult;
+import dev.gantry.ssh.ShellQuoting;
+import dev.gantry.ssh.SshPool;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A host reached over SSH. Every operation is one remote command: a fixed {@code sh -c} script whose inputs are its
+ * positional parameters, turned into one command line by {@link ShellQuoting} inside {@link SshPool}, so no path or
+ * user value is ever part of shell text. Environment values travel on the launch command's stdin into a 0600 file
+ * that the job's loader sources and deletes before anything else runs; they never appear on a command line.
+ */
+final class SshHost implements Host {
+    /** Clock skew allowed between the wrapper's {@code started} stamp (whole seconds) and the kernel's start time. */
+    private static final Duration START_SLACK = Duration.ofSeconds(2);
+
+    /**
+     * Stores stdin as the env file (0600), enters the working directory and starts the argv in a new session with
+     * all three standard streams detached, so the SSH channel closes as soon as this script exits. Arguments: launch
+     * log, working directory, env file, then the argv.
+     */
+    static final String LAUNCH = """
+            log=$1 cwd=$2 envfile=$3
+            shift 3
+            old=$(umask)
+            umask 077
+            cat > "$envfile.tmp" && mv -f "$envfile.tmp" "$envfile" || exit 70
+            umask "$old"
+            [ -n "$cwd" ] || cwd=$HOME
+            if ! cd "$cwd" 2>/dev/null; then rm -f "$envfile"; echo "cannot enter $cwd" >&2; exit 71; fi
+            load='f=$1; shift; set -a; . "$f"; set +a; rm -f "$f"; exec "$@"'
+            if command -v setsid >/dev/null 2>&1; then
+              setsid sh -c "$load" gantry-env "$envfile" "$@" </dev/null >>"$log" 2>&1 &
+            elif command -v perl >/dev/null 2>&1; then
+              perl -MPOSIX -e 'POSIX::setsid() or die "setsid: $!\\n"; exec { $ARGV[0] } @ARGV or die "exec: $!\\n"' \\
+                sh -c "$load" gantry-env "$envfile" "$@" </dev/null >>"$log" 2>&1 &
+            else
+              rm -f "$envfile"; echo "the host needs setsid (util-linux) or perl to start detached jobs" >&2; exit 72
+            fi
+            """;
+
+    /** mkdir is atomic on every file system; a lock directory older than two minutes is a crashed holder's. */
+    private static final String LOCK = """
+            i=0
+            while ! mkdir -- "$1" 2>/dev/null; do
+              if [ -n "$(find "$1" -maxdepth 0 -mmin +2 2>/dev/null)" ]; then rmdir -- "$1" 2>/dev/null; continue; fi
+              i=$((i + 1)); [ "$i" -gt 1200 ] && exit 4
+              sleep 0.05
+            done
+            """;
+
+    private static final String GROUP_ALIVE = """
+            for s in /proc/[0-9]*/stat; do
+              read -r line < "$s" 2>/dev/null || continue
+              set -f; set -- $1 ${line##*) }; set +f
+              [ "$4" = "$1" ] && [ "$2" != Z ] && exit 0
+            done
+            exit 1
+            """;
+
+    private static final String PROCESS = """
+            read -r line < "/proc/$1/stat" 2>/dev/null || exit 1
+            set -f; set -- ${line##*) }; set +f
+            state=$1; shift 19; start=$1
+            while read -r k v; do [ "$k" = btime ] && btime=$v; done < /proc/stat
+            echo "$state $start $btime $(getconf CLK_TCK)"
+            """;
+
+    private static final Map<String, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
+
+    private final Inventory.InventoryHost entry;
+    private final SshPool pool;
+    private final Duration timeout;
+    private final AtomicLong commands = new AtomicLong();
+    private volatile MachineFacts facts;
+
+    SshHost(Inventory.InventoryHost entry, SshPool pool, Duration timeout) {
+        this.entry = entry;
+        this.pool = pool;
+        this.timeout = timeout;
+    }
+
+    Inventory.InventoryHost entry() {
+        return entry;
+    }
+
+    /** Remote commands this host has run so far: what the one-command-per-poll promise is measured with. */
+    long commands() {
+        return commands.get();
+    }
+
+    @Override
+    public String name() {
+        return entry.name();
+    }
+
+    @Override
+    public List<String> sessionLeader() {
+        return List.of(); // the launch script makes the new session itself, with setsid or perl
+    }
+
+    @Override
+    public void startDetached(List<String> argv, String workingDirectory, Map<String, String> environment,
+                              String launchLog) {
+        String envFile = launchLog.substring(0, launchLog.lastIndexOf('/') + 1) + "env";
+        StringBuilder env = new StringBuilder();
+        environment.forEach((name, value) -> env.append(name).append('=').append(ShellQuoting.quote(value))
+                .append('\n'));
+        List<String> command = new ArrayList<>(List.of("sh", "-c", LAUNCH, "gantry-launch", launchLog,
+                workingDirectory, envFile));
+        command.addAll(argv);
+        RemoteResult result = exec(command, Optional.of(env.toString().getBytes(StandardCharsets.UTF_8)));
+        if (!result.succeeded()) {
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "could not start the job on " + name() + " in "
+                    + workingDirectory + ": " + result.stderrText().strip() + " (exit " + result.exitCode() + ")");
+        }
+    }
+
+    @Override
+    public boolean isDirectory(String path) {
+        return script("[ -d \"$1\" ]", path).succeeded();
+    }
+
+    @Override
+    public boolean exists(String path) {
+        return script("[ -e \"$1\" ]", path).succeeded();
+    }
+
+    @Override
+    public boolean createDirectory(String path) {
+        RemoteResult r = script("mkdir -p -- \"${1%/*}\" || exit 2; mkdir -- \"$1\" 2>/dev/null && exit 0; "
+                + "[ -d \"$1\" ] && exit 1; exit 2", path);
+        return switch (r.exitCode()) {
+            case 0 -> true;
+            case 1 -> false;
+            default -> throw failed("create directory " + path, r);
+        };
+    }
+
+    @Override
+    public Optional<String> readText(String path) {
+        RemoteResult r = script("[ -f \"$1\" ] || exit 3; exec cat -- \"$1\"", path);
+        if (r.exitCode() == 3) {
+            return Optional.empty();
+        }
+        if (!r.succeeded()) {
+            throw failed("read " + path, r);
+        }
+        return Optional.of(r.stdoutText());
+    }
+
+    @Override
+    public void writeAtomically(String path, String text) {
+        RemoteResult r = exec(List.of("sh", "-c", "cat > \"$1.tmp.$$\" && mv -f \"$1.tmp.$$\" \"$1\"", "sh", path),
+                Optional.of(text.getBytes(StandardCharsets.UTF_8)));
+        if (!r.succeeded()) {
+            throw failed("write " + path, r);
+        }
+    }
+
+    @Override
+    public byte[] readFrom(String path, long offset) {
+        RemoteResult r = script("[ -f \"$1\" ] || exit 0; exec tail -c \"+$2\" -- \"$1\"", path,
+                Long.toString(offset + 1));
+        if (!r.succeeded()) {
+            throw failed("read " + path, r);
+        }
+        return r.stdout();
+    }
+
+    @Override
+    public AutoCloseable lock(String path) {
+        ReentrantLock inProcess = IN_PROCESS.computeIfAbsent(name() + ":" + path, p -> new ReentrantLock());
+        inProcess.lock();
+        try {
+            RemoteResult r = script(LOCK, path);
+            if (!r.succeeded()) {
+                throw failed("lock " + path + " (held by another submit for over a minute)", r);
+            }
+        } catch (RuntimeException e) {
+            inProcess.unlock();
+            throw e;
+        }
+        return () -> {
+            try {
+                script("rmdir -- \"$1\"", path);
+            } finally {
+                inProcess.unlock();
+            }
+        };
+    }
+
+    @Override
+    public boolean isAlive(long pid, Optional<Instant> startedAt) {
+        RemoteResult r = script(PROCESS, Long.toString(pid));
+        if (!r.succeeded()) {
+            return false;
+        }
+        String[] f = r.stdoutText().strip().split(" ");
+        if (f[0].startsWith("Z")) {
+            return false; // ended, not yet reaped
+        }
+        if (f.length < 4 || startedAt.isEmpty()) {
+            return true;
+        }
+        try {
+            long startTicks = Long.parseLong(f[1]);
+            long bootSeconds = Long.parseLong(f[2]);
+            long ticksPerSecond = Long.parseLong(f[3]);
+            Instant processStart = Instant.ofEpochSecond(bootSeconds).plusMillis(startTicks * 1000 / ticksPerSecond);
+            return !processStart.isAfter(startedAt.get().plus(START_SLACK));
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    @Override
+    public boolean signalGroup(long pgid, String signal) {
+        if (pgid <= 1) {
+            throw new IllegalArgumentException("refusing to signal process group " + pgid);
+        }
+        if (!signal.matches("[A-Z]+|0")) {
+            throw new IllegalArgumentException("not a signal name: " + signal);
+        }
+        return script("kill -s \"$1\" -- \"-$2\" 2>/dev/null", signal.equals("0") ? "0" : signal,
+                Long.toString(pgid)).succeeded();
+    }
+
+    @Override
+    public boolean groupAlive(long pgid) {
+        return script(GROUP_ALIVE, Long.toString(pgid)).succeeded();
+    }
+
+    /** CPUs, memory and GPUs from one run of the probe script, cached; a {@code gpus} setting overrides the count. */
+    @Override
+    public MachineFacts facts() {
+        MachineFacts known = facts;
+        if (known == null) {
+            HostFacts probed = probe();
+            int gpus = entry.gpus().orElse(probed.gpus().size());
+            known = new MachineFacts(probed.cpus().orElse(1),
+                    probed.memoryGib().isPresent() ? OptionalDouble.of(probed.memoryGib().getAsDouble())
+                            : OptionalDouble.empty(), gpus);
+            facts = known;
+        }
+        return known;
+    }
+
+    HostFacts probe() {
+        return ProbeReport.parse(run(ProbeScript.argv(entry.workDir()),
+                Duration.ofSeconds(ProbeScript.TIMEOUT_SECONDS * 3L)), entry.workDir());
+    }
+
+    @Override
+    public String run(List<String> argv, Duration limit) {
+        commands.incrementAndGet();
+        return pool.exec(entry.target(), argv, Optional.empty(), limit).stdoutText();
+    }
+
+    @Override
+    public List<String> list(String directory) {
+        RemoteResult r = script("cd -- \"$1\" 2>/dev/null || exit 0; for d in */; do [ -d \"$d\" ] && "
+                + "printf '%s\\n' \"${d%/}\"; done; exit 0", directory);
+        return r.stdoutText().lines().filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The job directories under {@code workDir} as one line each (see {@link HostScan}): one remote command. */
+    String scan(String workDir) {
+        RemoteResult r = script(HostScan.SCRIPT, workDir);
+        if (!r.succeeded()) {
+            throw failed("read the job directories in " + workDir, r);
+        }
+        return r.stdoutText();
+    }
+
+    private RemoteResult script(String text, String... args) {
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", text, "sh"));
+        argv.addAll(List.of(args));
+        return exec(argv, Optional.empty());
+    }
+
+    private RemoteResult exec(List<String> argv, Optional<byte[]> stdin) {
+        commands.incrementAndGet();
+        return pool.exec(entry.target(), argv, stdin, timeout);
+    }
+
+    private GantryException failed(String what, RemoteResult r) {
+        return new GantryException(ErrorCode.REMOTE_ERROR, "could not " + what + " on " + name() + " ("
+                + entry.target().address() + "): exit " + r.exitCode()
+                + (r.stderrText().isBlank() ? "" : ", " + r.stderrText().strip()));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.backend.manual.ManualBackendProvider;
+import dev.gantry.ssh.TestHosts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * The manual backend's ssh transport pointed at the real test hosts of scripts/test-hosts.sh. The hosts share this
+ * machine's file system, so each gets its own work directory under one fresh directory per test class, as separate
+ * machines would have; host keys are pinned by fingerprint.
+ */
+public final class SshHosts implements AutoCloseable {
+    private final List<TestHosts.Host> hosts = TestHosts.hosts();
+    private final Path root = Path.of("/tmp", "gantry-it-" + UUID.randomUUID());
+
+    /** The configuration for the test hosts, plus {@code extra} keys (e.g. {@code hosts[0].gpus}). */
+    public Map<String, String> config(Map<String, String> extra) {
+        Map<String, String> config = new TreeMap<>();
+        config.put("transport", "ssh");
+        config.put("cancelGrace", "2s");
+        config.put("defaults.user", hosts.get(0).user());
+        config.put("defaults.identityFile", hosts.get(0).identity().toString());
+        config.put("defaults.connectTimeout", "2s");
+        for (int i = 0; i < hosts.size(); i++) {
+            TestHosts.Host h = hosts.get(i);
+            config.put("hosts[" + i + "].name", h.name());
+            config.put("hosts[" + i + "].address", h.address());
+            config.put("hosts[" + i + "].hostKeyFingerprint", h.fingerprint());
+            config.put("hosts[" + i + "].workDir", workDir(h.name()));
+        }
+        config.putAll(extra);
+        return config;
+    }
+
+    /** The work directory of a host by name. */
+    public String workDir(String host) {
+        return root.resolve(host).toString();
+    }
+
+    public TestHosts.Host host(int k) {
+        return hosts.get(k - 1);
+    }
+
+    public SshBackend backend(BackendContext context, Map<String, String> extra) {
+        return (SshBackend) new ManualBackendProvider().create(new BackendConfig("manual", config(extra)), context);
+    }
+
+    /** The job directories the hosts wrote (this machine's file system is theirs). */
+    @Override
+    public void close() throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
