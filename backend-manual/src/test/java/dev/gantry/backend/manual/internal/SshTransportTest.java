@@ -1,0 +1,222 @@
+package dev.gantry.backend.manual.internal;
+
+import static dev.gantry.backend.manual.internal.SshJobs.await;
+import static dev.gantry.backend.manual.internal.SshJobs.awaitEnd;
+import static dev.gantry.backend.manual.internal.SshJobs.awaitOutput;
+import static dev.gantry.backend.manual.internal.SshJobs.awaitRunning;
+import static dev.gantry.backend.manual.internal.SshJobs.key;
+import static dev.gantry.backend.manual.internal.SshJobs.logs;
+import static dev.gantry.backend.manual.internal.SshJobs.plan;
+import static dev.gantry.backend.manual.internal.SshJobs.workload;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.SecretRef;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
+import dev.gantry.api.backend.LogLine;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.ssh.SshPool;
+import dev.gantry.tck.TckContext;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ssh transport against the real test hosts: multi-host rendezvous, rank failure, placement by GPUs, secrets
+ * kept off command lines, and the one-command-per-host status poll. Each case has its own work directories.
+ */
+class SshTransportTest {
+    private final SshHosts hosts = new SshHosts();
+    private final TckContext context = TckContext.create();
+    private final List<SshBackend> backends = new ArrayList<>();
+    private final List<JobRef> jobs = new ArrayList<>();
+
+    private SshBackend backend(Map<String, String> extra) {
+        SshBackend backend = hosts.backend(context, extra);
+        backends.add(backend);
+        return backend;
+    }
+
+    private JobRef submit(SshBackend backend, dev.gantry.api.Plan plan) {
+        JobRef job = backend.submit(plan, SubmitOptions.withKey(key(plan.workload().name())));
+        jobs.add(job);
+        return job;
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (JobRef job : jobs) {
+            try {
+                backends.get(0).cancel(job);
+            } catch (RuntimeException ignored) {
+                // best effort: the case may have ended it
+            }
+        }
+        backends.forEach(SshBackend::close);
+        context.close();
+        hosts.close();
+    }
+
+    @Test
+    void twoHostRunTellsEachRankTheRendezvous() throws Exception {
+        SshBackend backend = backend(Map.of());
+        JobRef job = submit(backend, plan(workload("rendezvous").command("sh", "-c",
+                "echo \"$MASTER_ADDR $MASTER_PORT $WORLD_SIZE $NODE_RANK $(hostname)\""), 2, 0));
+        JobStatus status = awaitEnd(backend, job);
+        assertEquals(JobState.SUCCEEDED, status.state(), status.message());
+        assertEquals("all 2 ranks exited with code 0", status.message());
+        String master = hosts.host(1).address();
+        Map<Integer, String> byRank = new HashMap<>();
+        for (LogLine line : logs(backend, job)) {
+            byRank.put(line.node(), line.text());
+        }
+        // Equal hosts: the name breaks the tie, so gantry-h1 is rank 0.
+        assertEquals(Map.of(0, master + " 29500 2 0 gantry-h1", 1, master + " 29500 2 1 gantry-h2"), byRank);
+    }
+
+    @Test
+    void masterPortIsConfigurable() throws Exception {
+        SshBackend backend = backend(Map.of("masterPort", "23456"));
+        JobRef job = submit(backend, plan(workload("port").command("sh", "-c", "echo $MASTER_PORT"), 2, 0));
+        assertEquals(JobState.SUCCEEDED, awaitEnd(backend, job).state());
+        assertEquals(List.of("23456", "23456"), logs(backend, job).stream().map(LogLine::text).toList());
+    }
+
+    @Test
+    void aFailedRankFailsTheJobAndStopsTheOthers() throws Exception {
+        SshBackend backend = backend(Map.of());
+        JobRef job = submit(backend, plan(workload("rank-fails").command("sh", "-c",
+                "if [ \"$NODE_RANK\" = 1 ]; then sleep 1; exit 3; fi; while :; do echo tick; sleep 0.2; done"),
+                2, 0));
+        JobStatus status = await(backend, job, s -> s.state().isTerminal(), Duration.ofSeconds(20));
+        assertEquals(JobState.FAILED, status.state(), status.message());
+        assertEquals("rank 1 on gantry-h2: exited with code 3", status.message());
+        assertEquals(3, status.exitCode().orElseThrow());
+        HostScan.Entry rank0 = backend.scanAll().get("gantry-h1").entries().get(job.id());
+        assertTrue(rank0.snapshot().cancelled(), "rank 0 was stopped with a marker");
+        assertFalse(rank0.snapshot().alive(), "rank 0's processes are gone");
+        assertEquals(JobState.FAILED, backend.status(job).state(), "the job stays FAILED");
+    }
+
+    @Test
+    void cancelStopsEveryRank() throws Exception {
+        SshBackend backend = backend(Map.of());
+        JobRef job = submit(backend, plan(workload("cancel").command("sh", "-c",
+                "while :; do echo tick; sleep 0.2; done"), 2, 0));
+        awaitRunning(backend, job);
+        backend.cancel(job);
+        JobStatus status = backend.status(job);
+        assertEquals(JobState.CANCELLED, status.state(), status.message());
+        for (SshBackend.Scan scan : backend.scanAll().values()) {
+            assertFalse(scan.entries().get(job.id()).snapshot().alive());
+        }
+    }
+
+    @Test
+    void placementFillsGpusWithDistinctDevicesThenRefusesNamingEachHost() throws Exception {
+        SshBackend backend = backend(Map.of("hosts[0].gpus", "2", "hosts[1].gpus", "2"));
+        Set<String> held = new HashSet<>();
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            JobRef job = submit(backend, plan(workload("gpu" + i).command("sh", "-c",
+                    "echo \"$(hostname) $CUDA_VISIBLE_DEVICES\"; sleep 60"), 1, 1));
+            String line = awaitOutput(backend, job, lines -> !lines.isEmpty()).get(0).text();
+            assertTrue(held.add(line), "GPU handed out twice: " + line + " in " + held);
+            order.add(line);
+        }
+        // Best fit: the partly used host first, so gantry-h1 fills before gantry-h2 is touched.
+        assertEquals(List.of("gantry-h1 0", "gantry-h1 1", "gantry-h2 0", "gantry-h2 1"), order);
+        GantryException refused = assertThrows(GantryException.class, () -> submit(backend,
+                plan(workload("gpu-none-left").command("true"), 1, 1)));
+        assertEquals(ErrorCode.PLAN_REJECTED, refused.code());
+        assertTrue(refused.getMessage().contains("gantry-h1: 0 of 2 GPUs free, needs 1"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("gantry-h2: 0 of 2 GPUs free, needs 1"), refused.getMessage());
+
+        backend.cancel(jobs.get(2)); // frees gantry-h2's GPU 0
+        JobRef again = submit(backend, plan(workload("gpu-freed").command("sh", "-c",
+                "echo \"$(hostname) $CUDA_VISIBLE_DEVICES\""), 1, 1));
+        assertEquals(JobState.SUCCEEDED, awaitEnd(backend, again).state());
+        assertEquals("gantry-h2 0", logs(backend, again).get(0).text());
+    }
+
+    @Test
+    void environmentValuesNeverReachACommandLineAndTheEnvFileIsGone() throws Exception {
+        String value = "ssh-secret-" + UUID.randomUUID();
+        SecretRef ref = SecretRef.parse("env:SSH_TEST_SECRET");
+        context.putSecret(ref, value);
+        SshBackend backend = backend(Map.of());
+        JobRef job = submit(backend, plan(workload("secret").secret("TOKEN", ref).env("PLAIN", value)
+                .command("sh", "-c", "printf %s \"$TOKEN\" | sha256sum; printf %s \"$PLAIN\" | sha256sum; "
+                        + "sleep 30"), 1, 0));
+        List<LogLine> lines = awaitOutput(backend, job, l -> l.size() == 2);
+        String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                .digest(value.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(digest, lines.get(0).text().split(" ")[0], "the job got the secret");
+        assertEquals(digest, lines.get(1).text().split(" ")[0], "the job got the env value");
+        // Every process's command line as the host sees it, read over SSH while the job runs.
+        try (SshPool pool = new SshPool()) {
+            String cmdlines = pool.exec(hosts.host(1).target(), List.of("sh", "-c",
+                    "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < \"$f\" 2>/dev/null; echo; done"),
+                    Duration.ofSeconds(20)).stdoutText();
+            assertTrue(cmdlines.contains("gantry-job " + hosts.workDir("gantry-h1") + "/" + job.id()),
+                    "the job's wrapper is among the processes read");
+            assertFalse(cmdlines.contains(value), "a value was on a command line");
+            String dir = hosts.workDir("gantry-h1") + "/" + job.id();
+            assertEquals(1, pool.exec(hosts.host(1).target(), List.of("test", "-e", dir + "/env"),
+                    Duration.ofSeconds(20)).exitCode(), "the env file was deleted");
+            String stored = pool.exec(hosts.host(1).target(), List.of("sh", "-c", "cat \"$1\"/*", "sh", dir),
+                    Duration.ofSeconds(20)).stdoutText();
+            assertFalse(stored.contains(value), "a value was written into the job directory");
+        }
+    }
+
+    @Test
+    void statusOfManyJobsIsOneRemoteCommandPerHost() throws Exception {
+        SshBackend backend = backend(Map.of());
+        List<JobRef> refs = new ArrayList<>();
+        refs.add(submit(backend, plan(workload("count-a").command("true"), 1, 0)));
+        refs.add(submit(backend, plan(workload("count-b").command("sh", "-c", "exit 4"), 1, 0)));
+        refs.add(submit(backend, plan(workload("count-c").command("sleep", "30"), 2, 0)));
+        refs.add(new JobRef("manual", "job-never-submitted"));
+        awaitEnd(backend, refs.get(0));
+        awaitEnd(backend, refs.get(1));
+        long before = commands(backend);
+        Map<JobRef, JobStatus> statuses = backend.statuses(refs);
+        assertEquals(2, commands(backend) - before, "one command per host, whatever the number of jobs");
+        assertEquals(JobState.SUCCEEDED, statuses.get(refs.get(0)).state());
+        assertEquals(JobState.FAILED, statuses.get(refs.get(1)).state());
+        assertEquals(JobState.RUNNING, statuses.get(refs.get(2)).state());
+        assertEquals(JobState.UNKNOWN, statuses.get(refs.get(3)).state());
+    }
+
+    @Test
+    void aHostThatCannotBeReachedIsNamedAndTheOthersStillPlace() throws Exception {
+        SshBackend backend = backend(Map.of("hosts[1].address", "10.200.0.250", "hosts[1].connectTimeout", "1s"));
+        JobRef job = submit(backend, plan(workload("one-down").command("hostname"), 1, 0));
+        assertEquals(JobState.SUCCEEDED, awaitEnd(backend, job).state());
+        assertEquals("gantry-h1", logs(backend, job).get(0).text());
+        GantryException refused = assertThrows(GantryException.class, () -> submit(backend,
+                plan(workload("two-needed").command("true"), 2, 0)));
+        assertTrue(refused.getMessage().contains("gantry-h2: unreachable"), refused.getMessage());
+    }
+
+    private static long commands(SshBackend backend) {
+        return backend.hosts().values().stream().mapToLong(SshHost::commands).sum();
+    }
+}
