@@ -17,20 +17,22 @@ import java.util.OptionalLong;
  * wrapper's {@code $1}), so a process that reused the id is not taken for the job.
  */
 final class HostScan {
-    /** Argument: the work directory. Fields: id, launched, pid, started, ended, exit, cancelled (time or -),
-     * cancel reason, preempted (time or -), eviction reason, alive, placement line. */
+    /**
+     * Argument: the work directory. Fields: id, launched, pid, started, ended, exit, cancelled (time or -),
+     * preempted (time or -), alive, placement line, eviction reason (last: it is free text and may hold tabs).
+     */
     static final String SCRIPT = """
             cd -- "$1" 2>/dev/null || exit 0
             for d in job-*; do
               [ -d "$d" ] || continue
-              launched=0 pid= started= ended= code= c=- cr= p=- pr= pl= alive=0
+              launched=0 pid= started= ended= code= c=- p=- pr= pl= alive=0
               [ -e "$d/launched" ] && launched=1
               [ -f "$d/pid" ] && read -r pid < "$d/pid"
               [ -f "$d/started" ] && read -r started < "$d/started"
               [ -f "$d/ended" ] && read -r ended < "$d/ended"
               [ -f "$d/exit" ] && read -r code < "$d/exit"
-              [ -f "$d/cancelled" ] && { read -r c; read -r cr; } < "$d/cancelled"
-              [ -f "$d/preempted" ] && { read -r p; read -r pr; } < "$d/preempted"
+              [ -f "$d/cancelled" ] && { read -r c; c=${c:-?}; } < "$d/cancelled"
+              [ -f "$d/preempted" ] && { read -r p; p=${p:-?}; read -r pr; } < "$d/preempted"
               [ -f "$d/placement" ] && read -r pl < "$d/placement"
               if [ -z "$code" ] && [ -n "$pid" ] && read -r st < "/proc/$pid/stat" 2>/dev/null; then
                 case ${st##*) } in
@@ -38,8 +40,8 @@ final class HostScan {
                   *) tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$1/$d" && alive=1 ;;
                 esac
               fi
-              printf 'J\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$d" "$launched" "$pid" \\
-                "$started" "$ended" "$code" "$c" "$cr" "$p" "$pr" "$alive" "$pl"
+              printf 'J\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$d" "$launched" "$pid" \\
+                "$started" "$ended" "$code" "$c" "$p" "$alive" "$pl" "$pr"
             done
             """;
 
@@ -54,20 +56,21 @@ final class HostScan {
     static Map<String, Entry> parse(String output) {
         Map<String, Entry> entries = new LinkedHashMap<>();
         for (String line : output.split("\n")) {
-            String[] f = line.split("\t", -1);
-            if (f.length != 13 || !f[0].equals("J")) {
+            String[] f = line.split("\t", 12);
+            if (f.length != 12 || !f[0].equals("J")) {
                 continue;
             }
             OptionalLong pid = number(f[3]);
             OptionalLong exit = number(f[6]);
             boolean cancelled = !f[7].equals("-");
-            Optional<String> preempted = f[9].equals("-") ? Optional.empty() : Optional.of(f[10].strip());
+            Optional<String> preempted = f[8].equals("-") ? Optional.empty()
+                    : Optional.of(f[11].replace('\t', ' ').strip());
             Optional<Instant> started = instant(f[4]);
-            Optional<Instant> ended = instant(f[5]).or(() -> instant(f[7])).or(() -> instant(f[9]));
+            Optional<Instant> ended = instant(f[5]).or(() -> instant(f[7])).or(() -> instant(f[8]));
             JobSnapshot snapshot = new JobSnapshot("", f[2].equals("1") || pid.isPresent(), pid,
-                    f[11].equals("1"), exit.isPresent() ? OptionalInt.of((int) exit.getAsLong()) : OptionalInt.empty(),
+                    f[9].equals("1"), exit.isPresent() ? OptionalInt.of((int) exit.getAsLong()) : OptionalInt.empty(),
                     cancelled, preempted, started, ended);
-            entries.put(f[1], new Entry(f[1], snapshot, RankPlacement.parse(f[12])));
+            entries.put(f[1], new Entry(f[1], snapshot, RankPlacement.parse(f[10])));
         }
         return entries;
     }
@@ -82,7 +85,8 @@ final class HostScan {
 
     private static Optional<Instant> instant(String text) {
         try {
-            return text.isBlank() || text.equals("-") ? Optional.empty() : Optional.of(Instant.parse(text.strip()));
+            boolean none = text.isBlank() || text.equals("-") || text.equals("?");
+            return none ? Optional.empty() : Optional.of(Instant.parse(text.strip()));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }

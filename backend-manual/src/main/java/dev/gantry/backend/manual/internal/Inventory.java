@@ -114,8 +114,10 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
             problems.add(problem(config, prefix + ".user", "is required (here or as defaults.user): the login "
                     + "user, e.g. azureuser"));
         }
-        ClientIdentity identity = identity(config, at, problems);
-        HostKeyPolicy policy = hostKeyPolicy(config, at, problems);
+        // A host that says how it logs in, or how its key is trusted, says it alone: defaults do not mix in.
+        ClientIdentity identity = identity(config, at.scoped("identityFile", "agent"), problems);
+        HostKeyPolicy policy = hostKeyPolicy(config, at.scoped("knownHosts", "hostKeyFingerprint", INSECURE),
+                problems);
         Map<String, String> labels = labels(config, at, problems);
         OptionalInt gpus = OptionalInt.empty();
         Optional<String> gpuText = at.get("gpus");
@@ -280,9 +282,29 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
             return own.get(key).or(() -> defaults.get(key));
         }
 
+        /** This lookup without defaults when the host sets any of these keys itself. */
+        Lookup scoped(String... keys) {
+            for (String key : keys) {
+                if (own.get(key).isPresent()) {
+                    return new Lookup(config, prefix, own, new BackendConfig(defaults.backend(), Map.of()));
+                }
+            }
+            return this;
+        }
+
         String key(String key) {
             return (own.get(key).isPresent() || defaults.get(key).isEmpty() ? prefix : DEFAULTS) + "." + key;
         }
+    }
+
+    /** A key's family for listings: {@code hosts[*].port} is one of {@code hosts[*].*}; other keys are their own. */
+    static String family(String key) {
+        for (String scope : List.of(HOSTS + "[*].", DEFAULTS + ".")) {
+            if (key.startsWith(scope)) {
+                return scope + "*";
+            }
+        }
+        return key;
     }
 
     private static Map<String, String> hostKeys() {

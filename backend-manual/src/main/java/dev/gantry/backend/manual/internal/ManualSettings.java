@@ -36,7 +36,8 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
     public static ManualSettings bind(BackendConfig config, BackendContext context) {
         List<String> unknown = config.unknownKeys(KEYS);
         if (!unknown.isEmpty()) {
-            String accepted = String.join(", ", KEYS.stream().map(ConfigKey::name).toList());
+            String accepted = String.join(", ", KEYS.stream().map(k -> Inventory.family(k.name())).distinct()
+                    .toList());
             List<Problem> problems = new ArrayList<>();
             for (String key : unknown) {
                 String hint = closest(key).map(k -> "; did you mean '" + k + "'?").orElse("");

@@ -54,14 +54,14 @@ class ManualSettingsTest {
         GantryException e = failure(Map.of("workdir", "/srv/jobs"));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
         assertEquals("backends.manual.workdir: is not a setting of the manual backend (settings: transport, workDir, "
-                + "cancelGrace); did you mean 'workDir'?", e.getMessage());
+                + "cancelGrace, hosts[*].*, defaults.*, masterPort); did you mean 'workDir'?", e.getMessage());
     }
 
     @Test
     void unknownKeyFarFromAnyGetsNoSuggestion() {
-        GantryException e = failure(Map.of("hosts[0].address", "10.0.0.4"));
-        assertEquals("backends.manual.hosts[0].address: is not a setting of the manual backend (settings: "
-                + "transport, workDir, cancelGrace)", e.getMessage());
+        GantryException e = failure(Map.of("nodes[0].ip", "10.0.0.4"));
+        assertEquals("backends.manual.nodes[0].ip: is not a setting of the manual backend (settings: "
+                + "transport, workDir, cancelGrace, hosts[*].*, defaults.*, masterPort)", e.getMessage());
     }
 
     @Test
@@ -71,14 +71,23 @@ class ManualSettingsTest {
         assertEquals(java.util.List.of("backends.manual.cancelgrace", "backends.manual.transprot"),
                 e.problems().stream().map(p -> p.path()).toList());
         assertEquals("backends.manual.transprot: is not a setting of the manual backend (settings: transport, "
-                + "workDir, cancelGrace); did you mean 'transport'?", e.problems().get(1).toString());
+                + "workDir, cancelGrace, hosts[*].*, defaults.*, masterPort); did you mean 'transport'?",
+                e.problems().get(1).toString());
     }
 
     @Test
-    void sshTransportIsRefusedHonestly() {
-        GantryException e = failure(Map.of("transport", "ssh"));
-        assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
-        assertEquals("the ssh transport is not available in this version; use transport: local", e.getMessage());
+    void sshTransportIsAcceptedWithItsHostKeys() {
+        assertEquals("ssh", bind(Map.of("transport", "ssh", "hosts[0].address", "10.0.0.4",
+                "hosts[0].labels[0]", "zone=1", "defaults.user", "azureuser")).transport());
+    }
+
+    @Test
+    void aMistypedHostKeyGetsTheNearestHostKey() {
+        GantryException e = failure(Map.of("hosts[1].adress", "10.0.0.4"));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals("backends.manual.hosts[1].adress: is not a setting of the manual backend (settings: transport, "
+                + "workDir, cancelGrace, hosts[*].*, defaults.*, masterPort); did you mean 'hosts[*].address'?",
+                e.getMessage());
     }
 
     @Test
