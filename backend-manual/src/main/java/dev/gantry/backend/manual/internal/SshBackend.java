@@ -107,6 +107,11 @@ public final class SshBackend implements Backend {
         return hosts;
     }
 
+    /** Remote commands run so far on all hosts together; the benchmark reports it per status poll. */
+    public long remoteCommands() {
+        return hosts.values().stream().mapToLong(SshHost::commands).sum();
+    }
+
     @Override
     public String name() {
         return ManualBackend.NAME;
