@@ -155,7 +155,8 @@ public final class SshBackend implements Backend {
         String id = ManualBackend.ID_PREFIX + options.idempotencyKey();
         JobRef ref = new JobRef(ManualBackend.NAME, id);
         Map<String, Scan> scans = scanAll();
-        List<RankPlacement> ranks = existingRanks(id, scans).orElse(List.of());
+        // Only ranks that recorded their placement bind a retry; a bare directory is placed afresh.
+        List<RankPlacement> ranks = existingRanks(id, scans, true).orElse(List.of());
         Workload workload = plan.workload();
         if (!ranks.isEmpty() && allLaunched(id, ranks, scans)) {
             return ref; // a retry of a submit that launched every rank: the same job, nothing new started
@@ -166,6 +167,8 @@ public final class SshBackend implements Backend {
                 throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
             }
             ranks = place(request(plan), scans);
+        } else {
+            ranks = completeRanks(id, request(plan), ranks, scans);
         }
         String workingDirectory = workload.workingDir().orElse("");
         List<JobDirectory> dirs = new ArrayList<>();
@@ -327,23 +330,7 @@ public final class SshBackend implements Backend {
     private List<RankPlacement> place(Placement.Request request, Map<String, Scan> scans) {
         List<Placement.HostLoad> loads = new ArrayList<>();
         for (SshHost host : hosts.values()) {
-            Scan scan = scans.get(host.name());
-            if (scan.error().isPresent()) {
-                loads.add(Placement.HostLoad.unusable(host.name(), "unreachable (" + scan.error().get() + ")"));
-                continue;
-            }
-            Set<Integer> gpus = new HashSet<>();
-            int vcpus = 0;
-            double memory = 0;
-            for (HostScan.Entry entry : scan.entries().values()) {
-                if (entry.placement().isPresent()
-                        && !StatusMapping.map(entry.snapshot()).state().isTerminal()) {
-                    gpus.addAll(entry.placement().get().gpus());
-                    vcpus += entry.placement().get().vcpus();
-                    memory += entry.placement().get().memoryGib();
-                }
-            }
-            loads.add(capacity(host, gpus, vcpus, memory));
+            loads.add(load(host, scans.get(host.name())));
         }
         List<Placement.Slot> slots = Placement.choose(request, loads);
         List<String> names = slots.stream().map(Placement.Slot::host).toList();
@@ -352,6 +339,48 @@ public final class SshBackend implements Backend {
             ranks.add(new RankPlacement(k, names, slots.get(k).gpus(), request.vcpus(), request.memoryGib()));
         }
         return ranks;
+    }
+
+    /**
+     * A retried submit that stopped before every rank recorded its placement: the missing ranks keep the host the
+     * first attempt chose for them and take free GPUs there now.
+     */
+    private List<RankPlacement> completeRanks(String id, Placement.Request request, List<RankPlacement> ranks,
+                                              Map<String, Scan> scans) {
+        List<RankPlacement> complete = new ArrayList<>();
+        for (RankPlacement rank : ranks) {
+            Scan scan = scans.get(rank.host());
+            HostScan.Entry entry = scan == null ? null : scan.entries().get(id);
+            if (entry != null && entry.placement().isPresent()) {
+                complete.add(rank);
+                continue;
+            }
+            Placement.HostLoad load = load(host(rank.host()), scan == null ? new Scan(Map.of(), Optional.of(
+                    "not in the inventory")) : scan);
+            List<Placement.Slot> slot = Placement.choose(new Placement.Request(1, request.gpus(), request.vcpus(),
+                    request.memoryGib()), List.of(load));
+            complete.add(new RankPlacement(rank.rank(), rank.hosts(), slot.get(0).gpus(), request.vcpus(),
+                    request.memoryGib()));
+        }
+        return complete;
+    }
+
+    /** A host's capacity less what the jobs there that have not ended hold, from their placement files. */
+    private Placement.HostLoad load(SshHost host, Scan scan) {
+        if (scan.error().isPresent()) {
+            return Placement.HostLoad.unusable(host.name(), "unreachable (" + scan.error().get() + ")");
+        }
+        Set<Integer> gpus = new HashSet<>();
+        int vcpus = 0;
+        double memory = 0;
+        for (HostScan.Entry entry : scan.entries().values()) {
+            if (entry.placement().isPresent() && !StatusMapping.map(entry.snapshot()).state().isTerminal()) {
+                gpus.addAll(entry.placement().get().gpus());
+                vcpus += entry.placement().get().vcpus();
+                memory += entry.placement().get().memoryGib();
+            }
+        }
+        return capacity(host, gpus, vcpus, memory);
     }
 
     private Placement.HostLoad capacity(SshHost host, Set<Integer> gpus, int vcpus, double memory) {
@@ -459,7 +488,7 @@ public final class SshBackend implements Backend {
     }
 
     /** The placement the job's ranks recorded, from whichever of its directories a reachable host still has. */
-    private Optional<List<RankPlacement>> existingRanks(String id, Map<String, Scan> scans) {
+    private Optional<List<RankPlacement>> existingRanks(String id, Map<String, Scan> scans, boolean placedOnly) {
         List<String> order = null;
         Map<Integer, RankPlacement> own = new TreeMap<>();
         for (Map.Entry<String, Scan> scan : scans.entrySet()) {
@@ -468,6 +497,9 @@ public final class SshBackend implements Backend {
                 continue;
             }
             if (entry.placement().isEmpty()) {
+                if (placedOnly) {
+                    continue;
+                }
                 // Created but never placed (the submit stopped at once): the rank on this host, alone.
                 if (order == null) {
                     order = List.of(scan.getKey());
@@ -492,7 +524,7 @@ public final class SshBackend implements Backend {
 
     /** Every rank's status; empty when no reachable host has the job. */
     private Optional<List<MultiHostJob.Rank>> ranks(String id, Map<String, Scan> scans) {
-        Optional<List<RankPlacement>> placement = existingRanks(id, scans);
+        Optional<List<RankPlacement>> placement = existingRanks(id, scans, false);
         if (placement.isEmpty()) {
             return Optional.empty();
         }

@@ -70,7 +70,8 @@ class SshFaultsTest {
     @ParameterizedTest
     @ValueSource(strings = {"prepared", "launched"})
     void connectionKilledMidSubmitThenRetryFindsTheOneJob(String stage) throws Exception {
-        SshBackend first = backend(Map.of());
+        Map<String, String> gpus = Map.of("hosts[0].gpus", "2", "hosts[1].gpus", "2");
+        SshBackend first = backend(gpus);
         first.stages((reached, rank) -> {
             if (reached.equals(stage) && rank == 0) {
                 TestHosts.script("drop-sessions", "1");
@@ -78,19 +79,23 @@ class SshFaultsTest {
                 throw new IllegalStateException("the submitting process died at " + stage);
             }
         });
-        Plan plan = plan(workload("mid-submit").command("sh", "-c", "echo \"ran on $NODE_RANK\"; sleep 1"), 2, 0);
+        Plan plan = plan(workload("mid-submit").command("sh", "-c",
+                "echo \"ran on $NODE_RANK with GPU $CUDA_VISIBLE_DEVICES\"; sleep 1"), 2, 1);
         String key = key("mid-submit");
         assertThrows(IllegalStateException.class, () -> first.submit(plan, SubmitOptions.withKey(key)));
 
-        SshBackend retry = backend(Map.of());
+        SshBackend retry = backend(gpus);
         JobRef job = retry.submit(plan, SubmitOptions.withKey(key));
         jobs.add(job);
         JobRef again = retry.submit(plan, SubmitOptions.withKey(key));
         assertEquals(job, again);
         JobStatus status = awaitEnd(retry, job);
         assertEquals(JobState.SUCCEEDED, status.state(), status.message());
-        assertEquals(List.of("ran on 0", "ran on 1"), logs(retry, job).stream().map(LogLine::text).sorted().toList(),
-                "each rank ran exactly once");
+        assertEquals(List.of("ran on 0 with GPU 0", "ran on 1 with GPU 0"),
+                logs(retry, job).stream().map(LogLine::text).sorted().toList(), "each rank ran exactly once");
+        // The rank placed by the retry recorded the GPU it holds, so placement counts it.
+        assertEquals(List.of(0), retry.scanAll().get("gantry-h2").entries().get(job.id()).placement().orElseThrow()
+                .gpus());
     }
 
     /** The pool reconnects under a submit whose connections were dropped: the submit completes. */
