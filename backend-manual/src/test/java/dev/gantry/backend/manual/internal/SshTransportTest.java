@@ -216,6 +216,81 @@ class SshTransportTest {
         assertTrue(refused.getMessage().contains("gantry-h2: unreachable"), refused.getMessage());
     }
 
+    @Test
+    void followDeliversEveryRanksLinesAndReturnsWhenTheJobEnds() throws Exception {
+        SshBackend backend = backend(Map.of());
+        JobRef job = submit(backend, plan(workload("follow").command("sh", "-c",
+                "for i in 1 2 3; do echo \"$NODE_RANK:$i\"; sleep 0.3; done"), 2, 0));
+        List<LogLine> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        backend.logs(job, dev.gantry.api.backend.LogOptions.following(), lines::add);
+        assertTrue(backend.status(job).state().isTerminal(), "follow returned before the job ended");
+        assertEquals(List.of("0:1", "0:2", "0:3"), lines.stream().filter(l -> l.node() == 0).map(LogLine::text)
+                .toList());
+        assertEquals(List.of("1:1", "1:2", "1:3"), lines.stream().filter(l -> l.node() == 1).map(LogLine::text)
+                .toList());
+    }
+
+    @Test
+    void doctorProbesEveryHostOnce() {
+        SshBackend backend = backend(Map.of("hosts[1].gpus", "2"));
+        long before = commands(backend);
+        List<dev.gantry.api.backend.HostReport> reports = backend.doctor(java.util.Optional.empty());
+        assertEquals(List.of("gantry-h1", "gantry-h2"), reports.stream().map(r -> r.host()).toList());
+        assertEquals(2, commands(backend) - before, "one probe script per host");
+        assertTrue(reports.get(0).facts().containsKey("cpus"), reports.get(0).facts().toString());
+    }
+
+    @Test
+    void acceptingAnyHostKeyIsWarnedAboutNamingTheHost() {
+        List<String> warnings = new ArrayList<>();
+        dev.gantry.api.backend.BackendContext loud = new dev.gantry.api.backend.BackendContext() {
+            @Override
+            public java.nio.file.Path stateDirectory() {
+                return context.stateDirectory();
+            }
+
+            @Override
+            public dev.gantry.api.backend.SecretResolver secrets() {
+                return context.secrets();
+            }
+
+            @Override
+            public System.Logger logger() {
+                return new CapturingLogger(warnings);
+            }
+        };
+        SshBackend backend = (SshBackend) new dev.gantry.backend.manual.ManualBackendProvider().create(
+                new dev.gantry.api.backend.BackendConfig("manual", hosts.config(Map.of(
+                        "hosts[1].hostKeyFingerprint", "", "hosts[1].insecureAcceptAnyHostKey", "true"))), loud);
+        backends.add(backend);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("WARNING backends.manual: insecureAcceptAnyHostKey is set for host "
+                + "gantry-h2: its identity is NOT verified"), warnings.get(0));
+    }
+
+    /** Records what is logged, as "LEVEL message". */
+    private record CapturingLogger(List<String> lines) implements System.Logger {
+        @Override
+        public String getName() {
+            return "test";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String msg, Throwable thrown) {
+            lines.add(level + " " + msg);
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String format, Object... params) {
+            lines.add(level + " " + format);
+        }
+    }
+
     private static long commands(SshBackend backend) {
         return backend.hosts().values().stream().mapToLong(SshHost::commands).sum();
     }
