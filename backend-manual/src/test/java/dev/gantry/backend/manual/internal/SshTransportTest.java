@@ -123,7 +123,7 @@ class SshTransportTest {
         backend.cancel(job);
         JobStatus status = backend.status(job);
         assertEquals(JobState.CANCELLED, status.state(), status.message());
-        for (SshBackend.Scan scan : backend.scanAll().values()) {
+        for (SshFleet.Scan scan : backend.scanAll().values()) {
             assertFalse(scan.entries().get(job.id()).snapshot().alive());
         }
     }

@@ -1,0 +1,115 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/**
+ * A job's ranks as the hosts' scans show them: where each rank is (from whichever rank's {@code placement} file a
+ * reachable host still has) and each rank's own status, a rank on a host that cannot be reached included.
+ */
+final class JobRanks {
+    private JobRanks() {
+    }
+
+    static boolean allLaunched(String id, List<RankPlacement> ranks, Map<String, SshFleet.Scan> scans) {
+        for (RankPlacement rank : ranks) {
+            SshFleet.Scan scan = scans.get(rank.host());
+            HostScan.Entry entry = scan == null ? null : scan.entries().get(id);
+            if (entry == null || !(entry.snapshot().launched() || entry.snapshot().cancelled()
+                    || entry.snapshot().preempted().isPresent())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The placement the job's ranks recorded, from whichever of its directories a reachable host still has. */
+    static Optional<List<RankPlacement>> placed(String id, Map<String, SshFleet.Scan> scans, boolean placedOnly) {
+        List<String> order = null;
+        Map<Integer, RankPlacement> own = new TreeMap<>();
+        for (Map.Entry<String, SshFleet.Scan> scan : scans.entrySet()) {
+            HostScan.Entry entry = scan.getValue().entries().get(id);
+            if (entry == null) {
+                continue;
+            }
+            if (entry.placement().isEmpty()) {
+                if (placedOnly) {
+                    continue;
+                }
+                // Created but never placed (the submit stopped at once): the rank on this host, alone.
+                if (order == null) {
+                    order = List.of(scan.getKey());
+                }
+                continue;
+            }
+            RankPlacement p = entry.placement().get();
+            if (order == null || order.size() < p.world()) {
+                order = p.hosts();
+            }
+            own.put(p.rank(), p);
+        }
+        if (order == null) {
+            return Optional.empty();
+        }
+        List<RankPlacement> ranks = new ArrayList<>();
+        for (int k = 0; k < order.size(); k++) {
+            ranks.add(own.getOrDefault(k, new RankPlacement(k, order, List.of(), 0, 0)));
+        }
+        return Optional.of(ranks);
+    }
+
+    /** Every rank's status; empty when no reachable host has the job. */
+    static Optional<List<MultiHostJob.Rank>> statuses(SshFleet fleet, String id, Map<String, SshFleet.Scan> scans) {
+        Optional<List<RankPlacement>> placement = placed(id, scans, false);
+        if (placement.isEmpty()) {
+            return Optional.empty();
+        }
+        List<MultiHostJob.Rank> ranks = new ArrayList<>();
+        for (RankPlacement rank : placement.get()) {
+            SshFleet.Scan scan = scans.get(rank.host());
+            SshHost host = fleet.find(rank.host()).orElse(null);
+            JobStatus status;
+            if (scan == null || host == null) {
+                status = JobStatus.of(JobState.FAILED, "host " + rank.host() + " is no longer in the inventory");
+            } else if (scan.error().isPresent()) {
+                status = host.entry().spot()
+                        ? JobStatus.of(JobState.PREEMPTED, "host vanished (Spot VM, evicted?): " + scan.error().get())
+                        : JobStatus.of(JobState.FAILED, "host cannot be reached: " + scan.error().get());
+            } else if (!scan.entries().containsKey(id)) {
+                status = JobStatus.of(JobState.PENDING, "not created yet (the submit stopped first); submit again "
+                        + "with the same idempotency key to start it");
+            } else {
+                status = StatusMapping.map(withProgram(host, id, scan.entries().get(id).snapshot()));
+            }
+            ranks.add(new MultiHostJob.Rank(rank.rank(), rank.host(), status));
+        }
+        return Optional.of(ranks);
+    }
+
+    /** The program name, read only for the exit codes whose message names it (126, 127): one more command. */
+    private static JobSnapshot withProgram(SshHost host, String id, JobSnapshot s) {
+        OptionalInt code = s.exitCode();
+        if (code.isEmpty() || code.getAsInt() != StatusMapping.COMMAND_NOT_FOUND
+                && code.getAsInt() != StatusMapping.NOT_EXECUTABLE) {
+            return s;
+        }
+        String program = SshFleet.directory(host, id).record().map(JobRecord::program).orElse("");
+        return new JobSnapshot(program, s.launched(), s.pid(), s.alive(), s.exitCode(), s.cancelled(),
+                s.preempted(), s.started(), s.ended());
+    }
+
+    static String notFound(JobRef ref, Map<String, SshFleet.Scan> scans) {
+        List<String> down = new ArrayList<>();
+        scans.forEach((name, scan) -> scan.error().ifPresent(e -> down.add(name)));
+        return "no job " + ref.id() + " on any host of the inventory"
+                + (ref.backend().equals(ManualBackend.NAME) ? "" : " (the job belongs to backend '" + ref.backend()
+                + "')") + (down.isEmpty() ? "" : "; unreachable: " + String.join(", ", down));
+    }
+}

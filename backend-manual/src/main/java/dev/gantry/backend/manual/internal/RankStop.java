@@ -1,0 +1,49 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.BackendContext;
+import java.time.Duration;
+import java.util.OptionalLong;
+
+/** Stops one rank of a job on its host, the way the local transport stops a job. */
+final class RankStop {
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private RankStop() {
+    }
+
+    /** Marker first, then SIGTERM to the group, SIGKILL after the grace period: as the local transport does. */
+    static void stop(SshFleet fleet, String id, MultiHostJob.Rank rank, String marker, String reason,
+                     Duration grace, BackendContext context) {
+        SshHost host = fleet.find(rank.host()).orElse(null);
+        if (host == null) {
+            return;
+        }
+        try {
+            JobDirectory job = SshFleet.directory(host, id);
+            if (!job.mark(marker, context.clock().instant(), reason.replace('\n', ' ').replace('\t', ' '))) {
+                return;
+            }
+            OptionalLong pgid = job.pgid();
+            if (pgid.isEmpty()) {
+                return;
+            }
+            long group = pgid.getAsLong();
+            host.signalGroup(group, "TERM");
+            long deadline = System.nanoTime() + grace.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (!host.groupAlive(group)) {
+                    return;
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+            host.signalGroup(group, "KILL");
+        } catch (GantryException e) {
+            // A host that cannot be reached cannot be stopped: its rank is reported as lost instead.
+            context.logger().log(System.Logger.Level.WARNING, "could not stop rank " + rank.rank() + " on "
+                    + rank.host() + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

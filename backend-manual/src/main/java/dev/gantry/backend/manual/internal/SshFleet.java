@@ -1,0 +1,117 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.ssh.SshPool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/** The inventory's hosts over one SSH pool, and the fan-out that reads or stops them side by side. */
+final class SshFleet implements AutoCloseable {
+    /** One host's job directories, or why it could not be read. */
+    record Scan(Map<String, HostScan.Entry> entries, Optional<String> error) {
+    }
+
+    private final Map<String, SshHost> hosts = new LinkedHashMap<>();
+    private final SshPool pool;
+    private final ExecutorService fanOut;
+
+    SshFleet(Inventory inventory, SshPool pool, Duration commandTimeout) {
+        this.pool = pool;
+        for (Inventory.InventoryHost entry : inventory.hosts()) {
+            hosts.put(entry.name(), new SshHost(entry, pool, commandTimeout));
+        }
+        this.fanOut = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "gantry-manual-ssh");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    Map<String, SshHost> byName() {
+        return hosts;
+    }
+
+    Collection<SshHost> hosts() {
+        return hosts.values();
+    }
+
+    Optional<SshHost> find(String name) {
+        return Optional.ofNullable(hosts.get(name));
+    }
+
+    SshHost host(String name) {
+        return find(name).orElseThrow(() -> new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "the job's host "
+                + name + " is no longer in the inventory; add it back to manage the job"));
+    }
+
+    long remoteCommands() {
+        return hosts.values().stream().mapToLong(SshHost::commands).sum();
+    }
+
+    /** Scans every host at once: one remote command per host. */
+    Map<String, Scan> scanAll() {
+        Map<String, Future<Scan>> futures = new LinkedHashMap<>();
+        for (SshHost host : hosts.values()) {
+            futures.put(host.name(), fanOut.submit(() -> {
+                try {
+                    return new Scan(HostScan.parse(host.scan(host.entry().workDir())), Optional.empty());
+                } catch (GantryException e) {
+                    return new Scan(Map.of(), Optional.of(e.getMessage()));
+                }
+            }));
+        }
+        Map<String, Scan> scans = new LinkedHashMap<>();
+        futures.forEach((name, future) -> scans.put(name, unwrap(future)));
+        return scans;
+    }
+
+    /** Runs the action on every item at once and waits for all of them. */
+    <T> void parallel(List<T> items, Consumer<T> action) {
+        List<Future<?>> futures = new ArrayList<>();
+        for (T item : items) {
+            futures.add(fanOut.submit(() -> action.accept(item)));
+        }
+        futures.forEach(SshFleet::unwrap);
+    }
+
+    <T> Future<T> submit(Callable<T> task) {
+        return fanOut.submit(task);
+    }
+
+    static JobDirectory directory(SshHost host, String id) {
+        return new JobDirectory(host, host.entry().workDir() + "/" + id);
+    }
+
+    static <T> T unwrap(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while waiting for the hosts", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new GantryException(ErrorCode.INTERNAL, String.valueOf(e.getCause()), e.getCause());
+        }
+    }
+
+    /** Jobs outlive this object; only the connections end. */
+    @Override
+    public void close() {
+        fanOut.shutdownNow();
+        pool.close();
+    }
+}
