@@ -272,18 +272,20 @@ cmd_status() {
 }
 
 cmd_drop_sessions() {
-  local k listener pid
+  local k listener pid victims=""
   k=$(host_number "${1:-}")
   require_root_and_tools
   ns_exists "$k" || die "gantry-h$k is not up"
   listener=$(sshd_pid "$k" || true)
+  # Only the per-connection sshd processes ("sshd: gantry [priv]", "sshd: gantry@notty", pre-auth ones), all in
+  # one kill so that every connection ends at once; what the sessions started lives on, as on a real host.
   for pid in $(ip netns pids "$(ns_name "$k")"); do
     [ "$pid" = "$listener" ] && continue
-    # Only the per-connection sshd processes: killing them drops the TCP connection and everything under it.
     if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep '^sshd: ' >/dev/null; then
-      kill -9 "$pid" 2>/dev/null || true
+      victims="$victims $pid"
     fi
   done
+  [ -n "$victims" ] && kill -9 $victims 2>/dev/null || true
 }
 
 stop_listener() {

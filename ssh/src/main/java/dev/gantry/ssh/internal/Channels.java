@@ -5,10 +5,26 @@ import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** Opens one channel per command on a target's pooled session. */
 final class Channels {
+
+    /**
+     * JSch waits for the server's answer to a channel open on the channel's monitor for the whole connect timeout, and
+     * is not woken when the session dies meanwhile (a server that dropped the connection just before we asked). This
+     * watcher wakes it, so a dead session costs milliseconds instead of the connect timeout.
+     */
+    private static final ScheduledExecutorService WATCHER = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "gantry-ssh-channel-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private static final long WATCH_MILLIS = 20;
 
     private Channels() {
     }
@@ -28,7 +44,7 @@ final class Channels {
             try {
                 channel = (C) session.openChannel(type);
                 configure.accept(channel);
-                channel.connect(timeoutMillis);
+                connectWatched(channel, session, timeoutMillis);
                 return channel;
             } catch (JSchException e) {
                 if (channel != null) {
@@ -48,6 +64,21 @@ final class Channels {
                         + connection.target().connectTimeout().toMillis() + " ms)" : SessionOpener.rootMessage(e))
                         + (sessionDied ? "; the connection was lost" : ""), e);
             }
+        }
+    }
+
+    private static void connectWatched(Channel channel, Session session, int timeoutMillis) throws JSchException {
+        ScheduledFuture<?> watch = WATCHER.scheduleWithFixedDelay(() -> {
+            if (!session.isConnected()) {
+                synchronized (channel) {
+                    channel.notifyAll();
+                }
+            }
+        }, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        try {
+            channel.connect(timeoutMillis);
+        } finally {
+            watch.cancel(false);
         }
     }
 }
