@@ -321,6 +321,12 @@ cmd_power_off() {
   remove_host "$k"
 }
 
+case "${1:-}" in
+  up|down|status|drop-sessions|restart-sshd|stop-sshd|power-off) ;;
+  *) echo "usage: $0 up [N] | down | status [N] | drop-sessions K | restart-sshd K | stop-sshd K | power-off K" >&2; exit 2 ;;
+esac
+[ "$(id -u)" = 0 ] || die "must run as root (it creates network namespaces and starts sshd); run scripts/test-all.sh as root"
+
 (
   mkdir -p "$STATE"
   # One change at a time: test runs of several modules may call "up" together.
@@ -333,6 +339,5 @@ cmd_power_off() {
     restart-sshd) cmd_restart_sshd "${2:-}" ;;
     stop-sshd) cmd_stop_sshd "${2:-}" ;;
     power-off) cmd_power_off "${2:-}" ;;
-    *) echo "usage: $0 up [N] | down | status [N] | drop-sessions K | restart-sshd K | stop-sshd K | power-off K" >&2; exit 2 ;;
   esac
 ) 9>"${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}.lock"
