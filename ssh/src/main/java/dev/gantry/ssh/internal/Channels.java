@@ -5,6 +5,7 @@ import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -29,9 +30,13 @@ final class Channels {
     private Channels() {
     }
 
+    /** JSch's messages for a channel the server never confirmed: no command request can have been sent on it. */
+    private static final Set<String> NEVER_OPENED = Set.of("session is down", "channel is not opened.");
+
     /**
-     * A connected channel of the given type ("exec", "sftp"). A session found dead while opening is replaced and the
-     * open retried once: nothing ran yet, so that is safe. A session that does not answer within the connect timeout
+     * A connected channel of the given type ("exec", "sftp"). When the session turns out dead before the server
+     * confirmed the channel, the session is replaced and the open retried once: no command was sent, so nothing can
+     * run twice. A command request that may have reached the server is never re-sent. A session that does not answer within the connect timeout
      * is dropped, so the next command reconnects instead of waiting on it again.
      */
     @SuppressWarnings("unchecked")
@@ -55,7 +60,7 @@ final class Channels {
                 if (sessionDied || unanswered) {
                     connection.discard(session);
                 }
-                if (sessionDied && attempt == 1) {
+                if (sessionDied && attempt == 1 && NEVER_OPENED.contains(e.getMessage())) {
                     continue;
                 }
                 throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot open an SSH " + type + " channel to "
