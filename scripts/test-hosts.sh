@@ -140,7 +140,6 @@ AllowUsers $TEST_USER
 AuthorizedKeysFile .ssh/authorized_keys
 StrictModes yes
 Subsystem sftp internal-sftp
-MaxSessions 64
 MaxStartups 64:30:128
 LogLevel INFO
 EOF

@@ -70,15 +70,16 @@ class PoolAndFaultsTest {
     }
 
     @Test
-    void manyThreadsShareTheOneSession() throws Exception {
-        ExecutorService threads = Executors.newFixedThreadPool(8);
+    void manyThreadsShareTheOneSessionBeyondTheServersChannelLimit() throws Exception {
+        // The test hosts keep OpenSSH's default of 10 channels per connection; 16 threads want more at once.
+        ExecutorService threads = Executors.newFixedThreadPool(16);
         try (SshPool pool = new SshPool()) {
             List<Future<String>> results = new ArrayList<>();
             for (int i = 0; i < 32; i++) {
                 int n = i;
                 results.add(threads.submit(() -> {
                     RemoteResult result = pool.exec(h1.target(), List.of("sh", "-c",
-                            "sleep 0.1; echo \"$SSH_CONNECTION $1\"", "sh", String.valueOf(n)), TIMEOUT);
+                            "sleep 0.3; echo \"$SSH_CONNECTION $1\"", "sh", String.valueOf(n)), TIMEOUT);
                     return result.stdoutText().strip();
                 }));
             }
@@ -92,6 +93,36 @@ class PoolAndFaultsTest {
             assertEquals(1, pool.sessionsOpened());
         } finally {
             threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void channelsTheServerRefusesAreAskedForAgainUntilOneIsFree() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(16);
+        // A pool allowed more channels than the server's 10: the surplus is refused and retried, never failed.
+        try (SshPool pool = new SshPool(QUICK, 16)) {
+            List<Future<RemoteResult>> results = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                results.add(threads.submit(() -> pool.exec(h1.target(), List.of("sleep", "0.5"), TIMEOUT)));
+            }
+            for (Future<RemoteResult> result : results) {
+                assertEquals(0, result.get(30, TimeUnit.SECONDS).exitCode());
+            }
+            assertEquals(1, pool.sessionsOpened());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void streamsNobodyAwaitedGiveTheirChannelsBack() throws Exception {
+        try (SshPool pool = new SshPool(QUICK, 2)) {
+            for (int i = 0; i < 2; i++) {
+                pool.stream(h1.target(), List.of("true"), line -> { });
+            }
+            long started = System.nanoTime();
+            assertEquals("ok\n", pool.exec(h1.target(), List.of("echo", "ok"), TIMEOUT).stdoutText());
+            assertTrue(millisSince(started) < 2000, "waited " + millisSince(started) + " ms for a channel");
         }
     }
 

@@ -20,7 +20,7 @@ final class Channels {
      * is not woken when the session dies meanwhile (a server that dropped the connection just before we asked). This
      * watcher wakes it, so a dead session costs milliseconds instead of the connect timeout.
      */
-    private static final ScheduledExecutorService WATCHER = Executors.newSingleThreadScheduledExecutor(task -> {
+    static final ScheduledExecutorService WATCHER = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "gantry-ssh-channel-watch");
         thread.setDaemon(true);
         return thread;
@@ -32,6 +32,8 @@ final class Channels {
 
     /** JSch's messages for a channel the server never confirmed: no command request can have been sent on it. */
     private static final Set<String> NEVER_OPENED = Set.of("session is down", "channel is not opened.");
+    /** Pause before asking again when the server refused a channel (its per-connection limit, briefly exceeded). */
+    private static final long REFUSED_PAUSE_MILLIS = 50;
 
     /**
      * A connected channel of the given type ("exec", "sftp"). When the session turns out dead before the server
@@ -42,33 +44,67 @@ final class Channels {
     @SuppressWarnings("unchecked")
     static <C extends Channel> C open(TargetConnection connection, String type, Consumer<C> configure) {
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, connection.target().connectTimeout().toMillis());
-        for (int attempt = 1; ; attempt++) {
-            Session session = connection.session();
-            C channel = null;
-            long started = System.nanoTime();
-            try {
-                channel = (C) session.openChannel(type);
-                configure.accept(channel);
-                connectWatched(channel, session, timeoutMillis);
-                return channel;
-            } catch (JSchException e) {
-                if (channel != null) {
-                    channel.disconnect();
+        long deadline = System.nanoTime() + connection.target().connectTimeout().toNanos();
+        connection.acquireChannelSlot();
+        boolean opened = false;
+        try {
+            for (int attempt = 1; ; attempt++) {
+                Session session = connection.session();
+                C channel = null;
+                long started = System.nanoTime();
+                try {
+                    channel = (C) session.openChannel(type);
+                    configure.accept(channel);
+                    connectWatched(channel, session, timeoutMillis);
+                    opened = true;
+                    return channel;
+                } catch (JSchException e) {
+                    if (channel != null) {
+                        channel.disconnect();
+                    }
+                    boolean sessionDied = !session.isConnected();
+                    boolean unanswered = System.nanoTime() - started >= timeoutMillis * 1_000_000L;
+                    boolean neverOpened = NEVER_OPENED.contains(e.getMessage());
+                    if (sessionDied || unanswered) {
+                        connection.discard(session);
+                    }
+                    if (sessionDied && attempt == 1 && neverOpened) {
+                        continue;
+                    }
+                    // Refused outright: a channel we just closed may not be freed on the server yet.
+                    if (!sessionDied && !unanswered && neverOpened
+                            && System.nanoTime() + REFUSED_PAUSE_MILLIS * 1_000_000L < deadline) {
+                        pause(connection);
+                        continue;
+                    }
+                    throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot open an SSH " + type + " channel to "
+                            + connection.target().host() + ":" + connection.target().port() + ": "
+                            + (unanswered ? "no answer within the connect timeout ("
+                            + connection.target().connectTimeout().toMillis() + " ms)"
+                            : SessionOpener.rootMessage(e))
+                            + (sessionDied ? "; the connection was lost" : ""), e);
                 }
-                boolean sessionDied = !session.isConnected();
-                boolean unanswered = System.nanoTime() - started >= timeoutMillis * 1_000_000L;
-                if (sessionDied || unanswered) {
-                    connection.discard(session);
-                }
-                if (sessionDied && attempt == 1 && NEVER_OPENED.contains(e.getMessage())) {
-                    continue;
-                }
-                throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot open an SSH " + type + " channel to "
-                        + connection.target().host() + ":" + connection.target().port() + ": "
-                        + (unanswered ? "no answer within the connect timeout ("
-                        + connection.target().connectTimeout().toMillis() + " ms)" : SessionOpener.rootMessage(e))
-                        + (sessionDied ? "; the connection was lost" : ""), e);
             }
+        } finally {
+            if (!opened) {
+                connection.releaseChannelSlot();
+            }
+        }
+    }
+
+    /** Closes a channel from {@link #open} and gives its slot back. Call exactly once per channel. */
+    static void close(TargetConnection connection, Channel channel) {
+        channel.disconnect();
+        connection.releaseChannelSlot();
+    }
+
+    private static void pause(TargetConnection connection) {
+        try {
+            Thread.sleep(REFUSED_PAUSE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while opening a channel to "
+                    + connection.target().host() + ":" + connection.target().port(), e);
         }
     }
 
