@@ -140,7 +140,6 @@ AllowUsers $TEST_USER
 AuthorizedKeysFile .ssh/authorized_keys
 StrictModes yes
 Subsystem sftp internal-sftp
-MaxSessions 64
 MaxStartups 64:30:128
 LogLevel INFO
 EOF
@@ -272,18 +271,20 @@ cmd_status() {
 }
 
 cmd_drop_sessions() {
-  local k listener pid
+  local k listener pid victims=""
   k=$(host_number "${1:-}")
   require_root_and_tools
   ns_exists "$k" || die "gantry-h$k is not up"
   listener=$(sshd_pid "$k" || true)
+  # Only the per-connection sshd processes ("sshd: gantry [priv]", "sshd: gantry@notty", pre-auth ones), all in
+  # one kill so that every connection ends at once; what the sessions started lives on, as on a real host.
   for pid in $(ip netns pids "$(ns_name "$k")"); do
     [ "$pid" = "$listener" ] && continue
-    # Only the per-connection sshd processes: killing them drops the TCP connection and everything under it.
     if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep '^sshd: ' >/dev/null; then
-      kill -9 "$pid" 2>/dev/null || true
+      victims="$victims $pid"
     fi
   done
+  [ -n "$victims" ] && kill -9 $victims 2>/dev/null || true
 }
 
 stop_listener() {
@@ -319,6 +320,12 @@ cmd_power_off() {
   remove_host "$k"
 }
 
+case "${1:-}" in
+  up|down|status|drop-sessions|restart-sshd|stop-sshd|power-off) ;;
+  *) echo "usage: $0 up [N] | down | status [N] | drop-sessions K | restart-sshd K | stop-sshd K | power-off K" >&2; exit 2 ;;
+esac
+[ "$(id -u)" = 0 ] || die "must run as root (it creates network namespaces and starts sshd); run scripts/test-all.sh as root"
+
 (
   mkdir -p "$STATE"
   # One change at a time: test runs of several modules may call "up" together.
@@ -331,6 +338,5 @@ cmd_power_off() {
     restart-sshd) cmd_restart_sshd "${2:-}" ;;
     stop-sshd) cmd_stop_sshd "${2:-}" ;;
     power-off) cmd_power_off "${2:-}" ;;
-    *) echo "usage: $0 up [N] | down | status [N] | drop-sessions K | restart-sshd K | stop-sshd K | power-off K" >&2; exit 2 ;;
   esac
 ) 9>"${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}.lock"

@@ -2,6 +2,7 @@ package dev.gantry.ssh;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
 import dev.gantry.ssh.internal.CommandRun;
 import dev.gantry.ssh.internal.FileTransfer;
 import dev.gantry.ssh.internal.LineStream;
@@ -36,7 +37,11 @@ import java.util.random.RandomGenerator;
  */
 public final class SshPool implements AutoCloseable {
 
+    /** OpenSSH's default MaxSessions: channels one connection may have open at once. */
+    public static final int DEFAULT_MAX_CHANNELS_PER_HOST = 10;
+
     private final ReconnectPolicy reconnectPolicy;
+    private final int maxChannelsPerHost;
     private final RandomGenerator random = RandomGenerator.getDefault();
     private final ConcurrentMap<SshTarget, TargetConnection> connections = new ConcurrentHashMap<>();
     private final AtomicInteger sessionsOpened = new AtomicInteger();
@@ -47,7 +52,20 @@ public final class SshPool implements AutoCloseable {
     }
 
     public SshPool(ReconnectPolicy reconnectPolicy) {
+        this(reconnectPolicy, DEFAULT_MAX_CHANNELS_PER_HOST);
+    }
+
+    /**
+     * @param maxChannelsPerHost channels (commands, streams, transfers) open at once on one host's session; more wait
+     *                           up to the target's connect timeout for a free one. Match the server's MaxSessions.
+     */
+    public SshPool(ReconnectPolicy reconnectPolicy, int maxChannelsPerHost) {
         this.reconnectPolicy = Objects.requireNonNull(reconnectPolicy, "reconnectPolicy");
+        if (maxChannelsPerHost < 1) {
+            throw GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(Problem.of("maxChannelsPerHost",
+                    maxChannelsPerHost + " is not allowed; give 1 or more (OpenSSH allows 10 by default)")));
+        }
+        this.maxChannelsPerHost = maxChannelsPerHost;
     }
 
     /**
@@ -124,6 +142,6 @@ public final class SshPool implements AutoCloseable {
             throw new IllegalStateException("this SSH pool is closed");
         }
         return connections.computeIfAbsent(target,
-                t -> new TargetConnection(t, reconnectPolicy, random, sessionsOpened));
+                t -> new TargetConnection(t, reconnectPolicy, random, sessionsOpened, maxChannelsPerHost));
     }
 }

@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param user              login user
  * @param identity          key file or ssh-agent
  * @param hostKeyPolicy     how the server's host key is verified
- * @param connectTimeout    bound on getting a session, reconnect attempts included
+ * @param connectTimeout    bound on getting a session, reconnect attempts included; also bounds the wait for the
+ *                          server to open a channel on an existing session
  * @param keepaliveInterval how often an idle session is probed; three unanswered probes drop it
  */
 public record SshTarget(String host, int port, String user, ClientIdentity identity, HostKeyPolicy hostKeyPolicy,

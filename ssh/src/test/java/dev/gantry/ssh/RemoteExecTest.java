@@ -141,6 +141,18 @@ class RemoteExecTest {
     }
 
     @Test
+    void streamedLinesAreUtf8WithoutTheirLineEnds() throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        // Multi-byte characters cut across network packets must still decode: 40000 of them in one line.
+        try (RemoteCommand command = pool.stream(h1, List.of("sh", "-c",
+                "printf 'caf\\303\\251\\r\\n\\n'; i=0; while [ $i -lt 40000 ]; do printf '\\303\\251'; "
+                        + "i=$((i+1)); done; echo; printf 'last'"), lines::add)) {
+            assertEquals(OptionalInt.of(0), command.awaitExit(TIMEOUT));
+        }
+        assertEquals(List.of("caf\u00e9", "", "\u00e9".repeat(40000), "last"), lines);
+    }
+
+    @Test
     void aCancelledStreamStopsTheRemoteCommand() throws Exception {
         List<String> lines = new CopyOnWriteArrayList<>();
         String marker = "gantry-follow-" + System.nanoTime();

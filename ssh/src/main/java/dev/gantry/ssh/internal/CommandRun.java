@@ -64,7 +64,7 @@ public final class CommandRun {
             throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while `" + program + "` ran on "
                     + connection.target().host() + ":" + connection.target().port(), e);
         } finally {
-            channel.disconnect();
+            Channels.close(connection, channel);
         }
     }
 

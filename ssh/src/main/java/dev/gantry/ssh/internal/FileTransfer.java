@@ -42,7 +42,7 @@ public final class FileTransfer {
             removeQuietly(sftp, temp);
             throw failure(connection, "write", remotePath, e);
         } finally {
-            sftp.disconnect();
+            Channels.close(connection, sftp);
         }
     }
 
@@ -59,7 +59,7 @@ public final class FileTransfer {
         } catch (SftpException e) {
             throw failure(connection, "read", remotePath, e);
         } finally {
-            sftp.disconnect();
+            Channels.close(connection, sftp);
         }
     }
 

@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /** A command whose stdout is handed over line by line while it runs (logs that follow). */
@@ -23,6 +26,9 @@ public final class LineStream implements RemoteCommand {
     private final ChannelExec channel;
     private final Session session;
     private final TailBuffer stderr = new TailBuffer(STDERR_TAIL_BYTES);
+    private final AtomicBoolean finished = new AtomicBoolean();
+    /** Gives the channel slot back once the command has ended, even if nobody awaits or cancels it. */
+    private final ScheduledFuture<?> endWatch;
     private volatile boolean cancelled;
 
     private LineStream(TargetConnection connection, List<String> argv, Consumer<String> onLine) {
@@ -37,6 +43,20 @@ public final class LineStream implements RemoteCommand {
             c.setErrStream(stderr, true);
         });
         this.session = CommandRun.sessionOf(channel);
+        this.endWatch = Channels.WATCHER.scheduleWithFixedDelay(() -> {
+            if (channel.isClosed() || !session.isConnected()) {
+                finish();
+            }
+        }, 100, 100, TimeUnit.MILLISECONDS);
+    }
+
+    private void finish() {
+        if (finished.compareAndSet(false, true)) {
+            if (endWatch != null) {
+                endWatch.cancel(false);
+            }
+            Channels.close(connection, channel);
+        }
     }
 
     public static LineStream start(TargetConnection connection, List<String> argv, Consumer<String> onLine) {
@@ -48,6 +68,7 @@ public final class LineStream implements RemoteCommand {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!channel.isClosed() && !cancelled) {
             if (!session.isConnected()) {
+                finish();
                 throw CommandRun.lost(connection, program, null);
             }
             if (System.nanoTime() > deadline) {
@@ -56,7 +77,9 @@ public final class LineStream implements RemoteCommand {
             Thread.sleep(CommandRun.POLL_MILLIS);
         }
         int status = channel.getExitStatus();
-        if (!cancelled && status == -1 && channel.getExitSignal() == null && !session.isConnected()) {
+        boolean lost = !cancelled && status == -1 && channel.getExitSignal() == null && !session.isConnected();
+        finish();
+        if (lost) {
             throw CommandRun.lost(connection, program, null);
         }
         return OptionalInt.of(status);
@@ -76,6 +99,7 @@ public final class LineStream implements RemoteCommand {
     public void cancel() {
         cancelled = true;
         CommandRun.stop(channel);
+        finish();
     }
 
     @Override

@@ -46,11 +46,10 @@ final class SessionOpener {
         }
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         try {
+            // Also the socket read timeout once connected: each silent interval sends a keepalive.
             session.setServerAliveInterval((int) target.keepaliveInterval().toMillis());
             session.setServerAliveCountMax(KEEPALIVE_COUNT_MAX);
             session.connect(timeoutMillis);
-            // Keepalives double as the socket read timeout once connected.
-            session.setServerAliveInterval((int) target.keepaliveInterval().toMillis());
             return session;
         } catch (JSchException e) {
             session.disconnect();

@@ -6,6 +6,8 @@ import dev.gantry.api.GantryException;
 import dev.gantry.ssh.ReconnectPolicy;
 import dev.gantry.ssh.SshTarget;
 import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
@@ -19,11 +21,16 @@ public final class TargetConnection {
     private final ReconnectPolicy policy;
     private final RandomGenerator random;
     private final AtomicInteger sessionsOpened;
+    /** Channels open at once on the session; servers refuse more than they allow (OpenSSH: MaxSessions, 10). */
+    private final Semaphore channels;
+    private final int maxChannels;
     private Session session;
     private boolean closed;
 
     public TargetConnection(SshTarget target, ReconnectPolicy policy, RandomGenerator random,
-                            AtomicInteger sessionsOpened) {
+                            AtomicInteger sessionsOpened, int maxChannels) {
+        this.maxChannels = maxChannels;
+        this.channels = new Semaphore(maxChannels, true);
         this.target = target;
         this.policy = policy;
         this.random = random;
@@ -80,6 +87,26 @@ public final class TargetConnection {
         throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot connect to " + target.host() + ":" + target.port()
                 + " within " + target.connectTimeout().toMillis() + " ms (connect timeout, reconnects included): "
                 + why + "; check that the host is up and sshd listens on port " + target.port(), last);
+    }
+
+    /** Takes one of the channel slots, waiting at most the connect timeout for one to free up. */
+    void acquireChannelSlot() {
+        try {
+            if (!channels.tryAcquire(target.connectTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new GantryException(ErrorCode.REMOTE_ERROR, "all " + maxChannels + " channels to "
+                        + target.host() + ":" + target.port() + " stayed busy for the connect timeout ("
+                        + target.connectTimeout().toMillis() + " ms); fewer commands at once, or a larger "
+                        + "per-host channel limit if the server's MaxSessions allows it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while waiting for a channel to "
+                    + target.host() + ":" + target.port(), e);
+        }
+    }
+
+    void releaseChannelSlot() {
+        channels.release();
     }
 
     /** Drops the session if it is still the given one (a channel on it failed); the next use reconnects. */
