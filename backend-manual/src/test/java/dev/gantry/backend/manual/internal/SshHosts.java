@@ -55,9 +55,20 @@ public final class SshHosts implements AutoCloseable {
         return (SshBackend) new ManualBackendProvider().create(new BackendConfig("manual", config(extra)), context);
     }
 
-    /** The job directories the hosts wrote (this machine's file system is theirs). */
+    /**
+     * Kills what still runs from these work directories (a case that failed half way; JUnit also runs a subclass's
+     * cleanup before the conformance kit cancels its jobs), then removes the directories. The hosts share this
+     * machine's process table and file system, so both are done here.
+     */
     @Override
     public void close() throws IOException {
+        ProcessHandle.allProcesses()
+                .filter(p -> p.info().arguments().map(a -> java.util.Arrays.stream(a)
+                        .anyMatch(arg -> arg.startsWith(root + "/"))).orElse(false))
+                .forEach(p -> {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                });
         if (!Files.exists(root)) {
             return;
         }
