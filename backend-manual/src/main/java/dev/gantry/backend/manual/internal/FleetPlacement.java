@@ -53,8 +53,8 @@ final class FleetPlacement {
                 complete.add(rank);
                 continue;
             }
-            Placement.HostLoad load = load(fleet.host(rank.host()), scan == null ? new SshFleet.Scan(Map.of(), Optional.of(
-                    "not in the inventory")) : scan);
+            SshFleet.Scan seen = scan == null ? new SshFleet.Scan(Map.of(), Optional.of("not in the inventory")) : scan;
+            Placement.HostLoad load = load(fleet.host(rank.host()), seen);
             List<Placement.Slot> slot = Placement.choose(new Placement.Request(1, request.gpus(), request.vcpus(),
                     request.memoryGib()), List.of(load));
             complete.add(new RankPlacement(rank.rank(), rank.hosts(), slot.get(0).gpus(), request.vcpus(),

@@ -314,9 +314,8 @@ public final class SshBackend implements Backend {
 
     private void prepare(JobDirectory job, RankPlacement rank, Workload workload, String workingDirectory,
                          String key) {
-        job.create();
         SshHost host = fleet.host(rank.host());
-        if (host.exists(job.file(RankPlacement.FILE))) {
+        if (!job.create() && host.exists(job.file(RankPlacement.FILE))) {
             return; // prepared by an earlier attempt: records and placement stay as first written
         }
         job.writeRecord(new JobRecord(workload.name(), workload.command(), envNames(workload), workingDirectory,
@@ -328,7 +327,9 @@ public final class SshBackend implements Backend {
     private void launch(SshHost host, JobDirectory job, Workload workload, String workingDirectory,
                         Map<String, String> env) {
         try (AutoCloseable lock = host.lock(job.file(JobDirectory.LOCK))) {
-            if (job.launched() || job.ended()) {
+            // One look at the files that say the job was launched or has ended, instead of one command each.
+            if (!host.present(job.path(), List.of(JobDirectory.LAUNCHED, JobDirectory.PID, JobDirectory.EXIT,
+                    JobDirectory.CANCELLED, JobDirectory.PREEMPTED)).isEmpty()) {
                 return; // launched by an earlier or concurrent submit, or cancelled before it started
             }
             host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), workload.command()),

@@ -288,6 +288,19 @@ final class SshHost implements Host {
         return r.stdoutText().lines().filter(s -> !s.isEmpty()).toList();
     }
 
+    /** Which of the named files exist in a directory: one command for what would be one per file. */
+    java.util.Set<String> present(String directory, List<String> names) {
+        List<String> argv = new ArrayList<>(List.of("sh", "-c",
+                "d=$1; shift; for f in \"$@\"; do [ -e \"$d/$f\" ] && printf '%s\\n' \"$f\"; done; exit 0", "sh",
+                directory));
+        argv.addAll(names);
+        RemoteResult r = exec(argv, Optional.empty());
+        if (!r.succeeded()) {
+            throw failed("look into " + directory, r);
+        }
+        return java.util.Set.copyOf(r.stdoutText().lines().toList());
+    }
+
     /** The job directories under {@code workDir} as one line each (see {@link HostScan}): one remote command. */
     String scan(String workDir) {
         RemoteResult r = script(HostScan.SCRIPT, workDir);
