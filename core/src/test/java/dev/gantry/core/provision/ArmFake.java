@@ -86,6 +86,7 @@ final class ArmFake implements AutoCloseable {
     private final Map<String, Rejection> vmProvisioningFailures = new HashMap<>();
     private final Map<String, String> powerStates = new HashMap<>();
     private int vmPollsInProgress = 1;
+    private int inProgressAnswers;
     private int nextPrivateIp = 4;
     private int nextPublicIp = 10;
 
@@ -149,6 +150,11 @@ final class ArmFake implements AutoCloseable {
 
     synchronized void setPowerState(String vmName, String state) {
         powerStates.put(vmName.toLowerCase(Locale.ROOT), state);
+    }
+
+    /** How many operation polls answered {@code InProgress}, i.e. how often the SDK had to poll again. */
+    synchronized int inProgressAnswers() {
+        return inProgressAnswers;
     }
 
     List<Request> requests() {
@@ -557,6 +563,7 @@ final class ArmFake implements AutoCloseable {
         ObjectNode status = JSON.createObjectNode();
         status.put("name", id).put("startTime", "2026-11-29T12:00:00+00:00");
         if (!done) {
+            inProgressAnswers++;
             status.put("status", "InProgress");
         } else if (operation.failure.isPresent()) {
             status.put("status", "Failed");

@@ -126,6 +126,7 @@ class VmProvisionerTest {
         // The VM PUT was a long-running operation, polled through InProgress to Succeeded.
         assertTrue(arm.requests().stream().filter(r -> r.is("GET", "")).anyMatch(r -> r.path().contains(
                 "/providers/Microsoft.Compute/locations/eastus/operations/")));
+        assertEquals(2, arm.inProgressAnswers(), "each VM's operation answered InProgress once before Succeeded");
         assertTrue(arm.requests().stream().allMatch(r -> ("Bearer " + ArmFake.TOKEN).equals(
                 r.headers().get("authorization"))));
 
