@@ -3,6 +3,10 @@ package dev.gantry.core.provision;
 import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.management.exception.ManagementError;
 import com.azure.core.management.exception.ManagementException;
+import com.azure.core.management.polling.PollResult;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import java.util.Locale;
@@ -19,6 +23,8 @@ final class ArmFailures {
     private static final Set<String> CAPACITY_CODES = Set.of("allocationfailed", "zonalallocationfailed",
             "overconstrainedallocationrequest", "overconstrainedzonalallocationrequest");
 
+    private static final ObjectMapper STATUS_JSON = new ObjectMapper();
+
     private ArmFailures() {
     }
 
@@ -30,6 +36,29 @@ final class ArmFailures {
         ManagementException management = find(e, ManagementException.class);
         return management != null && management.getResponse() != null
                 && management.getResponse().getStatusCode() == 404;
+    }
+
+    /**
+     * The exception for a long-running operation that ended {@code Failed} or {@code Canceled}, with the ARM error of
+     * its status body ({@code {"status":"Failed","error":{"code":...,"message":...}}}).
+     */
+    static ManagementException operationFailed(String status, PollResult.Error error) {
+        String code = "Operation" + status;
+        String message = "the operation ended " + status;
+        if (error != null) {
+            message = error.getMessage() == null ? message : error.getMessage();
+            try {
+                JsonNode body = error.getResponseBody() == null ? null : STATUS_JSON.readTree(error.getResponseBody());
+                JsonNode detail = body == null ? null : body.path("error");
+                if (detail != null && detail.hasNonNull("code")) {
+                    code = detail.path("code").asText();
+                    message = detail.path("message").asText(message);
+                }
+            } catch (JsonProcessingException e) {
+                // Not JSON: keep the poller's own message.
+            }
+        }
+        return new ManagementException(message, null, new ManagementError(code, message));
     }
 
     static GantryException translate(Scope scope, RuntimeException e) {

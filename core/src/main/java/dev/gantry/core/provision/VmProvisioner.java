@@ -1,7 +1,11 @@
 package dev.gantry.core.provision;
 
 import com.azure.resourcemanager.resources.fluentcore.arm.ResourceId;
+import com.azure.core.management.polling.PollResult;
 import com.azure.core.util.Context;
+import com.azure.core.util.polling.LongRunningOperationStatus;
+import com.azure.core.util.polling.PollResponse;
+import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.models.InstanceViewTypes;
@@ -45,22 +49,39 @@ public final class VmProvisioner {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** Creates (or finds) the request's VMs, records them, and waits until every one is ready. */
+    /**
+     * Creates (or finds) the request's VMs, records them, and waits until every one is ready. The VMs are created in
+     * parallel: every creation is started before the first is awaited, because one takes minutes. A creation Azure
+     * refuses outright (quota, SKU) stops further starts, since the next VMs would be refused for the same reason.
+     */
     public List<ProvisionedVm> up(ProvisionRequest request) {
         ComputeManager arm = connector.connect(request.subscriptionId());
         ensureResourceGroup(arm, request);
         String subnetId = ensureSubnet(arm, request);
         Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
                 : Optional.empty();
-        List<ProvisionedVm> provisioned = new ArrayList<>();
+        List<Creation> started = new ArrayList<>();
+        Map<String, GantryException> failures = new LinkedHashMap<>();
         for (String name : request.vmNames()) {
             try {
-                ProvisionedVm vm = provision(arm, request, name, subnetId, securityGroupId);
+                started.add(start(arm, request, name, subnetId, securityGroupId));
+            } catch (GantryException e) {
+                failures.put(name, e); // start() removed what it created; a VM it refused to touch stays untouched
+                break;
+            }
+        }
+        List<ProvisionedVm> provisioned = new ArrayList<>();
+        for (Creation creation : started) {
+            try {
+                ProvisionedVm vm = creation.finish().get();
                 inventory.put(vm.vm());
                 provisioned.add(vm);
             } catch (GantryException e) {
-                throw provisioned.isEmpty() ? e : partial(e, provisioned);
+                failures.put(creation.name(), e);
             }
+        }
+        if (!failures.isEmpty()) {
+            throw failed(failures, provisioned);
         }
         readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList());
         return List.copyOf(provisioned);
@@ -110,7 +131,7 @@ public final class VmProvisioner {
         }
     }
 
-    private ProvisionedVm provision(ComputeManager arm, ProvisionRequest request, String name, String subnetId,
+    private Creation start(ComputeManager arm, ProvisionRequest request, String name, String subnetId,
             Optional<String> securityGroupId) {
         ArmFailures.Scope scope = new ArmFailures.Scope("creating VM " + name, request.vmSize(), request.region());
         Optional<VirtualMachineInner> existing = call(scope, () -> find(() -> arm.serviceClient().getVirtualMachines()
@@ -132,7 +153,8 @@ public final class VmProvisioner {
                             + "; start it in the Azure portal, or delete it with gantry vm down " + name
                             + " and run gantry vm up again");
                 }
-                return new ProvisionedVm(describe(arm, request, vm), false);
+                ProvisionedVm found = new ProvisionedVm(describe(arm, request, vm), false);
+                return new Creation(name, () -> found);
             }
         }
         NetworkManagementClient network = arm.networkManager().serviceClient();
@@ -147,13 +169,36 @@ public final class VmProvisioner {
             NetworkInterfaceInner nic = call(scope, () -> network.getNetworkInterfaces().createOrUpdate(
                     request.resourceGroup(), VmTemplate.nicName(name),
                     VmTemplate.nic(request, subnetId, ipId, securityGroupId)));
-            VirtualMachineInner vm = call(scope, () -> arm.serviceClient().getVirtualMachines().createOrUpdate(
-                    request.resourceGroup(), name, VmTemplate.vm(request, name, nic.id())));
-            return new ProvisionedVm(describe(arm, request, vm), true);
+            SyncPoller<PollResult<VirtualMachineInner>, VirtualMachineInner> creation = call(scope,
+                    () -> arm.serviceClient().getVirtualMachines().beginCreateOrUpdate(request.resourceGroup(), name,
+                            VmTemplate.vm(request, name, nic.id())));
+            return new Creation(name, () -> {
+                VirtualMachineInner vm;
+                try {
+                    vm = call(scope, () -> finalResult(creation));
+                } catch (GantryException e) {
+                    cleanUpFailed(arm, request, name, e);
+                    throw e;
+                }
+                return new ProvisionedVm(describe(arm, request, vm), true);
+            });
         } catch (GantryException e) {
             cleanUpFailed(arm, request, name, e);
             throw e;
         }
+    }
+
+    /**
+     * Waits for a long-running operation. A sync poller ends a failed operation with a status, not an exception, so
+     * the failure is raised here as the SDK raises it from the blocking calls.
+     */
+    private static <T> T finalResult(SyncPoller<PollResult<T>, T> poller) {
+        PollResponse<PollResult<T>> last = poller.waitForCompletion();
+        if (last.getStatus() == LongRunningOperationStatus.SUCCESSFULLY_COMPLETED) {
+            return poller.getFinalResult();
+        }
+        throw ArmFailures.operationFailed(last.getStatus().toString(),
+                last.getValue() == null ? null : last.getValue().getError());
     }
 
     /** Removes what a failed creation left behind; a failure here is added to the original error, not raised. */
@@ -265,11 +310,35 @@ public final class VmProvisioner {
         return group.id();
     }
 
-    private static GantryException partial(GantryException cause, List<ProvisionedVm> provisioned) {
-        List<String> names = provisioned.stream().map(ProvisionedVm::name).toList();
-        return new GantryException(cause.code(), cause.getMessage() + "\nAlready provisioned and recorded: "
-                + String.join(", ", names) + " (they bill until deleted: gantry vm down " + String.join(" ", names)
-                + ", or run gantry vm up again once the cause is fixed)", cause.problems(), cause);
+    /**
+     * One failure is reported as it is; several are listed by VM under the first one's code. VMs that did come up
+     * are named, because they bill until deleted.
+     */
+    private static GantryException failed(Map<String, GantryException> failures, List<ProvisionedVm> provisioned) {
+        GantryException first = failures.values().iterator().next();
+        if (failures.size() == 1 && provisioned.isEmpty()) {
+            return first;
+        }
+        StringBuilder message = new StringBuilder();
+        if (failures.size() == 1) {
+            message.append(first.getMessage());
+        } else {
+            message.append(failures.size()).append(" VMs failed:");
+            failures.forEach((name, e) -> message.append("\n  ").append(name).append(": ").append(e.getMessage()));
+        }
+        if (!provisioned.isEmpty()) {
+            List<String> names = provisioned.stream().map(ProvisionedVm::name).toList();
+            message.append("\nAlready provisioned and recorded: ").append(String.join(", ", names))
+                    .append(" (they bill until deleted: gantry vm down ").append(String.join(" ", names))
+                    .append(", or run gantry vm up again once the cause is fixed)");
+        }
+        GantryException combined = new GantryException(first.code(), message.toString(), first.problems(), first);
+        failures.values().stream().skip(1).forEach(combined::addSuppressed);
+        return combined;
+    }
+
+    /** A VM whose creation was started (or that already existed); {@code finish} waits for it. */
+    private record Creation(String name, Supplier<ProvisionedVm> finish) {
     }
 
     private static <T> Optional<T> find(Supplier<T> get) {

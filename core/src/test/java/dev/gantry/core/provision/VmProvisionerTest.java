@@ -253,6 +253,27 @@ class VmProvisionerTest {
     }
 
     @Test
+    void vmsAreCreatedInParallelAndOneFailedProvisioningSparesTheOthers() {
+        arm.failVmProvisioning("train-2", "AllocationFailed", "Allocation failed.");
+
+        GantryException e = assertThrows(GantryException.class,
+                () -> provisioner().up(request(3, Optional.empty(), false)));
+
+        List<ArmFake.Request> all = arm.requests();
+        int lastPut = all.indexOf(arm.requests("PUT", "/virtualMachines/train-3").get(0));
+        int firstPoll = all.indexOf(all.stream().filter(r -> r.path().contains("/Microsoft.Compute/locations/eastus/operations/")).filter(r ->
+                all.indexOf(r) > all.indexOf(arm.requests("PUT", "/virtualMachines/train-1").get(0))).findFirst()
+                .orElseThrow());
+        assertTrue(lastPut < firstPoll, "all three creations started before the first was polled");
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().contains("Already provisioned and recorded: train-1, train-3"), e.getMessage());
+        assertFalse(arm.exists(RG, "Microsoft.Compute/virtualMachines", "train-2"));
+        assertFalse(arm.exists(RG, "Microsoft.Network/networkInterfaces", "train-2-nic"));
+        assertEquals(List.of("train-1", "train-3"), inventory.list().stream().map(VmInventoryEntry::name).toList());
+        assertTrue(readinessProbes.isEmpty(), "no readiness wait when the request as a whole failed");
+    }
+
+    @Test
     void skuNotAvailableIsAPlanRejectionThatSuggestsACatalogRefresh() {
         arm.rejectVmCreate("train-1", 409, "SkuNotAvailable", "The requested VM size for resource "
                 + "'Following SKUs have failed for Capacity Restrictions: Standard_ND96isr_H100_v5' is currently not "
