@@ -174,6 +174,33 @@ public record ProvisionRequest(
         }
     }
 
+    /**
+     * The request that provisions a plan: its size, region, image and node count; spot plans use eviction policy
+     * {@code Delete} (an evicted VM leaves nothing billing behind, and running {@code vm up} again recreates it) and
+     * pay up to the on-demand price. The VMs are private and join the default network; the workload's name and labels
+     * become tags.
+     */
+    public static ProvisionRequest forPlan(dev.gantry.api.Plan plan, String subscriptionId, String resourceGroup,
+            String adminUser, String sshPublicKey, String cloudInit, String namePrefix) {
+        Map<String, String> tags = new LinkedHashMap<>(plan.workload().labels());
+        tags.put("gantry:workload", plan.workload().name());
+        return new ProvisionRequest(subscriptionId, resourceGroup, plan.region(), plan.vmSize().name(), plan.image(),
+                plan.nodes(), plan.spot() ? Optional.of(Spot.upToOnDemand(EvictionPolicy.DELETE)) : Optional.empty(),
+                adminUser, sshPublicKey, cloudInit, false, "*", namePrefix, Network.defaults(), tags);
+    }
+
+    /** The same request for another number of VMs ({@code --count}). */
+    public ProvisionRequest withCount(int vms) {
+        return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, vms, spot, adminUser,
+                sshPublicKey, cloudInit, publicIp, sshSource, namePrefix, network, tags);
+    }
+
+    /** The same request with a public IP per VM, SSH open to {@code source} (a CIDR, an address or a service tag). */
+    public ProvisionRequest withPublicIp(String source) {
+        return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, count, spot, adminUser,
+                sshPublicKey, cloudInit, true, source, namePrefix, network, tags);
+    }
+
     /** The VM names this request provisions, in order. */
     public List<String> vmNames() {
         List<String> names = new ArrayList<>(count);

@@ -8,7 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.ImageRef;
+import dev.gantry.api.Architecture;
+import dev.gantry.api.ModelClass;
+import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
+import dev.gantry.api.VmSize;
+import dev.gantry.api.Workload;
+import java.util.Set;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +114,33 @@ class ProvisionRequestTest {
                 "eastus", "Standard_NC24ads_A100_v4", IMAGE, 1, Optional.empty(), "gantry", VmProvisionerTest.KEY,
                 big, false, "*", "train", ProvisionRequest.Network.defaults(), Map.of()));
         assertEquals("cloudInit: 65536 bytes is more than Azure's custom-data limit of 65535 bytes", e.getMessage());
+    }
+
+    @Test
+    void aSpotPlanBecomesPrivateSpotVmsThatAreDeletedOnEviction() {
+        VmSize size = new VmSize("Standard_NC24ads_A100_v4", "NC", 24, 220, Optional.empty(), false,
+                Architecture.X64, Set.of("V2"));
+        Workload workload = Workload.builder("finetune").phase(Phase.TRAINING).model(ModelClass.GENERATIVE)
+                .label("team", "nlp").command("python", "train.py").build();
+        Plan plan = Plan.builder(workload, size).region("westus3").nodes(2).spot(true).image(IMAGE).build();
+
+        ProvisionRequest request = ProvisionRequest.forPlan(plan, ArmFake.SUBSCRIPTION, "rg", "gantry",
+                VmProvisionerTest.KEY, "#cloud-config\n", "finetune");
+
+        assertEquals("westus3/Standard_NC24ads_A100_v4/2", request.region() + "/" + request.vmSize() + "/"
+                + request.count());
+        assertEquals(IMAGE, request.image());
+        assertEquals(Optional.of(ProvisionRequest.Spot.upToOnDemand(ProvisionRequest.EvictionPolicy.DELETE)),
+                request.spot());
+        assertFalse(request.publicIp());
+        assertEquals(Map.of("team", "nlp", "gantry:workload", "finetune", "gantry:managed", "true"),
+                request.resourceTags());
+        assertEquals(5, request.withCount(5).count());
+        ProvisionRequest exposed = request.withPublicIp("198.51.100.7");
+        assertTrue(exposed.publicIp());
+        assertEquals("198.51.100.7", exposed.sshSource());
+        GantryException bad = assertThrows(GantryException.class, () -> request.withPublicIp("anywhere at all"));
+        assertEquals("sshSource", bad.problems().get(0).path());
     }
 
     @Test
