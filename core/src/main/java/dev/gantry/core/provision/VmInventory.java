@@ -79,10 +79,15 @@ public final class VmInventory {
     private synchronized void update(UnaryOperator<List<VmInventoryEntry>> change) {
         try {
             Files.createDirectories(directory);
+            // The lock keeps two Gantry processes from interleaving read-modify-write cycles.
             try (FileChannel lockChannel = FileChannel.open(directory.resolve(FILE_NAME + ".lock"),
-                            StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                    FileLock lock = lockChannel.lock()) {
-                write(change.apply(read()));
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                FileLock lock = lockChannel.lock();
+                try {
+                    write(change.apply(read()));
+                } finally {
+                    lock.release();
+                }
             }
         } catch (IOException e) {
             throw new GantryException(ErrorCode.INTERNAL, "cannot write the VM inventory " + file + ": " + e, e);

@@ -145,6 +145,13 @@ public final class VmProvisioner {
                         + request.resourceGroup() + " and was not created by Gantry (no " + ProvisionRequest.MANAGED_TAG
                         + " tag); choose another name prefix");
             }
+            String size = vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? ""
+                    : vm.hardwareProfile().vmSize().toString();
+            if (!size.equalsIgnoreCase(request.vmSize())) {
+                throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists with size " + size
+                        + ", but the request asks for " + request.vmSize() + "; choose another name prefix, or remove "
+                        + "the old VMs first with gantry vm down");
+            }
             if ("Succeeded".equalsIgnoreCase(vm.provisioningState())) {
                 Optional<String> power = powerState(vm);
                 if (power.isPresent() && !power.get().equals("running") && !power.get().equals("starting")) {

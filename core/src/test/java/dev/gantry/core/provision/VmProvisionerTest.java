@@ -207,6 +207,22 @@ class VmProvisionerTest {
     }
 
     @Test
+    void anExistingVmOfAnotherSizeIsNotSilentlyReused() {
+        provisioner().up(request(1, Optional.empty(), false));
+        ProvisionRequest smaller = new ProvisionRequest(ArmFake.SUBSCRIPTION, RG, "eastus", "Standard_NC24ads_A100_v4",
+                ImageRef.marketplace("Ubuntu HPC 22.04", "microsoft-dsvm:ubuntu-hpc:2204:latest"), 1, Optional.empty(),
+                "gantry", KEY, CLOUD_INIT, false, "*", "train", ProvisionRequest.Network.defaults(), Map.of());
+
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(smaller));
+
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals("VM train-1 already exists with size Standard_ND96isr_H100_v5, but the request asks for "
+                + "Standard_NC24ads_A100_v4; choose another name prefix, or remove the old VMs first with gantry vm "
+                + "down", e.getMessage());
+        assertTrue(arm.exists(RG, "Microsoft.Compute/virtualMachines", "train-1"), "the existing VM is left alone");
+    }
+
+    @Test
     void anEvictedSpotVmIsReportedInsteadOfReused() {
         var spot = Optional.of(ProvisionRequest.Spot.upToOnDemand(ProvisionRequest.EvictionPolicy.DEALLOCATE));
         provisioner().up(request(1, spot, false));
