@@ -46,9 +46,12 @@ public final class ReadinessWait {
     /** Returns when every VM is ready; throws {@link ErrorCode#REMOTE_ERROR} naming the ones that are not. */
     public void await(List<VmInventoryEntry> vms) {
         Instant deadline = clock.instant().plus(timeout);
+        // Bounded by attempts as well as by time, so that a clock that does not move cannot make the wait endless.
+        long attemptsLeft = timeout.toMillis() / Math.max(1, interval.toMillis()) + 1;
         Map<String, String> waiting = new LinkedHashMap<>();
         List<VmInventoryEntry> pending = new ArrayList<>(vms);
         while (true) {
+            attemptsLeft--;
             waiting.clear();
             List<VmInventoryEntry> stillPending = new ArrayList<>();
             for (VmInventoryEntry vm : pending) {
@@ -62,7 +65,7 @@ public final class ReadinessWait {
             if (pending.isEmpty()) {
                 return;
             }
-            if (!clock.instant().plus(interval).isBefore(deadline)) {
+            if (attemptsLeft <= 0 || !clock.instant().plus(interval).isBefore(deadline)) {
                 throw notReady(waiting);
             }
             try {

@@ -80,6 +80,16 @@ class ReadinessWaitTest {
     }
 
     @Test
+    void aClockThatDoesNotMoveCannotMakeTheWaitEndless() {
+        List<Duration> naps = new ArrayList<>();
+        ReadinessWait stuck = new ReadinessWait(vm -> ReadinessCheck.Readiness.notYet("booting"),
+                Duration.ofSeconds(60), Duration.ofSeconds(10), Clock.fixed(clock.now, ZoneOffset.UTC), naps::add);
+
+        assertThrows(GantryException.class, () -> stuck.await(List.of(VmInventoryTest.entry("a-1", Optional.empty()))));
+        assertEquals(6, naps.size(), "at most timeout / interval + 1 attempts");
+    }
+
+    @Test
     void chainedChecksStopAtTheFirstThatIsNotReady() {
         List<String> ran = new ArrayList<>();
         ReadinessCheck ssh = vm -> {

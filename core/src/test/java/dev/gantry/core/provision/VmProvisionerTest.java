@@ -139,6 +139,23 @@ class VmProvisionerTest {
     }
 
     @Test
+    void vmsThatNeverAnswerAreReportedButStayRecordedForVmDown() {
+        ReadinessWaitTest.SteppedClock clock = new ReadinessWaitTest.SteppedClock();
+        VmProvisioner silent = new VmProvisioner(arm.connector(), inventory, new ReadinessWait(
+                vm -> ReadinessCheck.Readiness.notYet("port 22 at " + vm.sshAddress() + " does not answer"),
+                Duration.ofSeconds(30), Duration.ofSeconds(10), clock, pause -> clock.now = clock.now.plus(pause)),
+                clock);
+
+        GantryException e = assertThrows(GantryException.class, () -> silent.up(request(1, Optional.empty(), false)));
+
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().contains("train-1: port 22 at 10.210.0.4 does not answer"), e.getMessage());
+        assertEquals(List.of("train-1"), inventory.list().stream().map(VmInventoryEntry::name).toList());
+        provisioner().down(List.of("train-1"));
+        assertFalse(arm.exists(RG, "Microsoft.Compute/virtualMachines", "train-1"));
+    }
+
+    @Test
     void spotVmsCarryPriorityEvictionPolicyAndMaxPrice() {
         provisioner().up(request(1, Optional.of(new ProvisionRequest.Spot(ProvisionRequest.EvictionPolicy.DELETE,
                 new BigDecimal("12.5"))), false));
