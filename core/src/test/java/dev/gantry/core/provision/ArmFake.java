@@ -85,6 +85,7 @@ final class ArmFake implements AutoCloseable {
     private final Map<String, Rejection> vmCreateRejections = new HashMap<>();
     private final Map<String, Rejection> vmProvisioningFailures = new HashMap<>();
     private final Map<String, String> powerStates = new HashMap<>();
+    private final Map<String, Rejection> deleteRejections = new HashMap<>();
     private int vmPollsInProgress = 1;
     private int inProgressAnswers;
     private int nextPrivateIp = 4;
@@ -146,6 +147,11 @@ final class ArmFake implements AutoCloseable {
     /** The PUT of this VM is accepted, but its operation ends {@code Failed} with this error. */
     synchronized void failVmProvisioning(String vmName, String code, String message) {
         vmProvisioningFailures.put(vmName.toLowerCase(Locale.ROOT), new Rejection(200, code, message));
+    }
+
+    /** DELETEs of the resource with this name answer with this ARM error (a lock, for example). */
+    synchronized void rejectDelete(String name, int status, String code, String message) {
+        deleteRejections.put(name.toLowerCase(Locale.ROOT), new Rejection(status, code, message));
     }
 
     synchronized void setPowerState(String vmName, String state) {
@@ -453,6 +459,11 @@ final class ArmFake implements AutoCloseable {
         ObjectNode resource = resources.get(key(path));
         if (resource == null) {
             send(exchange, 204, null);
+            return;
+        }
+        Rejection rejection = deleteRejections.get(resource.path("name").asText().toLowerCase(Locale.ROOT));
+        if (rejection != null) {
+            error(exchange, rejection.status(), rejection.code(), rejection.message());
             return;
         }
         JsonNode properties = resource.path("properties");

@@ -403,6 +403,36 @@ class VmProvisionerTest {
     }
 
     @Test
+    void aVmThatCannotBeDeletedStaysRecordedWhileTheOthersGo() {
+        provisioner().up(request(2, Optional.empty(), false));
+        arm.rejectDelete("train-1", 409, "ScopeLocked", "The scope '/subscriptions/.../train-1' cannot perform delete "
+                + "operation because following scope(s) are locked: 'keep'.");
+
+        GantryException e = assertThrows(GantryException.class,
+                () -> provisioner().down(List.of("train-1", "train-2")));
+
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().startsWith("could not delete 1 VM(s); they stay in the inventory, run gantry vm down "
+                + "again:\n  train-1: Azure answered 409 ScopeLocked while deleting VM train-1"), e.getMessage());
+        assertTrue(arm.exists(RG, "Microsoft.Network/networkInterfaces", "train-1-nic"), "nothing after the VM tried");
+        assertFalse(arm.exists(RG, "Microsoft.Compute/virtualMachines", "train-2"));
+        assertEquals(List.of("train-1"), inventory.list().stream().map(VmInventoryEntry::name).toList());
+    }
+
+    @Test
+    void theSpotVmBodyMatchesTheGoldenFile() throws Exception {
+        provisioner().up(request(1, Optional.of(ProvisionRequest.Spot.upToOnDemand(
+                ProvisionRequest.EvictionPolicy.DELETE)), true));
+
+        JsonNode sent = arm.requests("PUT", "/virtualMachines/train-1").get(0).body();
+        JsonNode golden;
+        try (var in = VmProvisionerTest.class.getResourceAsStream("/provision/vm-spot-public.json")) {
+            golden = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in);
+        }
+        assertEquals(golden, sent, () -> "sent: " + sent.toPrettyString());
+    }
+
+    @Test
     void downOfAnUnknownNameListsTheKnownOnes() {
         provisioner().up(request(1, Optional.empty(), false));
 
