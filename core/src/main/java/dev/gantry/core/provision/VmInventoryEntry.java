@@ -62,4 +62,9 @@ public record VmInventoryEntry(
     public String sshAddress() {
         return publicIp.orElse(privateIp);
     }
+
+    /** {@code user@address}, the form the manual backend's SSH hosts take. */
+    public String sshTarget() {
+        return adminUser + "@" + sshAddress();
+    }
 }

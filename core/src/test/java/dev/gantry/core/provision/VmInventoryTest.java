@@ -40,6 +40,8 @@ class VmInventoryTest {
         assertEquals(List.of(entry("a-1", Optional.of("20.1.2.3")), entry("b-1", Optional.of("20.1.2.4"))),
                 reopened.list());
         assertEquals(ArmFake.SUBSCRIPTION, reopened.find("a-1").orElseThrow().subscriptionId());
+        assertEquals("gantry@20.1.2.3", reopened.find("a-1").orElseThrow().sshTarget());
+        assertEquals("gantry@10.210.0.4", entry("c-1", Optional.empty()).sshTarget());
 
         reopened.remove("a-1");
         reopened.remove("never-there");
