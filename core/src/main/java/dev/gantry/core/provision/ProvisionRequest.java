@@ -165,9 +165,10 @@ public record ProvisionRequest(
             problems.add(Problem.of("namePrefix", "'" + namePrefix + "' has " + namePrefix.length()
                     + " characters; allowed: at most " + MAX_PREFIX));
         }
-        check(problems, "network.virtualNetwork", network.virtualNetwork(), NETWORK_NAME,
-                "2 to 64 letters, digits, '-', '_' or '.'");
-        check(problems, "network.subnet", network.subnet(), NETWORK_NAME, "1 to 64 letters, digits, '-', '_' or '.'");
+        String networkName = "1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit and ending "
+                + "with a letter, digit or '_'";
+        check(problems, "network.virtualNetwork", network.virtualNetwork(), NETWORK_NAME, networkName);
+        check(problems, "network.subnet", network.subnet(), NETWORK_NAME, networkName);
         checkTags(problems, tags);
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
