@@ -41,12 +41,12 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
         if (rawIncarnation instanceof Double number) {
             incarnation = number.longValue();
         } else if (rawIncarnation != null) {
-            problems.add("DocumentIncarnation must be a number, got " + rawIncarnation);
+            problems.add("DocumentIncarnation must be a number, got " + shown(rawIncarnation));
         }
         List<ScheduledEvent> events = new ArrayList<>();
         Object rawEvents = document.get("Events");
         if (!(rawEvents instanceof List<?> list)) {
-            problems.add("Events must be a list" + (rawEvents == null ? ", but it is missing" : ", got " + rawEvents));
+            problems.add("Events must be a list" + (rawEvents == null ? ", but it is missing" : ", got " + shown(rawEvents)));
         } else {
             for (int i = 0; i < list.size(); i++) {
                 event("Events[" + i + "]", list.get(i), problems, events);
@@ -61,7 +61,7 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
 
     private static void event(String path, Object raw, List<String> problems, List<ScheduledEvent> events) {
         if (!(raw instanceof Map<?, ?> event)) {
-            problems.add(path + " must be an object, got " + raw);
+            problems.add(path + " must be an object, got " + shown(raw));
             return;
         }
         int before = problems.size();
@@ -74,18 +74,18 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
                 if (list.get(i) instanceof String name) {
                     resources.add(name);
                 } else {
-                    problems.add(path + ".Resources[" + i + "] must be a VM name in quotes, got " + list.get(i));
+                    problems.add(path + ".Resources[" + i + "] must be a VM name in quotes, got " + shown(list.get(i)));
                 }
             }
         } else if (rawResources != null) {
-            problems.add(path + ".Resources must be a list of VM names, got " + rawResources);
+            problems.add(path + ".Resources must be a list of VM names, got " + shown(rawResources));
         }
         long duration = -1;
         Object rawDuration = event.get("DurationInSeconds");
         if (rawDuration instanceof Double number) {
             duration = number.longValue();
         } else if (rawDuration != null) {
-            problems.add(path + ".DurationInSeconds must be a number, got " + rawDuration);
+            problems.add(path + ".DurationInSeconds must be a number, got " + shown(rawDuration));
         }
         String resourceType = text(event, path, "ResourceType", false, problems);
         String status = text(event, path, "EventStatus", false, problems);
@@ -106,8 +106,19 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
         if (value == null && !required) {
             return "";
         }
-        problems.add(path + "." + field + (value == null ? " is missing" : " must be non-empty text, got " + value));
+        problems.add(path + "." + field + (value == null ? " is missing" : " must be non-empty text, got " + shown(value)));
         return "";
+    }
+
+    /** A JSON value as the document had it: text in quotes, whole numbers without a fraction. */
+    private static String shown(Object value) {
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        if (value instanceof Double d && d == Math.rint(d) && !d.isInfinite()) {
+            return Long.toString(d.longValue());
+        }
+        return String.valueOf(value);
     }
 
     /** The start of a document for an error message: enough to recognise an HTML error page or a proxy's reply. */
