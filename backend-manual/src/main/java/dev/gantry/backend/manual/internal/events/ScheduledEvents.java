@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * The Scheduled Events document ({@code GET /metadata/scheduledevents}): its incarnation and events. Parsing is pure
- * and never throws for bad input: a document Gantry cannot read becomes {@link EventsReading.Unreadable} with the field and what
- * was wrong, so a status poll can say so instead of failing.
+ * and never throws for bad input: a document Gantry cannot read becomes {@link EventsReading.Unreadable} with the
+ * field and what was wrong, so a status poll can say so instead of failing.
  *
  * @param documentIncarnation Azure's version of the document; it changes whenever the events change
  * @param events every event in the document, of every type
@@ -33,7 +33,8 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
                     + excerpt(json));
         }
         if (!(root instanceof Map<?, ?> document)) {
-            return new EventsReading.Unreadable("the Scheduled Events document must be a JSON object, got: " + excerpt(json));
+            return new EventsReading.Unreadable("the Scheduled Events document must be a JSON object, got: "
+                    + excerpt(json));
         }
         List<String> problems = new ArrayList<>();
         long incarnation = 0;
@@ -46,7 +47,8 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
         List<ScheduledEvent> events = new ArrayList<>();
         Object rawEvents = document.get("Events");
         if (!(rawEvents instanceof List<?> list)) {
-            problems.add("Events must be a list" + (rawEvents == null ? ", but it is missing" : ", got " + shown(rawEvents)));
+            problems.add("Events must be a list"
+                    + (rawEvents == null ? ", but it is missing" : ", got " + shown(rawEvents)));
         } else {
             for (int i = 0; i < list.size(); i++) {
                 event("Events[" + i + "]", list.get(i), problems, events);
@@ -106,7 +108,8 @@ public record ScheduledEvents(long documentIncarnation, List<ScheduledEvent> eve
         if (value == null && !required) {
             return "";
         }
-        problems.add(path + "." + field + (value == null ? " is missing" : " must be non-empty text, got " + shown(value)));
+        problems.add(path + "." + field
+                + (value == null ? " is missing" : " must be non-empty text, got " + shown(value)));
         return "";
     }
 

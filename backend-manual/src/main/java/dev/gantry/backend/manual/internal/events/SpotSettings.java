@@ -31,7 +31,8 @@ public record SpotSettings(Spot spot, URI endpoint, Optional<Boolean> eventsEnab
     public static final String EVENTS_ENDPOINT = "scheduledEvents.endpoint";
     public static final String EVENTS_ACKNOWLEDGE = "scheduledEvents.acknowledge";
     /** The link-local Instance Metadata Service address every Azure VM answers on, with the contract's version. */
-    public static final URI IMDS_EVENTS = URI.create("http://169.254.169.254/metadata/scheduledevents?api-version=2020-07-01");
+    public static final URI IMDS_EVENTS =
+            URI.create("http://169.254.169.254/metadata/scheduledevents?api-version=2020-07-01");
 
     public static final List<ConfigKey> KEYS = List.of(
             ConfigKey.optional(SPOT, "whether the host is an Azure Spot VM: true, false, or auto (ask the host's "

@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * A small strict JSON reader for the few JSON outputs the probes read ({@code rocm-smi --json}, {@code podman info},
- * the boot marker, Azure Scheduled Events): objects become {@link LinkedHashMap}s, arrays {@link List}s, numbers {@link Double}s. The module
- * depends on the API only, so it carries its own; malformed text fails with the offset and what was expected.
+ * the boot marker, Azure Scheduled Events): objects become {@link LinkedHashMap}s, arrays {@link List}s, numbers
+ * {@link Double}s. The module depends on the API only, so it carries its own; malformed text fails with the offset
+ * and what was expected.
  */
 public final class JsonReader {
     /** Deeper nesting than any tool prints; a limit keeps hostile input from exhausting the stack. */

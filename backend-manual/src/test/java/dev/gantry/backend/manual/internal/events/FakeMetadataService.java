@@ -60,7 +60,8 @@ public final class FakeMetadataService implements AutoCloseable {
 
     public synchronized String inject(String type, String... resources) {
         String id = UUID.randomUUID().toString().toUpperCase(Locale.ROOT);
-        String notBefore = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(30));
+        String notBefore = DateTimeFormatter.RFC_1123_DATE_TIME
+                .format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(30));
         List<String> quoted = new ArrayList<>();
         for (String r : resources) {
             quoted.add("\"" + r + "\"");
@@ -71,6 +72,12 @@ public final class FakeMetadataService implements AutoCloseable {
                 + "\"DurationInSeconds\": -1}");
         incarnation++;
         return id;
+    }
+
+    /** The VM was evicted and is back (or replaced): its events are gone, as on a fresh VM. */
+    public synchronized void clearEvents() {
+        events.clear();
+        incarnation++;
     }
 
     public synchronized List<Seen> seen() {
