@@ -245,7 +245,11 @@ class ManualBackendTest {
     void cancelKillsAJobThatIgnoresTermAfterTheGrace() throws Exception {
         JobRef ref = submit(backend, workload("sh", "-c", "trap '' TERM; while :; do echo tick; sleep 0.1; done")
                 .build(), "stubborn");
-        awaitFile(workDir.resolve("job-stubborn").resolve("pid"));
+        // The first tick comes after the trap: a SIGTERM before it would end the job early.
+        long ready = System.nanoTime() + TIMEOUT.toNanos();
+        while (!stdout(ref).contains("tick") && System.nanoTime() < ready) {
+            Thread.sleep(20);
+        }
         long start = System.nanoTime();
         backend.cancel(ref);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
