@@ -22,6 +22,7 @@ import java.nio.charset.CharsetEncoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ public final class ManualBackend implements Backend {
         this.settings = settings;
         this.context = context;
         this.capabilities = capabilities;
-        this.poll = new StatusPoll(new EvictionWatch(host, spot), this::preempt);
+        this.poll = new StatusPoll(new EvictionWatch(host, spot), this::preempt, this::everyJob);
     }
 
     @Override
@@ -263,6 +264,18 @@ public final class ManualBackend implements Backend {
 
     private boolean isOurs(JobRef ref) {
         return ref.backend().equals(NAME) && JOB_ID.matcher(ref.id()).matches();
+    }
+
+    /** Every job directory under the work directory, by reference. */
+    private Map<JobRef, JobDirectory> everyJob() {
+        Map<JobRef, JobDirectory> jobs = new TreeMap<>(Comparator.comparing(JobRef::id));
+        for (String id : host.list(settings.workDir().toString())) {
+            JobRef ref = new JobRef(NAME, id);
+            if (isOurs(ref)) {
+                jobs.put(ref, directory(id));
+            }
+        }
+        return jobs;
     }
 
     private JobDirectory directory(String id) {

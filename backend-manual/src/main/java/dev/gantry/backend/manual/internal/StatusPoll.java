@@ -12,22 +12,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * One status poll of jobs on one host: maps each job's files to a status and, while some of them run on a host that
- * may be a spot VM, asks the host's Scheduled Events once. A Preempt event for the host evicts every running job the
- * poll sees (SIGTERM so each can checkpoint, then PREEMPTED with the event in its message).
+ * may be a spot VM, asks the host's Scheduled Events once. A Preempt event for the host evicts every job running
+ * there, polled or not (SIGTERM so each can checkpoint, then PREEMPTED with the event in its message): the VM takes
+ * them all down, and a job nobody polled would otherwise lose everything since its last checkpoint.
  */
 final class StatusPoll {
     private final EvictionWatch watch;
     private final BiConsumer<JobRef, String> preempt;
+    private final Supplier<Map<JobRef, JobDirectory>> everyJob;
 
     /**
      * @param preempt evicts one job with a reason: writes its marker and stops it after the grace period
+     * @param everyJob every job on the host; read only when the host is being evicted
      */
-    StatusPoll(EvictionWatch watch, BiConsumer<JobRef, String> preempt) {
+    StatusPoll(EvictionWatch watch, BiConsumer<JobRef, String> preempt, Supplier<Map<JobRef, JobDirectory>> everyJob) {
         this.watch = watch;
         this.preempt = preempt;
+        this.everyJob = everyJob;
     }
 
     Map<JobRef, JobStatus> statuses(Map<JobRef, JobDirectory> jobs) {
@@ -41,7 +46,13 @@ final class StatusPoll {
         EvictionWatch.Check check = watch.check();
         if (check.preemption().isPresent()) {
             ScheduledEvent event = check.preemption().get();
-            evict(running, event.describe());
+            List<JobRef> evicted = new ArrayList<>(running);
+            everyJob.get().forEach((ref, job) -> {
+                if (!jobs.containsKey(ref) && map(job).state() == JobState.RUNNING) {
+                    evicted.add(ref);
+                }
+            });
+            evict(evicted, event.describe());
             Optional<String> acknowledgement = watch.acknowledge(event);
             for (JobRef ref : running) {
                 JobStatus status = map(jobs.get(ref));

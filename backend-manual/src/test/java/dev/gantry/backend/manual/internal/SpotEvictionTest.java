@@ -116,15 +116,24 @@ class SpotEvictionTest {
     }
 
     @Test
-    void statusOfOneJobWatchesToo() throws Exception {
+    void statusOfOneJobWatchesTooAndEvictsTheJobsNobodyPolled() throws Exception {
         create(Map.of(SpotSettings.SPOT, "true", SpotSettings.VM_NAME, VM));
-        JobRef job = submit("single", CHECKPOINTING);
+        JobRef job = submit("polled", CHECKPOINTING);
+        JobRef other = submit("unpolled", CHECKPOINTING);
+        JobRef done = submit("done", "echo started");
+        awaitFile(context.stateDirectory().resolve("jobs").resolve(done.id()).resolve("exit")); // ended, unpolled
         assertEquals(JobState.RUNNING, backend.status(job).state());
         imds.injectPreempt("spot-gpu-2");
         assertEquals(JobState.RUNNING, backend.status(job).state(), "another VM's eviction is not ours");
-        imds.injectPreempt(VM);
+        String id = imds.injectPreempt(VM);
         assertEquals(JobState.PREEMPTED, backend.status(job).state());
         assertEquals(3, imds.eventQueries());
+        assertEquals(3, host.commands());
+        JobStatus unpolled = backend.status(other);
+        assertEquals(JobState.PREEMPTED, unpolled.state(), "the VM takes every job down: each gets its SIGTERM");
+        assertTrue(unpolled.message().contains(id), unpolled.message());
+        assertEquals("checkpoint", Files.readString(context.scratchDirectory().resolve(other.id() + ".ckpt")).strip());
+        assertEquals(JobState.SUCCEEDED, backend.status(done).state(), "a job that had ended keeps its state");
     }
 
     @Test
@@ -174,6 +183,16 @@ class SpotEvictionTest {
                 .strip();
         Process kill = new ProcessBuilder("kill", "-KILL", "--", "-" + pgid).start();
         assertTrue(kill.waitFor(5, TimeUnit.SECONDS));
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!Files.exists(file)) {
+            if (System.nanoTime() > deadline) {
+                fail(file + " did not appear");
+            }
+            Thread.sleep(20);
+        }
     }
 
     private JobStatus awaitEnd(JobRef job) throws InterruptedException {
