@@ -29,7 +29,8 @@ final class StatusPoll {
      * @param preempt evicts one job with a reason: writes its marker and stops it after the grace period
      * @param everyJob every job on the host; read only when the host is being evicted
      */
-    StatusPoll(EvictionWatch watch, BiConsumer<JobRef, String> preempt, Supplier<Map<JobRef, JobDirectory>> everyJob) {
+    StatusPoll(EvictionWatch watch, BiConsumer<JobRef, String> preempt,
+               Supplier<Map<JobRef, JobDirectory>> everyJob) {
         this.watch = watch;
         this.preempt = preempt;
         this.everyJob = everyJob;
