@@ -10,6 +10,7 @@ import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.backend.manual.internal.LocalHost;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.ManualSettings;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
 import java.util.List;
 import java.util.Set;
 
@@ -52,6 +53,6 @@ public final class ManualBackendProvider implements BackendProvider {
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
         ManualSettings settings = ManualSettings.bind(config, context);
-        return new ManualBackend(LocalHost.detect(), settings, context, CAPABILITIES);
+        return new ManualBackend(LocalHost.detect(), settings, context, CAPABILITIES, SpotSettings.bind(config));
     }
 }

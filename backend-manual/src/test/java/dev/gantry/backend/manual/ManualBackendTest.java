@@ -124,7 +124,8 @@ class ManualBackendTest {
                 .map(p -> p.get().name()).collect(Collectors.toList());
         assertEquals(List.of("manual"), names);
         BackendProvider provider = new ManualBackendProvider();
-        assertEquals(List.of("transport", "workDir", "cancelGrace"),
+        assertEquals(List.of("transport", "workDir", "cancelGrace", "spot", "vmName", "scheduledEvents.enabled",
+                        "scheduledEvents.endpoint", "scheduledEvents.acknowledge"),
                 provider.configKeys().stream().map(k -> k.name()).toList());
         assertFalse(provider.capabilities().containers());
         assertFalse(provider.capabilities().multiNode());
@@ -244,7 +245,11 @@ class ManualBackendTest {
     void cancelKillsAJobThatIgnoresTermAfterTheGrace() throws Exception {
         JobRef ref = submit(backend, workload("sh", "-c", "trap '' TERM; while :; do echo tick; sleep 0.1; done")
                 .build(), "stubborn");
-        awaitFile(workDir.resolve("job-stubborn").resolve("pid"));
+        // The first tick comes after the trap: a SIGTERM before it would end the job early.
+        long ready = System.nanoTime() + TIMEOUT.toNanos();
+        while (!stdout(ref).contains("tick") && System.nanoTime() < ready) {
+            Thread.sleep(20);
+        }
         long start = System.nanoTime();
         backend.cancel(ref);
         Duration took = Duration.ofNanos(System.nanoTime() - start);

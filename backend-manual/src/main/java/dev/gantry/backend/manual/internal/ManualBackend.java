@@ -15,11 +15,14 @@ import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.internal.events.EvictionWatch;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,12 +47,20 @@ public final class ManualBackend implements Backend {
     private final ManualSettings settings;
     private final BackendContext context;
     private final Capabilities capabilities;
+    private final StatusPoll poll;
 
     public ManualBackend(Host host, ManualSettings settings, BackendContext context, Capabilities capabilities) {
+        this(host, settings, context, capabilities, SpotSettings.off());
+    }
+
+    /** A backend whose host may be an Azure Spot VM: status polls watch its Scheduled Events. */
+    public ManualBackend(Host host, ManualSettings settings, BackendContext context, Capabilities capabilities,
+                         SpotSettings spot) {
         this.host = host;
         this.settings = settings;
         this.context = context;
         this.capabilities = capabilities;
+        this.poll = new StatusPoll(new EvictionWatch(host, spot), this::preempt, this::everyJob);
     }
 
     @Override
@@ -116,7 +127,7 @@ public final class ManualBackend implements Backend {
 
     @Override
     public JobStatus status(JobRef ref) {
-        return StatusMapping.map(existing(ref).snapshot());
+        return poll.statuses(Map.of(ref, existing(ref))).get(ref);
     }
 
     /** Reads every job's directory in one pass over the work directory; unknown jobs are UNKNOWN, as the SPI says. */
@@ -124,21 +135,25 @@ public final class ManualBackend implements Backend {
     public Map<JobRef, JobStatus> statuses(Collection<JobRef> jobs) {
         List<String> present = host.list(settings.workDir().toString());
         Map<JobRef, JobStatus> result = new LinkedHashMap<>();
+        Map<JobRef, JobDirectory> known = new LinkedHashMap<>();
         for (JobRef ref : jobs) {
             if (!isOurs(ref) || !present.contains(ref.id())) {
                 result.put(ref, JobStatus.of(JobState.UNKNOWN, "no job " + ref.id() + " in "
                         + settings.workDir()));
                 continue;
             }
-            result.put(ref, StatusMapping.map(directory(ref.id()).snapshot()));
+            result.put(ref, null); // keeps the caller's order; filled in below
+            known.put(ref, directory(ref.id()));
         }
+        // One poll for all known jobs: at most one Scheduled Events query for the host.
+        result.putAll(poll.statuses(known));
         return result;
     }
 
     @Override
     public void logs(JobRef ref, LogOptions options, LogSink sink) throws InterruptedException {
         JobDirectory job = existing(ref);
-        new JobLogs(host, job, () -> StatusMapping.map(job.snapshot()).state().isTerminal(), POLL)
+        new JobLogs(host, job, () -> poll.map(job).state().isTerminal(), POLL)
                 .deliver(options, sink);
     }
 
@@ -150,7 +165,7 @@ public final class ManualBackend implements Backend {
     /**
      * Evicts a running job: records the eviction, then stops the process group the way a Spot eviction notice
      * would (SIGTERM so the job can checkpoint, SIGKILL after the grace period). The job then reports PREEMPTED.
-     * Driven by Azure Scheduled Events on managed VMs later; tests call it directly.
+     * Status polls call it for Preempt events in the host's Azure Scheduled Events ({@link StatusPoll}).
      */
     public void preempt(JobRef ref, String reason) {
         stop(existing(ref), JobDirectory.PREEMPTED, reason);
@@ -249,6 +264,18 @@ public final class ManualBackend implements Backend {
 
     private boolean isOurs(JobRef ref) {
         return ref.backend().equals(NAME) && JOB_ID.matcher(ref.id()).matches();
+    }
+
+    /** Every job directory under the work directory, by reference. */
+    private Map<JobRef, JobDirectory> everyJob() {
+        Map<JobRef, JobDirectory> jobs = new TreeMap<>(Comparator.comparing(JobRef::id));
+        for (String id : host.list(settings.workDir().toString())) {
+            JobRef ref = new JobRef(NAME, id);
+            if (isOurs(ref)) {
+                jobs.put(ref, directory(id));
+            }
+        }
+        return jobs;
     }
 
     private JobDirectory directory(String id) {

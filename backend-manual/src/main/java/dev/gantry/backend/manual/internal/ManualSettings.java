@@ -6,6 +6,7 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,11 +27,12 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
     public static final String CANCEL_GRACE = "cancelGrace";
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
-    public static final List<ConfigKey> KEYS = List.of(
+    /** Ours, then the spot and Scheduled Events keys ({@link SpotSettings}). */
+    public static final List<ConfigKey> KEYS = SpotSettings.withKeys(List.of(
             ConfigKey.optional(TRANSPORT, "how jobs reach their machine: local (the machine Gantry runs on)", "local"),
             ConfigKey.optional(WORK_DIR, "directory holding one directory per job", "<state directory>/jobs"),
             ConfigKey.optional(CANCEL_GRACE, "time between SIGTERM and SIGKILL when a job is cancelled or evicted",
-                    "10s"));
+                    "10s")));
 
     public static ManualSettings bind(BackendConfig config, BackendContext context) {
         List<String> unknown = config.unknownKeys(KEYS);
