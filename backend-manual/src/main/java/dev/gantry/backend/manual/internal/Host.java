@@ -1,5 +1,6 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.backend.manual.internal.events.MetadataHost;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.Optional;
  * the JDK; an SSH transport implements the same operations over one connection, so job bookkeeping
  * ({@link JobDirectory}) and the wrapper script are shared.
  */
-public interface Host {
+public interface Host extends MetadataHost {
     /** A short name for messages: {@code local}, later the SSH host alias. */
     String name();
 

@@ -1,7 +1,6 @@
 package dev.gantry.backend.manual.internal.events;
 
 import dev.gantry.api.GantryException;
-import dev.gantry.backend.manual.internal.Host;
 import dev.gantry.backend.manual.internal.events.MetadataQuery.Answer;
 import dev.gantry.backend.manual.internal.events.MetadataQuery.Request;
 import java.net.URI;
@@ -22,7 +21,7 @@ public final class EvictionWatch {
     static final String COMPUTE_NAME = "/metadata/instance/compute/name?api-version=2021-02-01&format=text";
     static final String COMPUTE_PRIORITY = "/metadata/instance/compute/priority?api-version=2021-02-01&format=text";
 
-    private final Host host;
+    private final MetadataHost host;
     private final SpotSettings settings;
     private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     private volatile Optional<String> vmName;
@@ -40,7 +39,7 @@ public final class EvictionWatch {
         }
     }
 
-    public EvictionWatch(Host host, SpotSettings settings) {
+    public EvictionWatch(MetadataHost host, SpotSettings settings) {
         this.host = host;
         this.settings = settings;
         this.vmName = settings.vmName();
