@@ -18,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -164,6 +165,34 @@ public final class LocalHost implements Host {
             }
         } catch (IOException e) {
             throw io("write " + path, e);
+        }
+    }
+
+    @Override
+    public void writePrivate(String path, String text) {
+        Path target = Path.of(path);
+        try {
+            // CREATE_NEW with the permissions as an attribute: created 0600, never briefly readable by others.
+            Files.deleteIfExists(target);
+            try (var out = Files.newByteChannel(target, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                            "rw-------")))) {
+                java.nio.ByteBuffer bytes = StandardCharsets.UTF_8.encode(text);
+                while (bytes.hasRemaining()) {
+                    out.write(bytes);
+                }
+            }
+        } catch (IOException e) {
+            throw io("write " + path, e);
+        }
+    }
+
+    @Override
+    public void delete(String path) {
+        try {
+            Files.deleteIfExists(Path.of(path));
+        } catch (IOException e) {
+            throw io("delete " + path, e);
         }
     }
 

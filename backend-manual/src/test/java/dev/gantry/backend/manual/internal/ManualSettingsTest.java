@@ -54,14 +54,16 @@ class ManualSettingsTest {
         GantryException e = failure(Map.of("workdir", "/srv/jobs"));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
         assertEquals("backends.manual.workdir: is not a setting of the manual backend (settings: transport, workDir, "
-                + "cancelGrace); did you mean 'workDir'?", e.getMessage());
+                + "cancelGrace, containerRuntime, containerRuntimePath, containerRuntimeOptions[*], "
+                + "containerUlimits[*], containerRunOptions[*]); did you mean 'workDir'?", e.getMessage());
     }
 
     @Test
     void unknownKeyFarFromAnyGetsNoSuggestion() {
         GantryException e = failure(Map.of("hosts[0].address", "10.0.0.4"));
         assertEquals("backends.manual.hosts[0].address: is not a setting of the manual backend (settings: "
-                + "transport, workDir, cancelGrace)", e.getMessage());
+                + "transport, workDir, cancelGrace, containerRuntime, containerRuntimePath, "
+                + "containerRuntimeOptions[*], containerUlimits[*], containerRunOptions[*])", e.getMessage());
     }
 
     @Test
@@ -71,7 +73,8 @@ class ManualSettingsTest {
         assertEquals(java.util.List.of("backends.manual.cancelgrace", "backends.manual.transprot"),
                 e.problems().stream().map(p -> p.path()).toList());
         assertEquals("backends.manual.transprot: is not a setting of the manual backend (settings: transport, "
-                + "workDir, cancelGrace); did you mean 'transport'?", e.problems().get(1).toString());
+                + "workDir, cancelGrace, containerRuntime, containerRuntimePath, containerRuntimeOptions[*], "
+                + "containerUlimits[*], containerRunOptions[*]); did you mean 'transport'?", e.problems().get(1).toString());
     }
 
     @Test
