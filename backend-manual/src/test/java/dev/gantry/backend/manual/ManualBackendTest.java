@@ -124,7 +124,8 @@ class ManualBackendTest {
                 .map(p -> p.get().name()).collect(Collectors.toList());
         assertEquals(List.of("manual"), names);
         BackendProvider provider = new ManualBackendProvider();
-        assertEquals(List.of("transport", "workDir", "cancelGrace"),
+        assertEquals(List.of("transport", "workDir", "cancelGrace", "containerRuntime", "containerRuntimePath",
+                "containerRuntimeOptions[*]", "containerUlimits[*]", "containerRunOptions[*]"),
                 provider.configKeys().stream().map(k -> k.name()).toList());
         assertFalse(provider.capabilities().containers());
         assertFalse(provider.capabilities().multiNode());
