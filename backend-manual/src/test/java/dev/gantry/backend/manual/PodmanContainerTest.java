@@ -2,10 +2,13 @@ package dev.gantry.backend.manual;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gantry.api.Checkpoint;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
@@ -158,6 +161,18 @@ class PodmanContainerTest {
         int before = stdout(job).split("\n").length;
         Thread.sleep(400);
         assertEquals(before, stdout(job).split("\n").length, "the container kept printing after the eviction");
+    }
+
+    @Test
+    void aValueNeitherTheEnvFileNorTheRuntimeCanCarryIsRefusedBeforeAnythingIsWritten() {
+        String key = "podman-refused-" + UUID.randomUUID();
+        GantryException e = assertThrows(GantryException.class, () -> backend.submit(Plan.builder(
+                workload("true").env("LD_LIBRARY_PATH", "/a\n/b").build(), BackendFixture.smallCpuSize()).build(),
+                SubmitOptions.withKey(key)));
+        assertEquals(ErrorCode.SPEC_INVALID, e.code());
+        assertEquals(List.of("env.LD_LIBRARY_PATH"), e.problems().stream().map(p -> p.path()).toList());
+        assertFalse(Files.exists(context.stateDirectory().resolve("jobs").resolve("job-" + key)),
+                "a refused submit leaves no job behind");
     }
 
     private static void assertContainerGone(JobRef job) {

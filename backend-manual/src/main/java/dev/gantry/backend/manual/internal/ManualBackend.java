@@ -16,6 +16,7 @@ import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.internal.container.ContainerLaunch;
+import dev.gantry.backend.manual.internal.container.EnvFile;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.time.Duration;
@@ -98,6 +99,8 @@ public final class ManualBackend implements Backend {
         // Secrets are resolved only now, before anything is written, and travel only in the child's environment.
         Map<String, String> environment = hostEnvironment();
         Map<String, String> jobEnvironment = jobEnvironment(workload, id);
+        Optional<EnvFile> envFile = inContainer ? Optional.of(containers.envFile(workload, jobEnvironment))
+                : Optional.empty();
         if (!job.create() && job.launched()) {
             return ref; // another submit with this key launched it meanwhile
         }
@@ -112,9 +115,9 @@ public final class ManualBackend implements Backend {
             }
             List<String> command = workload.command();
             String launchDirectory = workingDirectory;
-            if (inContainer) {
+            if (envFile.isPresent()) {
                 ContainerLaunch.Launch launch =
-                        containers.prepare(plan, id, job, jobEnvironment, host.facts().nvidiaGpus());
+                        containers.prepare(plan, id, job, envFile.get(), host.facts().nvidiaGpus());
                 command = launch.argv();
                 environment.putAll(launch.runtimeEnvironment());
                 launchDirectory = job.path();
@@ -195,7 +198,7 @@ public final class ManualBackend implements Backend {
             stopGroup(job);
         } finally {
             // The runtime's client was in the group, the container itself may not be (its monitor left it).
-            containers.stopped(job.path().substring(job.path().lastIndexOf('/') + 1), job);
+            containers.stopped(job);
         }
     }
 

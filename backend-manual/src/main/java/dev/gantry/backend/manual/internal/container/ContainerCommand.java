@@ -73,10 +73,10 @@ public final class ContainerCommand {
         return argv;
     }
 
-    /** {@code RUNTIME [global options] rm ...}: removes the job's container whatever state it is in. */
-    public static List<String> remove(ContainerSettings settings, String jobId) {
+    /** {@code RUNTIME [global options] rm ...}: removes a job's container whatever state it is in. */
+    public static List<String> remove(ContainerSettings settings, String containerName) {
         List<String> argv = settings.prefix();
-        argv.addAll(settings.runtime().forceRemove(containerName(jobId)));
+        argv.addAll(settings.runtime().forceRemove(containerName));
         return argv;
     }
 

@@ -1,5 +1,7 @@
 package dev.gantry.backend.manual.internal.container;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
@@ -9,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs a job's workload in a container on a host: writes the env file, gives the job wrapper the runtime command
@@ -63,14 +66,32 @@ public final class ContainerLaunch {
     }
 
     /**
-     * Writes the env file (0600 from creation) and returns the runtime command line for the job.
+     * The container's env file, checked before anything of the job is written: a value the file cannot hold
+     * travels in the runtime client's environment, which is refused for the variables the client itself reads.
      *
      * @param environment the container's environment: the workload's variables, resolved secrets and Gantry's own
      */
-    public Launch prepare(Plan plan, String jobId, JobDirectory job, Map<String, String> environment,
-                          int hostNvidiaGpus) {
-        ContainerCommand.checkpointMount(plan.workload()).ifPresent(host::createDirectory);
+    public EnvFile envFile(Workload workload, Map<String, String> environment) {
         EnvFile envFile = EnvFile.of(environment);
+        List<Problem> problems = new ArrayList<>();
+        for (String name : envFile.namesOnly()) {
+            if (EnvFile.readByRuntimeClient(name)) {
+                problems.add(Problem.of((workload.secrets().containsKey(name) ? "secrets." : "env.") + name,
+                        "has a line break (or is longer than " + EnvFile.MAX_LINE / 1024 + " KiB), which a line of "
+                                + "the container's env file cannot hold, and " + name + " cannot travel in the "
+                                + "container runtime's own environment instead because the runtime reads it; "
+                                + "remove the line breaks or use another variable name"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.SPEC_INVALID, problems);
+        }
+        return envFile;
+    }
+
+    /** Writes the env file (0600 from creation) and returns the runtime command line for the job. */
+    public Launch prepare(Plan plan, String jobId, JobDirectory job, EnvFile envFile, int hostNvidiaGpus) {
+        ContainerCommand.checkpointMount(plan.workload()).ifPresent(host::createDirectory);
         host.writeAtomically(job.file(MARKER), ContainerCommand.containerName(jobId) + "\n");
         host.writePrivate(job.file(ENV_FILE), envFile.text());
         return new Launch(ContainerCommand.run(settings, plan, jobId, job.file(ENV_FILE), hostNvidiaGpus),
@@ -81,13 +102,14 @@ public final class ContainerLaunch {
      * After the job's processes were signalled: removes its container (which a runtime may keep running when only
      * its client was killed) and the env file. Nothing to do for a job that ran without a container.
      */
-    public void stopped(String jobId, JobDirectory job) {
-        if (!host.exists(job.file(MARKER))) {
+    public void stopped(JobDirectory job) {
+        Optional<String> container = host.readText(job.file(MARKER)).map(String::strip);
+        if (container.isEmpty()) {
             return;
         }
         try {
-            if (settings.enabled()) {
-                host.run(ContainerCommand.remove(settings, jobId), REMOVE_TIMEOUT);
+            if (settings.enabled() && !container.get().isEmpty()) {
+                host.run(ContainerCommand.remove(settings, container.get()), REMOVE_TIMEOUT);
             }
         } finally {
             host.delete(job.file(ENV_FILE));

@@ -42,6 +42,16 @@ public record EnvFile(String text, Map<String, String> byName) {
         return new EnvFile(text.toString(), byName);
     }
 
+    /**
+     * Whether the runtime's client reads this variable itself, so it must not carry a job's value: the program
+     * search path, the dynamic loader's settings, the client's own configuration.
+     */
+    public static boolean readByRuntimeClient(String name) {
+        return List.of("PATH", "HOME", "TMPDIR", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
+                .contains(name) || name.startsWith("LD_") || name.startsWith("DOCKER_")
+                || name.startsWith("CONTAINERS_") || name.startsWith("REGISTRY_AUTH");
+    }
+
     /** The names whose values travel in the runtime's environment. */
     public List<String> namesOnly() {
         return new ArrayList<>(byName.keySet());

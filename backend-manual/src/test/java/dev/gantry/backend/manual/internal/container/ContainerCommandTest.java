@@ -85,8 +85,8 @@ class ContainerCommandTest {
 
     @Test
     void removeCommandsMatchGolden() throws IOException {
-        assertGolden("docker-rm.txt", ContainerCommand.remove(DOCKER, JOB));
-        assertGolden("podman-rm-sandbox.txt", ContainerCommand.remove(PODMAN_SANDBOX, JOB));
+        assertGolden("docker-rm.txt", ContainerCommand.remove(DOCKER, "gantry-" + JOB));
+        assertGolden("podman-rm-sandbox.txt", ContainerCommand.remove(PODMAN_SANDBOX, "gantry-" + JOB));
     }
 
     @Test

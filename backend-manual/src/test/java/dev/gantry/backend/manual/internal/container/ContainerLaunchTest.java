@@ -2,10 +2,13 @@ package dev.gantry.backend.manual.internal.container;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.Architecture;
 import dev.gantry.api.Checkpoint;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
@@ -81,7 +84,8 @@ class ContainerLaunchTest {
         env.put("GANTRY_JOB_ID", "job-a");
 
         ContainerLaunch launch = new ContainerLaunch(host, DOCKER_STUB);
-        ContainerLaunch.Launch prepared = launch.prepare(Plan.builder(w, CPU).build(), "job-a", job, env, 0);
+        ContainerLaunch.Launch prepared = launch.prepare(Plan.builder(w, CPU).build(), "job-a", job,
+                launch.envFile(w, env), 0);
 
         Path envFile = Path.of(job.file(ContainerLaunch.ENV_FILE));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(envFile)));
@@ -91,8 +95,27 @@ class ContainerLaunchTest {
         assertEquals(envFile.toString(), prepared.argv().get(prepared.argv().indexOf("--env-file") + 1));
         assertTrue(prepared.argv().stream().noneMatch(a -> a.contains("s3cret")), prepared.argv().toString());
 
-        launch.stopped("job-a", job);
+        assertEquals("gantry-job-a\n", Files.readString(Path.of(job.file(ContainerLaunch.MARKER))));
+        launch.stopped(job);
         assertFalse(Files.exists(envFile), "the env file outlived the job");
+    }
+
+    @Test
+    void aMultiLineValueTheRuntimeWouldReadItselfIsRefusedNamingEveryOne() {
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB);
+        Workload w = workload().env("PATH", "/a\n/b").env("LD_PRELOAD", "x\ny").env("FINE", "one\ntwo")
+                .secret("HOME", dev.gantry.api.SecretRef.parse("env:SOME_HOME")).build();
+        Map<String, String> env = new LinkedHashMap<>(w.env());
+        env.put("HOME", "/root\n");
+        GantryException e = assertThrows(GantryException.class, () -> launch.envFile(w, env));
+        assertEquals(ErrorCode.SPEC_INVALID, e.code());
+        assertEquals(List.of("env.PATH", "env.LD_PRELOAD", "secrets.HOME"),
+                e.problems().stream().map(Problem::path).toList());
+        assertEquals("has a line break (or is longer than 32 KiB), which a line of the container's env file cannot "
+                + "hold, and PATH cannot travel in the container runtime's own environment instead because the "
+                + "runtime reads it; remove the line breaks or use another variable name",
+                e.problems().get(0).message());
+        assertEquals(Map.of("FINE", "one\ntwo"), launch.envFile(w, Map.of("FINE", "one\ntwo")).byName());
     }
 
     @Test
@@ -102,7 +125,7 @@ class ContainerLaunchTest {
         assertTrue(job.create());
         Path stranger = Path.of(job.file(ContainerLaunch.ENV_FILE));
         Files.writeString(stranger, "kept");
-        new ContainerLaunch(host, DOCKER_STUB).stopped("job-b", job);
+        new ContainerLaunch(host, DOCKER_STUB).stopped(job);
         assertTrue(Files.exists(stranger), "a job without the container marker is not a container job");
     }
 }
