@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
 
 /**
  * The manual backend: each job is a detached process group on a {@link Host} with its own directory, so a later
- * CLI invocation can inspect, tail and cancel it. The host is the local machine in this version.
+ * CLI invocation can inspect, tail and cancel it. The host is the local machine in this version. A workload with a
+ * container image runs in Docker or Podman when a runtime is configured ({@link ContainerLaunch}).
  */
 public final class ManualBackend implements Backend {
     public static final String NAME = "manual";

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The runtime command lines of a container job, as pure functions of the settings and the plan. The result is an
@@ -113,7 +114,7 @@ public final class ContainerCommand {
         return options;
     }
 
-    private static java.util.stream.Stream<String> indexes(int count) {
+    private static Stream<String> indexes(int count) {
         return IntStream.range(0, count).mapToObj(Integer::toString);
     }
 }

@@ -2,6 +2,7 @@ package dev.gantry.backend.manual.internal.container;
 
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -81,7 +82,7 @@ public record ContainerSettings(ContainerRuntime runtime, String binary, List<St
 
     /** The program and its global options: the start of every runtime command line. */
     List<String> prefix() {
-        List<String> argv = new java.util.ArrayList<>();
+        List<String> argv = new ArrayList<>();
         argv.add(binary);
         argv.addAll(globalOptions);
         return argv;
