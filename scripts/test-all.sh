@@ -48,6 +48,10 @@ log "starting the SSH test hosts"
 trap 'scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
 scripts/test-hosts.sh up 2
 
+# Podman (runc, a busybox test image) for the manual backend's container mode; installs what is missing.
+log "preparing podman"
+scripts/setup-podman.sh
+
 # --- build and unit/integration tests --------------------------------------------------------------------------
 log "build and test all modules"
 ./mvnw -B -ntp verify "$@"

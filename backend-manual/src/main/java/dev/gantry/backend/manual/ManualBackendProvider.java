@@ -20,7 +20,8 @@ import java.util.Set;
  */
 public final class ManualBackendProvider implements BackendProvider {
     /**
-     * Local jobs: one node, no container runtime yet; evictions are reported as PREEMPTED when signalled; logs
+     * Local jobs: one node, containers only once a container runtime is configured (a backend made with one says
+     * so in its own capabilities); evictions are reported as PREEMPTED when signalled; logs
      * follow by polling the job's files.
      */
     private static final Capabilities CAPABILITIES =
@@ -53,6 +54,9 @@ public final class ManualBackendProvider implements BackendProvider {
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
         ManualSettings settings = ManualSettings.bind(config, context);
-        return new ManualBackend(LocalHost.detect(), settings, context, CAPABILITIES, SpotSettings.bind(config));
+        Capabilities capabilities = new Capabilities(CAPABILITIES.multiNode(), settings.container().enabled(),
+                CAPABILITIES.spot(), CAPABILITIES.nativeDependencies(), CAPABILITIES.followLogs(),
+                CAPABILITIES.gpuVendors());
+        return new ManualBackend(LocalHost.detect(), settings, context, capabilities, SpotSettings.bind(config));
     }
 }

@@ -124,8 +124,9 @@ class ManualBackendTest {
                 .map(p -> p.get().name()).collect(Collectors.toList());
         assertEquals(List.of("manual"), names);
         BackendProvider provider = new ManualBackendProvider();
-        assertEquals(List.of("transport", "workDir", "cancelGrace", "spot", "vmName", "scheduledEvents.enabled",
-                        "scheduledEvents.endpoint", "scheduledEvents.acknowledge"),
+        assertEquals(List.of("transport", "workDir", "cancelGrace", "containerRuntime", "containerRuntimePath",
+                        "containerRuntimeOptions[*]", "containerUlimits[*]", "containerRunOptions[*]", "spot", "vmName",
+                        "scheduledEvents.enabled", "scheduledEvents.endpoint", "scheduledEvents.acknowledge"),
                 provider.configKeys().stream().map(k -> k.name()).toList());
         assertFalse(provider.capabilities().containers());
         assertFalse(provider.capabilities().multiNode());

@@ -41,6 +41,15 @@ public interface Host extends MetadataHost {
     /** Writes a file so that readers see either nothing or all of it (write to a temporary name, then rename). */
     void writeAtomically(String path, String text);
 
+    /**
+     * Writes a file only its owner can read or write: the permissions (0600) are set as the file is created, so
+     * its content is never readable by others, not even for a moment. For files that hold secrets.
+     */
+    void writePrivate(String path, String text);
+
+    /** Deletes a file; nothing happens when it does not exist. */
+    void delete(String path);
+
     /** Bytes of a file from an offset to its current end; empty when the file does not exist (yet). */
     byte[] readFrom(String path, long offset);
 

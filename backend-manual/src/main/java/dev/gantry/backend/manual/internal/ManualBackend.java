@@ -17,6 +17,8 @@ import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.internal.events.EvictionWatch;
 import dev.gantry.backend.manual.internal.events.SpotSettings;
+import dev.gantry.backend.manual.internal.container.ContainerLaunch;
+import dev.gantry.backend.manual.internal.container.EnvFile;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.time.Duration;
@@ -33,7 +35,8 @@ import java.util.regex.Pattern;
 
 /**
  * The manual backend: each job is a detached process group on a {@link Host} with its own directory, so a later
- * CLI invocation can inspect, tail and cancel it. The host is the local machine in this version.
+ * CLI invocation can inspect, tail and cancel it. The host is the local machine in this version. A workload with a
+ * container image runs in Docker or Podman when a runtime is configured ({@link ContainerLaunch}).
  */
 public final class ManualBackend implements Backend {
     public static final String NAME = "manual";
@@ -48,6 +51,7 @@ public final class ManualBackend implements Backend {
     private final BackendContext context;
     private final Capabilities capabilities;
     private final StatusPoll poll;
+    private final ContainerLaunch containers;
 
     public ManualBackend(Host host, ManualSettings settings, BackendContext context, Capabilities capabilities) {
         this(host, settings, context, capabilities, SpotSettings.off());
@@ -61,6 +65,7 @@ public final class ManualBackend implements Backend {
         this.context = context;
         this.capabilities = capabilities;
         this.poll = new StatusPoll(new EvictionWatch(host, spot), this::preempt, this::everyJob);
+        this.containers = new ContainerLaunch(host, settings.container());
     }
 
     @Override
@@ -75,7 +80,9 @@ public final class ManualBackend implements Backend {
 
     @Override
     public List<Problem> validate(Plan plan) {
-        return PlanCheck.problems(plan, host.facts());
+        List<Problem> problems = new ArrayList<>(PlanCheck.problems(plan, host.facts()));
+        problems.addAll(containers.problems(plan));
+        return problems;
     }
 
     @Override
@@ -93,14 +100,19 @@ public final class ManualBackend implements Backend {
         }
         Workload workload = plan.workload();
         String workingDirectory = workload.workingDir().orElse(System.getProperty("user.dir"));
-        if (!host.isDirectory(workingDirectory)) {
+        boolean inContainer = containers.runs(workload);
+        // In a container the working directory is the image's, not the host's.
+        if (!inContainer && !host.isDirectory(workingDirectory)) {
             throw GantryException.invalid(ErrorCode.SPEC_INVALID, List.of(Problem.of("workingDir",
                     "'" + workingDirectory + "' is not a directory on " + host.name()
                             + "; create it or set workingDir to an existing directory")));
         }
         checkEncodable(workload);
         // Secrets are resolved only now, before anything is written, and travel only in the child's environment.
-        Map<String, String> environment = environment(workload, id);
+        Map<String, String> environment = hostEnvironment();
+        Map<String, String> jobEnvironment = jobEnvironment(workload, id);
+        Optional<EnvFile> envFile = inContainer ? Optional.of(containers.envFile(workload, jobEnvironment))
+                : Optional.empty();
         if (!job.create() && job.launched()) {
             return ref; // another submit with this key launched it meanwhile
         }
@@ -113,8 +125,19 @@ public final class ManualBackend implements Backend {
                 job.writeRecord(new JobRecord(workload.name(), workload.command(), envNames(workload),
                         workingDirectory, context.clock().instant(), options.idempotencyKey()));
             }
-            host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), workload.command()),
-                    workingDirectory, environment, job.file(JobDirectory.LAUNCH_LOG));
+            List<String> command = workload.command();
+            String launchDirectory = workingDirectory;
+            if (envFile.isPresent()) {
+                ContainerLaunch.Launch launch =
+                        containers.prepare(plan, id, job, envFile.get(), host.facts().nvidiaGpus());
+                command = launch.argv();
+                environment.putAll(launch.runtimeEnvironment());
+                launchDirectory = job.path();
+            } else {
+                environment.putAll(jobEnvironment);
+            }
+            host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), command),
+                    launchDirectory, environment, job.file(JobDirectory.LAUNCH_LOG));
             job.markLaunched(context.clock().instant());
             awaitPid(job);
         } catch (GantryException e) {
@@ -174,7 +197,8 @@ public final class ManualBackend implements Backend {
     /** One probe per host; the local transport has one host and runs no containers yet. */
     @Override
     public List<HostReport> doctor(Optional<Plan> plan) {
-        return List.of(HostDoctor.examine(host, settings.workDir().toString(), plan, "none"));
+        return List.of(HostDoctor.examine(host, settings.workDir().toString(), plan,
+                settings.container().runtime().configName()));
     }
 
     @Override
@@ -186,6 +210,15 @@ public final class ManualBackend implements Backend {
         if (!job.mark(marker, context.clock().instant(), reason)) {
             return; // already ended: its state stays as it was
         }
+        try {
+            stopGroup(job);
+        } finally {
+            // The runtime's client was in the group, the container itself may not be (its monitor left it).
+            containers.stopped(job);
+        }
+    }
+
+    private void stopGroup(JobDirectory job) {
         OptionalLong pgid = job.pgid();
         if (pgid.isEmpty()) {
             return; // not started yet: the wrapper sees the marker and stops before running the command
@@ -220,11 +253,16 @@ public final class ManualBackend implements Backend {
         }
     }
 
-    private Map<String, String> environment(Workload workload, String id) {
+    private static Map<String, String> hostEnvironment() {
         Map<String, String> env = new TreeMap<>(System.getenv());
         // Inherited GANTRY_ variables would describe another job: only this job's own are set.
         env.keySet().removeIf(name -> name.startsWith(Workload.RESERVED_ENV_PREFIX));
-        env.putAll(workload.env());
+        return env;
+    }
+
+    /** The job's own variables: the workload's, its resolved secrets and Gantry's. */
+    private Map<String, String> jobEnvironment(Workload workload, String id) {
+        Map<String, String> env = new LinkedHashMap<>(workload.env());
         workload.secrets().forEach((name, ref) -> env.put(name, context.secrets().resolve(ref).reveal()));
         env.put("GANTRY_JOB_ID", id);
         workload.checkpoint().ifPresent(c -> env.put("GANTRY_CHECKPOINT_DIR", c.path()));

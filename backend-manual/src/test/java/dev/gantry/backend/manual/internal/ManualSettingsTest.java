@@ -54,8 +54,8 @@ class ManualSettingsTest {
         GantryException e = failure(Map.of("workdir", "/srv/jobs"));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
         assertEquals("backends.manual.workdir: is not a setting of the manual backend (settings: transport, workDir, "
-                + "cancelGrace, spot, vmName, "
-                + "scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge); "
+                + "cancelGrace, containerRuntime, containerRuntimePath, containerRuntimeOptions[*], containerUlimits[*], containerRunOptions[*], "
+                + "spot, vmName, scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge); "
                 + "did you mean 'workDir'?",
                 e.getMessage());
     }
@@ -64,8 +64,8 @@ class ManualSettingsTest {
     void unknownKeyFarFromAnyGetsNoSuggestion() {
         GantryException e = failure(Map.of("hosts[0].address", "10.0.0.4"));
         assertEquals("backends.manual.hosts[0].address: is not a setting of the manual backend (settings: "
-                + "transport, workDir, cancelGrace, spot, vmName, "
-                + "scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge)", e.getMessage());
+                + "transport, workDir, cancelGrace, containerRuntime, containerRuntimePath, containerRuntimeOptions[*], containerUlimits[*], containerRunOptions[*], "
+                + "spot, vmName, scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge)", e.getMessage());
     }
 
     @Test
@@ -75,8 +75,8 @@ class ManualSettingsTest {
         assertEquals(java.util.List.of("backends.manual.cancelgrace", "backends.manual.transprot"),
                 e.problems().stream().map(p -> p.path()).toList());
         assertEquals("backends.manual.transprot: is not a setting of the manual backend (settings: transport, "
-                + "workDir, cancelGrace, spot, vmName, "
-                + "scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge); "
+                + "workDir, cancelGrace, containerRuntime, containerRuntimePath, containerRuntimeOptions[*], containerUlimits[*], containerRunOptions[*], "
+                + "spot, vmName, scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge); "
                 + "did you mean 'transport'?",
                 e.problems().get(1).toString());
     }

@@ -106,4 +106,14 @@ public final class CountingHost implements Host {
     public List<String> list(String directory) {
         return local.list(directory);
     }
+
+    @Override
+    public void writePrivate(String path, String text) {
+        local.writePrivate(path, text);
+    }
+
+    @Override
+    public void delete(String path) {
+        local.delete(path);
+    }
 }
