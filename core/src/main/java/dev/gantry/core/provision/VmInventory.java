@@ -9,14 +9,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.core.files.AtomicFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -167,17 +166,7 @@ public final class VmInventory {
             vm.publicIpId().ifPresent(id -> node.put("publicIpId", id));
             node.put("osDiskId", vm.osDiskId());
         });
-        Path temporary = Files.createTempFile(directory, FILE_NAME, ".tmp");
-        try {
-            Files.writeString(temporary, JSON.writeValueAsString(root) + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        AtomicFile.write(file, (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     private GantryException corrupt(List<Problem> problems) {
