@@ -138,6 +138,17 @@ run_gantry plan examples/tabular-small.yaml --output json
 check "plan: a small model trains on a memory-optimized CPU size" json \
   "d['hardware']=='CPU' and d['gpu'] is None and d['vmSize'].split('_')[1][0] in 'EM'"
 
+run_gantry plan examples/tabular-small.yaml --catalog core/src/test/resources/catalog/skypilot-azure-vms.csv --output json
+check "plan --catalog reads a SkyPilot Azure CSV and says so" json \
+  "d['catalog']['source'].startswith('SkyPilot Azure CSV') and d['vmSize'].startswith('Standard_E')"
+printf 'not,a,catalog\n' >"$work/bad-catalog.csv"
+run_gantry plan examples/tabular-small.yaml --catalog "$work/bad-catalog.csv"
+check "plan --catalog with a bad file exits 1 naming the file and the expected header" bash -c \
+  "[[ $code -eq 1 ]] && grep -q 'bad-catalog.csv:1: not a catalog file' '$err'"
+run_gantry plan examples/tabular-small.yaml --region westus2 --spot never
+check "plan --region and --spot override the spec" bash -c \
+  "[[ $code -eq 0 ]] && grep -q 'in westus2, on-demand' '$out'"
+
 cat >"$work/huge.yaml" <<'YAML'
 apiVersion: gantry.dev/v1
 kind: Workload
@@ -154,6 +165,13 @@ check "plan of several specs: an array in order, failures as error objects, wors
   "[x.get('workload') for x in d][0]=='llama-finetune' and d[1]['error']['code']=='NO_FEASIBLE_VM' and d[2]['error']['code']=='SPEC_INVALID' and d[3]['workload']=='churn-xgboost' and $code==2"
 run_gantry plan "$work/huge.yaml"
 check "plan with no feasible VM exits 1 with NO_FEASIBLE_VM" bash -c "[[ $code -eq 1 ]] && grep -q 'gpuMemoryGib\|GPU memory' '$err'"
+
+# --- host probes ----------------------------------------------------------------------------------------------
+run_gantry doctor --output json
+check "doctor probes this machine as host 'local'" json "d[0]['host']=='local' and int(d[0]['facts']['cpus'])>=1"
+run_gantry doctor examples/llm-finetune.yaml
+check "doctor against an 8-GPU plan on a machine without them exits 1 and says what is missing" bash -c \
+  "[[ $code -eq 1 ]] && grep -qE '^gpu.count +MISSING' '$out'"
 
 echo
 echo "e2e: $passed passed, $failed failed"

@@ -17,10 +17,14 @@ declare -A needed=(
   [setsid]=util-linux
   [curl]=curl
   [unzip]=unzip
+  [sshd]=openssh-server
+  [ssh]=openssh-client
+  [ip]=iproute2
+  [pkill]=procps
 )
 missing=()
 for cmd in "${!needed[@]}"; do
-  command -v "$cmd" >/dev/null 2>&1 || missing+=("${needed[$cmd]}")
+  command -v "$cmd" >/dev/null 2>&1 || [[ -x "/usr/sbin/$cmd" ]] || missing+=("${needed[$cmd]}")
 done
 if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
@@ -37,6 +41,16 @@ if ((java_major < 17)); then
   echo "Java 17 or newer is needed, found $java_major" >&2
   exit 1
 fi
+
+# --- services the integration tests use ---------------------------------------------------------------------
+# Real OpenSSH servers in network namespaces (10.200.0.0/24, inside this machine only), each its own host.
+log "starting the SSH test hosts"
+trap 'scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
+scripts/test-hosts.sh up 2
+
+# Podman (runc, a busybox test image) for the manual backend's container mode; installs what is missing.
+log "preparing podman"
+scripts/setup-podman.sh
 
 # --- build and unit/integration tests --------------------------------------------------------------------------
 log "build and test all modules"

@@ -21,6 +21,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 LogsCommand.class,
                 CancelCommand.class,
                 CatalogCommand.class,
+                VmCommand.class,
                 DoctorCommand.class,
                 WorkflowCommand.class,
                 VersionCommand.class},

@@ -11,6 +11,8 @@ import dev.gantry.api.Workload;
 import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanJson;
 import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.catalog.refresh.QuotaChecker;
+import dev.gantry.core.catalog.refresh.ResourceSkusClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,6 +36,10 @@ final class PlanCommand extends Verb {
             description = "never, allowed or preferred; replaces the spec's spot policy.")
     SpotPolicy spot;
 
+    @Option(names = "--no-quota", description = "Do not check the subscription's vCPU quota even when "
+            + "AZURE_SUBSCRIPTION_ID is set.")
+    boolean noQuota;
+
     @Option(names = "--catalog", paramLabel = "FILE",
             description = "A VM catalog file (SkyPilot Azure CSV or Gantry's format) instead of the configured one.")
     Path catalog;
@@ -46,6 +52,10 @@ final class PlanCommand extends Verb {
         Gantry gantry = root.gantry();
         PlanOverrides overrides = new PlanOverrides(List.copyOf(regions), Optional.ofNullable(spot));
         int exit = Main.OK;
+        // With credentials at hand (a subscription to ask), plans are checked against the family vCPU quota.
+        String subscription = env().environment().get("AZURE_SUBSCRIPTION_ID");
+        QuotaChecker quota = noQuota || subscription == null || subscription.isBlank() ? null
+                : new QuotaChecker(ResourceSkusClient.azure(subscription));
         ArrayNode results = Json.array();
         boolean first = true;
         for (Path spec : specs) {
@@ -55,6 +65,9 @@ final class PlanCommand extends Verb {
                 Workload workload = gantry.load(file);
                 name = workload.name();
                 Plan plan = gantry.plan(workload, overrides);
+                if (quota != null) {
+                    checkQuota(quota, plan);
+                }
                 if (output.json()) {
                     results.add(PlanJson.toJson(plan));
                 } else {
@@ -77,6 +90,20 @@ final class PlanCommand extends Verb {
             Json.print(env().out(), specs.size() == 1 ? results.get(0) : results);
         }
         return exit;
+    }
+
+    /** Quota problems are warnings on stderr: the plan stays valid, the subscription needs more quota to run it. */
+    private void checkQuota(QuotaChecker quota, Plan plan) {
+        try {
+            for (dev.gantry.api.Problem problem : quota.check(plan.region(), plan.vmSize().name(), plan.nodes(),
+                    plan.spot())) {
+                env().err().println("gantry: warning: " + plan.workload().name() + ": quota: " + problem.message());
+            }
+        } catch (GantryException e) {
+            env().err().println("gantry: warning: " + plan.workload().name() + ": quota not checked: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+        }
+        env().err().flush();
     }
 
     static void printPlan(PrintWriter out, Plan plan) {

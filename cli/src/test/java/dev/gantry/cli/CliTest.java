@@ -156,4 +156,31 @@ class CliTest {
         assertEquals(2, run.exitCode, run.toString());
         assertTrue(run.err.contains("no host 'gpu-7' in backend 'manual'; its hosts: local"), run.err);
     }
+
+    @Test
+    void vmListStartsEmptyAndDownNeedsNames() {
+        CliRun list = CliRun.run(home, work, "vm", "list", "--output", "json");
+        assertEquals(0, list.exitCode, list.toString());
+        assertEquals("[ ]", list.out.strip());
+        CliRun down = CliRun.run(home, work, "vm", "down");
+        assertEquals(2, down.exitCode, down.toString());
+        assertTrue(down.err.contains("name the VMs to delete, or pass --all"), down.err);
+        CliRun unknown = CliRun.run(home, work, "vm", "down", "gpu-1");
+        assertEquals(2, unknown.exitCode, unknown.toString());
+        assertTrue(unknown.err.contains("no VM 'gpu-1' in the inventory"), unknown.err);
+    }
+
+    @Test
+    void vmUpWithoutASubscriptionOrKeySaysHowToGetThemBeforeCallingAzure() throws IOException {
+        Path quickstart = Path.of("..", "examples", "quickstart.yaml").toAbsolutePath().normalize();
+        CliRun noKey = CliRun.run(home, work, "vm", "up", quickstart.toString(), "--resource-group", "rg",
+                "--subscription", "00000000-0000-0000-0000-000000000000");
+        assertEquals(2, noKey.exitCode, noKey.toString());
+        assertTrue(noKey.err.contains("no SSH public key in ~/.ssh"), noKey.err);
+        Files.createDirectories(home.resolve(".ssh"));
+        Files.writeString(home.resolve(".ssh").resolve("id_ed25519.pub"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI test");
+        CliRun missingGroup = CliRun.run(home, work, "vm", "up", quickstart.toString());
+        assertEquals(2, missingGroup.exitCode, missingGroup.toString());
+        assertTrue(missingGroup.err.contains("--resource-group"), missingGroup.err);
+    }
 }

@@ -11,6 +11,7 @@ import dev.gantry.backend.manual.internal.LocalHost;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.ManualSettings;
 import dev.gantry.backend.manual.internal.SshBackend;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
 import java.util.List;
 import java.util.Set;
 
@@ -20,7 +21,8 @@ import java.util.Set;
  */
 public final class ManualBackendProvider implements BackendProvider {
     /**
-     * Local jobs: one node, no container runtime yet; evictions are reported as PREEMPTED when signalled; logs
+     * Local jobs: one node, containers only once a container runtime is configured (a backend made with one says
+     * so in its own capabilities); evictions are reported as PREEMPTED when signalled; logs
      * follow by polling the job's files.
      */
     private static final Capabilities CAPABILITIES =
@@ -60,6 +62,9 @@ public final class ManualBackendProvider implements BackendProvider {
         if (settings.transport().equals("ssh")) {
             return SshBackend.create(config, settings, context, SSH_CAPABILITIES);
         }
-        return new ManualBackend(LocalHost.detect(), settings, context, CAPABILITIES);
+        Capabilities capabilities = new Capabilities(CAPABILITIES.multiNode(), settings.container().enabled(),
+                CAPABILITIES.spot(), CAPABILITIES.nativeDependencies(), CAPABILITIES.followLogs(),
+                CAPABILITIES.gpuVendors());
+        return new ManualBackend(LocalHost.detect(), settings, context, capabilities, SpotSettings.bind(config));
     }
 }

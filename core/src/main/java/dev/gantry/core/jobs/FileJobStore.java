@@ -8,12 +8,11 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
+import dev.gantry.core.files.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,23 +36,7 @@ public final class FileJobStore implements JobStore {
     @Override
     public void save(JobRecord record) {
         try {
-            Files.createDirectories(directory);
-            Path target = file(record.id());
-            Path temp = Files.createTempFile(directory, "." + record.id(), ".tmp");
-            try {
-                byte[] bytes = JSON.writeValueAsBytes(toJson(record));
-                try (var channel = java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
-                    channel.write(java.nio.ByteBuffer.wrap(bytes));
-                    channel.force(true);
-                }
-                try {
-                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            AtomicFile.write(file(record.id()), JSON.writeValueAsBytes(toJson(record)));
         } catch (IOException e) {
             throw new GantryException(ErrorCode.INTERNAL, "cannot write job record " + record.id() + " under "
                     + directory + ": " + e.getMessage(), e);

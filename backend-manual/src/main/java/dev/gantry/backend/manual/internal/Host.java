@@ -1,5 +1,6 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.backend.manual.internal.events.MetadataHost;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.Optional;
  * the JDK; an SSH transport implements the same operations over one connection, so job bookkeeping
  * ({@link JobDirectory}) and the wrapper script are shared.
  */
-public interface Host {
+public interface Host extends MetadataHost {
     /** A short name for messages: {@code local}, later the SSH host alias. */
     String name();
 
@@ -39,6 +40,15 @@ public interface Host {
 
     /** Writes a file so that readers see either nothing or all of it (write to a temporary name, then rename). */
     void writeAtomically(String path, String text);
+
+    /**
+     * Writes a file only its owner can read or write: the permissions (0600) are set as the file is created, so
+     * its content is never readable by others, not even for a moment. For files that hold secrets.
+     */
+    void writePrivate(String path, String text);
+
+    /** Deletes a file; nothing happens when it does not exist. */
+    void delete(String path);
 
     /** Bytes of a file from an offset to its current end; empty when the file does not exist (yet). */
     byte[] readFrom(String path, long offset);

@@ -86,7 +86,9 @@ final class JobRanks {
                 status = JobStatus.of(JobState.PENDING, "not created yet (the submit stopped first); submit again "
                         + "with the same idempotency key to start it");
             } else {
-                status = StatusMapping.map(withProgram(host, id, scan.entries().get(id).snapshot()));
+                // On a Spot host a process gone without an exit code was most likely evicted with its VM.
+                status = StatusMapping.map(withProgram(host, id, scan.entries().get(id).snapshot()),
+                        host.entry().spot());
             }
             ranks.add(new MultiHostJob.Rank(rank.rank(), rank.host(), status));
         }

@@ -19,6 +19,8 @@ import java.util.List;
  *   <li>stops if the job was cancelled or evicted before it started: cancel writes its marker before reading
  *       {@code pgid}, the wrapper writes {@code pgid} before looking for markers, so one of them sees the other;</li>
  *   <li>runs the command with stdin from /dev/null and stdout/stderr into the job directory;</li>
+ *   <li>deletes the container env file as soon as the command (the container runtime's client) has ended, and when
+ *       it stops before starting: the file holds secrets and must not outlive the job;</li>
  *   <li>records {@code ended} and then {@code exit}, each by rename so a reader never sees half a file.</li>
  * </ol>
  * A signal that ends the shell leaves no exit file: status then comes from the cancel or eviction marker.

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -18,6 +20,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,6 +37,7 @@ import java.util.stream.Stream;
 
 /** The machine Gantry runs on. */
 public final class LocalHost implements Host {
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     /**
      * File locks belong to the whole JVM (a second lock on the same file from this JVM throws), so threads of this
      * process queue on an in-process lock first and only the holder takes the file lock.
@@ -164,6 +170,33 @@ public final class LocalHost implements Host {
             }
         } catch (IOException e) {
             throw io("write " + path, e);
+        }
+    }
+
+    @Override
+    public void writePrivate(String path, String text) {
+        Path target = Path.of(path);
+        try {
+            // CREATE_NEW with the permissions as an attribute: created 0600, never briefly readable by others.
+            Files.deleteIfExists(target);
+            try (SeekableByteChannel out = Files.newByteChannel(target, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(OWNER_ONLY))) {
+                ByteBuffer bytes = StandardCharsets.UTF_8.encode(text);
+                while (bytes.hasRemaining()) {
+                    out.write(bytes);
+                }
+            }
+        } catch (IOException e) {
+            throw io("write " + path, e);
+        }
+    }
+
+    @Override
+    public void delete(String path) {
+        try {
+            Files.deleteIfExists(Path.of(path));
+        } catch (IOException e) {
+            throw io("delete " + path, e);
         }
     }
 

@@ -15,11 +15,16 @@ import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.internal.events.EvictionWatch;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
+import dev.gantry.backend.manual.internal.container.ContainerLaunch;
+import dev.gantry.backend.manual.internal.container.EnvFile;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +35,8 @@ import java.util.regex.Pattern;
 
 /**
  * The manual backend: each job is a detached process group on a {@link Host} with its own directory, so a later
- * CLI invocation can inspect, tail and cancel it. The host is the local machine in this version.
+ * CLI invocation can inspect, tail and cancel it. The host is the local machine in this version. A workload with a
+ * container image runs in Docker or Podman when a runtime is configured ({@link ContainerLaunch}).
  */
 public final class ManualBackend implements Backend {
     public static final String NAME = "manual";
@@ -44,12 +50,22 @@ public final class ManualBackend implements Backend {
     private final ManualSettings settings;
     private final BackendContext context;
     private final Capabilities capabilities;
+    private final StatusPoll poll;
+    private final ContainerLaunch containers;
 
     public ManualBackend(Host host, ManualSettings settings, BackendContext context, Capabilities capabilities) {
+        this(host, settings, context, capabilities, SpotSettings.off());
+    }
+
+    /** A backend whose host may be an Azure Spot VM: status polls watch its Scheduled Events. */
+    public ManualBackend(Host host, ManualSettings settings, BackendContext context, Capabilities capabilities,
+                         SpotSettings spot) {
         this.host = host;
         this.settings = settings;
         this.context = context;
         this.capabilities = capabilities;
+        this.poll = new StatusPoll(new EvictionWatch(host, spot), this::preempt, this::everyJob);
+        this.containers = new ContainerLaunch(host, settings.container());
     }
 
     @Override
@@ -64,7 +80,9 @@ public final class ManualBackend implements Backend {
 
     @Override
     public List<Problem> validate(Plan plan) {
-        return PlanCheck.problems(plan, host.facts());
+        List<Problem> problems = new ArrayList<>(PlanCheck.problems(plan, host.facts()));
+        problems.addAll(containers.problems(plan));
+        return problems;
     }
 
     @Override
@@ -82,14 +100,19 @@ public final class ManualBackend implements Backend {
         }
         Workload workload = plan.workload();
         String workingDirectory = workload.workingDir().orElse(System.getProperty("user.dir"));
-        if (!host.isDirectory(workingDirectory)) {
+        boolean inContainer = containers.runs(workload);
+        // In a container the working directory is the image's, not the host's.
+        if (!inContainer && !host.isDirectory(workingDirectory)) {
             throw GantryException.invalid(ErrorCode.SPEC_INVALID, List.of(Problem.of("workingDir",
                     "'" + workingDirectory + "' is not a directory on " + host.name()
                             + "; create it or set workingDir to an existing directory")));
         }
         checkEncodable(workload);
         // Secrets are resolved only now, before anything is written, and travel only in the child's environment.
-        Map<String, String> environment = environment(workload, id);
+        Map<String, String> environment = hostEnvironment();
+        Map<String, String> jobEnvironment = jobEnvironment(workload, id);
+        Optional<EnvFile> envFile = inContainer ? Optional.of(containers.envFile(workload, jobEnvironment))
+                : Optional.empty();
         if (!job.create() && job.launched()) {
             return ref; // another submit with this key launched it meanwhile
         }
@@ -102,8 +125,19 @@ public final class ManualBackend implements Backend {
                 job.writeRecord(new JobRecord(workload.name(), workload.command(), envNames(workload),
                         workingDirectory, context.clock().instant(), options.idempotencyKey()));
             }
-            host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), workload.command()),
-                    workingDirectory, environment, job.file(JobDirectory.LAUNCH_LOG));
+            List<String> command = workload.command();
+            String launchDirectory = workingDirectory;
+            if (envFile.isPresent()) {
+                ContainerLaunch.Launch launch =
+                        containers.prepare(plan, id, job, envFile.get(), host.facts().nvidiaGpus());
+                command = launch.argv();
+                environment.putAll(launch.runtimeEnvironment());
+                launchDirectory = job.path();
+            } else {
+                environment.putAll(jobEnvironment);
+            }
+            host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), command),
+                    launchDirectory, environment, job.file(JobDirectory.LAUNCH_LOG));
             job.markLaunched(context.clock().instant());
             awaitPid(job);
         } catch (GantryException e) {
@@ -116,7 +150,7 @@ public final class ManualBackend implements Backend {
 
     @Override
     public JobStatus status(JobRef ref) {
-        return StatusMapping.map(existing(ref).snapshot());
+        return poll.statuses(Map.of(ref, existing(ref))).get(ref);
     }
 
     /** Reads every job's directory in one pass over the work directory; unknown jobs are UNKNOWN, as the SPI says. */
@@ -124,21 +158,25 @@ public final class ManualBackend implements Backend {
     public Map<JobRef, JobStatus> statuses(Collection<JobRef> jobs) {
         List<String> present = host.list(settings.workDir().toString());
         Map<JobRef, JobStatus> result = new LinkedHashMap<>();
+        Map<JobRef, JobDirectory> known = new LinkedHashMap<>();
         for (JobRef ref : jobs) {
             if (!isOurs(ref) || !present.contains(ref.id())) {
                 result.put(ref, JobStatus.of(JobState.UNKNOWN, "no job " + ref.id() + " in "
                         + settings.workDir()));
                 continue;
             }
-            result.put(ref, StatusMapping.map(directory(ref.id()).snapshot()));
+            result.put(ref, null); // keeps the caller's order; filled in below
+            known.put(ref, directory(ref.id()));
         }
+        // One poll for all known jobs: at most one Scheduled Events query for the host.
+        result.putAll(poll.statuses(known));
         return result;
     }
 
     @Override
     public void logs(JobRef ref, LogOptions options, LogSink sink) throws InterruptedException {
         JobDirectory job = existing(ref);
-        new JobLogs(host, job, () -> StatusMapping.map(job.snapshot()).state().isTerminal(), POLL)
+        new JobLogs(host, job, () -> poll.map(job).state().isTerminal(), POLL)
                 .deliver(options, sink);
     }
 
@@ -150,7 +188,7 @@ public final class ManualBackend implements Backend {
     /**
      * Evicts a running job: records the eviction, then stops the process group the way a Spot eviction notice
      * would (SIGTERM so the job can checkpoint, SIGKILL after the grace period). The job then reports PREEMPTED.
-     * Driven by Azure Scheduled Events on managed VMs later; tests call it directly.
+     * Status polls call it for Preempt events in the host's Azure Scheduled Events ({@link StatusPoll}).
      */
     public void preempt(JobRef ref, String reason) {
         stop(existing(ref), JobDirectory.PREEMPTED, reason);
@@ -159,7 +197,8 @@ public final class ManualBackend implements Backend {
     /** One probe per host; the local transport has one host and runs no containers yet. */
     @Override
     public List<HostReport> doctor(Optional<Plan> plan) {
-        return List.of(HostDoctor.examine(host, settings.workDir().toString(), plan, "none"));
+        return List.of(HostDoctor.examine(host, settings.workDir().toString(), plan,
+                settings.container().runtime().configName()));
     }
 
     @Override
@@ -171,6 +210,15 @@ public final class ManualBackend implements Backend {
         if (!job.mark(marker, context.clock().instant(), reason)) {
             return; // already ended: its state stays as it was
         }
+        try {
+            stopGroup(job);
+        } finally {
+            // The runtime's client was in the group, the container itself may not be (its monitor left it).
+            containers.stopped(job);
+        }
+    }
+
+    private void stopGroup(JobDirectory job) {
         OptionalLong pgid = job.pgid();
         if (pgid.isEmpty()) {
             return; // not started yet: the wrapper sees the marker and stops before running the command
@@ -205,11 +253,16 @@ public final class ManualBackend implements Backend {
         }
     }
 
-    private Map<String, String> environment(Workload workload, String id) {
+    private static Map<String, String> hostEnvironment() {
         Map<String, String> env = new TreeMap<>(System.getenv());
         // Inherited GANTRY_ variables would describe another job: only this job's own are set.
         env.keySet().removeIf(name -> name.startsWith(Workload.RESERVED_ENV_PREFIX));
-        env.putAll(workload.env());
+        return env;
+    }
+
+    /** The job's own variables: the workload's, its resolved secrets and Gantry's. */
+    private Map<String, String> jobEnvironment(Workload workload, String id) {
+        Map<String, String> env = new LinkedHashMap<>(workload.env());
         workload.secrets().forEach((name, ref) -> env.put(name, context.secrets().resolve(ref).reveal()));
         env.put("GANTRY_JOB_ID", id);
         workload.checkpoint().ifPresent(c -> env.put("GANTRY_CHECKPOINT_DIR", c.path()));
@@ -249,6 +302,18 @@ public final class ManualBackend implements Backend {
 
     private boolean isOurs(JobRef ref) {
         return ref.backend().equals(NAME) && JOB_ID.matcher(ref.id()).matches();
+    }
+
+    /** Every job directory under the work directory, by reference. */
+    private Map<JobRef, JobDirectory> everyJob() {
+        Map<JobRef, JobDirectory> jobs = new TreeMap<>(Comparator.comparing(JobRef::id));
+        for (String id : host.list(settings.workDir().toString())) {
+            JobRef ref = new JobRef(NAME, id);
+            if (isOurs(ref)) {
+                jobs.put(ref, directory(id));
+            }
+        }
+        return jobs;
     }
 
     private JobDirectory directory(String id) {

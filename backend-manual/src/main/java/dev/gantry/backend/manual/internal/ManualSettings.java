@@ -6,12 +6,15 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
+import dev.gantry.backend.manual.internal.container.ContainerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The manual backend's settings, bound from its configuration map.
@@ -19,19 +22,29 @@ import java.util.Optional;
  * @param transport how jobs reach their machine: {@code local} or {@code ssh} (hosts: see {@link Inventory})
  * @param workDir where job directories live
  * @param cancelGrace how long a cancelled or evicted job gets between SIGTERM and SIGKILL
+ * @param container how workloads with a container image run
  */
-public record ManualSettings(String transport, Path workDir, Duration cancelGrace) {
+public record ManualSettings(String transport, Path workDir, Duration cancelGrace, ContainerSettings container) {
     public static final String TRANSPORT = "transport";
     public static final String WORK_DIR = "workDir";
     public static final String CANCEL_GRACE = "cancelGrace";
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
-    public static final List<ConfigKey> KEYS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
+    /**
+     * Ours, the container keys ({@link ContainerSettings}), the SSH transport's hosts ({@link Inventory}), then the
+     * spot and Scheduled Events keys ({@link SpotSettings}).
+     */
+    public static final List<ConfigKey> KEYS = SpotSettings.withKeys(Stream.concat(Stream.of(
             ConfigKey.optional(TRANSPORT, "how jobs reach their machine: local (the machine Gantry runs on) or ssh "
                     + "(the hosts listed under hosts)", "local"),
             ConfigKey.optional(WORK_DIR, "directory holding one directory per job", "<state directory>/jobs"),
             ConfigKey.optional(CANCEL_GRACE, "time between SIGTERM and SIGKILL when a job is cancelled or evicted",
-                    "10s")), Inventory.KEYS.stream()).toList();
+                    "10s")), Stream.concat(ContainerSettings.KEYS.stream(), Inventory.KEYS.stream())).toList());
+
+    /** Settings without a container runtime. */
+    public ManualSettings(String transport, Path workDir, Duration cancelGrace) {
+        this(transport, workDir, cancelGrace, ContainerSettings.none());
+    }
 
     public static ManualSettings bind(BackendConfig config, BackendContext context) {
         List<String> unknown = config.unknownKeys(KEYS);
@@ -53,7 +66,7 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
             throw config.invalid(WORK_DIR, "must be an absolute path, got '" + workDir + "'");
         }
         Duration grace = config.getDuration(CANCEL_GRACE, DEFAULT_GRACE);
-        return new ManualSettings(transport, workDir, grace);
+        return new ManualSettings(transport, workDir, grace, ContainerSettings.bind(config));
     }
 
     /** The accepted key nearest to a typo, when it is near enough to be the likely intent. */

@@ -36,10 +36,6 @@ final class PlanCheck {
                         + gib(memory) + " GiB; choose a smaller size or lower memoryGib"));
             }
         });
-        plan.workload().container().ifPresent(container -> problems.add(Problem.of("container.image",
-                "the local transport runs the command directly and cannot run the image '" + container.image()
-                        + "'; remove container, or run the image yourself in the command (for example "
-                        + "[docker, run, --rm, " + container.image() + ", ...])")));
         return problems;
     }
 

@@ -179,6 +179,24 @@ final class SshHost implements Host {
         }
     }
 
+    /** Created under umask 077 and renamed into place: never readable by others, not even for a moment. */
+    @Override
+    public void writePrivate(String path, String text) {
+        RemoteResult r = exec(List.of("sh", "-c", "umask 077 && cat > \"$1.tmp.$$\" && mv -f \"$1.tmp.$$\" \"$1\"",
+                "sh", path), Optional.of(text.getBytes(StandardCharsets.UTF_8)));
+        if (!r.succeeded()) {
+            throw failed("write " + path, r);
+        }
+    }
+
+    @Override
+    public void delete(String path) {
+        RemoteResult r = script("rm -f -- \"$1\"", path);
+        if (!r.succeeded()) {
+            throw failed("delete " + path, r);
+        }
+    }
+
     @Override
     public byte[] readFrom(String path, long offset) {
         RemoteResult r = script("[ -f \"$1\" ] || exit 0; exec tail -c \"+$2\" -- \"$1\"", path,

@@ -16,6 +16,15 @@ final class StatusMapping {
     }
 
     static JobStatus map(JobSnapshot job) {
+        return map(job, false);
+    }
+
+    /**
+     * As {@link #map(JobSnapshot)}, for a job on a host that may be a spot VM: when its process vanished without an
+     * exit code there, the VM was most likely evicted (and is back, or the job's files survived on a shared disk),
+     * so the job is PREEMPTED and resumable rather than FAILED.
+     */
+    static JobStatus map(JobSnapshot job, boolean spotHost) {
         if (job.cancelled()) {
             return status(JobState.CANCELLED, job.exitCode(), "cancelled on request", job);
         }
@@ -39,6 +48,10 @@ final class StatusMapping {
         if (job.alive()) {
             return status(JobState.RUNNING, OptionalInt.empty(), "running as process group " + job.pid().getAsLong(),
                     job);
+        }
+        if (spotHost) {
+            return status(JobState.PREEMPTED, OptionalInt.empty(), "process ended without recording an exit code on "
+                    + "a spot VM: taken as an eviction; resumable from its last checkpoint", job);
         }
         return status(JobState.FAILED, OptionalInt.empty(),
                 "process ended without recording an exit code (host rebooted or killed?)", job);

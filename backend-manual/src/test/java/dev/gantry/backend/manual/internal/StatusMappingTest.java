@@ -63,4 +63,32 @@ class StatusMappingTest {
         assertEquals(Optional.of(STARTED), status.startedAt());
         assertEquals(state.isTerminal() ? Optional.of(ENDED) : Optional.empty(), status.endedAt());
     }
+
+    /** On a spot host only the vanished job reads differently: evicted, not failed. */
+    @ParameterizedTest
+    @MethodSource("table")
+    void aSpotHostChangesOnlyTheVanishedJob(JobSnapshot snapshot, JobState state, OptionalInt exitCode,
+                                            String message) {
+        JobStatus status = StatusMapping.map(snapshot, true);
+        boolean vanished = snapshot.launched() && snapshot.pid().isPresent() && !snapshot.alive()
+                && snapshot.exitCode().isEmpty() && !snapshot.cancelled() && snapshot.preempted().isEmpty();
+        if (vanished) {
+            assertEquals(JobState.PREEMPTED, status.state());
+            assertEquals(OptionalInt.empty(), status.exitCode());
+            assertEquals("process ended without recording an exit code on a spot VM: taken as an eviction; "
+                    + "resumable from its last checkpoint", status.message());
+        } else {
+            assertEquals(StatusMapping.map(snapshot, false), status);
+            assertEquals(state, status.state());
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void theTableHasAVanishedJob() {
+        assertEquals(1, table().filter(row -> {
+            JobSnapshot s = (JobSnapshot) row.get()[0];
+            return s.launched() && s.pid().isPresent() && !s.alive() && s.exitCode().isEmpty() && !s.cancelled()
+                    && s.preempted().isEmpty();
+        }).count(), "the spot case above needs the vanished row");
+    }
 }

@@ -6,6 +6,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.VmSize;
+import dev.gantry.core.files.AtomicFile;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogFormat;
@@ -17,10 +18,7 @@ import dev.gantry.core.catalog.SizeName;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -132,16 +130,9 @@ public final class CatalogRefresher {
     public static Path write(Catalog catalog, Path cacheDir) {
         Path target = cacheDir.resolve(CatalogLoader.CACHE_FILE);
         try {
-            Files.createDirectories(cacheDir);
-            Path temp = Files.createTempFile(cacheDir, "catalog", ".tmp");
-            try (Writer writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
-                CatalogFormat.write(catalog, writer);
-            }
-            try {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            java.io.StringWriter text = new java.io.StringWriter();
+            CatalogFormat.write(catalog, text);
+            AtomicFile.write(target, text.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new GantryException(ErrorCode.CONFIG_INVALID, "cannot write the catalog cache " + target + ": "
                     + e.getMessage() + "; check that the directory is writable", e);

@@ -7,10 +7,11 @@ import java.util.Map;
 
 /**
  * A small strict JSON reader for the few JSON outputs the probes read ({@code rocm-smi --json}, {@code podman info},
- * the boot marker): objects become {@link LinkedHashMap}s, arrays {@link List}s, numbers {@link Double}s. The module
- * depends on the API only, so it carries its own; malformed text fails with the offset and what was expected.
+ * the boot marker, Azure Scheduled Events): objects become {@link LinkedHashMap}s, arrays {@link List}s, numbers
+ * {@link Double}s. The module depends on the API only, so it carries its own; malformed text fails with the offset
+ * and what was expected.
  */
-final class JsonReader {
+public final class JsonReader {
     /** Deeper nesting than any tool prints; a limit keeps hostile input from exhausting the stack. */
     static final int MAX_DEPTH = 64;
 
@@ -23,7 +24,7 @@ final class JsonReader {
     }
 
     /** Thrown for malformed JSON; parsers turn it into a {@link ProbeProblem}. */
-    static final class MalformedJson extends Exception {
+    public static final class MalformedJson extends Exception {
         private static final long serialVersionUID = 1L;
 
         MalformedJson(String message) {
@@ -31,7 +32,7 @@ final class JsonReader {
         }
     }
 
-    static Object parse(String text) throws MalformedJson {
+    public static Object parse(String text) throws MalformedJson {
         JsonReader reader = new JsonReader(text);
         reader.skipSpace();
         Object value = reader.value();

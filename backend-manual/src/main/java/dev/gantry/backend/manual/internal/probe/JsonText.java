@@ -10,7 +10,7 @@ import java.util.Map;
  * order). Strings are escaped per RFC 8259, control characters as {@code \\uXXXX}, so tool output with quotes or
  * escape sequences cannot break the document.
  */
-final class JsonText {
+public final class JsonText {
     private JsonText() {
     }
 
@@ -70,7 +70,8 @@ final class JsonText {
         }
     }
 
-    static void quote(String s, StringBuilder out) {
+    /** Appends {@code s} as a JSON string literal. */
+    public static void quote(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

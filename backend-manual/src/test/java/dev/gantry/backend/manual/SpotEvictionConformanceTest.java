@@ -1,0 +1,71 @@
+package dev.gantry.backend.manual;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
+import dev.gantry.backend.manual.internal.events.FakeMetadataService;
+import dev.gantry.tck.BackendConformanceTest;
+import dev.gantry.tck.BackendFixture;
+import dev.gantry.tck.TckContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The whole conformance kit against a host configured as an Azure Spot VM, with a fake instance metadata service:
+ * every status poll with running jobs reads Scheduled Events, and an eviction is a Preempt event that the backend
+ * finds by itself while the job's status is polled.
+ */
+class SpotEvictionConformanceTest extends BackendConformanceTest {
+    private static final String VM = "tck-spot-vm";
+    private final FakeMetadataService imds;
+
+    SpotEvictionConformanceTest() {
+        try {
+            imds = new FakeMetadataService(VM);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @AfterAll
+    void stopMetadataService() {
+        imds.close();
+    }
+
+    @Override
+    protected BackendFixture fixture() {
+        return new BackendFixture() {
+            @Override
+            public Backend create(TckContext context) {
+                // No vmName: the backend learns it from the fake, as on a VM.
+                return new ManualBackendProvider().create(new BackendConfig("manual", Map.of("cancelGrace", "2s",
+                        "spot", "true", "scheduledEvents.endpoint", imds.eventsUrl())), context);
+            }
+
+            @Override
+            public void evict(Backend backend, JobRef job) throws Exception {
+                imds.injectPreempt(VM);
+                try {
+                    // Only polling: the backend must find the event and evict the job itself.
+                    long deadline = System.nanoTime() + timeout().toNanos();
+                    JobStatus status = backend.status(job);
+                    while (status.state() != JobState.PREEMPTED) {
+                        if (System.nanoTime() > deadline) {
+                            fail(job + " was not evicted by a Preempt event for its VM: " + status);
+                        }
+                        Thread.sleep(50);
+                        status = backend.status(job);
+                    }
+                } finally {
+                    imds.clearEvents(); // the next cases run on a VM that has no eviction pending
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,198 @@
+package dev.gantry.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.core.Gantry;
+import dev.gantry.core.provision.ArmConnector;
+import dev.gantry.core.provision.ProvisionRequest;
+import dev.gantry.core.provision.ProvisionedVm;
+import dev.gantry.core.provision.ReadinessWait;
+import dev.gantry.core.provision.VmInventory;
+import dev.gantry.core.provision.VmInventoryEntry;
+import dev.gantry.core.provision.VmProvisioner;
+import dev.gantry.images.BootOptions;
+import dev.gantry.images.BootScript;
+import dev.gantry.images.ImageCatalog;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "vm", description = "Create and delete the Azure VMs that the manual backend runs on.",
+        subcommands = {VmCommand.Up.class, VmCommand.List.class, VmCommand.Down.class})
+final class VmCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static VmInventory inventory(Verb verb) {
+        return new VmInventory(verb.env().home().resolve(".gantry").resolve("vms"));
+    }
+
+    static String subscription(Verb verb, String given) {
+        String id = given != null ? given : verb.env().environment().get("AZURE_SUBSCRIPTION_ID");
+        if (id == null || id.isBlank()) {
+            throw new GantryException(ErrorCode.USAGE, "no subscription: pass --subscription ID or set "
+                    + "AZURE_SUBSCRIPTION_ID (az account show --query id -o tsv prints yours)");
+        }
+        return id;
+    }
+
+    static void print(Verb verb, java.util.List<VmInventoryEntry> vms) {
+        if (verb.output.json()) {
+            ArrayNode array = Json.array();
+            for (VmInventoryEntry vm : vms) {
+                ObjectNode node = array.addObject();
+                node.put("name", vm.name());
+                node.put("resourceGroup", vm.resourceGroup());
+                node.put("region", vm.region());
+                node.put("vmSize", vm.vmSize());
+                node.put("spot", vm.spot());
+                node.put("adminUser", vm.adminUser());
+                node.put("privateIp", vm.privateIp());
+                vm.publicIp().ifPresentOrElse(ip -> node.put("publicIp", ip), () -> node.putNull("publicIp"));
+                node.put("createdAt", vm.createdAt().toString());
+            }
+            Json.print(verb.env().out(), array);
+        } else {
+            Table table = new Table("NAME", "SIZE", "REGION", "CAPACITY", "PRIVATE IP", "PUBLIC IP", "RESOURCE GROUP");
+            for (VmInventoryEntry vm : vms) {
+                table.row(vm.name(), vm.vmSize(), vm.region(), vm.spot() ? "spot" : "on-demand", vm.privateIp(),
+                        vm.publicIp().orElse("-"), vm.resourceGroup());
+            }
+            table.print(verb.env().out());
+        }
+    }
+
+    @Command(name = "up", description = {"Plan SPEC and create its VMs: the planned size, image and capacity (spot with "
+            + "eviction policy Delete and a price cap of on-demand), Gantry's cloud-init boot script, your SSH key, no "
+            + "public IP unless asked. Waits until they answer SSH and records them in ~/.gantry/vms.",
+            "Running it again with the same name prefix reuses the VMs it made."})
+    static final class Up extends Verb {
+        @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec whose plan decides the VMs.")
+        Path spec;
+
+        @Option(names = "--resource-group", paramLabel = "RG", required = true,
+                description = "Resource group to create them in (created when absent).")
+        String resourceGroup;
+
+        @Option(names = "--subscription", paramLabel = "ID", description = "Default: $AZURE_SUBSCRIPTION_ID.")
+        String subscription;
+
+        @Option(names = "--count", paramLabel = "N", description = "Number of VMs (default: the plan's nodes).")
+        Integer count;
+
+        @Option(names = "--admin-user", paramLabel = "USER", defaultValue = "azureuser",
+                description = "Login user (default: ${DEFAULT-VALUE}).")
+        String adminUser;
+
+        @Option(names = "--ssh-key", paramLabel = "FILE", description = "SSH public key (default: ~/.ssh/id_ed25519.pub, "
+                + "else ~/.ssh/id_rsa.pub).")
+        Path sshKey;
+
+        @Option(names = "--public-ip", paramLabel = "SOURCE", description = "Give each VM a public IP with SSH open to "
+                + "SOURCE only (an address, a CIDR or a service tag).")
+        String publicIpSource;
+
+        @Option(names = "--name-prefix", paramLabel = "PREFIX", description = "VM names are PREFIX-1..N (default: the "
+                + "workload's name).")
+        String namePrefix;
+
+        @Override
+        public Integer call() throws IOException {
+            Gantry gantry = root.gantry();
+            Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
+            Plan plan = gantry.plan(gantry.load(file));
+            String key = Files.readString(publicKey(), StandardCharsets.UTF_8).strip();
+            String cloudInit = new BootScript(ImageCatalog.builtIn()).cloudConfig(plan, BootOptions.defaults());
+            ProvisionRequest request = ProvisionRequest.forPlan(plan, subscription(this, subscription), resourceGroup,
+                    adminUser, key, cloudInit, namePrefix != null ? namePrefix : plan.workload().name());
+            if (count != null) {
+                request = request.withCount(count);
+            }
+            if (publicIpSource != null) {
+                request = request.withPublicIp(publicIpSource);
+            }
+            env().err().println("gantry: creating " + request.count() + " x " + plan.vmSize().name() + " in "
+                    + plan.region() + (plan.spot() ? " (spot)" : "") + "; VMs bill until 'gantry vm down'");
+            env().err().flush();
+            VmProvisioner provisioner = new VmProvisioner(ArmConnector.defaultAzureCredential(), inventory(this),
+                    ReadinessWait.sshPort(), Clock.systemUTC());
+            java.util.List<VmInventoryEntry> vms = new ArrayList<>();
+            for (ProvisionedVm vm : provisioner.up(request)) {
+                vms.add(vm.vm());
+            }
+            print(this, vms);
+            return Main.OK;
+        }
+
+        private Path publicKey() {
+            if (sshKey != null) {
+                Path file = sshKey.isAbsolute() ? sshKey : env().workingDirectory().resolve(sshKey);
+                if (!Files.isReadable(file)) {
+                    throw new GantryException(ErrorCode.USAGE, "--ssh-key: cannot read " + file);
+                }
+                return file;
+            }
+            for (String name : new String[] {"id_ed25519.pub", "id_rsa.pub"}) {
+                Path file = env().home().resolve(".ssh").resolve(name);
+                if (Files.isReadable(file)) {
+                    return file;
+                }
+            }
+            throw new GantryException(ErrorCode.USAGE, "no SSH public key in ~/.ssh (id_ed25519.pub or id_rsa.pub); "
+                    + "create one with ssh-keygen -t ed25519, or pass --ssh-key FILE");
+        }
+    }
+
+    @Command(name = "list", description = "The VMs Gantry created and has not deleted.")
+    static final class List extends Verb {
+        @Override
+        public Integer call() {
+            print(this, inventory(this).list());
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "down", description = "Delete VMs Gantry created, with their disks, NICs and public IPs.")
+    static final class Down extends Verb {
+        @Parameters(arity = "0..*", paramLabel = "NAME", description = "VM names (see 'gantry vm list').")
+        java.util.List<String> names = new ArrayList<>();
+
+        @Option(names = "--all", description = "Delete every VM in the inventory.")
+        boolean all;
+
+        @Override
+        public Integer call() {
+            VmInventory inventory = inventory(this);
+            java.util.List<String> targets = all ? inventory.list().stream().map(VmInventoryEntry::name).toList() : names;
+            if (targets.isEmpty()) {
+                throw new GantryException(ErrorCode.USAGE, "name the VMs to delete, or pass --all; 'gantry vm list' "
+                        + "shows them");
+            }
+            for (String name : targets) {
+                if (inventory.find(name).isEmpty()) {
+                    throw new GantryException(ErrorCode.USAGE, "no VM '" + name + "' in the inventory; known: "
+                            + String.join(", ", inventory.list().stream().map(VmInventoryEntry::name).toList()));
+                }
+            }
+            new VmProvisioner(ArmConnector.defaultAzureCredential(), inventory, ReadinessWait.sshPort(),
+                    Clock.systemUTC()).down(targets);
+            env().out().println("gantry: deleted " + String.join(", ", targets));
+            return Main.OK;
+        }
+    }
+}

@@ -1,0 +1,624 @@
+package dev.gantry.core.provision;
+
+import com.azure.core.credential.AccessToken;
+import com.azure.core.credential.TokenCredential;
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
+import com.azure.core.management.AzureEnvironment;
+import com.azure.core.util.Configuration;
+import com.azure.resourcemanager.resources.fluentcore.utils.ResourceManagerUtils;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * A local Azure Resource Manager that answers the REST calls the Azure SDK makes to provision VMs, following the
+ * published contract: resource groups (synchronous PUT/GET), and virtual networks, subnets, network security groups,
+ * public IPs, NICs, VMs and disks as long-running operations. A PUT answers 201 (or 200 for an update) with an
+ * {@code Azure-AsyncOperation} header whose status goes {@code InProgress} then {@code Succeeded}/{@code Failed}; a
+ * DELETE answers 202 with a {@code Location} header that answers 202 until done and then 204; deleting a resource that
+ * does not exist answers 204. Dependencies are enforced as ARM does: a NIC in use by a VM, a public IP attached to a
+ * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
+ * disk and NICs.
+ *
+ * <p>It serves HTTPS (the SDK sends bearer tokens over HTTPS only) with the throwaway certificate in
+ * {@code provision/arm-fake-tls.p12}; {@link #connector()} gives the production {@link ArmConnector} an HTTP client
+ * that trusts exactly that certificate, so the SDK's whole pipeline (bearer-token policy, retries, pollers) runs.
+ */
+final class ArmFake implements AutoCloseable {
+    static final String SUBSCRIPTION = "11111111-2222-3333-4444-555555555555";
+    static final String TOKEN = "fake-arm-token";
+    private static final char[] KEYSTORE_PASSWORD = "arm-fake".toCharArray();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One request as the fake received it. */
+    record Request(String method, String path, Map<String, String> query, Map<String, String> headers, JsonNode body) {
+        boolean is(String method, String pathSuffix) {
+            return this.method.equals(method) && path.toLowerCase(Locale.ROOT).endsWith(pathSuffix.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private record Rejection(int status, String code, String message) {
+    }
+
+    private final class Operation {
+        int pollsLeft;
+        Runnable onDone;
+        Optional<Rejection> failure = Optional.empty();
+    }
+
+    private final HttpsServer server;
+    private final SSLContext serverTls;
+    private final TrustManagerFactory trust;
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final Map<String, ObjectNode> resources = new LinkedHashMap<>();
+    private final Map<String, Operation> operations = new HashMap<>();
+    private final Map<String, Rejection> vmCreateRejections = new HashMap<>();
+    private final Map<String, Rejection> vmProvisioningFailures = new HashMap<>();
+    private final Map<String, String> powerStates = new HashMap<>();
+    private final Map<String, Rejection> deleteRejections = new HashMap<>();
+    private int vmPollsInProgress = 1;
+    private int inProgressAnswers;
+    private int nextPrivateIp = 4;
+    private int nextPublicIp = 10;
+
+    ArmFake() throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = ArmFake.class.getResourceAsStream("/provision/arm-fake-tls.p12")) {
+            keys.load(in, KEYSTORE_PASSWORD);
+        }
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keys, KEYSTORE_PASSWORD);
+        serverTls = SSLContext.getInstance("TLS");
+        serverTls.init(keyManagers.getKeyManagers(), null, null);
+        trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(keys);
+        server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
+        server.createContext("/", this::handle);
+        server.start();
+        // The SDK's pollers wait 30 s between polls unless told otherwise; this is its own hook for tests.
+        ResourceManagerUtils.InternalRuntimeContext.setDelayProvider(delay -> Duration.ofMillis(1));
+    }
+
+    String baseUrl() {
+        return "https://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** The production connector, pointed at this fake with a credential that hands out {@link #TOKEN}. */
+    ArmConnector connector() {
+        return connector(request -> Mono.just(new AccessToken(TOKEN, OffsetDateTime.now().plusHours(1))));
+    }
+
+    ArmConnector connector(TokenCredential credential) {
+        Map<String, String> endpoints = new HashMap<>(AzureEnvironment.AZURE.getEndpoints());
+        endpoints.put("resourceManagerEndpointUrl", baseUrl() + "/");
+        return ArmConnector.of(credential, new AzureEnvironment(endpoints), trustingHttpClient());
+    }
+
+    private HttpClient trustingHttpClient() {
+        try {
+            SslContext tls = SslContextBuilder.forClient().trustManager(trust).build();
+            return new NettyAsyncHttpClientBuilder(reactor.netty.http.client.HttpClient.create()
+                    .secure(spec -> spec.sslContext(tls)))
+                    .configuration(Configuration.NONE)
+                    .build();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---- test controls ----
+
+    /** The next PUT of this VM answers synchronously with this ARM error (quota, SKU not available, ...). */
+    synchronized void rejectVmCreate(String vmName, int status, String code, String message) {
+        vmCreateRejections.put(vmName.toLowerCase(Locale.ROOT), new Rejection(status, code, message));
+    }
+
+    /** The PUT of this VM is accepted, but its operation ends {@code Failed} with this error. */
+    synchronized void failVmProvisioning(String vmName, String code, String message) {
+        vmProvisioningFailures.put(vmName.toLowerCase(Locale.ROOT), new Rejection(200, code, message));
+    }
+
+    /** DELETEs of the resource with this name answer with this ARM error (a lock, for example). */
+    synchronized void rejectDelete(String name, int status, String code, String message) {
+        deleteRejections.put(name.toLowerCase(Locale.ROOT), new Rejection(status, code, message));
+    }
+
+    synchronized void setPowerState(String vmName, String state) {
+        powerStates.put(vmName.toLowerCase(Locale.ROOT), state);
+    }
+
+    /** How many operation polls answered {@code InProgress}, i.e. how often the SDK had to poll again. */
+    synchronized int inProgressAnswers() {
+        return inProgressAnswers;
+    }
+
+    List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
+    List<Request> requests(String method, String pathSuffix) {
+        return requests.stream().filter(r -> r.is(method, pathSuffix)).toList();
+    }
+
+    synchronized boolean exists(String resourceGroup, String type, String name) {
+        return resources.containsKey(key(resourcePath(resourceGroup, type, name)));
+    }
+
+    synchronized Optional<ObjectNode> resource(String resourceGroup, String type, String name) {
+        return Optional.ofNullable(resources.get(key(resourcePath(resourceGroup, type, name))));
+    }
+
+    /** Stores a resource as if created earlier (outside Gantry or by an earlier run). */
+    synchronized void seed(String path, ObjectNode body) {
+        body.put("id", path);
+        resources.put(key(path), body);
+    }
+
+    synchronized List<String> resourceIds() {
+        return resources.values().stream().map(r -> r.path("id").asText()).toList();
+    }
+
+    static String resourcePath(String resourceGroup, String type, String name) {
+        return "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + resourceGroup + "/providers/" + type + "/"
+                + name;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    // ---- protocol ----
+
+    private synchronized void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getRawPath();
+            Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+            Map<String, String> headers = new LinkedHashMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT),
+                    String.join(",", values)));
+            byte[] raw = exchange.getRequestBody().readAllBytes();
+            JsonNode body = raw.length == 0 ? null : JSON.readTree(raw);
+            requests.add(new Request(exchange.getRequestMethod(), path, query, headers, body));
+            if (!("Bearer " + TOKEN).equals(headers.get("authorization"))) {
+                exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer authorization_uri=\""
+                        + "https://login.microsoftonline.com/common\", error=\"invalid_token\"");
+                error(exchange, 401, "InvalidAuthenticationToken", "The access token is invalid.");
+                return;
+            }
+            if (!query.containsKey("api-version")) {
+                error(exchange, 400, "MissingApiVersionParameter",
+                        "The api-version query parameter (?api-version=) is required for all requests.");
+                return;
+            }
+            route(exchange, exchange.getRequestMethod(), path, query, body);
+        }
+    }
+
+    private void route(HttpExchange exchange, String method, String path, Map<String, String> query, JsonNode body)
+            throws IOException {
+        String[] s = path.substring(1).split("/");
+        if (s.length == 8 && s[2].equals("providers") && s[4].equals("locations")) {
+            poll(exchange, s[6], s[7]);
+            return;
+        }
+        if (s.length < 4 || !s[0].equals("subscriptions") || !s[2].equalsIgnoreCase("resourceGroups")) {
+            error(exchange, 404, "InvalidResourceType", "The fake does not serve " + method + " " + path);
+            return;
+        }
+        String groupPath = "/subscriptions/" + s[1] + "/resourceGroups/" + s[3];
+        if (s.length == 4) {
+            resourceGroup(exchange, method, groupPath, s[3], body);
+            return;
+        }
+        if (!resources.containsKey(key(groupPath))) {
+            error(exchange, 404, "ResourceGroupNotFound", "Resource group '" + s[3] + "' could not be found.");
+            return;
+        }
+        if (s.length != 8 && s.length != 10 || !s[4].equals("providers")) {
+            error(exchange, 404, "InvalidResourceType", "The fake does not serve " + method + " " + path);
+            return;
+        }
+        String type = s[5] + "/" + s[6] + (s.length == 10 ? "/" + s[8] : "");
+        String name = s[s.length - 1];
+        switch (method) {
+            case "GET" -> get(exchange, path, type, name, query);
+            case "PUT" -> put(exchange, path, type, name, (ObjectNode) body, query);
+            case "DELETE" -> delete(exchange, path, type, query);
+            default -> error(exchange, 405, "MethodNotAllowed", method + " is not supported on " + path);
+        }
+    }
+
+    private void resourceGroup(HttpExchange exchange, String method, String path, String name, JsonNode body)
+            throws IOException {
+        ObjectNode existing = resources.get(key(path));
+        switch (method) {
+            case "GET", "HEAD" -> {
+                if (existing == null) {
+                    error(exchange, 404, "ResourceGroupNotFound", "Resource group '" + name + "' could not be found.");
+                } else {
+                    send(exchange, 200, existing);
+                }
+            }
+            case "PUT" -> {
+                ObjectNode group = ((ObjectNode) body).deepCopy();
+                group.put("id", path).put("name", name).put("type", "Microsoft.Resources/resourceGroups");
+                group.putObject("properties").put("provisioningState", "Succeeded");
+                resources.put(key(path), group);
+                send(exchange, existing == null ? 201 : 200, group);
+            }
+            default -> error(exchange, 405, "MethodNotAllowed", method + " is not supported on " + path);
+        }
+    }
+
+    private void get(HttpExchange exchange, String path, String type, String name, Map<String, String> query)
+            throws IOException {
+        ObjectNode resource = resources.get(key(path));
+        if (resource == null) {
+            error(exchange, 404, "ResourceNotFound", "The Resource '" + type + "/" + name
+                    + "' under resource group was not found.");
+            return;
+        }
+        ObjectNode answer = resource.deepCopy();
+        if (type.equals("Microsoft.Compute/virtualMachines") && "instanceView".equals(query.get("$expand"))) {
+            String state = answer.path("properties").path("provisioningState").asText().toLowerCase(Locale.ROOT);
+            ArrayNode statuses = ((ObjectNode) answer.get("properties")).putObject("instanceView").putArray("statuses");
+            statuses.addObject().put("code", "ProvisioningState/" + state);
+            statuses.addObject().put("code", "PowerState/" + powerStates.getOrDefault(name.toLowerCase(Locale.ROOT),
+                    "running"));
+        }
+        send(exchange, 200, answer);
+    }
+
+    private void put(HttpExchange exchange, String path, String type, String name, ObjectNode body,
+            Map<String, String> query) throws IOException {
+        if (body == null || !body.hasNonNull("location") && !type.endsWith("/subnets")) {
+            error(exchange, 400, "LocationRequired", "The location property is required for this definition.");
+            return;
+        }
+        boolean existed = resources.containsKey(key(path));
+        ObjectNode resource = body.deepCopy();
+        resource.put("id", path).put("name", name).put("type", type);
+        ObjectNode properties = resource.has("properties") ? (ObjectNode) resource.get("properties")
+                : resource.putObject("properties");
+        Operation operation = new Operation();
+        String problem = switch (type) {
+            case "Microsoft.Network/virtualNetworks" -> virtualNetwork(path, properties);
+            case "Microsoft.Network/virtualNetworks/subnets" -> null;
+            case "Microsoft.Network/networkSecurityGroups" -> null;
+            case "Microsoft.Network/publicIPAddresses" -> {
+                properties.put("ipAddress", "20.51.0." + nextPublicIp++);
+                yield null;
+            }
+            case "Microsoft.Network/networkInterfaces" -> networkInterface(path, properties);
+            case "Microsoft.Compute/virtualMachines" -> virtualMachine(exchange, path, name, resource, operation);
+            default -> "The fake does not create " + type;
+        };
+        if (problem != null) {
+            if (!problem.isEmpty()) {
+                error(exchange, 400, problem.startsWith("NicInUse") ? "NicInUse" : "InvalidParameter", problem);
+            }
+            return;
+        }
+        properties.put("provisioningState", existed ? "Updating" : "Creating");
+        resources.put(key(path), resource);
+        if (operation.onDone == null) {
+            operation.onDone = () -> {};
+        }
+        Runnable done = operation.onDone;
+        operation.onDone = () -> {
+            done.run();
+            properties.put("provisioningState", operation.failure.isPresent() ? "Failed" : "Succeeded");
+        };
+        String id = register(operation);
+        exchange.getResponseHeaders().add("Azure-AsyncOperation", operationUrl(type, resource, "operations", id,
+                query));
+        send(exchange, existed ? 200 : 201, resource);
+    }
+
+    private String virtualNetwork(String path, ObjectNode properties) {
+        ArrayNode subnets = properties.withArray("subnets");
+        for (JsonNode subnet : subnets) {
+            String subnetPath = path + "/subnets/" + subnet.path("name").asText();
+            ObjectNode stored = ((ObjectNode) subnet);
+            stored.put("id", subnetPath).put("type", "Microsoft.Network/virtualNetworks/subnets");
+            stored.withObjectProperty("properties").put("provisioningState", "Succeeded");
+            resources.put(key(subnetPath), stored.deepCopy());
+        }
+        return null;
+    }
+
+    private String networkInterface(String path, ObjectNode properties) {
+        for (JsonNode configuration : properties.withArray("ipConfigurations")) {
+            ObjectNode ipProperties = ((ObjectNode) configuration).withObjectProperty("properties");
+            String subnetId = ipProperties.path("subnet").path("id").asText();
+            if (!resources.containsKey(key(subnetId))) {
+                return "Subnet '" + subnetId + "' referenced by the network interface does not exist.";
+            }
+            String publicIpId = ipProperties.path("publicIPAddress").path("id").asText(null);
+            if (publicIpId != null && !resources.containsKey(key(publicIpId))) {
+                return "Public IP address '" + publicIpId + "' referenced by the network interface does not exist.";
+            }
+            String configurationId = path + "/ipConfigurations/" + configuration.path("name").asText();
+            ((ObjectNode) configuration).put("id", configurationId);
+            ipProperties.put("privateIPAddress", "10.210.0." + nextPrivateIp++);
+            if (publicIpId != null) {
+                resources.get(key(publicIpId)).withObjectProperty("properties").putObject("ipConfiguration")
+                        .put("id", configurationId);
+            }
+        }
+        String groupId = properties.path("networkSecurityGroup").path("id").asText(null);
+        if (groupId != null && !resources.containsKey(key(groupId))) {
+            return "Network security group '" + groupId + "' referenced by the network interface does not exist.";
+        }
+        return null;
+    }
+
+    /** Validates and stores a VM; returns a problem for a 400, "" when a response was already sent. */
+    private String virtualMachine(HttpExchange exchange, String path, String name, ObjectNode vm, Operation operation) {
+        Rejection rejection = vmCreateRejections.get(name.toLowerCase(Locale.ROOT));
+        if (rejection != null) {
+            try {
+                error(exchange, rejection.status(), rejection.code(), rejection.message());
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return "";
+        }
+        JsonNode properties = vm.path("properties");
+        if (properties.path("hardwareProfile").path("vmSize").asText().isEmpty()) {
+            return "Required parameter 'hardwareProfile.vmSize' is missing (null).";
+        }
+        JsonNode os = properties.path("osProfile");
+        if (os.path("adminUsername").asText().isEmpty()) {
+            return "Required parameter 'osProfile.adminUsername' is missing (null).";
+        }
+        if (os.path("linuxConfiguration").path("disablePasswordAuthentication").asBoolean(false)
+                && os.path("linuxConfiguration").path("ssh").path("publicKeys").isEmpty()) {
+            return "Authentication using either SSH or by user name and password must be enabled in Linux profile.";
+        }
+        if (os.has("customData")) {
+            try {
+                Base64.getDecoder().decode(os.path("customData").asText());
+            } catch (IllegalArgumentException e) {
+                return "Custom data in OSProfile must be in Base64 encoding and with a maximum length of 87380 "
+                        + "characters.";
+            }
+        }
+        List<ObjectNode> nics = new ArrayList<>();
+        for (JsonNode reference : properties.path("networkProfile").path("networkInterfaces")) {
+            ObjectNode nic = resources.get(key(reference.path("id").asText()));
+            if (nic == null) {
+                return "Resource '" + reference.path("id").asText() + "' was not found.";
+            }
+            String user = nic.path("properties").path("virtualMachine").path("id").asText("");
+            if (!user.isEmpty() && !user.equalsIgnoreCase(path)) {
+                return "NicInUse: Network Interface " + nic.path("id").asText() + " is used by existing resource "
+                        + user + ".";
+            }
+            nics.add(nic);
+        }
+        ObjectNode mutable = (ObjectNode) properties;
+        // Custom data and passwords are write-only: ARM never returns them.
+        mutable.withObjectProperty("osProfile").remove(List.of("customData", "adminPassword"));
+        mutable.put("vmId", UUID.randomUUID().toString());
+        mutable.put("timeCreated", "2026-11-29T12:00:00+00:00");
+        ObjectNode osDisk = mutable.withObjectProperty("storageProfile").withObjectProperty("osDisk");
+        String diskName = osDisk.path("name").asText(name + "_OsDisk_1");
+        String diskPath = path.substring(0, path.indexOf("/providers/")) + "/providers/Microsoft.Compute/disks/"
+                + diskName;
+        osDisk.put("name", diskName);
+        osDisk.withObjectProperty("managedDisk").put("id", diskPath);
+        ObjectNode disk = JSON.createObjectNode();
+        disk.put("id", diskPath).put("name", diskName).put("type", "Microsoft.Compute/disks")
+                .put("location", vm.path("location").asText()).put("managedBy", path);
+        disk.putObject("properties").put("provisioningState", "Succeeded");
+        resources.put(key(diskPath), disk);
+        for (ObjectNode nic : nics) {
+            nic.withObjectProperty("properties").putObject("virtualMachine").put("id", path);
+        }
+        operation.pollsLeft = vmPollsInProgress;
+        Rejection failure = vmProvisioningFailures.get(name.toLowerCase(Locale.ROOT));
+        operation.failure = Optional.ofNullable(failure);
+        return null;
+    }
+
+    private void delete(HttpExchange exchange, String path, String type, Map<String, String> query)
+            throws IOException {
+        ObjectNode resource = resources.get(key(path));
+        if (resource == null) {
+            send(exchange, 204, null);
+            return;
+        }
+        Rejection rejection = deleteRejections.get(resource.path("name").asText().toLowerCase(Locale.ROOT));
+        if (rejection != null) {
+            error(exchange, rejection.status(), rejection.code(), rejection.message());
+            return;
+        }
+        JsonNode properties = resource.path("properties");
+        switch (type) {
+            case "Microsoft.Network/networkInterfaces" -> {
+                String user = properties.path("virtualMachine").path("id").asText("");
+                if (!user.isEmpty()) {
+                    error(exchange, 400, "NicInUse", "Network Interface " + path + " is used by existing resource "
+                            + user + ". In order to delete the network interface, it must be dissociated from the "
+                            + "resource.");
+                    return;
+                }
+            }
+            case "Microsoft.Network/publicIPAddresses" -> {
+                if (properties.has("ipConfiguration")) {
+                    error(exchange, 400, "PublicIPAddressCannotBeDeleted", "Public IP address " + path
+                            + " can not be deleted since it is still allocated to resource "
+                            + properties.path("ipConfiguration").path("id").asText() + ".");
+                    return;
+                }
+            }
+            case "Microsoft.Compute/disks" -> {
+                if (resource.hasNonNull("managedBy")) {
+                    error(exchange, 409, "OperationNotAllowed", "Disk " + resource.path("name").asText()
+                            + " is attached to VM " + resource.path("managedBy").asText() + ".");
+                    return;
+                }
+            }
+            default -> {
+            }
+        }
+        Operation operation = new Operation();
+        operation.onDone = () -> remove(path, type, resource);
+        String id = register(operation);
+        exchange.getResponseHeaders().add("Location", operationUrl(type, resource, "operationResults", id, query));
+        send(exchange, 202, null);
+    }
+
+    private void remove(String path, String type, ObjectNode resource) {
+        resources.remove(key(path));
+        JsonNode properties = resource.path("properties");
+        switch (type) {
+            case "Microsoft.Compute/virtualMachines" -> {
+                JsonNode osDisk = properties.path("storageProfile").path("osDisk");
+                String diskKey = key(osDisk.path("managedDisk").path("id").asText());
+                if ("Delete".equalsIgnoreCase(osDisk.path("deleteOption").asText())) {
+                    resources.remove(diskKey);
+                } else if (resources.containsKey(diskKey)) {
+                    resources.get(diskKey).remove("managedBy");
+                }
+                for (JsonNode reference : properties.path("networkProfile").path("networkInterfaces")) {
+                    String nicId = reference.path("id").asText();
+                    ObjectNode nic = resources.get(key(nicId));
+                    if (nic == null) {
+                        continue;
+                    }
+                    nic.withObjectProperty("properties").remove("virtualMachine");
+                    if ("Delete".equalsIgnoreCase(reference.path("properties").path("deleteOption").asText())) {
+                        remove(nicId, "Microsoft.Network/networkInterfaces", nic);
+                    }
+                }
+            }
+            case "Microsoft.Network/networkInterfaces" -> {
+                for (JsonNode configuration : properties.path("ipConfigurations")) {
+                    String ipId = configuration.path("properties").path("publicIPAddress").path("id").asText("");
+                    ObjectNode ip = resources.get(key(ipId));
+                    if (ip != null) {
+                        ip.withObjectProperty("properties").remove("ipConfiguration");
+                    }
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private String register(Operation operation) {
+        String id = UUID.randomUUID().toString();
+        operations.put(id, operation);
+        return id;
+    }
+
+    private String operationUrl(String type, ObjectNode resource, String kind, String id, Map<String, String> query) {
+        String namespace = type.substring(0, type.indexOf('/'));
+        String location = resource.path("location").asText("eastus");
+        return baseUrl() + "/subscriptions/" + SUBSCRIPTION + "/providers/" + namespace + "/locations/" + location
+                + "/" + kind + "/" + id + "?api-version=" + query.get("api-version");
+    }
+
+    private void poll(HttpExchange exchange, String kind, String id) throws IOException {
+        Operation operation = operations.get(id);
+        if (operation == null) {
+            error(exchange, 404, "ResourceNotFound", "Operation " + id + " was not found.");
+            return;
+        }
+        boolean done = operation.pollsLeft-- <= 0;
+        if (done && operation.onDone != null) {
+            operation.onDone.run();
+            operation.onDone = null;
+        }
+        if (kind.equals("operationResults")) {
+            if (!done) {
+                exchange.getResponseHeaders().add("Location", baseUrl() + exchange.getRequestURI());
+            }
+            send(exchange, done ? 204 : 202, null);
+            return;
+        }
+        ObjectNode status = JSON.createObjectNode();
+        status.put("name", id).put("startTime", "2026-11-29T12:00:00+00:00");
+        if (!done) {
+            inProgressAnswers++;
+            status.put("status", "InProgress");
+        } else if (operation.failure.isPresent()) {
+            status.put("status", "Failed");
+            status.putObject("error").put("code", operation.failure.get().code())
+                    .put("message", operation.failure.get().message());
+        } else {
+            status.put("status", "Succeeded");
+        }
+        send(exchange, 200, status);
+    }
+
+    private static void error(HttpExchange exchange, int status, String code, String message) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.putObject("error").put("code", code).put("message", message);
+        send(exchange, status, body);
+    }
+
+    private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
+        exchange.getResponseHeaders().add("x-ms-request-id", UUID.randomUUID().toString());
+        if (body == null) {
+            exchange.sendResponseHeaders(status, -1);
+            return;
+        }
+        byte[] bytes = JSON.writeValueAsBytes(body);
+        exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+
+    private static String key(String path) {
+        return path.toLowerCase(Locale.ROOT);
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> query = new LinkedHashMap<>();
+        if (raw == null) {
+            return query;
+        }
+        for (String pair : raw.split("&")) {
+            int equals = pair.indexOf('=');
+            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+            query.put(name, value);
+        }
+        return query;
+    }
+}

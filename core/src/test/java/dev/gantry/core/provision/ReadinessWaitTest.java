@@ -1,0 +1,122 @@
+package dev.gantry.core.provision;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ReadinessWaitTest {
+    /** A clock the sleeper advances, so bounded waits are tested without waiting. */
+    static final class SteppedClock extends Clock {
+        Instant now = Instant.parse("2026-11-29T12:00:00Z");
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    final SteppedClock clock = new SteppedClock();
+    final List<Duration> sleeps = new ArrayList<>();
+
+    ReadinessWait waitFor(ReadinessCheck check) {
+        return new ReadinessWait(check, Duration.ofSeconds(60), Duration.ofSeconds(10), clock, pause -> {
+            sleeps.add(pause);
+            clock.now = clock.now.plus(pause);
+        });
+    }
+
+    @Test
+    void pollsOnlyTheVmsThatAreNotReadyYet() {
+        Map<String, Integer> attempts = new HashMap<>();
+        ReadinessCheck slowSecond = vm -> {
+            int n = attempts.merge(vm.name(), 1, Integer::sum);
+            return vm.name().equals("a-1") || n >= 3 ? ReadinessCheck.Readiness.ok()
+                    : ReadinessCheck.Readiness.notYet("booting");
+        };
+
+        waitFor(slowSecond).await(List.of(VmInventoryTest.entry("a-1", Optional.empty()),
+                VmInventoryTest.entry("a-2", Optional.empty())));
+
+        assertEquals(Map.of("a-1", 1, "a-2", 3), attempts);
+        assertEquals(List.of(Duration.ofSeconds(10), Duration.ofSeconds(10)), sleeps);
+    }
+
+    @Test
+    void givesUpAtTheBoundNamingEachVmAndWhy() {
+        GantryException e = assertThrows(GantryException.class, () -> waitFor(
+                vm -> ReadinessCheck.Readiness.notYet("port 22 at " + vm.sshAddress() + " does not answer"))
+                .await(List.of(VmInventoryTest.entry("a-1", Optional.of("20.0.0.1")))));
+
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertEquals("1 VM(s) not ready after PT1M:\n  a-1: port 22 at 20.0.0.1 does not answer\nThe VMs are still "
+                + "running and billing: inspect them, or remove them with gantry vm down.", e.getMessage());
+        assertEquals(5, sleeps.size(), "attempts at 0, 10, ..., 50 s; the next would pass the 60 s bound");
+    }
+
+    @Test
+    void aClockThatDoesNotMoveCannotMakeTheWaitEndless() {
+        List<Duration> naps = new ArrayList<>();
+        ReadinessWait stuck = new ReadinessWait(vm -> ReadinessCheck.Readiness.notYet("booting"),
+                Duration.ofSeconds(60), Duration.ofSeconds(10), Clock.fixed(clock.now, ZoneOffset.UTC), naps::add);
+
+        assertThrows(GantryException.class, () -> stuck.await(List.of(VmInventoryTest.entry("a-1", Optional.empty()))));
+        assertEquals(6, naps.size(), "at most timeout / interval + 1 attempts");
+    }
+
+    @Test
+    void chainedChecksStopAtTheFirstThatIsNotReady() {
+        List<String> ran = new ArrayList<>();
+        ReadinessCheck ssh = vm -> {
+            ran.add("ssh");
+            return ReadinessCheck.Readiness.notYet("no ssh");
+        };
+        ReadinessCheck doctor = vm -> {
+            ran.add("doctor");
+            return ReadinessCheck.Readiness.ok();
+        };
+
+        var answer = ssh.then(doctor).check(VmInventoryTest.entry("a-1", Optional.empty()));
+
+        assertEquals(ReadinessCheck.Readiness.notYet("no ssh"), answer);
+        assertEquals(List.of("ssh"), ran);
+    }
+
+    @Test
+    void tcpCheckIsReadyOnlyWhenThePortAnswers() throws Exception {
+        VmInventoryEntry local = VmInventoryTest.entry("a-1", Optional.of("127.0.0.1"));
+        int port;
+        try (ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = listening.getLocalPort();
+            assertTrue(new TcpPortCheck(port, Duration.ofSeconds(2)).check(local).ready());
+        }
+        var closed = new TcpPortCheck(port, Duration.ofSeconds(2)).check(local);
+        assertEquals(false, closed.ready());
+        assertTrue(closed.detail().startsWith("port " + port + " at 127.0.0.1 does not answer"), closed.detail());
+    }
+}
