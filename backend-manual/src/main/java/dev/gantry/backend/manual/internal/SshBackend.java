@@ -123,7 +123,8 @@ public final class SshBackend implements Backend {
         }
         plan.workload().container().ifPresent(container -> problems.add(Problem.of("container.image",
                 "the ssh transport runs the command directly and cannot run the image '" + container.image()
-                        + "'; remove container, or run the image yourself in the command")));
+                        + "' (containerRuntime applies to transport: local in this version); remove container, "
+                        + "or run the image yourself in the command")));
         if (problems.isEmpty()) {
             List<Placement.HostLoad> empty = new ArrayList<>();
             for (SshHost host : fleet.hosts()) {
