@@ -230,6 +230,32 @@ class SshTransportTest {
                 .toList());
     }
 
+    /** A job killed with its VM leaves no exit code: on a Spot host that is an eviction, elsewhere a failure. */
+    @Test
+    void aJobGoneWithoutAnExitCodeIsPreemptedOnASpotHostAndFailedElsewhere() throws Exception {
+        SshBackend backend = backend(Map.of("hosts[0].spot", "true"));
+        JobRef job = submit(backend, plan(workload("vanish").command("sh", "-c",
+                "echo \"$(hostname)\"; exec sleep 60"), 2, 0));
+        awaitOutput(backend, job, lines -> lines.size() == 2);
+        for (SshFleet.Scan scan : backend.scanAll().values()) {
+            long pid = scan.entries().get(job.id()).snapshot().pid().orElseThrow();
+            ProcessHandle.of(pid).ifPresent(p -> {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            });
+        }
+        JobStatus status = await(backend, job, s -> s.state().isTerminal(), Duration.ofSeconds(20));
+        // Rank 0 (Spot) reads as evicted, rank 1 (regular) as failed: the failure decides the job.
+        assertEquals(JobState.FAILED, status.state(), status.message());
+        assertEquals("rank 1 on gantry-h2: process ended without recording an exit code (host rebooted or killed?)",
+                status.message());
+        SshBackend spotOnly = backend(Map.of("hosts[0].spot", "true", "hosts[1].spot", "true"));
+        JobStatus evicted = spotOnly.status(job);
+        assertEquals(JobState.PREEMPTED, evicted.state(), evicted.message());
+        assertTrue(evicted.message().startsWith("rank 0 on gantry-h1: process ended without recording an exit code "
+                + "on a spot VM"), evicted.message());
+    }
+
     @Test
     void doctorProbesEveryHostOnce() {
         SshBackend backend = backend(Map.of("hosts[1].gpus", "2"));
