@@ -140,10 +140,35 @@ public final class SshBackend implements Backend {
         return problems;
     }
 
+    /**
+     * Submits under a claim on the inventory's first host, so that concurrent submits of one key from several
+     * processes agree on one placement: the second waits, then finds the ranks the first recorded.
+     */
     @Override
-    @SuppressWarnings("try") // the lock is held for the whole block, never read
+    @SuppressWarnings("try") // the claim is held for the whole block, never read
     public JobRef submit(Plan plan, SubmitOptions options) {
         String id = ManualBackend.ID_PREFIX + options.idempotencyKey();
+        SshHost coordinator = fleet.hosts().iterator().next();
+        AutoCloseable claim;
+        try {
+            claim = coordinator.lock(coordinator.entry().workDir() + "/.claims/" + id);
+        } catch (GantryException e) {
+            // The first host is down: submit without the claim rather than not at all; the wrapper's own claim
+            // still keeps any rank from running twice on one host.
+            context.logger().log(System.Logger.Level.WARNING, "submitting " + id + " without the claim on "
+                    + coordinator.name() + ": " + e.getMessage());
+            claim = () -> { };
+        }
+        try (AutoCloseable held = claim) {
+            return submitClaimed(plan, options, id);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new GantryException(ErrorCode.INTERNAL, "submitting " + id + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private JobRef submitClaimed(Plan plan, SubmitOptions options, String id) {
         JobRef ref = new JobRef(ManualBackend.NAME, id);
         Map<String, SshFleet.Scan> scans = fleet.scanAll();
         // Only ranks that recorded their placement bind a retry; a bare directory is placed afresh.

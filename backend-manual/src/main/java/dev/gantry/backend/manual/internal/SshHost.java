@@ -61,6 +61,7 @@ final class SshHost implements Host {
      * caller asks again while its own deadline allows.
      */
     private static final String LOCK = """
+            mkdir -p -- "${1%/*}" || exit 2
             i=0
             while ! mkdir -- "$1" 2>/dev/null; do
               if [ -n "$(find "$1" -maxdepth 0 -mmin +1 2>/dev/null)" ]; then rmdir -- "$1" 2>/dev/null; continue; fi

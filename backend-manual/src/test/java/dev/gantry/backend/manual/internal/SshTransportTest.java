@@ -257,6 +257,34 @@ class SshTransportTest {
     }
 
     @Test
+    void concurrentSubmitsOfOneKeyFromTwoProcessesMakeOneJob() throws Exception {
+        List<SshBackend> processes = List.of(backend(Map.of()), backend(Map.of()));
+        dev.gantry.api.Plan plan = plan(workload("concurrent").command("sh", "-c",
+                "echo \"ran on $NODE_RANK\""), 2, 0);
+        String key = key("concurrent");
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            List<java.util.concurrent.Future<JobRef>> refs = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                SshBackend process = processes.get(i % 2);
+                refs.add(threads.submit(() -> process.submit(plan, SubmitOptions.withKey(key))));
+            }
+            Set<JobRef> distinct = new HashSet<>();
+            for (java.util.concurrent.Future<JobRef> ref : refs) {
+                distinct.add(ref.get());
+            }
+            assertEquals(1, distinct.size(), distinct.toString());
+            JobRef job = distinct.iterator().next();
+            jobs.add(job);
+            assertEquals(JobState.SUCCEEDED, awaitEnd(processes.get(0), job).state());
+            assertEquals(List.of("ran on 0", "ran on 1"), logs(processes.get(0), job).stream().map(LogLine::text)
+                    .sorted().toList(), "each rank ran once");
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
     void doctorProbesEveryHostOnce() {
         SshBackend backend = backend(Map.of("hosts[1].gpus", "2"));
         long before = commands(backend);
