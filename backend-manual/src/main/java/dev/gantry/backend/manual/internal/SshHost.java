@@ -53,6 +53,14 @@ final class SshHost implements Host {
             else
               rm -f "$envfile"; echo "the host needs setsid (util-linux) or perl to start detached jobs" >&2; exit 72
             fi
+            # Return only once the child leads its own session: a channel torn down before that (a dropped
+            # connection, a killed client) must not take the job with it.
+            pid=$! i=0
+            while [ "$i" -lt 100 ] && read -r st < "/proc/$pid/stat" 2>/dev/null; do
+              set -- ${st##*) }
+              [ "$4" = "$pid" ] && break
+              i=$((i + 1)); sleep 0.05
+            done
             """;
 
     /**
