@@ -6,7 +6,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" /tmp/gantry-e2e-$$-*' EXIT
 export HOME="$work/home" GANTRY_STATE_DIR="$work/state"
 mkdir -p "$HOME"
 
@@ -172,6 +172,43 @@ check "doctor probes this machine as host 'local'" json "d[0]['host']=='local' a
 run_gantry doctor examples/llm-finetune.yaml
 check "doctor against an 8-GPU plan on a machine without them exits 1 and says what is missing" bash -c \
   "[[ $code -eq 1 ]] && grep -qE '^gpu.count +MISSING' '$out'"
+
+# --- the manual backend over SSH: the test hosts that scripts/test-all.sh starts -----------------------------
+hosts_file="${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}/hosts"
+ssh_config="$work/ssh-gantry.yaml"
+{
+  echo "backend: manual"
+  echo "backends:"
+  echo "  manual:"
+  echo "    transport: ssh"
+  echo "    hosts:"
+  # The test hosts share this machine's file system, so each gets its own work directory (see the manual
+  # backend's docs on shared home directories).
+  while IFS=$'\t' read -r name address port user identity fingerprint; do
+    [[ $name == \#* || -z $name ]] && continue
+    echo "      - {name: $name, address: $address, port: $port, user: $user, identityFile: $identity, hostKeyFingerprint: '$fingerprint', workDir: /tmp/gantry-e2e-$$-$name}"
+  done <"$hosts_file"
+} >"$ssh_config" 2>/dev/null
+run_gantry --config "$ssh_config" doctor --output json
+check "doctor over SSH reports every test host with its facts and checks" json \
+  "sorted(h['host'] for h in d)==['gantry-h1','gantry-h2'] and all(int(h['facts']['cpus'])>=1 and h['checks'] for h in d)"
+run_gantry --config "$ssh_config" doctor
+check "doctor over SSH prints a table per host" bash -c \
+  "grep -q '^host gantry-h1: ' '$out' && grep -q '^host gantry-h2: ' '$out' && grep -qE '^cpu.vcpus +OK' '$out'"
+cat >"$work/two-nodes.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: two-nodes
+spec:
+  phase: training
+  model: small
+  resources: {nodes: 2, interconnect: ethernet}
+  command: [sh, -c, 'echo "rank $NODE_RANK of $WORLD_SIZE, master $MASTER_ADDR:$MASTER_PORT"']
+YAML
+run_gantry --config "$ssh_config" run "$work/two-nodes.yaml"
+check "a two-node run over SSH starts one rank per host with the rendezvous variables" bash -c \
+  "[[ $code -eq 0 ]] && grep -q '^rank 0 of 2, master 10.200.0.1[12]:29500$' '$out' && grep -q '^rank 1 of 2, master' '$out'"
 
 echo
 echo "e2e: $passed passed, $failed failed"

@@ -25,6 +25,7 @@ public final class Main {
 
     /** Runs one invocation against the given environment and returns its exit code. */
     public static int run(CliEnvironment env, String... args) {
+        quietLogging(env, java.util.Arrays.asList(args).contains("--debug"));
         GantryCommand root = new GantryCommand(env);
         CommandLine commandLine = new CommandLine(root, new CommandFactory(root));
         commandLine.setOut(env.out());
@@ -40,6 +41,14 @@ public final class Main {
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> report(env, root.debug, e));
         try {
             return commandLine.execute(args);
+        } catch (LinkageError e) {
+            // A broken installation (a jar missing from the class path) is reported like any failure, not as a trace.
+            env.err().println("gantry: internal error: " + e + " (the installation is incomplete; rebuild with "
+                    + "./mvnw package, or run with --debug for details)");
+            if (root.debug) {
+                e.printStackTrace(env.err());
+            }
+            return RUNTIME_FAILURE;
         } finally {
             try {
                 root.closeGantry();
@@ -49,6 +58,46 @@ public final class Main {
             env.out().flush();
             env.err().flush();
         }
+    }
+
+    /**
+     * Libraries and backends log through java.util.logging (System.Logger); at a terminal their warnings read like the
+     * CLI's own ({@code gantry: warning: ...}), and chatter below WARNING appears only with --debug.
+     */
+    private static void quietLogging(CliEnvironment env, boolean debug) {
+        java.util.logging.Logger rootLogger = java.util.logging.Logger.getLogger("");
+        for (java.util.logging.Handler handler : rootLogger.getHandlers()) {
+            rootLogger.removeHandler(handler);
+        }
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (!isLoggable(record)) {
+                    return;
+                }
+                String level = record.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue() ? "error"
+                        : record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue() ? "warning" : "debug";
+                String message = record.getMessage();
+                if (record.getParameters() != null && record.getParameters().length > 0) {
+                    message = java.text.MessageFormat.format(message, record.getParameters());
+                }
+                env.err().println("gantry: " + level + ": " + message);
+                env.err().flush();
+            }
+
+            @Override
+            public void flush() {
+                env.err().flush();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level level = debug ? java.util.logging.Level.FINE : java.util.logging.Level.WARNING;
+        handler.setLevel(level);
+        rootLogger.setLevel(level);
+        rootLogger.addHandler(handler);
     }
 
     static int report(CliEnvironment env, boolean debug, Exception e) {
