@@ -40,6 +40,11 @@ final class HostScan {
                   *) tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$1/$d" && alive=1 ;;
                 esac
               fi
+              # It may have ended since exit was read: the wrapper writes exit before it exits, so look again.
+              if [ -z "$code" ] && [ "$alive" = 0 ] && [ -f "$d/exit" ]; then
+                read -r code < "$d/exit"
+                [ -f "$d/ended" ] && read -r ended < "$d/ended"
+              fi
               printf 'J\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$d" "$launched" "$pid" \\
                 "$started" "$ended" "$code" "$c" "$p" "$alive" "$pl" "$pr"
             done

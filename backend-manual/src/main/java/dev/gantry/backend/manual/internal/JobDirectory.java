@@ -96,6 +96,12 @@ public final class JobDirectory {
                 .or(() -> instant(cancelled))
                 .or(() -> instant(preempted));
         boolean alive = exit.isEmpty() && pid.isPresent() && host.isAlive(pid.getAsLong(), started);
+        if (!alive && exit.isEmpty() && pid.isPresent()) {
+            // The job may have ended between reading exit and looking at the process: the wrapper writes exit
+            // before it exits, so a second look tells a finished job from one that died without an exit code.
+            exit = number(EXIT);
+            ended = ended.or(() -> instant(host.readText(file(ENDED))));
+        }
         String program = record().map(JobRecord::program).orElse("");
         return new JobSnapshot(program, launched, pid, alive,
                 exit.isPresent() ? OptionalInt.of((int) exit.getAsLong()) : OptionalInt.empty(),
