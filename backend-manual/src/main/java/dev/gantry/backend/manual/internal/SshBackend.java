@@ -183,6 +183,7 @@ public final class SshBackend implements Backend {
                 throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
             }
             ranks = FleetPlacement.place(fleet, FleetPlacement.request(plan), scans);
+            SharedWorkDirCheck.require(ranks.stream().map(RankPlacement::host).distinct().map(fleet::host).toList());
         } else {
             ranks = FleetPlacement.complete(fleet, id, FleetPlacement.request(plan), ranks, scans);
         }

@@ -91,6 +91,22 @@ class SshTransportTest {
     }
 
     @Test
+    void hostsThatShareAWorkDirectoryAreRefusedForAMultiHostJob() throws Exception {
+        // The test hosts share one file system: pointing both at one directory is an NFS-shared home in miniature.
+        String shared = hosts.workDir("gantry-h1");
+        SshBackend backend = backend(Map.of("hosts[0].workDir", shared, "hosts[1].workDir", shared));
+        dev.gantry.api.Plan plan = plan(workload("shared").command("true"), 2, 0);
+        GantryException e = assertThrows(GantryException.class,
+                () -> backend.submit(plan, SubmitOptions.withKey(key("shared"))));
+        assertEquals(dev.gantry.api.ErrorCode.PLAN_REJECTED, e.code());
+        assertTrue(e.getMessage().startsWith("hosts gantry-h1 and gantry-h2 share the work directory " + shared),
+                e.getMessage());
+        // A single-host job there is fine: only ranks of one job collide.
+        JobRef one = submit(backend, plan(workload("alone").command("true"), 1, 0));
+        assertEquals(JobState.SUCCEEDED, awaitEnd(backend, one).state());
+    }
+
+    @Test
     void masterPortIsConfigurable() throws Exception {
         SshBackend backend = backend(Map.of("masterPort", "23456"));
         JobRef job = submit(backend, plan(workload("port").command("sh", "-c", "echo $MASTER_PORT"), 2, 0));

@@ -1,0 +1,44 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Refuses a multi-host placement whose hosts see one work directory (an NFS-shared home, as on many clusters): the
+ * ranks would share the job's directory and all but one would never run. A marker written on the first host and
+ * looked for on the others tells, at one remote command per host.
+ */
+final class SharedWorkDirCheck {
+    private SharedWorkDirCheck() {
+    }
+
+    static void require(List<SshHost> hosts) {
+        if (hosts.size() < 2) {
+            return;
+        }
+        SshHost first = hosts.get(0);
+        String marker = first.entry().workDir() + "/.gantry-host-" + UUID.randomUUID();
+        first.writeAtomically(marker, first.name() + "\n");
+        try {
+            List<String> sharing = new ArrayList<>();
+            for (SshHost other : hosts.subList(1, hosts.size())) {
+                String theirs = other.entry().workDir() + marker.substring(first.entry().workDir().length());
+                if (other.exists(theirs)) {
+                    sharing.add(other.name());
+                }
+            }
+            if (!sharing.isEmpty()) {
+                throw new GantryException(ErrorCode.PLAN_REJECTED, "hosts " + first.name() + " and "
+                        + String.join(", ", sharing) + " share the work directory " + first.entry().workDir()
+                        + " (a shared file system), so the ranks of one job would share one job directory; give "
+                        + "each host a work directory on local disk (backends.manual.hosts[*].workDir or "
+                        + "defaults.workDir)");
+            }
+        } finally {
+            first.delete(marker);
+        }
+    }
+}
