@@ -54,6 +54,10 @@ final class Channels {
                 long started = System.nanoTime();
                 try {
                     channel = (C) session.openChannel(type);
+                    if (channel == null) {
+                        // JSch answers null instead of throwing when the session broke while the channel was made.
+                        throw new JSchException("session is down");
+                    }
                     configure.accept(channel);
                     connectWatched(channel, session, timeoutMillis);
                     opened = true;
