@@ -54,7 +54,9 @@ public final class CommandRun {
                 Thread.sleep(POLL_MILLIS);
             }
             int status = channel.getExitStatus();
-            if (status == -1 && channel.getExitSignal() == null && !session.isConnected()) {
+            // No exit status and no signal: the channel ended without the command reporting (a dying session
+            // closes its channels before it reads as disconnected, so its state cannot be the test here).
+            if (status == -1 && channel.getExitSignal() == null) {
                 throw lost(connection, program, null);
             }
             return new RemoteResult(status, stdout.toByteArray(), stderr.toByteArray());

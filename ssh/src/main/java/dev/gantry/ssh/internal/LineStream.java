@@ -77,7 +77,9 @@ public final class LineStream implements RemoteCommand {
             Thread.sleep(CommandRun.POLL_MILLIS);
         }
         int status = channel.getExitStatus();
-        boolean lost = !cancelled && status == -1 && channel.getExitSignal() == null && !session.isConnected();
+        // No exit status and no signal: the channel ended without the command reporting. A dying session closes
+        // its channels before it reads as disconnected, so the session's state cannot be the test here.
+        boolean lost = !cancelled && status == -1 && channel.getExitSignal() == null;
         finish();
         if (lost) {
             throw CommandRun.lost(connection, program, null);
