@@ -110,7 +110,7 @@ public final class ManualBackend implements Backend {
         checkEncodable(workload);
         // Secrets are resolved only now, before anything is written, and travel only in the child's environment.
         Map<String, String> environment = hostEnvironment();
-        Map<String, String> jobEnvironment = jobEnvironment(workload, id);
+        Map<String, String> jobEnvironment = JobEnvironment.of(workload, id, context.secrets());
         Optional<EnvFile> envFile = inContainer ? Optional.of(containers.envFile(workload, jobEnvironment))
                 : Optional.empty();
         if (!job.create() && job.launched()) {
@@ -122,7 +122,7 @@ public final class ManualBackend implements Backend {
                 return ref;
             }
             if (job.record().isEmpty()) {
-                job.writeRecord(new JobRecord(workload.name(), workload.command(), envNames(workload),
+                job.writeRecord(new JobRecord(workload.name(), workload.command(), JobEnvironment.names(workload),
                         workingDirectory, context.clock().instant(), options.idempotencyKey()));
             }
             List<String> command = workload.command();
@@ -260,20 +260,7 @@ public final class ManualBackend implements Backend {
         return env;
     }
 
-    /** The job's own variables: the workload's, its resolved secrets and Gantry's. */
-    private Map<String, String> jobEnvironment(Workload workload, String id) {
-        Map<String, String> env = new LinkedHashMap<>(workload.env());
-        workload.secrets().forEach((name, ref) -> env.put(name, context.secrets().resolve(ref).reveal()));
-        env.put("GANTRY_JOB_ID", id);
-        workload.checkpoint().ifPresent(c -> env.put("GANTRY_CHECKPOINT_DIR", c.path()));
-        return env;
-    }
 
-    private static List<String> envNames(Workload workload) {
-        List<String> names = new ArrayList<>(workload.env().keySet());
-        names.addAll(workload.secrets().keySet());
-        return names;
-    }
 
     /**
      * The JDK passes argv and environment in the platform's encoding: under a non-UTF-8 locale characters it cannot

@@ -199,7 +199,7 @@ public final class SshBackend implements Backend {
             dirs.add(SshFleet.directory(host, id));
         }
         // Secrets are resolved only now and travel only in the env file the loader deletes.
-        Map<String, String> environment = environment(workload, id);
+        Map<String, String> environment = JobEnvironment.of(workload, id, context.secrets());
         String master = fleet.host(ranks.get(0).host()).entry().target().host();
         for (int k = 0; k < ranks.size(); k++) {
             prepare(dirs.get(k), ranks.get(k), workload, workingDirectory, options.idempotencyKey());
@@ -345,7 +345,7 @@ public final class SshBackend implements Backend {
         if (!job.create() && host.exists(job.file(RankPlacement.FILE))) {
             return; // prepared by an earlier attempt: records and placement stay as first written
         }
-        job.writeRecord(new JobRecord(workload.name(), workload.command(), envNames(workload), workingDirectory,
+        job.writeRecord(new JobRecord(workload.name(), workload.command(), JobEnvironment.names(workload), workingDirectory,
                 context.clock().instant(), key));
         host.writeAtomically(job.file(RankPlacement.FILE), rank.line());
     }
@@ -387,19 +387,7 @@ public final class SshBackend implements Backend {
         }
     }
 
-    private Map<String, String> environment(Workload workload, String id) {
-        Map<String, String> env = new TreeMap<>(workload.env());
-        workload.secrets().forEach((name, ref) -> env.put(name, context.secrets().resolve(ref).reveal()));
-        env.put("GANTRY_JOB_ID", id);
-        workload.checkpoint().ifPresent(c -> env.put("GANTRY_CHECKPOINT_DIR", c.path()));
-        return env;
-    }
 
-    private static List<String> envNames(Workload workload) {
-        List<String> names = new ArrayList<>(workload.env().keySet());
-        names.addAll(workload.secrets().keySet());
-        return names;
-    }
 
     private List<MultiHostJob.Rank> existing(JobRef ref) {
         Map<String, SshFleet.Scan> scans = fleet.scanAll();
