@@ -89,16 +89,7 @@ class ManualBackendTest {
     }
 
     private JobStatus awaitEnd(JobRef job) throws InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        JobStatus status = backend.status(job);
-        while (!status.state().isTerminal()) {
-            if (System.nanoTime() > deadline) {
-                fail(job + " did not end: " + status);
-            }
-            Thread.sleep(20);
-            status = backend.status(job);
-        }
-        return status;
+        return JobPolling.awaitEnd(backend, job, TIMEOUT);
     }
 
     private String stdout(JobRef job) throws InterruptedException {

@@ -233,15 +233,6 @@ class PodmanContainerTest {
     }
 
     private JobStatus awaitEnd(JobRef job) throws InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        JobStatus status = backend.status(job);
-        while (!status.state().isTerminal()) {
-            if (System.nanoTime() > deadline) {
-                fail(job + " did not end: " + status);
-            }
-            Thread.sleep(50);
-            status = backend.status(job);
-        }
-        return status;
+        return JobPolling.awaitEnd(backend, job, TIMEOUT);
     }
 }

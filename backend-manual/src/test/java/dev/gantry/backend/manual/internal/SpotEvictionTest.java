@@ -15,6 +15,7 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.JobPolling;
 import dev.gantry.backend.manual.internal.events.CountingHost;
 import dev.gantry.backend.manual.internal.events.FakeMetadataService;
 import dev.gantry.backend.manual.internal.events.SpotSettings;
@@ -196,15 +197,6 @@ class SpotEvictionTest {
     }
 
     private JobStatus awaitEnd(JobRef job) throws InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        JobStatus status = backend.status(job);
-        while (!status.state().isTerminal()) {
-            if (System.nanoTime() > deadline) {
-                fail(job + " did not end: " + status);
-            }
-            Thread.sleep(20);
-            status = backend.status(job);
-        }
-        return status;
+        return JobPolling.awaitEnd(backend, job, TIMEOUT);
     }
 }

@@ -13,6 +13,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
+import dev.gantry.backend.manual.JobPolling;
 import dev.gantry.tck.BackendFixture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,16 +45,7 @@ final class SshJobs {
 
     static JobStatus await(Backend backend, JobRef job, Predicate<JobStatus> until, Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JobStatus status = backend.status(job);
-        while (!until.test(status)) {
-            if (System.nanoTime() > deadline) {
-                fail(job + " did not reach the expected state within " + timeout + "; last status " + status);
-            }
-            Thread.sleep(100);
-            status = backend.status(job);
-        }
-        return status;
+        return JobPolling.await(backend, job, until, timeout);
     }
 
     static JobStatus awaitEnd(Backend backend, JobRef job) throws InterruptedException {
