@@ -20,7 +20,8 @@
 # State lives in GANTRY_TEST_HOSTS_DIR (default /var/lib/gantry-test-hosts):
 #   hosts            one line per host that is up: name address port user identity fingerprint (tab-separated)
 #   known_hosts      the host keys of those hosts, in OpenSSH known_hosts format
-#   client_ed25519   the client key pair the tests log in with (user "gantry")
+#   client_ed25519   the client key pair the tests log in with (user "gantry"; root too, for container mode)
+#   root_authorized_keys  that client key, for root's logins
 #   hK/              host K's sshd_config, ed25519 host key, pid file and log
 # Host keys and the client key are kept by "down", so pinned fingerprints stay valid across restarts.
 # All hosts share this machine's file system and the one "gantry" user (home /home/gantry).
@@ -39,7 +40,7 @@ die() { echo "test-hosts: $*" >&2; exit 1; }
 require_root_and_tools() {
   [ "$(id -u)" = 0 ] || die "must run as root (it creates network namespaces and starts sshd); run scripts/test-all.sh as root"
   local tool
-  for tool in /usr/sbin/sshd ssh-keygen ip unshare flock pgrep; do
+  for tool in /usr/sbin/sshd ssh-keygen ip unshare nsenter flock pgrep; do
     command -v "$tool" >/dev/null 2>&1 \
       || die "missing $tool; install the Debian packages openssh-server openssh-client iproute2 util-linux procps"
   done
@@ -109,6 +110,7 @@ ensure_user_and_client_key() {
   chmod 0600 "$STATE/client_ed25519"
   # StrictModes wants authorized_keys under the user's own home, owned by the user, not group/world writable.
   cp "$STATE/client_ed25519.pub" "$home/.ssh/authorized_keys"
+  install -m 0600 -o root -g root "$STATE/client_ed25519.pub" "$STATE/root_authorized_keys"
   chown -R "$TEST_USER:" "$home/.ssh"
   chmod 0700 "$home/.ssh"
   chmod 0600 "$home/.ssh/authorized_keys"
@@ -135,13 +137,17 @@ PubkeyAuthentication yes
 AuthenticationMethods publickey
 PasswordAuthentication no
 KbdInteractiveAuthentication no
-PermitRootLogin no
-AllowUsers $TEST_USER
+# root logs in only for the container-mode tests (rootful Podman, as a VM's admin runs it with sudo), with the
+# same client key, listed in a file of the test state rather than in this machine's own /root/.ssh.
+PermitRootLogin prohibit-password
+AllowUsers $TEST_USER root
 AuthorizedKeysFile .ssh/authorized_keys
 StrictModes yes
 Subsystem sftp internal-sftp
 MaxStartups 64:30:128
 LogLevel INFO
+Match User root
+  AuthorizedKeysFile $STATE/root_authorized_keys
 EOF
 }
 
@@ -177,8 +183,10 @@ start_sshd() {
   chmod 0755 /run/sshd
   /usr/sbin/sshd -t -f "$dir/sshd_config" || die "sshd rejects $dir/sshd_config"
   rm -f "$dir/sshd.pid"
-  # unshare --uts gives the host its own hostname; sshd daemonizes and writes its pid file.
-  ip netns exec "$(ns_name "$k")" unshare --uts sh -c \
+  # unshare --uts gives the host its own hostname; sshd daemonizes and writes its pid file. nsenter enters the
+  # network namespace only: "ip netns exec" would also remount /sys, and with it go the cgroup mounts that
+  # containers started over SSH (podman, runc) need.
+  nsenter --net="/run/netns/$(ns_name "$k")" unshare --uts sh -c \
     "hostname gantry-h$k && exec /usr/sbin/sshd -f '$dir/sshd_config' -E '$dir/sshd.log'"
 }
 
