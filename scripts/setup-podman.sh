@@ -12,9 +12,9 @@ set -eu
 
 root=${GANTRY_PODMAN_ROOT:-/var/tmp/gantry-podman}
 image=localhost/gantry-test-busybox:latest
-applets="sh printf env cat sleep ls stat tr id pwd echo true false kill rm mkdir touch test [ wc head"
+applets="sh printf env cat sleep ls stat tr id pwd echo true false kill rm mkdir touch test [ wc head nc seq"
 # Bump when the image's content changes: an older image is replaced.
-revision=2
+revision=3
 
 missing=""
 command -v podman >/dev/null 2>&1 || missing="$missing podman"

@@ -16,21 +16,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The {@code manual} backend: runs workloads on machines the user manages. This version has the {@code local}
- * transport, the machine Gantry runs on; jobs run as detached process groups that outlive the CLI.
+ * The {@code manual} backend: runs workloads on machines the user manages, the one Gantry runs on ({@code local}) or
+ * hosts reached over SSH ({@code ssh}); jobs run as detached process groups that outlive the CLI, their argv
+ * directly or in a Docker or Podman container.
  */
 public final class ManualBackendProvider implements BackendProvider {
     /**
-     * Local jobs: one node, containers only once a container runtime is configured (a backend made with one says
-     * so in its own capabilities); evictions are reported as PREEMPTED when signalled; logs
-     * follow by polling the job's files.
+     * What the backend can do in some configuration: jobs of several nodes (one rank per SSH host), container
+     * images (once a container runtime is configured), evictions reported as PREEMPTED, logs followed by polling
+     * the job's files. A backend made from settings reports what those settings allow.
      */
     private static final Capabilities CAPABILITIES =
-            new Capabilities(false, false, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
-
-    /** SSH hosts: jobs of several nodes, one rank per host; the rest as local. */
-    private static final Capabilities SSH_CAPABILITIES =
-            new Capabilities(true, false, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
+            new Capabilities(true, true, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
 
     public ManualBackendProvider() {
         // ServiceLoader needs a public no-argument constructor; listing backends must stay cheap.
@@ -59,12 +56,12 @@ public final class ManualBackendProvider implements BackendProvider {
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
         ManualSettings settings = ManualSettings.bind(config, context);
-        if (settings.transport().equals("ssh")) {
-            return SshBackend.create(config, settings, context, SSH_CAPABILITIES);
+        boolean ssh = settings.transport().equals("ssh");
+        Capabilities capabilities = new Capabilities(ssh, settings.container().enabled(), CAPABILITIES.spot(),
+                CAPABILITIES.nativeDependencies(), CAPABILITIES.followLogs(), CAPABILITIES.gpuVendors());
+        if (ssh) {
+            return SshBackend.create(config, settings, context, capabilities);
         }
-        Capabilities capabilities = new Capabilities(CAPABILITIES.multiNode(), settings.container().enabled(),
-                CAPABILITIES.spot(), CAPABILITIES.nativeDependencies(), CAPABILITIES.followLogs(),
-                CAPABILITIES.gpuVendors());
         return new ManualBackend(LocalHost.detect(), settings, context, capabilities, SpotSettings.bind(config));
     }
 }

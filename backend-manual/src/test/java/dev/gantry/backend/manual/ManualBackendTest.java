@@ -122,9 +122,19 @@ class ManualBackendTest {
                 "scheduledEvents.acknowledge"), keys.subList(keys.size() - 5, keys.size()));
         assertTrue(keys.containsAll(List.of("hosts[*].address", "defaults.user", "masterPort")),
                 "the ssh transport's keys are declared: " + keys);
-        assertFalse(provider.capabilities().containers());
-        assertFalse(provider.capabilities().multiNode());
+        // What the backend can do in some configuration: multi-node over SSH, containers with a runtime.
+        assertTrue(provider.capabilities().containers());
+        assertTrue(provider.capabilities().multiNode());
         assertTrue(provider.capabilities().spot());
+        // What a backend made from settings can do: local, no runtime configured.
+        try (Backend local = provider.create(new BackendConfig("manual", Map.of()), context)) {
+            assertFalse(local.capabilities().containers());
+            assertFalse(local.capabilities().multiNode());
+        }
+        try (Backend podman = provider.create(new BackendConfig("manual", Map.of("containerRuntime", "podman")),
+                context)) {
+            assertTrue(podman.capabilities().containers());
+        }
     }
 
     @Test

@@ -17,27 +17,27 @@ import java.util.concurrent.TimeUnit;
  * the manual backend's settings for a restricted host (no network namespace, runc with cgroupfs, events in a file,
  * ulimits the host allows). Podman missing is a failure with the command that installs it, never a skip.
  */
-final class PodmanSandbox {
-    static final String IMAGE = "localhost/gantry-test-busybox:latest";
+public final class PodmanSandbox {
+    public static final String IMAGE = "localhost/gantry-test-busybox:latest";
     private static boolean prepared;
 
     private PodmanSandbox() {
     }
 
     /** The storage root the setup script imported the image into. */
-    static Path root() {
+    public static Path root() {
         String given = System.getenv("GANTRY_PODMAN_ROOT");
         return Path.of(given == null || given.isBlank() ? "/var/tmp/gantry-podman" : given);
     }
 
-    static List<String> globalOptions() {
+    public static List<String> globalOptions() {
         return List.of("--root", root().resolve("storage").toString(), "--runroot", root().resolve("run").toString(),
                 "--storage-driver", "vfs", "--runtime", "runc", "--cgroup-manager", "cgroupfs",
                 "--events-backend", "file");
     }
 
     /** Checks podman is installed and runs the (idempotent) setup script that imports the test image. */
-    static synchronized void prepare() {
+    public static synchronized void prepare() {
         if (prepared) {
             return;
         }
@@ -54,7 +54,7 @@ final class PodmanSandbox {
     }
 
     /** The manual backend's settings for Podman here, plus the given ones. */
-    static Map<String, String> config(Map<String, String> extra) {
+    public static Map<String, String> config(Map<String, String> extra) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("containerRuntime", "podman");
         List<String> options = globalOptions();
@@ -71,14 +71,14 @@ final class PodmanSandbox {
     }
 
     /** Runs podman with the sandbox's global options. */
-    static Result podman(String... args) {
+    public static Result podman(String... args) {
         List<String> argv = new ArrayList<>(List.of("podman"));
         argv.addAll(globalOptions());
         argv.addAll(List.of(args));
         return exec(argv, Map.of());
     }
 
-    record Result(int code, String output) {
+    public record Result(int code, String output) {
     }
 
     private static boolean onPath(String program) {

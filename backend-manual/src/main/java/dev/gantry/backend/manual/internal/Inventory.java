@@ -54,9 +54,10 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
      * @param gpus GPUs to schedule on it, when set explicitly (else counted with the probe)
      * @param workDir directory holding one directory per job on that host
      * @param spot whether the host is a Spot VM: a host that vanishes mid-job then means PREEMPTED, not FAILED
+     * @param vmName the VM's name as its Scheduled Events list it, when given (else read from its metadata service)
      */
     record InventoryHost(String name, SshTarget target, Map<String, String> labels, Optional<String> vmSize,
-                         OptionalInt gpus, String workDir, boolean spot) {
+                         OptionalInt gpus, String workDir, boolean spot, Optional<String> vmName) {
     }
 
     static Inventory bind(BackendConfig config, Optional<String> workDirDefault) {
@@ -163,8 +164,14 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
         }
         SshTarget target = new SshTarget(address.orElseThrow(), port, user.orElseThrow(), identity, policy,
                 connectTimeout, SshTarget.DEFAULT_KEEPALIVE_INTERVAL);
+        Optional<String> vmName = own.get("vmName").map(String::strip);
+        if (vmName.isPresent() && vmName.get().isEmpty()) {
+            problems.add(problem(config, prefix + ".vmName", "must be the VM's name, got an empty value; remove the "
+                    + "key to read the name from the host's metadata service"));
+            return Optional.empty();
+        }
         return Optional.of(new InventoryHost(name, target, labels, at.get("vmSize").map(String::strip), gpus,
-                workDir, spot));
+                workDir, spot, vmName));
     }
 
     private static ClientIdentity identity(BackendConfig config, Lookup at, List<Problem> problems) {
@@ -330,6 +337,8 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
         keys.add(ConfigKey.optional(HOSTS + "[*].address", "ssh transport: the host's DNS name or IP address", null));
         keys.add(ConfigKey.optional(HOSTS + "[*].name", "ssh transport: the host's name in messages (its address)",
                 null));
+        keys.add(ConfigKey.optional(HOSTS + "[*].vmName", "ssh transport: the host's VM name as its Scheduled Events "
+                + "list it (default: read from its metadata service)", null));
         for (String scope : List.of(HOSTS + "[*]", DEFAULTS)) {
             HOST_KEYS.forEach((key, text) -> {
                 keys.add(ConfigKey.optional(scope + "." + key, "ssh transport: " + text, null));

@@ -19,6 +19,7 @@ import dev.gantry.backend.manual.internal.events.EvictionWatch;
 import dev.gantry.backend.manual.internal.events.SpotSettings;
 import dev.gantry.backend.manual.internal.container.ContainerLaunch;
 import dev.gantry.backend.manual.internal.container.EnvFile;
+import dev.gantry.backend.manual.internal.container.GpuSlice;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.time.Duration;
@@ -29,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -129,7 +129,8 @@ public final class ManualBackend implements Backend {
             String launchDirectory = workingDirectory;
             if (envFile.isPresent()) {
                 ContainerLaunch.Launch launch =
-                        containers.prepare(plan, id, job, envFile.get(), host.facts().nvidiaGpus());
+                        containers.prepare(plan, id, job, envFile.get(),
+                        GpuSlice.first(FleetPlacement.request(plan).gpus(), host.facts().nvidiaGpus()));
                 command = launch.argv();
                 environment.putAll(launch.runtimeEnvironment());
                 launchDirectory = job.path();
@@ -211,33 +212,11 @@ public final class ManualBackend implements Backend {
             return; // already ended: its state stays as it was
         }
         try {
-            stopGroup(job);
+            GroupStop.stop(host, job, settings.cancelGrace());
         } finally {
             // The runtime's client was in the group, the container itself may not be (its monitor left it).
             containers.stopped(job);
         }
-    }
-
-    private void stopGroup(JobDirectory job) {
-        OptionalLong pgid = job.pgid();
-        if (pgid.isEmpty()) {
-            return; // not started yet: the wrapper sees the marker and stops before running the command
-        }
-        long group = pgid.getAsLong();
-        host.signalGroup(group, "TERM");
-        long deadline = System.nanoTime() + settings.cancelGrace().toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!host.groupAlive(group)) {
-                return;
-            }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        host.signalGroup(group, "KILL");
     }
 
     private void awaitPid(JobDirectory job) throws InterruptedException {

@@ -16,6 +16,9 @@ import java.util.TreeMap;
  * evicted one preempts it, a cancelled one cancels it; it succeeds when every rank exited 0.
  */
 final class MultiHostJob {
+    /** The GPUs a rank may use; ROCm's HIP honours it as well. */
+    static final String GPU_VARIABLE = "CUDA_VISIBLE_DEVICES";
+
     /** One rank's own status. */
     record Rank(int rank, String host, JobStatus status) {
     }
@@ -36,7 +39,7 @@ final class MultiHostJob {
         env.put("NODE_RANK", Integer.toString(rank));
         if (hostHasGpus || !gpus.isEmpty()) {
             // Empty hides every GPU from a CPU job on a GPU host, so it cannot take a GPU another job holds.
-            env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpus.stream().map(String::valueOf).toList()));
+            env.put(GPU_VARIABLE, String.join(",", gpus.stream().map(String::valueOf).toList()));
         }
         return env;
     }

@@ -3,12 +3,9 @@ package dev.gantry.backend.manual.internal;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.BackendContext;
 import java.time.Duration;
-import java.util.OptionalLong;
 
 /** Stops one rank of a job on its host, the way the local transport stops a job. */
 final class RankStop {
-    private static final Duration POLL = Duration.ofMillis(100);
-
     private RankStop() {
     }
 
@@ -24,26 +21,16 @@ final class RankStop {
             if (!job.mark(marker, context.clock().instant(), reason.replace('\n', ' ').replace('\t', ' '))) {
                 return;
             }
-            OptionalLong pgid = job.pgid();
-            if (pgid.isEmpty()) {
-                return;
+            try {
+                GroupStop.stop(host, job, grace);
+            } finally {
+                // The runtime's client was in the group, the container itself may not be (its monitor left it).
+                fleet.containers(host).stopped(job);
             }
-            long group = pgid.getAsLong();
-            host.signalGroup(group, "TERM");
-            long deadline = System.nanoTime() + grace.toNanos();
-            while (System.nanoTime() < deadline) {
-                if (!host.groupAlive(group)) {
-                    return;
-                }
-                Thread.sleep(POLL.toMillis());
-            }
-            host.signalGroup(group, "KILL");
         } catch (GantryException e) {
             // A host that cannot be reached cannot be stopped: its rank is reported as lost instead.
             context.logger().log(System.Logger.Level.WARNING, "could not stop rank " + rank.rank() + " on "
                     + rank.host() + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

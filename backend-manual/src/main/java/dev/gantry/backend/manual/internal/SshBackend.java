@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
@@ -18,6 +19,12 @@ import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.internal.container.ContainerLaunch;
+import dev.gantry.backend.manual.internal.container.EnvFile;
+import dev.gantry.backend.manual.internal.container.GpuSlice;
+import dev.gantry.backend.manual.internal.events.EvictionWatch;
+import dev.gantry.backend.manual.internal.events.ScheduledEvent;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
 import dev.gantry.ssh.SshPool;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,9 +70,9 @@ public final class SshBackend implements Backend {
     private volatile SubmitStages stages = SubmitStages.NONE;
 
     SshBackend(Inventory inventory, SshPool pool, ManualSettings settings, BackendContext context,
-               Capabilities capabilities) {
+               Capabilities capabilities, SpotSettings spot) {
         this.inventory = inventory;
-        this.fleet = new SshFleet(inventory, pool, COMMAND_TIMEOUT);
+        this.fleet = new SshFleet(inventory, pool, COMMAND_TIMEOUT, spot, settings.container());
         this.settings = settings;
         this.context = context;
         this.capabilities = capabilities;
@@ -74,13 +81,21 @@ public final class SshBackend implements Backend {
     /** Binds the inventory from the configuration; warns loudly about every host whose key is not verified. */
     public static SshBackend create(BackendConfig config, ManualSettings settings, BackendContext context,
                                     Capabilities capabilities) {
+        for (String local : List.of(SpotSettings.SPOT, SpotSettings.VM_NAME)) {
+            if (config.get(local).isPresent()) {
+                throw config.invalid(local, "applies to transport local; with transport ssh each host says whether "
+                        + "it is a Spot VM (hosts[*].spot or defaults.spot) and its VM name is hosts[*].vmName, "
+                        + "or read from its metadata service; move the setting there");
+            }
+        }
+        SpotSettings spot = SpotSettings.bind(config);
         Inventory inventory = Inventory.bind(config, config.get(ManualSettings.WORK_DIR).map(String::strip));
         for (String host : inventory.insecureHosts()) {
             context.logger().log(System.Logger.Level.WARNING, "backends.manual: " + Inventory.INSECURE
                     + " is set for host " + host + ": its identity is NOT verified and a man in the middle would go "
                     + "unnoticed; pin its key with hostKeyFingerprint or knownHosts");
         }
-        return new SshBackend(inventory, new SshPool(), settings, context, capabilities);
+        return new SshBackend(inventory, new SshPool(), settings, context, capabilities, spot);
     }
 
     void stages(SubmitStages value) {
@@ -121,10 +136,7 @@ public final class SshBackend implements Backend {
             problems.add(Problem.of("resources.nodes", "the plan asks for " + request.nodes() + " nodes but the "
                     + "inventory has " + fleet.hosts().size() + " host(s); add hosts or lower nodes"));
         }
-        plan.workload().container().ifPresent(container -> problems.add(Problem.of("container.image",
-                "the ssh transport runs the command directly and cannot run the image '" + container.image()
-                        + "' (containerRuntime applies to transport: local in this version); remove container, "
-                        + "or run the image yourself in the command")));
+        problems.addAll(fleet.containers(fleet.hosts().iterator().next()).problems(plan));
         if (problems.isEmpty()) {
             List<Placement.HostLoad> empty = new ArrayList<>();
             for (SshHost host : fleet.hosts()) {
@@ -188,10 +200,12 @@ public final class SshBackend implements Backend {
             ranks = FleetPlacement.complete(fleet, id, FleetPlacement.request(plan), ranks, scans);
         }
         String workingDirectory = workload.workingDir().orElse("");
+        boolean inContainer = fleet.containers(fleet.host(ranks.get(0).host())).runs(workload);
         List<JobDirectory> dirs = new ArrayList<>();
         for (RankPlacement rank : ranks) {
             SshHost host = fleet.host(rank.host());
-            if (!workingDirectory.isEmpty() && !host.isDirectory(workingDirectory)) {
+            // In a container the working directory is the image's, not the host's.
+            if (!inContainer && !workingDirectory.isEmpty() && !host.isDirectory(workingDirectory)) {
                 throw GantryException.invalid(ErrorCode.SPEC_INVALID, List.of(Problem.of("workingDir",
                         "'" + workingDirectory + "' is not a directory on " + host.name()
                                 + "; create it there or set workingDir to an existing directory")));
@@ -201,6 +215,18 @@ public final class SshBackend implements Backend {
         // Secrets are resolved only now and travel only in the env file the loader deletes.
         Map<String, String> environment = JobEnvironment.of(workload, id, context.secrets());
         String master = fleet.host(ranks.get(0).host()).entry().target().host();
+        List<Map<String, String>> rankEnvironments = new ArrayList<>();
+        for (RankPlacement rank : ranks) {
+            Map<String, String> env = new TreeMap<>(environment);
+            SshHost host = fleet.host(rank.host());
+            env.putAll(MultiHostJob.environment(rank.rank(), ranks.size(), master, inventory.masterPort(),
+                    rank.gpus(), host.facts().nvidiaGpus() > 0));
+            if (inContainer) {
+                // Before anything is written: a value the container's env file cannot carry is refused here.
+                fleet.containers(host).envFile(workload, containerEnvironment(env, plan));
+            }
+            rankEnvironments.add(env);
+        }
         for (int k = 0; k < ranks.size(); k++) {
             prepare(dirs.get(k), ranks.get(k), workload, workingDirectory, options.idempotencyKey());
             stages.reached("prepared", k);
@@ -208,10 +234,9 @@ public final class SshBackend implements Backend {
         for (int k = 0; k < ranks.size(); k++) {
             RankPlacement rank = ranks.get(k);
             SshHost host = fleet.host(rank.host());
-            Map<String, String> env = new TreeMap<>(environment);
-            env.putAll(MultiHostJob.environment(k, ranks.size(), master, inventory.masterPort(), rank.gpus(),
-                    host.facts().nvidiaGpus() > 0));
-            launch(host, dirs.get(k), workload, workingDirectory, env);
+            Launch launch = inContainer ? container(host, dirs.get(k), plan, id, rank, rankEnvironments.get(k))
+                    : new Launch(workload.command(), workingDirectory, rankEnvironments.get(k), false);
+            launch(host, dirs.get(k), launch);
             stages.reached("launched", k);
         }
         for (int k = 0; k < ranks.size(); k++) {
@@ -236,6 +261,10 @@ public final class SshBackend implements Backend {
     @Override
     public Map<JobRef, JobStatus> statuses(Collection<JobRef> jobs) {
         Map<String, SshFleet.Scan> scans = fleet.scanAll();
+        if (scans.values().stream().anyMatch(scan -> scan.preemption().isPresent())) {
+            evict(scans);
+            scans = fleet.scanAll(); // the evicted jobs' markers, as every later process will read them
+        }
         Map<JobRef, JobStatus> result = new LinkedHashMap<>();
         for (JobRef ref : jobs) {
             Optional<List<MultiHostJob.Rank>> ranks = isOurs(ref) ? JobRanks.statuses(fleet, ref.id(), scans)
@@ -250,14 +279,72 @@ public final class SshBackend implements Backend {
                 fleet.parallel(stop, r -> RankStop.stop(fleet, ref.id(), r, JobDirectory.CANCELLED,
                         "stopped: " + cause.message(), settings.cancelGrace(), context));
             }
-            result.put(ref, MultiHostJob.aggregate(ranks.get()));
+            result.put(ref, withEventProblems(MultiHostJob.aggregate(ranks.get()), ranks.get(), scans));
         }
         return result;
+    }
+
+    /**
+     * A Preempt event in a host's Scheduled Events takes the VM and every job on it: each running rank there is
+     * evicted, polled or not (SIGTERM so it can checkpoint, PREEMPTED with the event in its message), all at once so
+     * that one's grace period does not eat into the next one's; their other ranks are stopped as for any broken
+     * job. The event is acknowledged afterwards when the settings say so.
+     */
+    private void evict(Map<String, SshFleet.Scan> scans) {
+        List<Runnable> stops = new ArrayList<>();
+        Map<SshHost, ScheduledEvent> events = new LinkedHashMap<>();
+        scans.forEach((name, scan) -> scan.preemption().ifPresent(event -> {
+            SshHost host = fleet.host(name);
+            events.put(host, event);
+            scan.entries().forEach((id, entry) -> {
+                if (StatusMapping.map(entry.snapshot(), true).state() == JobState.RUNNING) {
+                    int rank = entry.placement().map(RankPlacement::rank).orElse(0);
+                    stops.add(() -> RankStop.stop(fleet, id, new MultiHostJob.Rank(rank, name,
+                            JobStatus.of(JobState.RUNNING, "")), JobDirectory.PREEMPTED, event.describe(),
+                            settings.cancelGrace(), context));
+                }
+            });
+        }));
+        fleet.parallel(stops, Runnable::run);
+        events.forEach((host, event) -> fleet.watch(host).acknowledge(event).ifPresent(problem ->
+                context.logger().log(System.Logger.Level.WARNING, host.name() + ": " + problem)));
+    }
+
+    /** A running job on a host whose Scheduled Events could not be read says so beside its status. */
+    private static JobStatus withEventProblems(JobStatus status, List<MultiHostJob.Rank> ranks,
+                                               Map<String, SshFleet.Scan> scans) {
+        if (status.state() != JobState.RUNNING) {
+            return status;
+        }
+        List<String> problems = new ArrayList<>();
+        for (MultiHostJob.Rank rank : ranks) {
+            SshFleet.Scan scan = scans.get(rank.host());
+            if (scan != null) {
+                scan.events().flatMap(EvictionWatch.Check::problem).filter(p -> !problems.contains(p))
+                        .ifPresent(problems::add);
+            }
+        }
+        return problems.isEmpty() ? status : new JobStatus(status.state(), status.exitCode(), status.message()
+                + " (" + String.join("; ", problems) + ")", status.startedAt(), status.endedAt());
     }
 
     /** Each rank's stdout and stderr; a line's {@code node} is its rank. Ranks are followed side by side. */
     @Override
     public void logs(JobRef ref, LogOptions options, LogSink sink) throws InterruptedException {
+        try {
+            follow(ref, options, sink);
+        } catch (RuntimeException e) {
+            // An interrupt that cut a remote command or a wait for the hosts short is the interrupt, wherever it hit.
+            if (Thread.interrupted()) {
+                InterruptedException interrupted = new InterruptedException("reading the logs was interrupted");
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+            throw e;
+        }
+    }
+
+    private void follow(JobRef ref, LogOptions options, LogSink sink) throws InterruptedException {
         List<MultiHostJob.Rank> ranks = existing(ref);
         LogSink shared = line -> {
             synchronized (sink) {
@@ -321,7 +408,8 @@ public final class SshBackend implements Backend {
         List<HostReport> reports = new ArrayList<>();
         for (SshHost host : fleet.hosts()) {
             try {
-                reports.add(HostDoctor.examine(host, host.entry().workDir(), plan, "none"));
+                reports.add(HostDoctor.examine(host, host.entry().workDir(), plan,
+                        settings.container().runtime().configName()));
             } catch (GantryException e) {
                 reports.add(new HostReport(host.name(), Map.of("address", host.entry().target().address()),
                         List.of(new HostCheck("ssh.reachable", HostCheck.Status.MISSING, e.getMessage(),
@@ -350,17 +438,58 @@ public final class SshBackend implements Backend {
         host.writeAtomically(job.file(RankPlacement.FILE), rank.line());
     }
 
+    /**
+     * What one rank's wrapper runs: the workload's argv in its working directory, or the container runtime's
+     * command line in the rank's job directory.
+     *
+     * @param environment the launched process's own environment (for a container: the runtime client's)
+     * @param envFile whether a container env file was written that a failed launch must remove
+     */
+    private record Launch(List<String> command, String directory, Map<String, String> environment,
+                          boolean envFile) {
+    }
+
+    /** Writes the container's env file (0600) and returns the runtime's command line for one rank. */
+    private Launch container(SshHost host, JobDirectory job, Plan plan, String id, RankPlacement rank,
+                             Map<String, String> rankEnvironment) {
+        ContainerLaunch containers = fleet.containers(host);
+        EnvFile envFile = containers.envFile(plan.workload(), containerEnvironment(rankEnvironment, plan));
+        ContainerLaunch.Launch launch = containers.prepare(plan, id, rank.rank(), job, envFile,
+                new GpuSlice(rank.gpus(), host.facts().nvidiaGpus()));
+        return new Launch(launch.argv(), job.path(), launch.runtimeEnvironment(), true);
+    }
+
+    /**
+     * A rank's environment as its container sees it. NVIDIA devices are handed in by the runtime, which numbers the
+     * rank's GPUs from 0 in the container: the host's indexes in CUDA_VISIBLE_DEVICES would hide them. AMD devices
+     * are all passed and keep the host's numbering, so the variable stays and selects the rank's share.
+     */
+    private static Map<String, String> containerEnvironment(Map<String, String> rankEnvironment, Plan plan) {
+        Map<String, String> env = new TreeMap<>(rankEnvironment);
+        boolean amd = plan.vmSize().gpu().map(g -> g.vendor() == GpuVendor.AMD).orElse(false);
+        if (!amd) {
+            env.remove(MultiHostJob.GPU_VARIABLE);
+        }
+        return env;
+    }
+
     @SuppressWarnings("try")
-    private void launch(SshHost host, JobDirectory job, Workload workload, String workingDirectory,
-                        Map<String, String> env) {
+    private void launch(SshHost host, JobDirectory job, Launch launch) {
         try (AutoCloseable lock = host.lock(job.file(JobDirectory.LOCK))) {
             // One look at the files that say the job was launched or has ended, instead of one command each.
             if (!host.present(job.path(), List.of(JobDirectory.LAUNCHED, JobDirectory.PID, JobDirectory.EXIT,
                     JobDirectory.CANCELLED, JobDirectory.PREEMPTED)).isEmpty()) {
                 return; // launched by an earlier or concurrent submit, or cancelled before it started
             }
-            host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), workload.command()),
-                    workingDirectory, env, job.file(JobDirectory.LAUNCH_LOG));
+            try {
+                host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), launch.command()),
+                        launch.directory(), launch.environment(), job.file(JobDirectory.LAUNCH_LOG));
+            } catch (GantryException e) {
+                if (launch.envFile()) {
+                    host.delete(job.file(ContainerLaunch.ENV_FILE)); // it holds the job's secrets
+                }
+                throw e;
+            }
             job.markLaunched(context.clock().instant());
         } catch (GantryException e) {
             throw e;
@@ -405,18 +534,11 @@ public final class SshBackend implements Backend {
         return ref.backend().equals(ManualBackend.NAME) && JOB_ID.matcher(ref.id()).matches();
     }
 
-    /** Runs a reader; a remote command cut short by an interrupt (Ctrl-C on a follow) is the interrupt. */
+    /** Runs a reader; what a remote command cut short by an interrupt throws is turned into the interrupt above. */
     private static void call(Callable<Void> reader) throws InterruptedException {
         try {
             reader.call();
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            if (Thread.interrupted()) {
-                InterruptedException interrupted = new InterruptedException("following the logs was interrupted");
-                interrupted.initCause(e);
-                throw interrupted;
-            }
+        } catch (InterruptedException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new GantryException(ErrorCode.INTERNAL, e.getMessage(), e);

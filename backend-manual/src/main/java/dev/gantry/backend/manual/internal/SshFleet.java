@@ -2,6 +2,12 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.backend.manual.internal.container.ContainerLaunch;
+import dev.gantry.backend.manual.internal.container.ContainerSettings;
+import dev.gantry.backend.manual.internal.events.EvictionWatch;
+import dev.gantry.backend.manual.internal.events.MetadataQuery;
+import dev.gantry.backend.manual.internal.events.ScheduledEvent;
+import dev.gantry.backend.manual.internal.events.SpotSettings;
 import dev.gantry.ssh.SshPool;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,18 +25,40 @@ import java.util.function.Consumer;
 
 /** The inventory's hosts over one SSH pool, and the fan-out that reads or stops them side by side. */
 final class SshFleet implements AutoCloseable {
-    /** One host's job directories, or why it could not be read. */
-    record Scan(Map<String, HostScan.Entry> entries, Optional<String> error) {
+    /**
+     * One host's job directories, or why it could not be read; and, for a host watched for Spot evictions, what its
+     * Scheduled Events said in the same command.
+     */
+    record Scan(Map<String, HostScan.Entry> entries, Optional<String> error, Optional<EvictionWatch.Check> events) {
+        Scan(Map<String, HostScan.Entry> entries, Optional<String> error) {
+            this(entries, error, Optional.empty());
+        }
+
+        Optional<ScheduledEvent> preemption() {
+            return events.flatMap(EvictionWatch.Check::preemption);
+        }
     }
 
     private final Map<String, SshHost> hosts = new LinkedHashMap<>();
+    private final Map<String, EvictionWatch> watches = new LinkedHashMap<>();
+    private final Map<String, ContainerLaunch> containers = new LinkedHashMap<>();
     private final SshPool pool;
     private final ExecutorService fanOut;
 
-    SshFleet(Inventory inventory, SshPool pool, Duration commandTimeout) {
+    /**
+     * @param spot the Scheduled Events settings every host shares (endpoint, acknowledgement); whether a host is a
+     *     Spot VM is its own {@code spot} setting
+     */
+    SshFleet(Inventory inventory, SshPool pool, Duration commandTimeout, SpotSettings spot,
+             ContainerSettings containerSettings) {
         this.pool = pool;
         for (Inventory.InventoryHost entry : inventory.hosts()) {
-            hosts.put(entry.name(), new SshHost(entry, pool, commandTimeout));
+            SshHost host = new SshHost(entry, pool, commandTimeout);
+            hosts.put(entry.name(), host);
+            watches.put(entry.name(), new EvictionWatch(host, new SpotSettings(entry.spot() ? SpotSettings.Spot.TRUE
+                    : SpotSettings.Spot.FALSE, spot.endpoint(), spot.eventsEnabled(), spot.acknowledge(),
+                    entry.vmName())));
+            containers.put(entry.name(), new ContainerLaunch(host, containerSettings));
         }
         this.fanOut = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "gantry-manual-ssh");
@@ -60,13 +88,31 @@ final class SshFleet implements AutoCloseable {
         return hosts.values().stream().mapToLong(SshHost::commands).sum();
     }
 
-    /** Scans every host at once: one remote command per host. */
+    /** How jobs on this host run their container images. */
+    ContainerLaunch containers(SshHost host) {
+        return containers.get(host.name());
+    }
+
+    /** The host's Spot eviction watch (Scheduled Events). */
+    EvictionWatch watch(SshHost host) {
+        return watches.get(host.name());
+    }
+
+    /**
+     * Scans every host at once: one remote command per host, which on a host watched for evictions also asks its
+     * Scheduled Events.
+     */
     Map<String, Scan> scanAll() {
         Map<String, Future<Scan>> futures = new LinkedHashMap<>();
         for (SshHost host : hosts.values()) {
+            EvictionWatch watch = watches.get(host.name());
             futures.put(host.name(), fanOut.submit(() -> {
+                List<MetadataQuery.Request> requests = watch.watching() ? watch.requests() : List.of();
                 try {
-                    return new Scan(HostScan.parse(host.scan(host.entry().workDir())), Optional.empty());
+                    String output = host.scan(host.entry().workDir(), requests);
+                    Optional<EvictionWatch.Check> events = requests.isEmpty() ? Optional.empty()
+                            : Optional.of(watch.read(MetadataQuery.answers(output)));
+                    return new Scan(HostScan.parse(output), Optional.empty(), events);
                 } catch (GantryException e) {
                     return new Scan(Map.of(), Optional.of(e.getMessage()));
                 }

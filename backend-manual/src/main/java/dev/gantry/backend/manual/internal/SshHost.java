@@ -2,6 +2,7 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.backend.manual.internal.events.MetadataQuery;
 import dev.gantry.backend.manual.internal.probe.HostFacts;
 import dev.gantry.backend.manual.internal.probe.ProbeReport;
 import dev.gantry.backend.manual.internal.probe.ProbeScript;
@@ -328,9 +329,13 @@ final class SshHost implements Host {
         return java.util.Set.copyOf(r.stdoutText().lines().toList());
     }
 
-    /** The job directories under {@code workDir} as one line each (see {@link HostScan}): one remote command. */
-    String scan(String workDir) {
-        RemoteResult r = script(HostScan.SCRIPT, workDir);
+    /**
+     * The job directories under {@code workDir} as one line each (see {@link HostScan}), followed by the answers to
+     * the metadata requests (Scheduled Events of a spot host), if any: one remote command.
+     */
+    String scan(String workDir, List<MetadataQuery.Request> metadata) {
+        RemoteResult r = metadata.isEmpty() ? script(HostScan.SCRIPT, workDir)
+                : exec(MetadataQuery.argvAfter(HostScan.SCRIPT, workDir, metadata), Optional.empty());
         if (!r.succeeded()) {
             throw failed("read the job directories in " + workDir, r);
         }

@@ -22,13 +22,31 @@ import java.util.stream.Stream;
 public final class SshHosts implements AutoCloseable {
     private final List<TestHosts.Host> hosts = TestHosts.hosts();
     private final Path root = Path.of("/tmp", "gantry-it-" + UUID.randomUUID());
+    private final String user;
+
+    /** The hosts as their test user logs in. */
+    public SshHosts() {
+        this(null);
+    }
+
+    private SshHosts(String user) {
+        this.user = user;
+    }
+
+    /**
+     * The hosts as root logs in (with the same test key): for the container tests, whose Podman runs rootful, as
+     * a VM's admin runs it with sudo.
+     */
+    public static SshHosts asRoot() {
+        return new SshHosts("root");
+    }
 
     /** The configuration for the test hosts, plus {@code extra} keys (e.g. {@code hosts[0].gpus}). */
     public Map<String, String> config(Map<String, String> extra) {
         Map<String, String> config = new TreeMap<>();
         config.put("transport", "ssh");
         config.put("cancelGrace", "2s");
-        config.put("defaults.user", hosts.get(0).user());
+        config.put("defaults.user", user != null ? user : hosts.get(0).user());
         config.put("defaults.identityFile", hosts.get(0).identity().toString());
         config.put("defaults.connectTimeout", "2s");
         for (int i = 0; i < hosts.size(); i++) {

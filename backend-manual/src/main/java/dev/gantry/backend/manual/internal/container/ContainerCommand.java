@@ -1,7 +1,6 @@
 package dev.gantry.backend.manual.internal.container;
 
 import dev.gantry.api.Checkpoint;
-import dev.gantry.api.GpuSpec;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -21,6 +19,7 @@ import java.util.stream.Stream;
 public final class ContainerCommand {
     static final String NAME_PREFIX = "gantry-";
     static final String JOB_LABEL = "gantry.job";
+    static final String RANK_LABEL = "gantry.rank";
 
     private ContainerCommand() {
     }
@@ -31,12 +30,26 @@ public final class ContainerCommand {
     }
 
     /**
+     * The name of one rank's container: a multi-node job's ranks are told apart, so that hosts sharing a container
+     * store (or one host's logs) never see two containers of one name.
+     */
+    public static String containerName(String jobId, int rank, int nodes) {
+        return nodes > 1 ? containerName(jobId) + "-rank" + rank : containerName(jobId);
+    }
+
+    /**
      * {@code RUNTIME [global options] run ... IMAGE ARGV...} for a plan whose workload has a container image.
      *
-     * @param hostNvidiaGpus NVIDIA GPUs the host has (0 when unknown): a plan using fewer gets the first ones only
+     * @param gpus the host's GPUs this container gets (none for a CPU job)
      */
     public static List<String> run(ContainerSettings settings, Plan plan, String jobId, String envFile,
-                                   int hostNvidiaGpus) {
+                                   GpuSlice gpus) {
+        return run(settings, plan, jobId, 0, envFile, gpus);
+    }
+
+    /** The command line of one rank of a job ({@code rank} 0 of 1 for a single-node job). */
+    public static List<String> run(ContainerSettings settings, Plan plan, String jobId, int rank, String envFile,
+                                   GpuSlice gpus) {
         Workload workload = plan.workload();
         String image = workload.container().orElseThrow(
                 () -> new IllegalArgumentException("the workload " + workload.name() + " has no container image"))
@@ -48,16 +61,25 @@ public final class ContainerCommand {
         // own exit 1. The program is PID 1 instead; it gets a cancel's or an eviction's SIGTERM when it handles
         // it (as a checkpointing trainer does), and the kill after the grace period otherwise.
         argv.add("--name");
-        argv.add(containerName(jobId));
+        argv.add(containerName(jobId, rank, plan.nodes()));
         argv.add("--label");
         argv.add(JOB_LABEL + "=" + jobId);
+        if (plan.nodes() > 1) {
+            argv.add("--label");
+            argv.add(RANK_LABEL + "=" + rank);
+        }
         // NCCL and PyTorch's DataLoader share memory between processes: the default 64 MiB /dev/shm is too small.
         argv.add("--ipc=host");
         for (String ulimit : settings.ulimits()) {
             argv.add("--ulimit");
             argv.add(ulimit);
         }
-        plan.vmSize().gpu().ifPresent(gpu -> argv.addAll(gpuOptions(settings.runtime(), gpu, hostNvidiaGpus)));
+        if (!gpus.isEmpty()) {
+            plan.vmSize().gpu().ifPresent(gpu -> argv.addAll(gpuOptions(settings.runtime(), gpu.vendor(), gpus)));
+        }
+        if (plan.nodes() > 1) {
+            argv.addAll(multiNodeOptions(settings, plan));
+        }
         argv.add("--env-file");
         argv.add(envFile);
         checkpointMount(workload).ifPresent(path -> {
@@ -86,26 +108,27 @@ public final class ContainerCommand {
         return workload.checkpoint().map(Checkpoint::path).filter(path -> path.startsWith("/"));
     }
 
-    static List<String> gpuOptions(ContainerRuntime runtime, GpuSpec gpu, int hostNvidiaGpus) {
-        if (gpu.vendor() == GpuVendor.AMD) {
+    static List<String> gpuOptions(ContainerRuntime runtime, GpuVendor vendor, GpuSlice gpus) {
+        if (vendor == GpuVendor.AMD) {
             // ROCm needs the compute interface (kfd) and the render nodes (dri), which belong to group video;
-            // ROCm's own documentation runs containers with seccomp unconfined for its memory-mapping calls.
+            // ROCm's own documentation runs containers with seccomp unconfined for its memory-mapping calls. The
+            // devices are the host's all: the job's share is chosen with HIP's CUDA_VISIBLE_DEVICES, which keeps
+            // the host's numbering in the container.
             return List.of("--device", "/dev/kfd", "--device", "/dev/dri", "--group-add", "video",
                     "--security-opt", "seccomp=unconfined");
         }
-        boolean all = gpu.count() >= hostNvidiaGpus;
         List<String> options = new ArrayList<>();
         if (runtime == ContainerRuntime.DOCKER) {
             options.add("--gpus");
             // --gpus parses its value as CSV: a device list with commas must be one quoted field.
-            options.add(all ? "all" : "\"device=" + indexes(gpu.count()).collect(Collectors.joining(",")) + "\"");
+            options.add(gpus.all() ? "all" : "\"device=" + indexes(gpus).collect(Collectors.joining(",")) + "\"");
         } else {
             // Podman uses the Container Device Interface specs that nvidia-ctk cdi generate writes.
-            if (all) {
+            if (gpus.all()) {
                 options.add("--device");
                 options.add("nvidia.com/gpu=all");
             } else {
-                indexes(gpu.count()).forEach(index -> {
+                indexes(gpus).forEach(index -> {
                     options.add("--device");
                     options.add("nvidia.com/gpu=" + index);
                 });
@@ -114,7 +137,39 @@ public final class ContainerCommand {
         return options;
     }
 
-    private static Stream<String> indexes(int count) {
-        return IntStream.range(0, count).mapToObj(Integer::toString);
+    /**
+     * A rank of a multi-node job meets the others at MASTER_ADDR:MASTER_PORT, the hosts' own addresses: it shares
+     * the host's network (unless the settings chose a network themselves, which validation checks). Over RDMA it
+     * also needs the InfiniBand devices and the right to lock the memory it registers with them.
+     */
+    static List<String> multiNodeOptions(ContainerSettings settings, Plan plan) {
+        List<String> options = new ArrayList<>();
+        if (networkOption(settings.runOptions()).isEmpty()) {
+            options.add("--network=host");
+        }
+        if (plan.vmSize().rdma()) {
+            options.addAll(List.of("--device", "/dev/infiniband", "--cap-add", "IPC_LOCK"));
+        }
+        return options;
+    }
+
+    /** The network a run option chooses ({@code --network=X}, {@code --network X}, {@code --net...}), if any. */
+    static Optional<String> networkOption(List<String> runOptions) {
+        for (int i = 0; i < runOptions.size(); i++) {
+            String option = runOptions.get(i);
+            for (String name : List.of("--network", "--net")) {
+                if (option.startsWith(name + "=")) {
+                    return Optional.of(option.substring(name.length() + 1));
+                }
+                if (option.equals(name)) {
+                    return Optional.of(i + 1 < runOptions.size() ? runOptions.get(i + 1) : "");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Stream<String> indexes(GpuSlice gpus) {
+        return gpus.indexes().stream().map(String::valueOf);
     }
 }

@@ -54,6 +54,14 @@ public final class ContainerLaunch {
                         + "directly"));
             }
         });
+        if (runs(workload) && plan.nodes() > 1) {
+            ContainerCommand.networkOption(settings.runOptions()).filter(network -> !network.equals("host"))
+                    .ifPresent(network -> problems.add(Problem.of("backends.manual." + ContainerSettings.RUN_OPTIONS,
+                            "chooses the container network '" + network + "', but the " + plan.nodes() + " ranks of "
+                                    + "this job meet at MASTER_ADDR:MASTER_PORT, an address of rank 0's host, "
+                                    + "which only the host's network reaches; remove the network option (Gantry "
+                                    + "then runs multi-node containers with --network=host)")));
+        }
         if (runs(workload)) {
             ContainerCommand.checkpointMount(workload).ifPresent(path -> {
                 if (path.contains(":") || path.contains(",")) {
@@ -89,12 +97,21 @@ public final class ContainerLaunch {
         return envFile;
     }
 
-    /** Writes the env file (0600 from creation) and returns the runtime command line for the job. */
-    public Launch prepare(Plan plan, String jobId, JobDirectory job, EnvFile envFile, int hostNvidiaGpus) {
+    /**
+     * Writes the env file (0600 from creation) and returns the runtime command line for the job.
+     *
+     * @param gpus the host's GPUs the container gets
+     */
+    public Launch prepare(Plan plan, String jobId, JobDirectory job, EnvFile envFile, GpuSlice gpus) {
+        return prepare(plan, jobId, 0, job, envFile, gpus);
+    }
+
+    /** The same for one rank of a job. */
+    public Launch prepare(Plan plan, String jobId, int rank, JobDirectory job, EnvFile envFile, GpuSlice gpus) {
         ContainerCommand.checkpointMount(plan.workload()).ifPresent(host::createDirectory);
-        host.writeAtomically(job.file(MARKER), ContainerCommand.containerName(jobId) + "\n");
+        host.writeAtomically(job.file(MARKER), ContainerCommand.containerName(jobId, rank, plan.nodes()) + "\n");
         host.writePrivate(job.file(ENV_FILE), envFile.text());
-        return new Launch(ContainerCommand.run(settings, plan, jobId, job.file(ENV_FILE), hostNvidiaGpus),
+        return new Launch(ContainerCommand.run(settings, plan, jobId, rank, job.file(ENV_FILE), gpus),
                 envFile.byName());
     }
 

@@ -69,24 +69,36 @@ public final class EvictionWatch {
         if (!watching()) {
             return Check.nothing();
         }
-        URI events = settings.endpoint();
-        URI name = settings.metadata(COMPUTE_NAME);
-        URI priority = settings.metadata(COMPUTE_PRIORITY);
-        List<Request> requests = new ArrayList<>();
-        if (vmName.isEmpty()) {
-            requests.add(Request.get("name", name));
-        }
-        if (spot.isEmpty()) {
-            requests.add(Request.get("priority", priority));
-        }
-        requests.add(Request.get("events", events));
-        Map<String, Answer> answers;
+        List<Request> requests = requests();
         try {
-            answers = MetadataQuery.answers(host.run(MetadataQuery.argv(requests), MetadataQuery.timeout(requests)));
+            return read(MetadataQuery.answers(host.run(MetadataQuery.argv(requests),
+                    MetadataQuery.timeout(requests))));
         } catch (GantryException e) {
             return Check.problem("Azure Scheduled Events were not checked on " + host.name() + ": "
                     + e.getMessage());
         }
+    }
+
+    /**
+     * The requests of the next check, for a caller that sends them within a command of its own (the ssh transport
+     * asks them in the same command as its status scan); {@link #read} then takes the answers.
+     */
+    public List<Request> requests() {
+        List<Request> requests = new ArrayList<>();
+        if (vmName.isEmpty()) {
+            requests.add(Request.get("name", settings.metadata(COMPUTE_NAME)));
+        }
+        if (spot.isEmpty()) {
+            requests.add(Request.get("priority", settings.metadata(COMPUTE_PRIORITY)));
+        }
+        requests.add(Request.get("events", settings.endpoint()));
+        return requests;
+    }
+
+    /** What the answers to {@link #requests()} say: the Preempt event for this VM, if any, or why none was read. */
+    public Check read(Map<String, Answer> answers) {
+        URI events = settings.endpoint();
+        URI name = settings.metadata(COMPUTE_NAME);
         if (spot.isEmpty()) {
             Optional<Answer> answer = MetadataQuery.answer(answers, "priority");
             // Spot, or Low (the older low-priority VMs, evicted the same way); no answer: not an Azure VM.

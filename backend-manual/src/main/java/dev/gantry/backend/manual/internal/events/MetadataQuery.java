@@ -95,6 +95,22 @@ public final class MetadataQuery {
         return argv;
     }
 
+    /**
+     * One host command that first runs {@code script} with {@code argument} as its {@code $1} (in a subshell, so its
+     * {@code exit} and {@code cd} stay there), then these requests: two questions for the price of one round trip.
+     * The script's own output must not contain the answer markers.
+     */
+    public static List<String> argvAfter(String script, String argument, List<Request> requests) {
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", "(\n" + script + ")\nshift\n" + SCRIPT, "sh",
+                argument));
+        for (Request request : requests) {
+            argv.add(request.name());
+            argv.add(request.url().toString());
+            argv.add(request.body());
+        }
+        return argv;
+    }
+
     /** How long the whole command may take: every request's timeout, plus slack for starting the shell. */
     public static Duration timeout(List<Request> requests) {
         return Duration.ofSeconds((long) REQUEST_SECONDS * requests.size() + 5);

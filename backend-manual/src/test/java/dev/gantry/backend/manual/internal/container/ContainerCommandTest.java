@@ -65,22 +65,60 @@ class ContainerCommandTest {
             .checkpoint(new Checkpoint("/mnt/checkpoints/train", Duration.ofMinutes(30))).build();
 
     static Stream<Arguments> cases() {
+        Plan twoNodes = Plan.builder(CHECKPOINTED, H100X8).nodes(2).build();
         return Stream.of(
-                Arguments.of("docker-cpu.txt", DOCKER, Plan.builder(PLAIN, CPU).build(), 0),
-                Arguments.of("docker-nvidia-all.txt", DOCKER, Plan.builder(CHECKPOINTED, H100X8).build(), 8),
-                Arguments.of("docker-nvidia-2-of-8.txt", DOCKER, Plan.builder(PLAIN, A100X2).build(), 8),
-                Arguments.of("docker-amd.txt", DOCKER, Plan.builder(CHECKPOINTED, MI300X).build(), 0),
-                Arguments.of("podman-cpu-sandbox.txt", PODMAN_SANDBOX, Plan.builder(PLAIN, CPU).build(), 0),
-                Arguments.of("podman-nvidia-all.txt", PODMAN, Plan.builder(CHECKPOINTED, H100X8).build(), 8),
-                Arguments.of("podman-nvidia-2-of-8.txt", PODMAN, Plan.builder(PLAIN, A100X2).build(), 8),
-                Arguments.of("podman-amd.txt", PODMAN, Plan.builder(PLAIN, MI300X).build(), 0));
+                Arguments.of("docker-cpu.txt", DOCKER, Plan.builder(PLAIN, CPU).build(), GpuSlice.none()),
+                Arguments.of("docker-nvidia-all.txt", DOCKER, Plan.builder(CHECKPOINTED, H100X8).build(),
+                        GpuSlice.first(8, 8)),
+                Arguments.of("docker-nvidia-2-of-8.txt", DOCKER, Plan.builder(PLAIN, A100X2).build(),
+                        GpuSlice.first(2, 8)),
+                Arguments.of("docker-nvidia-gpus-2-3-of-8.txt", DOCKER, Plan.builder(PLAIN, A100X2).build(),
+                        new GpuSlice(List.of(2, 3), 8)),
+                Arguments.of("docker-amd.txt", DOCKER, Plan.builder(CHECKPOINTED, MI300X).build(),
+                        GpuSlice.first(8, 0)),
+                Arguments.of("docker-2-nodes-rdma.txt", DOCKER, twoNodes, GpuSlice.first(8, 8)),
+                Arguments.of("podman-cpu-sandbox.txt", PODMAN_SANDBOX, Plan.builder(PLAIN, CPU).build(),
+                        GpuSlice.none()),
+                Arguments.of("podman-nvidia-all.txt", PODMAN, Plan.builder(CHECKPOINTED, H100X8).build(),
+                        GpuSlice.first(8, 8)),
+                Arguments.of("podman-nvidia-2-of-8.txt", PODMAN, Plan.builder(PLAIN, A100X2).build(),
+                        GpuSlice.first(2, 8)),
+                Arguments.of("podman-nvidia-gpus-2-3-of-8.txt", PODMAN, Plan.builder(PLAIN, A100X2).build(),
+                        new GpuSlice(List.of(2, 3), 8)),
+                Arguments.of("podman-amd.txt", PODMAN, Plan.builder(PLAIN, MI300X).build(), GpuSlice.first(8, 0)),
+                Arguments.of("podman-2-nodes-rdma.txt", PODMAN, twoNodes, GpuSlice.first(8, 8)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void runCommandMatchesGolden(String golden, ContainerSettings settings, Plan plan, int hostGpus)
+    void runCommandMatchesGolden(String golden, ContainerSettings settings, Plan plan, GpuSlice gpus)
             throws IOException {
-        assertGolden(golden, ContainerCommand.run(settings, plan, JOB, ENV_FILE, hostGpus));
+        assertGolden(golden, ContainerCommand.run(settings, plan, JOB, ENV_FILE, gpus));
+    }
+
+    @Test
+    void aMultiNodeJobKeepsTheNetworkTheSettingsChose() {
+        ContainerSettings own = new ContainerSettings(ContainerRuntime.PODMAN, "podman", List.of(),
+                ContainerSettings.DEFAULT_ULIMITS, List.of("--network", "host"));
+        List<String> argv = ContainerCommand.run(own, Plan.builder(PLAIN, CPU).nodes(2).build(), JOB, ENV_FILE,
+                GpuSlice.none());
+        assertEquals(-1, argv.indexOf("--network=host"), argv.toString());
+        assertEquals(1, argv.stream().filter(a -> a.equals("--network")).count(), argv.toString());
+    }
+
+    @Test
+    void aGpuSizeWhoseWorkloadTakesNoGpuGetsNoDevices() {
+        List<String> argv = ContainerCommand.run(PODMAN, Plan.builder(PLAIN, A100X2).build(), JOB, ENV_FILE,
+                GpuSlice.none());
+        assertEquals(-1, argv.indexOf("--device"), argv.toString());
+    }
+
+    @Test
+    void networkOptionsAreReadInEveryForm() {
+        assertEquals(Optional.of("none"), ContainerCommand.networkOption(List.of("--network=none")));
+        assertEquals(Optional.of("slirp4netns"), ContainerCommand.networkOption(List.of("--net", "slirp4netns")));
+        assertEquals(Optional.of("host"), ContainerCommand.networkOption(List.of("--shm-size=1g", "--net=host")));
+        assertEquals(Optional.empty(), ContainerCommand.networkOption(List.of("--network-alias=x", "--shm-size=1g")));
     }
 
     @Test
@@ -93,7 +131,7 @@ class ContainerCommandTest {
     void argumentsStaySeparateElementsAfterTheImage() {
         List<String> hostile = List.of("two words", "line one\nline two", "$(id)", "", "-n");
         Plan plan = Plan.builder(workload().command(hostile).build(), CPU).build();
-        List<String> argv = ContainerCommand.run(PODMAN, plan, JOB, ENV_FILE, 0);
+        List<String> argv = ContainerCommand.run(PODMAN, plan, JOB, ENV_FILE, GpuSlice.none());
         int image = argv.indexOf("nvcr.io/nvidia/pytorch:24.05-py3");
         assertEquals(hostile, argv.subList(image + 1, argv.size()));
     }
@@ -101,7 +139,8 @@ class ContainerCommandTest {
     @Test
     void aGpuPlanOnAHostWithUnknownGpusGetsThemAll() {
         // nvidia-smi absent reads as 0 GPUs: pinning devices the host may not have would fail, "all" does not.
-        List<String> argv = ContainerCommand.run(DOCKER, Plan.builder(PLAIN, A100X2).build(), JOB, ENV_FILE, 0);
+        List<String> argv = ContainerCommand.run(DOCKER, Plan.builder(PLAIN, A100X2).build(), JOB, ENV_FILE,
+                GpuSlice.first(2, 0));
         assertEquals("all", argv.get(argv.indexOf("--gpus") + 1));
     }
 
@@ -109,7 +148,8 @@ class ContainerCommandTest {
     void aStorageUrlCheckpointIsNotMounted() {
         Workload w = workload().checkpoint(new Checkpoint("https://acct.blob.core.windows.net/ckpt",
                 Duration.ofMinutes(30))).build();
-        List<String> argv = ContainerCommand.run(DOCKER, Plan.builder(w, CPU).build(), JOB, ENV_FILE, 0);
+        List<String> argv = ContainerCommand.run(DOCKER, Plan.builder(w, CPU).build(), JOB, ENV_FILE,
+                GpuSlice.none());
         assertEquals(-1, argv.indexOf("--volume"), argv.toString());
     }
 
@@ -118,7 +158,8 @@ class ContainerCommandTest {
         Workload bare = Workload.builder("bare").phase(Phase.TRAINING).model(ModelClass.SMALL).command("true")
                 .build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ContainerCommand.run(DOCKER, Plan.builder(bare, CPU).build(), JOB, ENV_FILE, 0));
+                () -> ContainerCommand.run(DOCKER, Plan.builder(bare, CPU).build(), JOB, ENV_FILE,
+                        GpuSlice.none()));
         assertEquals("the workload bare has no container image", e.getMessage());
     }
 

@@ -66,6 +66,21 @@ class ContainerLaunchTest {
     }
 
     @Test
+    void aMultiNodeContainerJobRefusesANetworkTheRanksCannotMeetOn() {
+        ContainerSettings isolated = new ContainerSettings(ContainerRuntime.PODMAN, "podman", List.of(),
+                ContainerSettings.DEFAULT_ULIMITS, List.of("--network=none"));
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), isolated);
+        assertEquals(List.of(), launch.problems(Plan.builder(workload().build(), CPU).build()),
+                "one node may keep its own network");
+        List<Problem> problems = launch.problems(Plan.builder(workload().build(), CPU).nodes(2).build());
+        assertEquals(List.of("backends.manual.containerRunOptions"), problems.stream().map(Problem::path).toList());
+        assertEquals("chooses the container network 'none', but the 2 ranks of this job meet at "
+                + "MASTER_ADDR:MASTER_PORT, an address of rank 0's host, which only the host's network reaches; remove "
+                + "the network option (Gantry then runs multi-node containers with --network=host)",
+                problems.get(0).message());
+    }
+
+    @Test
     void aWorkloadWithoutImageRunsDirectlyEvenWithARuntime() {
         ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB);
         assertFalse(launch.runs(workload().container((dev.gantry.api.ContainerSpec) null).build()));
@@ -85,7 +100,7 @@ class ContainerLaunchTest {
 
         ContainerLaunch launch = new ContainerLaunch(host, DOCKER_STUB);
         ContainerLaunch.Launch prepared = launch.prepare(Plan.builder(w, CPU).build(), "job-a", job,
-                launch.envFile(w, env), 0);
+                launch.envFile(w, env), GpuSlice.none());
 
         Path envFile = Path.of(job.file(ContainerLaunch.ENV_FILE));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(envFile)));

@@ -20,6 +20,7 @@ import java.util.UUID;
  * without the {@code Metadata: true} header get 400 as on Azure; tests inject events and read what was asked.
  */
 public final class FakeMetadataService implements AutoCloseable {
+    private final java.util.Map<String, String> namesByClient = new java.util.HashMap<>();
     /** One request as the fake saw it. */
     public record Seen(String method, String path, String query, boolean metadataHeader, String body) {
     }
@@ -33,15 +34,24 @@ public final class FakeMetadataService implements AutoCloseable {
     private long incarnation = 1;
 
     public FakeMetadataService(String vmName) throws IOException {
+        this(vmName, InetAddress.getLoopbackAddress());
+    }
+
+    /**
+     * A fake listening on {@code address}: the SSH test hosts, in network namespaces of their own, reach this
+     * machine at the test bridge's address only, where a VM reaches its metadata service at 169.254.169.254.
+     */
+    public FakeMetadataService(String vmName, InetAddress address) throws IOException {
         this.vmName = vmName;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server = HttpServer.create(new InetSocketAddress(address, 0), 0);
         server.createContext("/metadata/", this::handle);
         server.start();
     }
 
     /** The Scheduled Events URL, with the contract's api-version. */
     public String eventsUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/metadata/scheduledevents?api-version=2020-07-01";
+        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort()
+                + "/metadata/scheduledevents?api-version=2020-07-01";
     }
 
     public synchronized void priority(String value) {
@@ -80,6 +90,14 @@ public final class FakeMetadataService implements AutoCloseable {
         incarnation++;
     }
 
+    /**
+     * Answers the VM-name question of one client address with its own name, as each VM's own metadata service
+     * would: several test hosts can then share this fake and still be told apart by Scheduled Events.
+     */
+    public synchronized void vmNameOf(String clientAddress, String name) {
+        namesByClient.put(clientAddress, name);
+    }
+
     public synchronized List<Seen> seen() {
         return List.copyOf(seen);
     }
@@ -105,7 +123,8 @@ public final class FakeMetadataService implements AutoCloseable {
                 reply = document != null ? document : "{\"DocumentIncarnation\": " + incarnation + ", \"Events\": ["
                         + String.join(", ", events) + "]}";
             } else if (path.equals("/metadata/instance/compute/name")) {
-                reply = vmName;
+                reply = namesByClient.getOrDefault(exchange.getRemoteAddress().getAddress().getHostAddress(),
+                        vmName);
             } else if (path.equals("/metadata/instance/compute/priority")) {
                 reply = priority;
             } else {
