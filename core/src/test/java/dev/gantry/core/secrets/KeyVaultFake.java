@@ -184,8 +184,8 @@ final class KeyVaultFake implements AutoCloseable {
     }
 
     private void challenge(HttpExchange exchange, String message) throws IOException {
-        exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer authorization=\"https://login.microsoftonline.com/"
-                + TENANT + "\", resource=\"" + RESOURCE + "\"");
+        exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer authorization=\"https://login.microsoftonline"
+                + ".com/" + TENANT + "\", resource=\"" + RESOURCE + "\"");
         error(exchange, 401, "Unauthorized", message, null);
     }
 
