@@ -1,5 +1,6 @@
 package dev.gantry.core.secrets;
 
+import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.HttpHeaderName;
 import dev.gantry.api.ErrorCode;
@@ -13,7 +14,8 @@ import java.util.regex.Pattern;
 /**
  * Turns what the SDK threw into an error that names the reference and the likely fix. It never quotes the SDK's
  * message: for an error answer that is only Key Vault's error body, but for a broken success answer it could be the
- * body that carries the value. For the same reason only error answers are kept as the cause.
+ * body that carries the value. For the same reason only error answers and a credential's own failure are kept as
+ * the cause.
  */
 final class KeyVaultFailure {
     private static final Pattern AUTHORIZATION = Pattern.compile(
@@ -23,6 +25,13 @@ final class KeyVaultFailure {
     }
 
     static GantryException explain(SecretRef ref, KeyVaultReference where, RuntimeException e) {
+        if (e instanceof ClientAuthenticationException signIn && signIn.getResponse() == null) {
+            // The credential failed before Key Vault was asked; its own message lists what it tried, and holds
+            // no secret, so it stays as the cause.
+            return new GantryException(ErrorCode.SECRET_UNRESOLVED, "secret " + ref + ": no Azure credential could "
+                    + "get a token for Key Vault (" + e.getClass().getSimpleName() + "); sign in with az login, or "
+                    + "run gantry where a managed identity is available", e);
+        }
         if (!(e instanceof HttpResponseException answer) || answer.getResponse() == null
                 || answer.getResponse().getStatusCode() < 400) {
             return new GantryException(ErrorCode.SECRET_UNRESOLVED, "secret " + ref + ": Key Vault did not return "

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.credential.TokenCredential;
 import com.azure.core.credential.TokenRequestContext;
+import com.azure.identity.CredentialUnavailableException;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.SecretRef;
@@ -19,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 /**
  * {@link KeyVaultSecrets} against {@link KeyVaultFake} through the SDK's whole pipeline: challenge, token, retries,
@@ -45,7 +48,7 @@ class KeyVaultSecretsTest {
     }
 
     /** The production class, with a transport that sends every vault to the fake (as a test may only). */
-    private KeyVaultSecrets secrets(RecordingCredential tokens, boolean verifyChallengeResource) {
+    private KeyVaultSecrets secrets(TokenCredential tokens, boolean verifyChallengeResource) {
         KeyVaultSecrets.Transport toFake = new KeyVaultSecrets.Transport(Optional.of(LocalHttps.trustingHttpClient()),
                 vaultUrl -> {
                     clientsBuilt.add(vaultUrl);
@@ -188,6 +191,20 @@ class KeyVaultSecretsTest {
         List<Request> requests = vault.requests();
         assertEquals(Optional.of("Bearer a-token-from-another-tenant"),
                 requests.get(requests.size() - 1).authorization());
+    }
+
+    @Test
+    void aCredentialThatGetsNoTokenSaysToSignIn() {
+        vault.put("hf-token", VALUE);
+        TokenCredential signedOut = request -> Mono.error(new CredentialUnavailableException(
+                "DefaultAzureCredential failed to retrieve a token from the included credentials."));
+        GantryException e = assertThrows(GantryException.class,
+                () -> secrets(signedOut, false).fetch(ref(VAULT + "/secrets/hf-token")));
+        assertEquals(ErrorCode.SECRET_UNRESOLVED, e.code());
+        assertEquals("secret " + VAULT + "/secrets/hf-token: no Azure credential could get a token for Key Vault "
+                + "(CredentialUnavailableException); sign in with az login, or run gantry where a managed identity "
+                + "is available", e.getMessage());
+        assertTrue(vault.requests().stream().allMatch(r -> r.authorization().isEmpty()), vault.requests().toString());
     }
 
     @Test
