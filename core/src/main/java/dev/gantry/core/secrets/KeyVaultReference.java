@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.SecretRef;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -63,7 +64,8 @@ record KeyVaultReference(String vault, String name, Optional<String> version) {
                     + " cloud's vault domain: vault.azure.cn, vault.usgovcloudapi.net, vault.microsoftazure.de) with"
                     + " a vault name of 3-24 letters, digits and '-'");
         }
-        return new KeyVaultReference("https://" + uri.getHost(), parts[2], version);
+        // Host names are case-insensitive: one vault, however it is spelled, is one client.
+        return new KeyVaultReference("https://" + uri.getHost().toLowerCase(Locale.ROOT), parts[2], version);
     }
 
     /** The vault's name, the first label of its host, as the az CLI takes it. */

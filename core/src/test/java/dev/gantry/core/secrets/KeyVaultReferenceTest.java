@@ -21,7 +21,7 @@ class KeyVaultReferenceTest {
         assertEquals(new KeyVaultReference("https://gantry-models.vault.azure.net", "hf-token",
                 Optional.of("4387e9f3d6e14c459867679a90fd0f79")),
                 of("https://gantry-models.vault.azure.net/secrets/hf-token/4387e9f3d6e14c459867679a90fd0f79"));
-        KeyVaultReference latest = of("https://gantry-models.vault.azure.cn/secrets/hf-token/");
+        KeyVaultReference latest = of("https://Gantry-Models.vault.azure.cn/secrets/hf-token/");
         assertEquals(new KeyVaultReference("https://gantry-models.vault.azure.cn", "hf-token", Optional.empty()),
                 latest);
         assertEquals("gantry-models", latest.vaultName());
