@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -31,6 +31,10 @@ class KeyVaultSecretsTest {
     private static final String VAULT = "https://gantry-models.vault.azure.net";
     private static final String VALUE = "hf_s3cr3t-V4lue";
 
+    // The SDK caches a vault's challenge for the life of the JVM, keyed by host and port: a fake that got a closed
+    // fake's port would see no challenge. So every fake keeps its port until the last test has run.
+    private static final List<KeyVaultFake> FAKES = new ArrayList<>();
+
     private KeyVaultFake vault;
     private RecordingCredential credential;
     private final AtomicInteger credentialsCreated = new AtomicInteger();
@@ -39,12 +43,13 @@ class KeyVaultSecretsTest {
     @BeforeEach
     void startVault() throws Exception {
         vault = new KeyVaultFake();
+        FAKES.add(vault);
         credential = KeyVaultFake.credential(KeyVaultFake.TOKEN);
     }
 
-    @AfterEach
-    void stopVault() {
-        vault.close();
+    @AfterAll
+    static void stopVaults() {
+        FAKES.forEach(KeyVaultFake::close);
     }
 
     /** The production class, with a transport that sends every vault to the fake (as a test may only). */
