@@ -8,12 +8,15 @@ import java.util.regex.Pattern;
  * Backends run it with the NVIDIA container runtime (or the AMD device flags) when the plan has GPUs.
  */
 public record ContainerSpec(String image) {
-    // registry (optional, with port) / path components / optional tag / optional digest
-    private static final Pattern IMAGE = Pattern.compile(
-            "^(?:(?<registry>[a-zA-Z0-9](?:[a-zA-Z0-9.-]*[a-zA-Z0-9])?(?::[0-9]+)?)/)?"
-                    + "(?<repo>[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)"
-                    + "(?::(?<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}))?"
-                    + "(?:@(?<digest>[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?$");
+    /** The longest image reference accepted. */
+    public static final int MAX_IMAGE_LENGTH = 512;
+    private static final Pattern REGISTRY = Pattern.compile(
+            "[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]{1,5})?");
+    private static final Pattern REPOSITORY = Pattern.compile(
+            "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*");
+    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
+    private static final Pattern DIGEST = Pattern.compile("[a-z0-9]+(?:[+._-][a-z0-9]+)*:[0-9a-fA-F]{32,}");
+    private static final Pattern SHA256 = Pattern.compile("sha256:[0-9a-f]{64}");
 
     public ContainerSpec {
         Objects.requireNonNull(image, "image");
@@ -23,7 +26,47 @@ public record ContainerSpec(String image) {
         checks.throwIfAny();
     }
 
+    /**
+     * The one definition of a valid image reference, read the way Docker reads it: everything after the first
+     * {@code @} is the digest ({@code algorithm:hex}; a sha256 digest is exactly 64 lower-case hex digits), a
+     * {@code :} after the last {@code /} starts the tag, and the part before the first {@code /} is the registry
+     * ({@code host[:port]}) when it has a {@code .} or a {@code :} or is {@code localhost}; the rest is the repository,
+     * lower-case components separated by {@code /}. At most {@value #MAX_IMAGE_LENGTH} characters.
+     * {@code dev.gantry.images.ContainerImageName} takes its accept/reject decision from here and explains it.
+     */
     public static boolean isValidImage(String image) {
-        return image != null && image.length() <= 512 && IMAGE.matcher(image).matches();
+        if (image == null || image.isEmpty() || image.length() > MAX_IMAGE_LENGTH) {
+            return false;
+        }
+        String rest = image;
+        int at = rest.indexOf('@');
+        if (at >= 0) {
+            String digest = rest.substring(at + 1);
+            boolean sha256 = digest.startsWith("sha256:");
+            if (!DIGEST.matcher(digest).matches() || sha256 && !SHA256.matcher(digest).matches()) {
+                return false;
+            }
+            rest = rest.substring(0, at);
+        }
+        int colon = rest.lastIndexOf(':');
+        if (colon > rest.lastIndexOf('/')) {
+            if (!TAG.matcher(rest.substring(colon + 1)).matches()) {
+                return false;
+            }
+            rest = rest.substring(0, colon);
+        }
+        int slash = rest.indexOf('/');
+        if (slash >= 0 && namesRegistry(rest.substring(0, slash))) {
+            if (!REGISTRY.matcher(rest.substring(0, slash)).matches()) {
+                return false;
+            }
+            rest = rest.substring(slash + 1);
+        }
+        return REPOSITORY.matcher(rest).matches();
+    }
+
+    /** Whether the part before the first {@code /} is a registry host rather than the repository's first part. */
+    public static boolean namesRegistry(String firstPart) {
+        return firstPart.contains(".") || firstPart.contains(":") || firstPart.equals("localhost");
     }
 }

@@ -1,5 +1,6 @@
 package dev.gantry.images;
 
+import dev.gantry.api.ContainerSpec;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
 public record ContainerImageName(String registry, String repository, Optional<String> tag, Optional<String> digest) {
     public static final String DOCKER_HUB = "docker.io";
     private static final String FIELD = "container.image";
-    private static final int MAX_LENGTH = 512;
+    private static final int MAX_LENGTH = ContainerSpec.MAX_IMAGE_LENGTH;
     private static final Pattern REGISTRY = Pattern.compile(
             "(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]{1,5})?");
     private static final Pattern COMPONENT = Pattern.compile("[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*");
@@ -42,27 +43,68 @@ public record ContainerImageName(String registry, String repository, Optional<St
     }
 
     /**
-     * Parses and normalizes an image reference.
+     * Parses and normalizes an image reference. Whether it is valid is {@link ContainerSpec#isValidImage}'s decision,
+     * so that a spec that reads is an image that parses; the checks here only say what is wrong with a rejected one.
      *
      * @throws GantryException {@link ErrorCode#SPEC_INVALID} naming field {@code container.image} with every
      *     problem found
      */
     public static ContainerImageName parse(String image) {
-        List<Problem> problems = new ArrayList<>();
+        if (!ContainerSpec.isValidImage(image)) {
+            List<Problem> problems = problems(image);
+            // Only a gap in the explanations leaves none; the rejection stands, with the general rule.
+            throw invalid(problems.isEmpty() ? List.of(Problem.of(FIELD, "must be [registry/]repository[:tag|@digest]"
+                    + " with a lower-case repository, got '" + image + "' (for example "
+                    + "nvcr.io/nvidia/pytorch:24.05-py3)")) : problems);
+        }
+        Parts parts = Parts.of(image);
+        String registry = normalizeRegistry(parts.registry().orElse(DOCKER_HUB));
+        String repository = parts.repository();
+        if (registry.equals(DOCKER_HUB) && !repository.contains("/")) {
+            repository = "library/" + repository;
+        }
+        Optional<String> tag = parts.tag().isEmpty() && parts.digest().isEmpty() ? Optional.of("latest") : parts.tag();
+        return new ContainerImageName(registry, repository, tag, parts.digest());
+    }
+
+    /** An image reference cut where Docker cuts it, before any part is checked. */
+    private record Parts(Optional<String> registry, String repository, Optional<String> tag, Optional<String> digest) {
+        static Parts of(String image) {
+            String rest = image;
+            Optional<String> digest = Optional.empty();
+            int at = rest.indexOf('@');
+            if (at >= 0) {
+                digest = Optional.of(rest.substring(at + 1));
+                rest = rest.substring(0, at);
+            }
+            Optional<String> tag = Optional.empty();
+            int colon = rest.lastIndexOf(':');
+            if (colon > rest.lastIndexOf('/')) {
+                tag = Optional.of(rest.substring(colon + 1));
+                rest = rest.substring(0, colon);
+            }
+            Optional<String> registry = Optional.empty();
+            int slash = rest.indexOf('/');
+            if (slash >= 0 && ContainerSpec.namesRegistry(rest.substring(0, slash))) {
+                registry = Optional.of(rest.substring(0, slash));
+                rest = rest.substring(slash + 1);
+            }
+            return new Parts(registry, rest, tag, digest);
+        }
+    }
+
+    /** What is wrong with an image reference, part by part; empty when each part is well formed. */
+    static List<Problem> problems(String image) {
         if (image == null || image.isEmpty()) {
-            throw invalid(List.of(Problem.of(FIELD, "must be [registry/]repository[:tag|@digest], got '' "
-                    + "(for example nvcr.io/nvidia/pytorch:24.05-py3)")));
+            return List.of(Problem.of(FIELD, "must be [registry/]repository[:tag|@digest], got '' "
+                    + "(for example nvcr.io/nvidia/pytorch:24.05-py3)"));
         }
         if (image.length() > MAX_LENGTH) {
-            throw invalid(List.of(Problem.of(FIELD, "must be at most " + MAX_LENGTH + " characters, got "
-                    + image.length())));
+            return List.of(Problem.of(FIELD, "must be at most " + MAX_LENGTH + " characters, got " + image.length()));
         }
-        String rest = image;
-        Optional<String> digest = Optional.empty();
-        int at = rest.indexOf('@');
-        if (at >= 0) {
-            String d = rest.substring(at + 1);
-            rest = rest.substring(0, at);
+        List<Problem> problems = new ArrayList<>();
+        Parts parts = Parts.of(image);
+        parts.digest().ifPresent(d -> {
             if (!DIGEST.matcher(d).matches()) {
                 problems.add(Problem.of(FIELD, "digest '" + d + "' in '" + image + "' must be algorithm:hex, e.g. "
                         + "sha256: followed by 64 lower-case hex digits"));
@@ -70,37 +112,17 @@ public record ContainerImageName(String registry, String repository, Optional<St
                 problems.add(Problem.of(FIELD, "digest '" + d + "' in '" + image + "' must be sha256: followed by "
                         + "exactly 64 lower-case hex digits, got " + (d.length() - 7) + " characters"));
             }
-            digest = Optional.of(d);
-        }
-        Optional<String> tag = Optional.empty();
-        int colon = rest.lastIndexOf(':');
-        if (colon > rest.lastIndexOf('/')) {
-            String t = rest.substring(colon + 1);
-            rest = rest.substring(0, colon);
-            if (!TAG.matcher(t).matches()) {
-                problems.add(Problem.of(FIELD, "tag '" + t + "' in '" + image + "' must be 1-128 letters, digits, "
-                        + "'_', '.' or '-', not starting with '.' or '-'"));
-            }
-            tag = Optional.of(t);
-        }
-        String registry = DOCKER_HUB;
-        int slash = rest.indexOf('/');
-        if (slash >= 0) {
-            String first = rest.substring(0, slash);
-            if (first.contains(".") || first.contains(":") || first.equals("localhost")) {
-                registry = first;
-                rest = rest.substring(slash + 1);
-                if (!REGISTRY.matcher(first).matches()) {
-                    problems.add(Problem.of(FIELD, "registry '" + first + "' in '" + image + "' must be a host name "
-                            + "with an optional :port, e.g. myacr.azurecr.io or localhost:5000"));
-                }
-            }
-        }
-        String repository = rest;
-        if (repository.isEmpty()) {
+        });
+        parts.tag().filter(t -> !TAG.matcher(t).matches()).ifPresent(t -> problems.add(Problem.of(FIELD, "tag '" + t
+                + "' in '" + image + "' must be 1-128 letters, digits, '_', '.' or '-', not starting with '.' or "
+                + "'-'")));
+        parts.registry().filter(r -> !REGISTRY.matcher(r).matches()).ifPresent(r -> problems.add(Problem.of(FIELD,
+                "registry '" + r + "' in '" + image + "' must be a host name with an optional :port, e.g. "
+                        + "myacr.azurecr.io or localhost:5000")));
+        if (parts.repository().isEmpty()) {
             problems.add(Problem.of(FIELD, "'" + image + "' names no repository; write e.g. nvcr.io/nvidia/pytorch"));
         } else {
-            for (String component : repository.split("/", -1)) {
+            for (String component : parts.repository().split("/", -1)) {
                 if (!COMPONENT.matcher(component).matches()) {
                     String hint = !component.equals(component.toLowerCase(Locale.ROOT))
                             ? "; repositories are lower case: write '" + component.toLowerCase(Locale.ROOT) + "'"
@@ -110,17 +132,7 @@ public record ContainerImageName(String registry, String repository, Optional<St
                 }
             }
         }
-        if (!problems.isEmpty()) {
-            throw invalid(problems);
-        }
-        registry = normalizeRegistry(registry);
-        if (registry.equals(DOCKER_HUB) && !repository.contains("/")) {
-            repository = "library/" + repository;
-        }
-        if (tag.isEmpty() && digest.isEmpty()) {
-            tag = Optional.of("latest");
-        }
-        return new ContainerImageName(registry, repository, tag, digest);
+        return problems;
     }
 
     private static String normalizeRegistry(String registry) {

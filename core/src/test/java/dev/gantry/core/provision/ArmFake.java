@@ -2,27 +2,16 @@ package dev.gantry.core.provision;
 
 import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
-import com.azure.core.http.HttpClient;
-import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
 import com.azure.core.management.AzureEnvironment;
-import com.azure.core.util.Configuration;
 import com.azure.resourcemanager.resources.fluentcore.utils.ResourceManagerUtils;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
+import dev.gantry.core.fakes.LocalHttps;
 import com.sun.net.httpserver.HttpsServer;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -35,9 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -50,14 +36,13 @@ import reactor.core.publisher.Mono;
  * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
  * disk and NICs.
  *
- * <p>It serves HTTPS (the SDK sends bearer tokens over HTTPS only) with the throwaway certificate in
- * {@code provision/arm-fake-tls.p12}; {@link #connector()} gives the production {@link ArmConnector} an HTTP client
- * that trusts exactly that certificate, so the SDK's whole pipeline (bearer-token policy, retries, pollers) runs.
+ * <p>It serves HTTPS with {@link LocalHttps}; {@link #connector()} gives the production {@link ArmConnector} an HTTP
+ * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,
+ * pollers) runs.
  */
 final class ArmFake implements AutoCloseable {
     static final String SUBSCRIPTION = "11111111-2222-3333-4444-555555555555";
     static final String TOKEN = "fake-arm-token";
-    private static final char[] KEYSTORE_PASSWORD = "arm-fake".toCharArray();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One request as the fake received it. */
@@ -77,8 +62,6 @@ final class ArmFake implements AutoCloseable {
     }
 
     private final HttpsServer server;
-    private final SSLContext serverTls;
-    private final TrustManagerFactory trust;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, ObjectNode> resources = new LinkedHashMap<>();
     private final Map<String, Operation> operations = new HashMap<>();
@@ -92,26 +75,13 @@ final class ArmFake implements AutoCloseable {
     private int nextPublicIp = 10;
 
     ArmFake() throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = ArmFake.class.getResourceAsStream("/provision/arm-fake-tls.p12")) {
-            keys.load(in, KEYSTORE_PASSWORD);
-        }
-        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keyManagers.init(keys, KEYSTORE_PASSWORD);
-        serverTls = SSLContext.getInstance("TLS");
-        serverTls.init(keyManagers.getKeyManagers(), null, null);
-        trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(keys);
-        server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
-        server.createContext("/", this::handle);
-        server.start();
+        server = LocalHttps.start(this::handle);
         // The SDK's pollers wait 30 s between polls unless told otherwise; this is its own hook for tests.
         ResourceManagerUtils.InternalRuntimeContext.setDelayProvider(delay -> Duration.ofMillis(1));
     }
 
     String baseUrl() {
-        return "https://127.0.0.1:" + server.getAddress().getPort();
+        return LocalHttps.baseUrl(server);
     }
 
     /** The production connector, pointed at this fake with a credential that hands out {@link #TOKEN}. */
@@ -122,19 +92,7 @@ final class ArmFake implements AutoCloseable {
     ArmConnector connector(TokenCredential credential) {
         Map<String, String> endpoints = new HashMap<>(AzureEnvironment.AZURE.getEndpoints());
         endpoints.put("resourceManagerEndpointUrl", baseUrl() + "/");
-        return ArmConnector.of(credential, new AzureEnvironment(endpoints), trustingHttpClient());
-    }
-
-    private HttpClient trustingHttpClient() {
-        try {
-            SslContext tls = SslContextBuilder.forClient().trustManager(trust).build();
-            return new NettyAsyncHttpClientBuilder(reactor.netty.http.client.HttpClient.create()
-                    .secure(spec -> spec.sslContext(tls)))
-                    .configuration(Configuration.NONE)
-                    .build();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return ArmConnector.of(credential, new AzureEnvironment(endpoints), LocalHttps.trustingHttpClient());
     }
 
     // ---- test controls ----
@@ -204,7 +162,7 @@ final class ArmFake implements AutoCloseable {
     private synchronized void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getRawPath();
-            Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+            Map<String, String> query = LocalHttps.query(exchange.getRequestURI().getRawQuery());
             Map<String, String> headers = new LinkedHashMap<>();
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT),
                     String.join(",", values)));
@@ -606,19 +564,5 @@ final class ArmFake implements AutoCloseable {
 
     private static String key(String path) {
         return path.toLowerCase(Locale.ROOT);
-    }
-
-    private static Map<String, String> query(String raw) {
-        Map<String, String> query = new LinkedHashMap<>();
-        if (raw == null) {
-            return query;
-        }
-        for (String pair : raw.split("&")) {
-            int equals = pair.indexOf('=');
-            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-            query.put(name, value);
-        }
-        return query;
     }
 }

@@ -11,6 +11,7 @@ import dev.gantry.api.backend.Secret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,34 @@ class ReferenceSecretResolverTest {
         return new ReferenceSecretResolver(env, dir, new KeyVaultSecrets(() -> {
             throw new AssertionError("Key Vault must not be contacted");
         }));
+    }
+
+    @Test
+    void aWorkloadWithoutKeyVaultReferencesNeverCreatesACredential() throws Exception {
+        AtomicInteger credentials = new AtomicInteger();
+        ReferenceSecretResolver resolver = new ReferenceSecretResolver(Map.of("HF_TOKEN", "s3cr3t"), dir,
+                new KeyVaultSecrets(() -> {
+                    credentials.incrementAndGet();
+                    throw new AssertionError("Key Vault must not be contacted");
+                }));
+        Files.writeString(dir.resolve("wandb"), "w4ndb\n");
+        Map<String, SecretRef> secrets = Map.of("HF_TOKEN", SecretRef.parse("env:HF_TOKEN"),
+                "WANDB_API_KEY", SecretRef.parse("file:wandb"));
+
+        secrets.values().forEach(resolver::resolve);
+
+        assertEquals(0, credentials.get());
+    }
+
+    @Test
+    void aMalformedKeyVaultReferenceFailsNamingThePartThatIsWrong() {
+        // SecretRef's constructor takes any location; only SecretRef.parse checks it. A program can skip parse.
+        GantryException e = assertThrows(GantryException.class, () -> resolver(Map.of()).resolve(
+                new SecretRef(SecretRef.Kind.KEY_VAULT, "https://gantry-models.vault.azure.net/secrets/hf_token")));
+        assertEquals(ErrorCode.SECRET_UNRESOLVED, e.code());
+        assertEquals("secret https://gantry-models.vault.azure.net/secrets/hf_token: not a Key Vault secret "
+                + "reference: the secret name 'hf_token' must be 1-127 letters, digits and '-'; write it as "
+                + "https://VAULT.vault.azure.net/secrets/NAME[/VERSION]", e.getMessage());
     }
 
     @Test

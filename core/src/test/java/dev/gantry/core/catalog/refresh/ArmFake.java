@@ -3,38 +3,25 @@ package dev.gantry.core.catalog.refresh;
 import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
-import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
 import com.azure.core.management.AzureEnvironment;
 import com.azure.core.management.profile.AzureProfile;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
+import dev.gantry.core.fakes.LocalHttps;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Mono;
 
 /**
- * A local Azure Resource Manager for the Compute endpoints the catalog uses, over HTTPS (the SDK sends bearer
- * tokens only over HTTPS) with a certificate made for the test by the JDK's keytool:
+ * A local Azure Resource Manager for the Compute endpoints the catalog uses, over HTTPS ({@link LocalHttps}: the SDK
+ * sends bearer tokens only over HTTPS):
  * <ul>
  *   <li>{@code GET /subscriptions/{id}/providers/Microsoft.Compute/skus?api-version=...&$filter=location eq 'R'}:
  *       {@code value} + {@code nextLink} paging, the first request answered 429 with {@code Retry-After: 0};</li>
@@ -47,7 +34,6 @@ final class ArmFake implements AutoCloseable {
     static final String TOKEN = "fake-token";
 
     private final HttpsServer server;
-    private final SslContext clientSsl;
     private final Map<String, List<String>> skuPages;
     private final Map<String, String> usages;
     private final AtomicInteger throttleLeft = new AtomicInteger(1);
@@ -57,33 +43,10 @@ final class ArmFake implements AutoCloseable {
      * @param skuPages per region, the SKU pages' {@code value} arrays as JSON text
      * @param usages per region, the usages {@code value} array as JSON text
      */
-    ArmFake(Path dir, Map<String, List<String>> skuPages, Map<String, String> usages) throws Exception {
+    ArmFake(Map<String, List<String>> skuPages, Map<String, String> usages) throws Exception {
         this.skuPages = skuPages;
         this.usages = usages;
-        Path keystore = dir.resolve("arm-fake.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "arm", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-keystore", keystore.toString(),
-                "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit")
-                .redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
-            throw new IllegalStateException("keytool failed: " + output);
-        }
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            store.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, "changeit".toCharArray());
-        SSLContext serverSsl = SSLContext.getInstance("TLS");
-        serverSsl.init(keys.getKeyManagers(), null, null);
-        clientSsl = SslContextBuilder.forClient().trustManager((X509Certificate) store.getCertificate("arm")).build();
-
-        server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(serverSsl));
-        server.createContext("/", this::handle);
-        server.start();
+        server = LocalHttps.start(this::handle);
     }
 
     /** How many requests were answered 429. */
@@ -92,7 +55,7 @@ final class ArmFake implements AutoCloseable {
     }
 
     String endpoint() {
-        return "https://127.0.0.1:" + server.getAddress().getPort() + "/";
+        return LocalHttps.baseUrl(server) + "/";
     }
 
     /** A profile whose Resource Manager endpoint is this fake. */
@@ -104,10 +67,9 @@ final class ArmFake implements AutoCloseable {
         return new AzureProfile("tenant", SUBSCRIPTION, new AzureEnvironment(endpoints));
     }
 
-    /** The SDK's Netty client, trusting this fake's certificate only. */
+    /** The SDK's Netty client, trusting the fakes' certificate only. */
     HttpClient httpClient() {
-        return new NettyAsyncHttpClientBuilder(reactor.netty.http.client.HttpClient.create()
-                .secure(spec -> spec.sslContext(clientSsl))).build();
+        return LocalHttps.trustingHttpClient();
     }
 
     /** A credential that hands out the fake's token, as DefaultAzureCredential would hand out a real one. */
@@ -122,7 +84,7 @@ final class ArmFake implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
-            Map<String, String> query = RetailPricesFake.query(exchange.getRequestURI().getRawQuery());
+            Map<String, String> query = LocalHttps.query(exchange.getRequestURI().getRawQuery());
             requests.add(exchange.getRequestMethod() + " " + path + " " + query);
             if (!("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
                 send(exchange, 401, "{\"error\":{\"code\":\"AuthenticationFailed\",\"message\":\"Authentication"

@@ -76,7 +76,7 @@ class CatalogRefresherTest {
                 ArmFake.usage("lowPriorityCores", "Total Regional Low-priority vCPUs", 0, 100),
                 ArmFake.usage("standardNDSH100v5Family", "Standard NDSH100v5 Family vCPUs", 96, 200),
                 ArmFake.usage("standardDSv5Family", "Standard DSv5 Family vCPUs", 4, 100)) + "]";
-        arm = new ArmFake(dir, Map.of("eastus", List.of(page1, page2)), Map.of("eastus", usages));
+        arm = new ArmFake(Map.of("eastus", List.of(page1, page2)), Map.of("eastus", usages));
     }
 
     @AfterAll

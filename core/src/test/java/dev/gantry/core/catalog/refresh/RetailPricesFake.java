@@ -2,18 +2,17 @@ package dev.gantry.core.catalog.refresh;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gantry.core.fakes.LocalHttps;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -51,7 +50,7 @@ final class RetailPricesFake implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+            Map<String, String> query = LocalHttps.query(exchange.getRequestURI().getRawQuery());
             filters.add(query.getOrDefault("$filter", ""));
             if (throttleLeft.getAndDecrement() > 0) {
                 if (retryAfter != null) {
@@ -87,20 +86,6 @@ final class RetailPricesFake implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
-    }
-
-    static Map<String, String> query(String raw) {
-        Map<String, String> query = new TreeMap<>();
-        if (raw == null) {
-            return query;
-        }
-        for (String pair : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            query.put(key, value);
-        }
-        return query;
     }
 
     /** One price item in the API's shape. */
