@@ -1,5 +1,6 @@
 package dev.gantry.benchmarks;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.gantry.api.Architecture;
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.Phase;
@@ -21,6 +22,9 @@ import dev.gantry.ssh.HostKeyPolicy;
 import dev.gantry.ssh.RemoteResult;
 import dev.gantry.ssh.SshPool;
 import dev.gantry.ssh.SshTarget;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,8 +41,9 @@ import java.util.UUID;
 
 /**
  * The manual backend over SSH against the test hosts of scripts/test-hosts.sh: the cost of one status poll of 1,000
- * jobs spread over 2 hosts (remote commands and latency), and submit latency over a warm session against a cold one
- * (a new process: connect, authenticate, probe the hosts once). Usage, as root from the repository root:
+ * jobs spread over 2 hosts (remote commands and latency), the same on Spot hosts whose scan also asks their Scheduled
+ * Events (from a metadata service stand-in on the test bridge), and submit latency over a warm session against a cold
+ * one (a new process: connect, authenticate, probe the hosts once). Usage, as root from the repository root:
  *
  * <pre>
  * scripts/test-hosts.sh up 2
@@ -138,6 +143,7 @@ public final class ManualSshBenchmark {
             System.out.printf(Locale.ROOT, "status of %d jobs on %d hosts: %d remote commands per poll; "
                     + "poll latency median %.1f ms, p90 %.1f ms over %d polls; states %s%n", refs.size(), hosts.size(),
                     commands, median(nanos), percentile(nanos, 0.9), polls, states);
+            spotPolls(config, context, refs, polls);
 
             Plan plan = Plan.builder(Workload.builder("bench-submit").phase(Phase.TRAINING).model(ModelClass.SMALL)
                     .command("true").build(), new VmSize("bench", "bench", 1, 0.5, Optional.empty(), false,
@@ -173,6 +179,46 @@ public final class ManualSshBenchmark {
                         + "[ \"$x\" -gt 1 ] && kill -- \"-$x\"; done; rm -rf -- \"$1\"", "clean", root),
                         Duration.ofMinutes(1));
             }
+        }
+    }
+
+    /**
+     * The same polls with both hosts marked as Spot VMs: each host's scan also asks its Scheduled Events, from a
+     * stand-in metadata service on the test bridge (no events pending), so a poll still costs one command per host.
+     */
+    private static void spotPolls(Map<String, String> config, BackendContext context, List<JobRef> refs, int polls)
+            throws Exception {
+        HttpServer imds = HttpServer.create(new InetSocketAddress(InetAddress.getByName("10.200.0.1"), 0), 0);
+        imds.createContext("/metadata/", exchange -> {
+            byte[] body = (exchange.getRequestURI().getPath().endsWith("/compute/name") ? "bench-vm"
+                    : "{\"DocumentIncarnation\": 1, \"Events\": []}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (var out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        imds.start();
+        Map<String, String> spot = new TreeMap<>(config);
+        spot.put("defaults.spot", "true");
+        spot.put("scheduledEvents.endpoint", "http://10.200.0.1:" + imds.getAddress().getPort()
+                + "/metadata/scheduledevents?api-version=2020-07-01");
+        try (SshBackend backend = (SshBackend) new ManualBackendProvider().create(new BackendConfig("manual", spot),
+                context)) {
+            backend.statuses(refs); // connects and learns the VM names; not measured
+            long[] nanos = new long[polls];
+            long commands = 0;
+            for (int i = 0; i < polls; i++) {
+                long before = backend.remoteCommands();
+                long start = System.nanoTime();
+                backend.statuses(refs);
+                nanos[i] = System.nanoTime() - start;
+                commands = Math.max(commands, backend.remoteCommands() - before);
+            }
+            System.out.printf(Locale.ROOT, "status of %d jobs on 2 Spot hosts (Scheduled Events in the scan): %d "
+                    + "remote commands per poll; poll latency median %.1f ms, p90 %.1f ms over %d polls%n",
+                    refs.size(), commands, median(nanos), percentile(nanos, 0.9), polls);
+        } finally {
+            imds.stop(0);
         }
     }
 

@@ -1,11 +1,7 @@
 package dev.gantry.backend.manual;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.JobRef;
-import dev.gantry.api.backend.JobState;
-import dev.gantry.api.backend.JobStatus;
 import dev.gantry.backend.manual.internal.SshHosts;
 import dev.gantry.backend.manual.internal.events.FakeMetadataService;
 import dev.gantry.tck.BackendConformanceTest;
@@ -55,21 +51,7 @@ class SshSpotEvictionConformanceTest extends BackendConformanceTest {
 
             @Override
             public void evict(Backend backend, JobRef job) throws Exception {
-                imds.injectPreempt(VM);
-                try {
-                    // Only polling: the backend must find the event and evict the job itself.
-                    long deadline = System.nanoTime() + timeout().toNanos();
-                    JobStatus status = backend.status(job);
-                    while (status.state() != JobState.PREEMPTED) {
-                        if (System.nanoTime() > deadline) {
-                            fail(job + " was not evicted by a Preempt event for its VM: " + status);
-                        }
-                        Thread.sleep(50);
-                        status = backend.status(job);
-                    }
-                } finally {
-                    imds.clearEvents(); // the next cases run on a VM that has no eviction pending
-                }
+                imds.preemptAndAwait(backend, job, VM, timeout());
             }
 
             @Override

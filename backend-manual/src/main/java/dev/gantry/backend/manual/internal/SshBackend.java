@@ -433,8 +433,8 @@ public final class SshBackend implements Backend {
         if (!job.create() && host.exists(job.file(RankPlacement.FILE))) {
             return; // prepared by an earlier attempt: records and placement stay as first written
         }
-        job.writeRecord(new JobRecord(workload.name(), workload.command(), JobEnvironment.names(workload), workingDirectory,
-                context.clock().instant(), key));
+        job.writeRecord(new JobRecord(workload.name(), workload.command(), JobEnvironment.names(workload),
+                workingDirectory, context.clock().instant(), key));
         host.writeAtomically(job.file(RankPlacement.FILE), rank.line());
     }
 

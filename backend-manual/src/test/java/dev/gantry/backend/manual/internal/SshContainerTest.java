@@ -3,7 +3,6 @@ package dev.gantry.backend.manual.internal;
 import static dev.gantry.backend.manual.internal.SshJobs.await;
 import static dev.gantry.backend.manual.internal.SshJobs.awaitEnd;
 import static dev.gantry.backend.manual.internal.SshJobs.awaitOutput;
-import static dev.gantry.backend.manual.internal.SshJobs.key;
 import static dev.gantry.backend.manual.internal.SshJobs.logs;
 import static dev.gantry.backend.manual.internal.SshJobs.plan;
 import static dev.gantry.backend.manual.internal.SshJobs.workload;
@@ -25,7 +24,6 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
-import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.PodmanSandbox;
 import dev.gantry.backend.manual.internal.container.ContainerLaunch;
 import dev.gantry.ssh.RemoteResult;
@@ -36,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,10 +52,9 @@ import org.junit.jupiter.api.Test;
 class SshContainerTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private final SshHosts hosts = SshHosts.asRoot();
-    private final TckContext context = TckContext.create();
-    private final List<SshBackend> backends = new ArrayList<>();
-    private final List<JobRef> jobs = new ArrayList<>();
+    private final SshCase cases = new SshCase(SshHosts.asRoot());
+    private final SshHosts hosts = cases.hosts();
+    private final TckContext context = cases.context();
     private final SshPool pool = new SshPool();
 
     @BeforeAll
@@ -71,15 +67,11 @@ class SshContainerTest {
         Map<String, String> config = new TreeMap<>(PodmanSandbox.config(Map.of()));
         config.putAll(extra);
         config.values().removeIf(String::isEmpty); // an empty value removes a sandbox setting
-        SshBackend backend = hosts.backend(context, config);
-        backends.add(backend);
-        return backend;
+        return cases.backend(config);
     }
 
     private JobRef submit(SshBackend backend, Plan plan) {
-        JobRef job = backend.submit(plan, SubmitOptions.withKey(key(plan.workload().name())));
-        jobs.add(job);
-        return job;
+        return cases.submit(backend, plan);
     }
 
     private static Workload.Builder contained(String name) {
@@ -96,17 +88,11 @@ class SshContainerTest {
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (JobRef job : jobs) {
-            try {
-                backends.get(0).cancel(job);
-            } catch (RuntimeException ignored) {
-                // best effort: the case may have ended it
-            }
+        try {
+            cases.close();
+        } finally {
+            pool.close();
         }
-        backends.forEach(SshBackend::close);
-        pool.close();
-        context.close();
-        hosts.close();
     }
 
     @Test

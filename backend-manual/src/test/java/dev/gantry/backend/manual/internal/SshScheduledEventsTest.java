@@ -2,7 +2,6 @@ package dev.gantry.backend.manual.internal;
 
 import static dev.gantry.backend.manual.internal.SshJobs.await;
 import static dev.gantry.backend.manual.internal.SshJobs.awaitRunning;
-import static dev.gantry.backend.manual.internal.SshJobs.key;
 import static dev.gantry.backend.manual.internal.SshJobs.plan;
 import static dev.gantry.backend.manual.internal.SshJobs.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,13 +14,10 @@ import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
-import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.ManualBackendProvider;
 import dev.gantry.backend.manual.internal.events.FakeMetadataService;
-import dev.gantry.tck.TckContext;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,11 +29,9 @@ import org.junit.jupiter.api.Test;
  * and tells the hosts apart by their addresses, as each VM's own metadata service would.
  */
 class SshScheduledEventsTest {
-    private final SshHosts hosts = new SshHosts();
-    private final TckContext context = TckContext.create();
+    private final SshCase cases = new SshCase(new SshHosts());
+    private final SshHosts hosts = cases.hosts();
     private final FakeMetadataService imds;
-    private final List<SshBackend> backends = new ArrayList<>();
-    private final List<JobRef> jobs = new ArrayList<>();
 
     SshScheduledEventsTest() throws Exception {
         imds = new FakeMetadataService("unnamed", InetAddress.getByName("10.200.0.1"));
@@ -49,32 +43,22 @@ class SshScheduledEventsTest {
         Map<String, String> config = new java.util.TreeMap<>(Map.of("defaults.spot", "true",
                 "scheduledEvents.endpoint", imds.eventsUrl(), "cancelGrace", "2s"));
         config.putAll(extra);
-        SshBackend backend = hosts.backend(context, config);
-        backends.add(backend);
-        return backend;
+        return cases.backend(config);
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (JobRef job : jobs) {
-            try {
-                backends.get(0).cancel(job);
-            } catch (RuntimeException ignored) {
-                // best effort: the case may have ended it
-            }
+        try {
+            cases.close();
+        } finally {
+            imds.close();
         }
-        backends.forEach(SshBackend::close);
-        imds.close();
-        context.close();
-        hosts.close();
     }
 
     @Test
     void aPollAsksEachSpotHostsEventsInTheSameCommandAsItsScan() throws Exception {
         SshBackend backend = backend(Map.of());
-        JobRef job = backend.submit(plan(workload("poll").command("sleep", "60"), 2, 0),
-                SubmitOptions.withKey(key("poll")));
-        jobs.add(job);
+        JobRef job = cases.submit(backend, plan(workload("poll").command("sleep", "60"), 2, 0));
         awaitRunning(backend, job);
         long commands = backend.remoteCommands();
         long queries = imds.eventQueries();
@@ -86,10 +70,8 @@ class SshScheduledEventsTest {
     @Test
     void aPreemptEventEvictsTheRanksOnThatVmAndStopsTheOthers() throws Exception {
         SshBackend backend = backend(Map.of());
-        JobRef job = backend.submit(plan(workload("evicted").command("sh", "-c",
-                "trap 'echo checkpointing; exit 0' TERM; while :; do sleep 0.1; done"), 2, 0),
-                SubmitOptions.withKey(key("evicted")));
-        jobs.add(job);
+        JobRef job = cases.submit(backend, plan(workload("evicted").command("sh", "-c",
+                "trap 'echo checkpointing; exit 0' TERM; while :; do sleep 0.1; done"), 2, 0));
         awaitRunning(backend, job);
         String rank1Host = backend.scanAll().entrySet().stream()
                 .filter(e -> e.getValue().entries().get(job.id()).placement().orElseThrow().rank() == 1)
@@ -115,9 +97,7 @@ class SshScheduledEventsTest {
     void unreadableEventsAreSaidBesideTheStatusWithoutFailingThePoll() throws Exception {
         SshBackend backend = backend(Map.of("scheduledEvents.endpoint",
                 "http://10.200.0.1:9/metadata/scheduledevents?api-version=2020-07-01"));
-        JobRef job = backend.submit(plan(workload("no-imds").command("sleep", "60"), 1, 0),
-                SubmitOptions.withKey(key("no-imds")));
-        jobs.add(job);
+        JobRef job = cases.submit(backend, plan(workload("no-imds").command("sleep", "60"), 1, 0));
         JobStatus status = awaitRunning(backend, job);
         assertTrue(status.message().contains("could not read http://10.200.0.1:9/metadata/instance/compute/name"),
                 status.message());
@@ -129,7 +109,7 @@ class SshScheduledEventsTest {
             Map<String, String> config = new java.util.TreeMap<>(hosts.config(Map.of()));
             config.put(key, key.equals("spot") ? "true" : "vm-1");
             GantryException e = assertThrows(GantryException.class, () -> new ManualBackendProvider()
-                    .create(new BackendConfig("manual", config), context));
+                    .create(new BackendConfig("manual", config), cases.context()));
             assertEquals(ErrorCode.CONFIG_INVALID, e.code());
             assertTrue(e.getMessage().startsWith("backends.manual." + key + ": applies to transport local; with "
                     + "transport ssh each host says whether it is a Spot VM (hosts[*].spot or defaults.spot)"),

@@ -42,35 +42,22 @@ import org.junit.jupiter.api.Test;
  * kept off command lines, and the one-command-per-host status poll. Each case has its own work directories.
  */
 class SshTransportTest {
-    private final SshHosts hosts = new SshHosts();
-    private final TckContext context = TckContext.create();
-    private final List<SshBackend> backends = new ArrayList<>();
-    private final List<JobRef> jobs = new ArrayList<>();
+    private final SshCase cases = new SshCase(new SshHosts());
+    private final SshHosts hosts = cases.hosts();
+    private final TckContext context = cases.context();
+    private final List<JobRef> jobs = cases.jobs();
 
     private SshBackend backend(Map<String, String> extra) {
-        SshBackend backend = hosts.backend(context, extra);
-        backends.add(backend);
-        return backend;
+        return cases.backend(extra);
     }
 
     private JobRef submit(SshBackend backend, dev.gantry.api.Plan plan) {
-        JobRef job = backend.submit(plan, SubmitOptions.withKey(key(plan.workload().name())));
-        jobs.add(job);
-        return job;
+        return cases.submit(backend, plan);
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (JobRef job : jobs) {
-            try {
-                backends.get(0).cancel(job);
-            } catch (RuntimeException ignored) {
-                // best effort: the case may have ended it
-            }
-        }
-        backends.forEach(SshBackend::close);
-        context.close();
-        hosts.close();
+        cases.close();
     }
 
     @Test
@@ -332,7 +319,7 @@ class SshTransportTest {
         SshBackend backend = (SshBackend) new dev.gantry.backend.manual.ManualBackendProvider().create(
                 new dev.gantry.api.backend.BackendConfig("manual", hosts.config(Map.of(
                         "hosts[1].hostKeyFingerprint", "", "hosts[1].insecureAcceptAnyHostKey", "true"))), loud);
-        backends.add(backend);
+        cases.track(backend);
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).startsWith("WARNING backends.manual: insecureAcceptAnyHostKey is set for host "
                 + "gantry-h2: its identity is NOT verified"), warnings.get(0));

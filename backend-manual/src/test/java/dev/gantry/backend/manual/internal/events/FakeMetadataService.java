@@ -2,11 +2,16 @@ package dev.gantry.backend.manual.internal.events;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -96,6 +101,29 @@ public final class FakeMetadataService implements AutoCloseable {
      */
     public synchronized void vmNameOf(String clientAddress, String name) {
         namesByClient.put(clientAddress, name);
+    }
+
+    /**
+     * Evicts a job the way Azure would: a Preempt event for its VM, then only status polls, so the backend must find
+     * the event and evict the job itself within the timeout. The event is cleared afterwards, so later jobs run on a
+     * VM with no eviction pending.
+     */
+    public void preemptAndAwait(Backend backend, JobRef job, String vm, Duration timeout)
+            throws InterruptedException {
+        injectPreempt(vm);
+        try {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            JobStatus status = backend.status(job);
+            while (status.state() != JobState.PREEMPTED) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(job + " was not evicted by a Preempt event for its VM: " + status);
+                }
+                Thread.sleep(50);
+                status = backend.status(job);
+            }
+        } finally {
+            clearEvents();
+        }
     }
 
     public synchronized List<Seen> seen() {

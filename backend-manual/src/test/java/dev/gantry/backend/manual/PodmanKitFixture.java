@@ -1,0 +1,36 @@
+package dev.gantry.backend.manual;
+
+import dev.gantry.api.Plan;
+import dev.gantry.api.Workload;
+import dev.gantry.tck.BackendFixture;
+import dev.gantry.tck.TckContext;
+import java.time.Duration;
+
+/**
+ * The conformance kit's fixture with every job in a Podman container of the busybox test image; subclasses say
+ * how the backend is made and evicts, on whichever transport.
+ */
+abstract class PodmanKitFixture implements BackendFixture {
+    PodmanKitFixture() {
+        PodmanSandbox.prepare();
+    }
+
+    @Override
+    public Plan plan(Workload workload) {
+        Workload contained = workload.container().isPresent() ? workload
+                : workload.toBuilder().container(PodmanSandbox.IMAGE).build();
+        return Plan.builder(contained, BackendFixture.smallCpuSize()).build();
+    }
+
+    /** A directory of the image: in a container the working directory is the container's. */
+    @Override
+    public String workingDirectory(TckContext context) {
+        return "/work";
+    }
+
+    /** Starting a container costs a second or so more than a process. */
+    @Override
+    public Duration timeout() {
+        return Duration.ofSeconds(20);
+    }
+}
