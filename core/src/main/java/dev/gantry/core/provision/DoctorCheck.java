@@ -91,7 +91,8 @@ public final class DoctorCheck implements ReadinessCheck {
         if (missing.isEmpty()) {
             return Readiness.ok();
         }
-        String detail = "doctor: " + missing.size() + " check(s) MISSING: " + String.join("; ", missing);
+        // One line per check: the final error prints each line of its message on its own.
+        String detail = "doctor: " + missing.size() + " check(s) MISSING:\n      " + String.join("\n      ", missing);
         return wrongKey ? Readiness.never(detail) : Readiness.notYet(detail);
     }
 

@@ -85,9 +85,14 @@ public final class ReadinessWait {
 
     private GantryException notReady(Map<String, String> waiting, boolean stoppedEarly) {
         StringBuilder message = new StringBuilder(waiting.size() + " VM(s) not ready"
-                + (stoppedEarly ? " (waiting would not change it)" : " after " + timeout) + ":");
+                + (stoppedEarly ? " (waiting would not change it)" : " after " + readable(timeout)) + ":");
         waiting.forEach((name, why) -> message.append("\n  ").append(name).append(": ").append(why));
         message.append("\nThe VMs are still running and billing: inspect them, or remove them with gantry vm down.");
         return new GantryException(ErrorCode.REMOTE_ERROR, message.toString());
+    }
+
+    /** {@code 15m}, {@code 90s} → {@code 1m30s}: as the CLI's --wait-timeout is written, not ISO-8601. */
+    public static String readable(Duration duration) {
+        return duration.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
     }
 }

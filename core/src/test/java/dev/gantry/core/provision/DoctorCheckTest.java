@@ -119,8 +119,8 @@ class DoctorCheckTest {
 
         assertFalse(readiness.ready());
         assertFalse(readiness.hopeless(), "a driver may still be installing on a booting VM");
-        assertEquals("doctor: 2 check(s) MISSING: gpu.count (found 0, needed 1; fix: use a GPU VM size); gpu.driver "
-                + "(found none, needed NVIDIA 535+; fix: install the driver)", readiness.detail());
+        assertEquals("doctor: 2 check(s) MISSING:\n      gpu.count (found 0, needed 1; fix: use a GPU VM size)\n"
+                + "      gpu.driver (found none, needed NVIDIA 535+; fix: install the driver)", readiness.detail());
     }
 
     @Test

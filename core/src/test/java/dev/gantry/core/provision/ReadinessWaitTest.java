@@ -74,7 +74,7 @@ class ReadinessWaitTest {
                 .await(List.of(VmInventoryTest.entry("a-1", Optional.of("20.0.0.1")))));
 
         assertEquals(ErrorCode.REMOTE_ERROR, e.code());
-        assertEquals("1 VM(s) not ready after PT1M:\n  a-1: port 22 at 20.0.0.1 does not answer\nThe VMs are still "
+        assertEquals("1 VM(s) not ready after 1m:\n  a-1: port 22 at 20.0.0.1 does not answer\nThe VMs are still "
                 + "running and billing: inspect them, or remove them with gantry vm down.", e.getMessage());
         assertEquals(5, sleeps.size(), "attempts at 0, 10, ..., 50 s; the next would pass the 60 s bound");
     }
