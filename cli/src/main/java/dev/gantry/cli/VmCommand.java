@@ -95,6 +95,8 @@ final class VmCommand implements Runnable {
                 node.put("privateIp", vm.privateIp());
                 vm.publicIp().ifPresentOrElse(ip -> node.put("publicIp", ip), () -> node.putNull("publicIp"));
                 node.put("createdAt", vm.createdAt().toString());
+                ObjectNode labels = node.putObject("labels");
+                vm.labels().forEach(labels::put);
                 node.put("hostKeyPinned", vm.hostKeyPinned());
                 ArrayNode keys = node.putArray("hostKeyFingerprints");
                 vm.hostKeyFingerprints().forEach(keys::add);
@@ -218,10 +220,11 @@ final class VmCommand implements Runnable {
                 key = Optional.of(given);
             } else {
                 String name = publicKey.getFileName().toString();
-                Path beside = publicKey.resolveSibling(name.endsWith(".pub")
-                        ? name.substring(0, name.length() - 4) : name + ".key");
-                if (name.endsWith(".pub") && Files.isReadable(beside)) {
-                    key = Optional.of(beside);
+                if (name.endsWith(".pub")) {
+                    Path beside = publicKey.resolveSibling(name.substring(0, name.length() - ".pub".length()));
+                    if (Files.isReadable(beside)) {
+                        key = Optional.of(beside);
+                    }
                 }
             }
             if (key.isPresent()) {

@@ -206,6 +206,29 @@ class VmCommandTest {
     }
 
     @Test
+    void theDoctorLogsInWithIdentityElseWithTheConfiguredDefaultsWhenNoKeySitsBesideThePublicKey() throws Exception {
+        Path lonePublicKey = work.resolve("lone.pub");
+        Files.copy(Path.of(h1.identity() + ".pub"), lonePublicKey);
+        vmAtH1("id-1");
+        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\n");
+
+        CliRun explicit = gantry("vm", "up", "cpu.yaml", "--resource-group", "gantry-rg", "--subscription",
+                ArmFake.SUBSCRIPTION, "--admin-user", h1.user(), "--ssh-key", lonePublicKey.toString(), "--name-prefix",
+                "id", "--count", "1", "--identity", h1.identity().toString(), "--wait-timeout", "1m");
+        assertEquals(0, explicit.exitCode, explicit.toString());
+
+        configure("[cfg-1]");
+        vmAtH1("cfg-1");
+        CliRun configured = gantry("vm", "up", "cpu.yaml", "--resource-group", "gantry-rg", "--subscription",
+                ArmFake.SUBSCRIPTION, "--admin-user", h1.user(), "--ssh-key", lonePublicKey.toString(), "--name-prefix",
+                "cfg", "--count", "1", "--wait-timeout", "1m");
+        assertEquals(0, configured.exitCode, configured.toString());
+        JsonNode vms = Json.MAPPER.readTree(gantry("vm", "list", "--output", "json").out);
+        assertEquals(2, vms.size());
+        assertEquals("nlp", vms.get(0).path("labels").path("team").asText(), "the workload's labels: " + vms);
+    }
+
+    @Test
     void aProvisionedNameThatMatchesNothingIsAConfigErrorNamingTheVmsThatExist() throws Exception {
         configure("[e2e-1]");
         vmAtH1("e2e-1");

@@ -37,7 +37,9 @@ import java.util.function.Supplier;
  * {@value ProvisionRequest#MANAGED_TAG} tag are reused, not duplicated. A VM whose creation fails takes its NIC and
  * public IP down with it; VMs created before it stay, are recorded, and are named in the error. Every VM is recorded
  * in the {@link VmInventory} as soon as it exists, before the readiness wait, so that a VM that never becomes ready can
- * still be removed with {@link #down}.
+ * still be removed with {@link #down}. Its SSH host keys are then read on the VM through Azure Run Command
+ * ({@link HostKeyScript}) and recorded, so that the readiness wait and every later SSH connection verify the host
+ * instead of trusting the first key offered.
  */
 public final class VmProvisioner {
     /** Label keys the manual backend accepts ({@code key=value} items); tags with other keys are not labels. */
