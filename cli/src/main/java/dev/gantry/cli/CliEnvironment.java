@@ -1,5 +1,6 @@
 package dev.gantry.cli;
 
+import dev.gantry.core.provision.ArmConnector;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -12,9 +13,17 @@ import java.util.Map;
  * @param environment the process environment
  * @param workingDirectory where relative paths resolve
  * @param home the user's home (configuration and catalog cache)
+ * @param azure how {@code gantry vm} reaches Azure Resource Manager (tests point it at a fake)
  */
 public record CliEnvironment(PrintWriter out, PrintWriter err, Map<String, String> environment, Path workingDirectory,
-                             Path home) {
+                             Path home, ArmConnector azure) {
+    /** Azure signed in through the DefaultAzureCredential chain, built only when a command reaches Azure. */
+    public CliEnvironment(PrintWriter out, PrintWriter err, Map<String, String> environment, Path workingDirectory,
+                          Path home) {
+        this(out, err, environment, workingDirectory, home,
+                subscription -> ArmConnector.defaultAzureCredential().connect(subscription));
+    }
+
     public static CliEnvironment system() {
         return new CliEnvironment(new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(),
                 Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")));

@@ -6,10 +6,12 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.core.Gantry;
-import dev.gantry.core.provision.ArmConnector;
+import dev.gantry.core.provision.DoctorCheck;
 import dev.gantry.core.provision.ProvisionRequest;
 import dev.gantry.core.provision.ProvisionedVm;
+import dev.gantry.core.provision.ReadinessCheck;
 import dev.gantry.core.provision.ReadinessWait;
+import dev.gantry.core.provision.TcpPortCheck;
 import dev.gantry.core.provision.VmInventory;
 import dev.gantry.core.provision.VmInventoryEntry;
 import dev.gantry.core.provision.VmProvisioner;
@@ -20,9 +22,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,8 +44,32 @@ final class VmCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /**
+     * The VM inventory of the Gantry state directory ({@code STATE_DIR/vms/vms.json}), which the manual backend's
+     * {@code provisioned} key reads as well. Earlier versions kept it in {@code ~/.gantry/vms}: such a file is moved
+     * over once (VMs bill until deleted, so none may be forgotten), or, when both exist, named in a warning.
+     */
     static VmInventory inventory(Verb verb) {
-        return new VmInventory(verb.env().home().resolve(".gantry").resolve("vms"));
+        VmInventory inventory = verb.root.gantry().vmInventory();
+        Path legacy = verb.env().home().resolve(".gantry").resolve("vms").resolve(VmInventory.FILE_NAME);
+        if (legacy.equals(inventory.file()) || !Files.exists(legacy)) {
+            return inventory;
+        }
+        if (Files.exists(inventory.file())) {
+            verb.env().err().println("gantry: warning: " + legacy + " (written by an earlier version) is not read; "
+                    + "the inventory is " + inventory.file() + ". Merge its VMs into it, or delete them in the Azure "
+                    + "portal, then remove " + legacy);
+            return inventory;
+        }
+        try {
+            Files.createDirectories(inventory.file().getParent());
+            Files.move(legacy, inventory.file(), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "cannot move the VM inventory of an earlier version "
+                    + "from " + legacy + " to " + inventory.file() + " (" + e.getMessage() + "); move it yourself");
+        }
+        verb.env().err().println("gantry: moved the VM inventory from " + legacy + " to " + inventory.file());
+        return inventory;
     }
 
     static String subscription(Verb verb, String given) {
@@ -65,13 +95,20 @@ final class VmCommand implements Runnable {
                 node.put("privateIp", vm.privateIp());
                 vm.publicIp().ifPresentOrElse(ip -> node.put("publicIp", ip), () -> node.putNull("publicIp"));
                 node.put("createdAt", vm.createdAt().toString());
+                ObjectNode labels = node.putObject("labels");
+                vm.labels().forEach(labels::put);
+                node.put("hostKeyPinned", vm.hostKeyPinned());
+                ArrayNode keys = node.putArray("hostKeyFingerprints");
+                vm.hostKeyFingerprints().forEach(keys::add);
             }
             Json.print(verb.env().out(), array);
         } else {
-            Table table = new Table("NAME", "SIZE", "REGION", "CAPACITY", "PRIVATE IP", "PUBLIC IP", "RESOURCE GROUP");
+            Table table = new Table("NAME", "SIZE", "REGION", "CAPACITY", "PRIVATE IP", "PUBLIC IP", "RESOURCE GROUP",
+                    "HOST KEY");
             for (VmInventoryEntry vm : vms) {
                 table.row(vm.name(), vm.vmSize(), vm.region(), vm.spot() ? "spot" : "on-demand", vm.privateIp(),
-                        vm.publicIp().orElse("-"), vm.resourceGroup());
+                        vm.publicIp().orElse("-"), vm.resourceGroup(),
+                        vm.hostKeyPinned() ? "pinned" : "not recorded (run vm up again)");
             }
             table.print(verb.env().out());
         }
@@ -79,9 +116,12 @@ final class VmCommand implements Runnable {
 
     @Command(name = "up", description = {"Plan SPEC and create its VMs: the planned size, image and capacity (spot with "
             + "eviction policy Delete and a price cap of on-demand), Gantry's cloud-init boot script, your SSH key, no "
-            + "public IP unless asked. Waits until they answer SSH and records them in ~/.gantry/vms.",
+            + "public IP unless asked. Reads their SSH host keys through Azure Run Command, waits until they answer SSH "
+            + "and pass doctor, and records them in STATE_DIR/vms/vms.json.",
             "Running it again with the same name prefix reuses the VMs it made."})
     static final class Up extends Verb {
+        private static final Duration READY_INTERVAL = Duration.ofSeconds(10);
+
         @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec whose plan decides the VMs.")
         Path spec;
 
@@ -111,12 +151,30 @@ final class VmCommand implements Runnable {
                 + "workload's name).")
         String namePrefix;
 
+        @Option(names = "--identity", paramLabel = "FILE", description = "Private key doctor logs in with (default: "
+                + "the key beside the --ssh-key public key, else backends.manual.defaults.identityFile or agent).")
+        Path identity;
+
+        @Option(names = "--skip-doctor", description = "Wait only until port 22 answers; do not run doctor on the "
+                + "VMs over SSH.")
+        boolean skipDoctor;
+
+        @Option(names = "--wait-timeout", paramLabel = "DURATION", defaultValue = "15m",
+                converter = DurationConverter.class,
+                description = "How long to wait for the VMs to be ready (default: ${DEFAULT-VALUE}).")
+        Duration waitTimeout;
+
         @Override
         public Integer call() throws IOException {
             Gantry gantry = root.gantry();
             Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
             Plan plan = gantry.plan(gantry.load(file));
-            String key = Files.readString(publicKey(), StandardCharsets.UTF_8).strip();
+            Path publicKey = publicKey();
+            String key = Files.readString(publicKey, StandardCharsets.UTF_8).strip();
+            // Decided before anything is created: a doctor that cannot log in would leave billing VMs behind.
+            ReadinessCheck readiness = skipDoctor ? TcpPortCheck.ssh()
+                    : TcpPortCheck.ssh().then(new DoctorCheck(gantry.registry(), doctorSettings(gantry, publicKey),
+                            gantry.backendContext(DoctorCheck.BACKEND), Optional.of(plan)));
             String cloudInit = new BootScript(ImageCatalog.builtIn()).cloudConfig(plan, BootOptions.defaults());
             ProvisionRequest request = ProvisionRequest.forPlan(plan, subscription(this, subscription), resourceGroup,
                     adminUser, key, cloudInit, namePrefix != null ? namePrefix : plan.workload().name());
@@ -128,15 +186,57 @@ final class VmCommand implements Runnable {
             }
             env().err().println("gantry: creating " + request.count() + " x " + plan.vmSize().name() + " in "
                     + plan.region() + (plan.spot() ? " (spot)" : "") + "; VMs bill until 'gantry vm down'");
+            env().err().println("gantry: then reading their SSH host keys through Azure Run Command and waiting up to "
+                    + ReadinessWait.readable(waitTimeout) + " until they answer SSH"
+                    + (skipDoctor ? "" : " and pass doctor"));
             env().err().flush();
-            VmProvisioner provisioner = new VmProvisioner(ArmConnector.defaultAzureCredential(), inventory(this),
-                    ReadinessWait.sshPort(), Clock.systemUTC());
+            Duration interval = waitTimeout.compareTo(READY_INTERVAL) < 0 ? waitTimeout : READY_INTERVAL;
+            VmProvisioner provisioner = new VmProvisioner(env().azure(), inventory(this),
+                    new ReadinessWait(readiness, waitTimeout, interval, Clock.systemUTC(),
+                            pause -> Thread.sleep(pause.toMillis())), Clock.systemUTC());
             java.util.List<VmInventoryEntry> vms = new ArrayList<>();
             for (ProvisionedVm vm : provisioner.up(request)) {
                 vms.add(vm.vm());
             }
             print(this, vms);
+            env().err().println("gantry: ready; run jobs on them with backends.manual: {transport: ssh, provisioned: ["
+                    + request.namePrefix() + "-*]} (and defaults.identityFile)");
             return Main.OK;
+        }
+
+        /**
+         * The manual backend's settings for the doctor: the configured ones, logging in with {@code --identity}, else
+         * the private key beside the public key installed on the VMs (the one login sure to work), else the
+         * configuration's own {@code defaults.identityFile} or {@code defaults.agent}.
+         */
+        private Map<String, String> doctorSettings(Gantry gantry, Path publicKey) {
+            Map<String, String> settings = new TreeMap<>(gantry.config().backendConfig(DoctorCheck.BACKEND).values());
+            Optional<Path> key = Optional.empty();
+            if (identity != null) {
+                Path given = identity.isAbsolute() ? identity : env().workingDirectory().resolve(identity);
+                if (!Files.isReadable(given)) {
+                    throw new GantryException(ErrorCode.USAGE, "--identity: cannot read " + given);
+                }
+                key = Optional.of(given);
+            } else {
+                String name = publicKey.getFileName().toString();
+                if (name.endsWith(".pub")) {
+                    Path beside = publicKey.resolveSibling(name.substring(0, name.length() - ".pub".length()));
+                    if (Files.isReadable(beside)) {
+                        key = Optional.of(beside);
+                    }
+                }
+            }
+            if (key.isPresent()) {
+                settings.remove("defaults.agent");
+                settings.put("defaults.identityFile", key.get().toString());
+            } else if (!settings.containsKey("defaults.identityFile")
+                    && !"true".equals(settings.get("defaults.agent"))) {
+                throw new GantryException(ErrorCode.USAGE, "doctor cannot log in to the new VMs: there is no private "
+                        + "key beside " + publicKey + " and backends.manual sets neither defaults.identityFile nor "
+                        + "defaults.agent; pass --identity FILE, or --skip-doctor to wait for port 22 only");
+            }
+            return settings;
         }
 
         private Path publicKey() {
@@ -189,8 +289,7 @@ final class VmCommand implements Runnable {
                             + String.join(", ", inventory.list().stream().map(VmInventoryEntry::name).toList()));
                 }
             }
-            new VmProvisioner(ArmConnector.defaultAzureCredential(), inventory, ReadinessWait.sshPort(),
-                    Clock.systemUTC()).down(targets);
+            new VmProvisioner(env().azure(), inventory, ReadinessWait.sshPort(), Clock.systemUTC()).down(targets);
             env().out().println("gantry: deleted " + String.join(", ", targets));
             return Main.OK;
         }

@@ -1,5 +1,6 @@
 package dev.gantry.cli;
 
+import dev.gantry.core.provision.ArmConnector;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -19,14 +20,22 @@ final class CliRun {
     }
 
     static CliRun run(Path home, Path workingDirectory, String... args) {
+        return run(home, workingDirectory, null, args);
+    }
+
+    /** With {@code gantry vm} reaching Azure Resource Manager through this connector (a fake's); null for Azure. */
+    static CliRun run(Path home, Path workingDirectory, ArmConnector azure, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("HOME", home.toString());
         env.put("GANTRY_STATE_DIR", home.resolve("state").toString());
         env.keySet().removeIf(k -> k.startsWith("GANTRY_") && !k.equals("GANTRY_STATE_DIR"));
-        int code = Main.run(new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env,
-                workingDirectory, home), args);
+        CliEnvironment cli = azure == null
+                ? new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home)
+                : new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home,
+                        azure);
+        int code = Main.run(cli, args);
         return new CliRun(code, out.toString(), err.toString());
     }
 

@@ -11,6 +11,7 @@ import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.config.ConfigLoader;
@@ -18,6 +19,8 @@ import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
+import dev.gantry.core.provision.VmInventory;
+import dev.gantry.core.provision.VmInventoryEntry;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
@@ -156,11 +159,26 @@ public final class Gantry implements AutoCloseable {
     public synchronized Backend backend(String name) {
         Backend backend = open.get(name);
         if (backend == null) {
-            backend = services.registry().create(name, config().backendConfig(name),
-                    new CoreBackendContext(config().stateDirectory(), name, services.secrets(), services.clock()));
+            backend = services.registry().create(name, config().backendConfig(name), backendContext(name));
             open.put(name, backend);
         }
         return backend;
+    }
+
+    /** The context a backend of that name is created with: its state directory, secrets, clock, provisioned VMs. */
+    public CoreBackendContext backendContext(String name) {
+        return new CoreBackendContext(config().stateDirectory(), name, services.secrets(), services.clock(),
+                () -> vmInventory().list().stream().map(VmInventoryEntry::asProvisionedHost).toList());
+    }
+
+    /** The VMs {@code gantry vm up} recorded: {@code vms.json} under {@code STATE_DIR/vms}. */
+    public VmInventory vmInventory() {
+        return VmInventory.inStateDirectory(config().stateDirectory());
+    }
+
+    /** The installed backends by name (the providers ServiceLoader found plus those added in code). */
+    public BackendRegistry registry() {
+        return services.registry();
     }
 
     @Override

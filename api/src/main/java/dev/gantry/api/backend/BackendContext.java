@@ -2,6 +2,7 @@ package dev.gantry.api.backend;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * What core hands a backend besides its settings. An interface so that it can grow with default methods.
@@ -16,6 +17,15 @@ public interface BackendContext {
     /** The clock to use for timestamps, so tests can control time. */
     default Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /**
+     * The VMs Gantry provisioned and recorded ({@code gantry vm up}), for backends whose configuration may refer to
+     * them by name (the manual backend's {@code provisioned} key). Read when the backend is created; empty for a
+     * context that has no VM inventory.
+     */
+    default List<ProvisionedHost> provisionedHosts() {
+        return List.of();
     }
 
     /** Where the backend logs. */

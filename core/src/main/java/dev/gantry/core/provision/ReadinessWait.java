@@ -49,6 +49,7 @@ public final class ReadinessWait {
         // Bounded by attempts as well as by time, so that a clock that does not move cannot make the wait endless.
         long attemptsLeft = timeout.toMillis() / Math.max(1, interval.toMillis()) + 1;
         Map<String, String> waiting = new LinkedHashMap<>();
+        Map<String, String> hopeless = new LinkedHashMap<>();
         List<VmInventoryEntry> pending = new ArrayList<>(vms);
         while (true) {
             attemptsLeft--;
@@ -56,17 +57,21 @@ public final class ReadinessWait {
             List<VmInventoryEntry> stillPending = new ArrayList<>();
             for (VmInventoryEntry vm : pending) {
                 ReadinessCheck.Readiness answer = check.check(vm);
-                if (!answer.ready()) {
+                if (answer.hopeless()) {
+                    hopeless.put(vm.name(), answer.detail());
+                } else if (!answer.ready()) {
                     waiting.put(vm.name(), answer.detail());
                     stillPending.add(vm);
                 }
             }
             pending = stillPending;
-            if (pending.isEmpty()) {
+            if (pending.isEmpty() && hopeless.isEmpty()) {
                 return;
             }
-            if (attemptsLeft <= 0 || !clock.instant().plus(interval).isBefore(deadline)) {
-                throw notReady(waiting);
+            if (pending.isEmpty() || attemptsLeft <= 0 || !clock.instant().plus(interval).isBefore(deadline)) {
+                Map<String, String> all = new LinkedHashMap<>(hopeless);
+                all.putAll(waiting);
+                throw notReady(all, pending.isEmpty());
             }
             try {
                 sleeper.sleep(interval);
@@ -78,10 +83,16 @@ public final class ReadinessWait {
         }
     }
 
-    private GantryException notReady(Map<String, String> waiting) {
-        StringBuilder message = new StringBuilder(waiting.size() + " VM(s) not ready after " + timeout + ":");
+    private GantryException notReady(Map<String, String> waiting, boolean stoppedEarly) {
+        StringBuilder message = new StringBuilder(waiting.size() + " VM(s) not ready"
+                + (stoppedEarly ? " (waiting would not change it)" : " after " + readable(timeout)) + ":");
         waiting.forEach((name, why) -> message.append("\n  ").append(name).append(": ").append(why));
         message.append("\nThe VMs are still running and billing: inspect them, or remove them with gantry vm down.");
         return new GantryException(ErrorCode.REMOTE_ERROR, message.toString());
+    }
+
+    /** {@code 15m}, {@code 90s} → {@code 1m30s}: as the CLI's --wait-timeout is written, not ISO-8601. */
+    public static String readable(Duration duration) {
+        return duration.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -22,6 +22,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -32,7 +35,10 @@ import java.util.function.UnaryOperator;
  */
 public final class VmInventory {
     public static final String FILE_NAME = "vms.json";
+    /** The inventory's directory under Gantry's state directory ({@code state.dir}, {@code GANTRY_STATE_DIR}). */
+    public static final String DIRECTORY = "vms";
     private static final int FORMAT_VERSION = 1;
+    private static final Pattern SHA256 = Pattern.compile("SHA256:[A-Za-z0-9+/]{43}");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path directory;
@@ -41,6 +47,11 @@ public final class VmInventory {
     public VmInventory(Path directory) {
         this.directory = directory;
         this.file = directory.resolve(FILE_NAME);
+    }
+
+    /** The inventory of a Gantry state directory: {@code STATE_DIR/vms/vms.json}. */
+    public static VmInventory inStateDirectory(Path stateDirectory) {
+        return new VmInventory(stateDirectory.resolve(DIRECTORY));
     }
 
     public Path file() {
@@ -136,9 +147,17 @@ public final class VmInventory {
                 problems.addAll(own);
                 continue;
             }
+            // Both fields came later: entries written without them read as "no keys recorded" and "no labels".
+            List<String> fingerprints = fingerprints(vm, at, own);
+            Map<String, String> labels = new TreeMap<>();
+            vm.path("labels").fields().forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
+            if (!own.isEmpty()) {
+                problems.addAll(own);
+                continue;
+            }
             entries.add(new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp,
                     optional(vm, "publicIp"), vm.path("spot").asBoolean(false), createdAt, nicId,
-                    optional(vm, "publicIpId"), osDiskId));
+                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels));
         }
         if (!problems.isEmpty()) {
             throw corrupt(problems);
@@ -165,6 +184,14 @@ public final class VmInventory {
             node.put("nicId", vm.nicId());
             vm.publicIpId().ifPresent(id -> node.put("publicIpId", id));
             node.put("osDiskId", vm.osDiskId());
+            if (vm.hostKeyPinned()) {
+                ArrayNode keys = node.putArray("hostKeyFingerprints");
+                vm.hostKeyFingerprints().forEach(keys::add);
+            }
+            if (!vm.labels().isEmpty()) {
+                ObjectNode labels = node.putObject("labels");
+                vm.labels().forEach(labels::put);
+            }
         });
         AtomicFile.write(file, (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8));
     }
@@ -183,6 +210,27 @@ public final class VmInventory {
             return null;
         }
         return value.asText();
+    }
+
+    private static List<String> fingerprints(JsonNode vm, String at, List<Problem> problems) {
+        JsonNode keys = vm.path("hostKeyFingerprints");
+        if (keys.isMissingNode() || keys.isNull()) {
+            return List.of();
+        }
+        List<String> fingerprints = new ArrayList<>();
+        for (int k = 0; k < keys.size(); k++) {
+            String fingerprint = keys.get(k).asText("");
+            if (!SHA256.matcher(fingerprint).matches()) {
+                problems.add(Problem.of(at + ".hostKeyFingerprints[" + k + "]", "'" + fingerprint + "' is not a "
+                        + "SHA-256 host key fingerprint (SHA256: and 43 base64 characters)"));
+            } else {
+                fingerprints.add(fingerprint);
+            }
+        }
+        if (!keys.isArray()) {
+            problems.add(Problem.of(at + ".hostKeyFingerprints", "must be a list of SHA256: fingerprints"));
+        }
+        return fingerprints;
     }
 
     private static Optional<String> optional(JsonNode vm, String field) {

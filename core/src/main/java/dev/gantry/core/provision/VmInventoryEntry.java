@@ -1,8 +1,13 @@
 package dev.gantry.core.provision;
 
+import dev.gantry.api.backend.ProvisionedHost;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One VM Gantry provisioned, as the inventory keeps it: enough to reach it over SSH (the manual backend's hosts) and
@@ -21,6 +26,9 @@ import java.util.Optional;
  * @param nicId the network interface's resource ID
  * @param publicIpId the public IP's resource ID, when there is one
  * @param osDiskId the OS disk's resource ID
+ * @param hostKeyFingerprints the SHA-256 fingerprints of the VM's SSH host keys, read on the VM through Azure Run
+ *     Command when it was provisioned; empty for entries written before Gantry captured them
+ * @param labels the workload and plan labels the VM was created for (its tags, without Gantry's own)
  */
 public record VmInventoryEntry(
         String name,
@@ -35,7 +43,9 @@ public record VmInventoryEntry(
         Instant createdAt,
         String nicId,
         Optional<String> publicIpId,
-        String osDiskId) {
+        String osDiskId,
+        List<String> hostKeyFingerprints,
+        Map<String, String> labels) {
 
     public VmInventoryEntry {
         Objects.requireNonNull(name, "name");
@@ -50,6 +60,27 @@ public record VmInventoryEntry(
         Objects.requireNonNull(nicId, "nicId");
         Objects.requireNonNull(publicIpId, "publicIpId");
         Objects.requireNonNull(osDiskId, "osDiskId");
+        hostKeyFingerprints = List.copyOf(hostKeyFingerprints);
+        labels = Collections.unmodifiableMap(new TreeMap<>(labels));
+    }
+
+    /** An entry without recorded host keys or labels. */
+    public VmInventoryEntry(String name, String resourceId, String resourceGroup, String region, String vmSize,
+            String adminUser, String privateIp, Optional<String> publicIp, boolean spot, Instant createdAt,
+            String nicId, Optional<String> publicIpId, String osDiskId) {
+        this(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp, spot, createdAt, nicId,
+                publicIpId, osDiskId, List.of(), Map.of());
+    }
+
+    /** This entry with the host-key fingerprints read on the VM. */
+    public VmInventoryEntry withHostKeyFingerprints(List<String> fingerprints) {
+        return new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp,
+                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels);
+    }
+
+    /** Whether SSH to this VM can verify its host key from the record alone. */
+    public boolean hostKeyPinned() {
+        return !hostKeyFingerprints.isEmpty();
     }
 
     /** The subscription, read from the resource ID. */
@@ -66,5 +97,10 @@ public record VmInventoryEntry(
     /** {@code user@address}, the form the manual backend's SSH hosts take. */
     public String sshTarget() {
         return adminUser + "@" + sshAddress();
+    }
+
+    /** This VM as backends see it through {@link dev.gantry.api.backend.BackendContext#provisionedHosts()}. */
+    public ProvisionedHost asProvisionedHost() {
+        return new ProvisionedHost(name, sshAddress(), adminUser, vmSize, region, spot, hostKeyFingerprints, labels);
     }
 }

@@ -7,7 +7,10 @@ import com.azure.core.util.polling.LongRunningOperationStatus;
 import com.azure.core.util.polling.PollResponse;
 import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.ComputeManager;
+import com.azure.resourcemanager.compute.fluent.models.RunCommandResultInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.models.InstanceViewStatus;
+import com.azure.resourcemanager.compute.models.RunCommandInput;
 import com.azure.resourcemanager.compute.models.InstanceViewTypes;
 import com.azure.resourcemanager.network.fluent.NetworkManagementClient;
 import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
@@ -34,9 +37,14 @@ import java.util.function.Supplier;
  * {@value ProvisionRequest#MANAGED_TAG} tag are reused, not duplicated. A VM whose creation fails takes its NIC and
  * public IP down with it; VMs created before it stay, are recorded, and are named in the error. Every VM is recorded
  * in the {@link VmInventory} as soon as it exists, before the readiness wait, so that a VM that never becomes ready can
- * still be removed with {@link #down}.
+ * still be removed with {@link #down}. Its SSH host keys are then read on the VM through Azure Run Command
+ * ({@link HostKeyScript}) and recorded, so that the readiness wait and every later SSH connection verify the host
+ * instead of trusting the first key offered.
  */
 public final class VmProvisioner {
+    /** Label keys the manual backend accepts ({@code key=value} items); tags with other keys are not labels. */
+    private static final java.util.regex.Pattern LABEL_KEY = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
     private final ArmConnector connector;
     private final VmInventory inventory;
     private final ReadinessWait readiness;
@@ -70,21 +78,93 @@ public final class VmProvisioner {
                 break;
             }
         }
-        List<ProvisionedVm> provisioned = new ArrayList<>();
+        List<ProvisionedVm> created = new ArrayList<>();
         for (Creation creation : started) {
             try {
                 ProvisionedVm vm = creation.finish().get();
-                inventory.put(vm.vm());
-                provisioned.add(vm);
+                VmInventoryEntry entry = withKnownHostKeys(vm.vm());
+                inventory.put(entry);
+                created.add(new ProvisionedVm(entry, vm.created()));
             } catch (GantryException e) {
                 failures.put(creation.name(), e);
             }
         }
+        List<ProvisionedVm> provisioned = captureHostKeys(arm, request, created, failures);
         if (!failures.isEmpty()) {
             throw failed(failures, provisioned);
         }
         readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList());
         return List.copyOf(provisioned);
+    }
+
+    /**
+     * A VM found again keeps the host keys recorded when it was created (the same VM, by resource ID): they were read
+     * on the VM then, and reading them again would cost a Run Command per VM and run.
+     */
+    private VmInventoryEntry withKnownHostKeys(VmInventoryEntry found) {
+        return inventory.find(found.name())
+                .filter(known -> known.resourceId().equalsIgnoreCase(found.resourceId()) && known.hostKeyPinned())
+                .map(known -> found.withHostKeyFingerprints(known.hostKeyFingerprints()))
+                .orElse(found);
+    }
+
+    /**
+     * Reads the SSH host keys of every VM that has none recorded through Azure Run Command, all started before the
+     * first is awaited (each takes tens of seconds), and records their fingerprints, so that the first SSH
+     * connection already verifies the host. A VM whose keys cannot be read stays recorded without them and is
+     * reported in {@code failures}: it cannot be reached safely, so it is not waited for.
+     */
+    private List<ProvisionedVm> captureHostKeys(ComputeManager arm, ProvisionRequest request,
+            List<ProvisionedVm> vms, Map<String, GantryException> failures) {
+        Map<String, SyncPoller<PollResult<RunCommandResultInner>, RunCommandResultInner>> reads = new LinkedHashMap<>();
+        RunCommandInput input = new RunCommandInput().withCommandId("RunShellScript")
+                .withScript(HostKeyScript.LINES);
+        for (ProvisionedVm vm : vms) {
+            if (vm.vm().hostKeyPinned()) {
+                continue;
+            }
+            try {
+                reads.put(vm.name(), call(keyScope(vm, request), () -> arm.serviceClient().getVirtualMachines()
+                        .beginRunCommand(vm.vm().resourceGroup(), vm.name(), input)));
+            } catch (GantryException e) {
+                failures.put(vm.name(), hostKeysUnread(vm.name(), e));
+            }
+        }
+        List<ProvisionedVm> ready = new ArrayList<>();
+        for (ProvisionedVm vm : vms) {
+            if (vm.vm().hostKeyPinned()) {
+                ready.add(vm);
+                continue;
+            }
+            var read = reads.get(vm.name());
+            if (read == null) {
+                continue;
+            }
+            try {
+                RunCommandResultInner result = call(keyScope(vm, request), () -> finalResult(read));
+                List<String> messages = result == null || result.value() == null ? List.of()
+                        : result.value().stream().map(InstanceViewStatus::message).toList();
+                VmInventoryEntry keyed = vm.vm().withHostKeyFingerprints(
+                        HostKeyScript.fingerprints(vm.name(), RunCommandOutput.parse(messages)));
+                inventory.put(keyed);
+                ready.add(new ProvisionedVm(keyed, vm.created()));
+            } catch (GantryException e) {
+                failures.put(vm.name(), hostKeysUnread(vm.name(), e));
+            }
+        }
+        return ready;
+    }
+
+    private static ArmFailures.Scope keyScope(ProvisionedVm vm, ProvisionRequest request) {
+        return new ArmFailures.Scope("reading the SSH host keys of VM " + vm.name() + " with Run Command",
+                request.vmSize(), request.region());
+    }
+
+    private static GantryException hostKeysUnread(String name, GantryException cause) {
+        return new GantryException(cause.code(), "VM " + name + " was created and recorded, but its SSH host keys "
+                + "could not be read through Azure Run Command, so SSH to it cannot be verified: "
+                + cause.getMessage() + ". Run gantry vm up again to retry, or remove it with gantry vm down " + name,
+                cause);
     }
 
     /** Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them. */
@@ -256,7 +336,21 @@ public final class VmProvisioner {
                 ipConfiguration.privateIpAddress(), publicIp, vm.priority() != null
                         && "Spot".equalsIgnoreCase(vm.priority().toString()),
                 vm.timeCreated() != null ? vm.timeCreated().toInstant() : clock.instant(), nic.id(), publicIpId,
-                osDiskId);
+                osDiskId, List.of(), labels(vm.tags()));
+    }
+
+    /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
+    private static Map<String, String> labels(Map<String, String> tags) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (tags != null) {
+            tags.forEach((key, value) -> {
+                if (!key.equalsIgnoreCase(ProvisionRequest.MANAGED_TAG) && LABEL_KEY.matcher(key).matches()
+                        && value != null && !value.contains(",")) {
+                    labels.put(key, value);
+                }
+            });
+        }
+        return labels;
     }
 
     /** {@code running}, {@code deallocated}, ... from the instance view's {@code PowerState/<state>} status. */

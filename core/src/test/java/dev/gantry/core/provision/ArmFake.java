@@ -40,14 +40,20 @@ import reactor.core.publisher.Mono;
  * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,
  * pollers) runs.
  */
-final class ArmFake implements AutoCloseable {
-    static final String SUBSCRIPTION = "11111111-2222-3333-4444-555555555555";
-    static final String TOKEN = "fake-arm-token";
+public final class ArmFake implements AutoCloseable {
+    /**
+     * The public key Run Command prints for a VM unless told otherwise (OpenSSH's test key
+     * {@code regress/unittests/sshkey/testdata/ed25519_1.pub}), and its fingerprint.
+     */
+    public static final String DEFAULT_HOST_KEY =
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIC/bdHnFnYBgCjMyEwdjXnrRYpdLEYrXikT4vSBKBAba root@fake";
+    public static final String SUBSCRIPTION = "11111111-2222-3333-4444-555555555555";
+    public static final String TOKEN = "fake-arm-token";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One request as the fake received it. */
-    record Request(String method, String path, Map<String, String> query, Map<String, String> headers, JsonNode body) {
-        boolean is(String method, String pathSuffix) {
+    public record Request(String method, String path, Map<String, String> query, Map<String, String> headers, JsonNode body) {
+        public boolean is(String method, String pathSuffix) {
             return this.method.equals(method) && path.toLowerCase(Locale.ROOT).endsWith(pathSuffix.toLowerCase(Locale.ROOT));
         }
     }
@@ -58,6 +64,8 @@ final class ArmFake implements AutoCloseable {
     private final class Operation {
         int pollsLeft;
         Runnable onDone;
+        /** The operation's result (a POST action's response body), served by its Location URL once done. */
+        JsonNode result;
         Optional<Rejection> failure = Optional.empty();
     }
 
@@ -69,12 +77,15 @@ final class ArmFake implements AutoCloseable {
     private final Map<String, Rejection> vmProvisioningFailures = new HashMap<>();
     private final Map<String, String> powerStates = new HashMap<>();
     private final Map<String, Rejection> deleteRejections = new HashMap<>();
+    private final Map<String, String> privateIps = new HashMap<>();
+    private final Map<String, String> runCommandMessages = new HashMap<>();
+    private final Map<String, Rejection> runCommandRejections = new HashMap<>();
     private int vmPollsInProgress = 1;
     private int inProgressAnswers;
     private int nextPrivateIp = 4;
     private int nextPublicIp = 10;
 
-    ArmFake() throws Exception {
+    public ArmFake() throws Exception {
         server = LocalHttps.start(this::handle);
         // The SDK's pollers wait 30 s between polls unless told otherwise; this is its own hook for tests.
         ResourceManagerUtils.InternalRuntimeContext.setDelayProvider(delay -> Duration.ofMillis(1));
@@ -85,7 +96,7 @@ final class ArmFake implements AutoCloseable {
     }
 
     /** The production connector, pointed at this fake with a credential that hands out {@link #TOKEN}. */
-    ArmConnector connector() {
+    public ArmConnector connector() {
         return connector(request -> Mono.just(new AccessToken(TOKEN, OffsetDateTime.now().plusHours(1))));
     }
 
@@ -96,6 +107,34 @@ final class ArmFake implements AutoCloseable {
     }
 
     // ---- test controls ----
+
+    /** The NIC of this VM ({@code <vm>-nic}) gets this private address instead of the next one of 10.210.0.0/24. */
+    public synchronized void privateIp(String vmName, String address) {
+        privateIps.put(VmTemplate.nicName(vmName).toLowerCase(Locale.ROOT), address);
+    }
+
+    /**
+     * Run Command on this VM prints these host public keys (the lines of {@code /etc/ssh/ssh_host_*_key.pub}), as
+     * the script Gantry sends prints them, instead of {@link #DEFAULT_HOST_KEY}.
+     */
+    public synchronized void hostKeys(String vmName, String... publicKeyLines) {
+        StringBuilder stdout = new StringBuilder();
+        for (String line : publicKeyLines) {
+            stdout.append(HostKeyScript.MARKER).append(line.strip()).append('\n');
+        }
+        runCommandOutput(vmName, stdout.toString(), "");
+    }
+
+    /** Run Command on this VM answers with this standard output and error, in the agent's message format. */
+    public synchronized void runCommandOutput(String vmName, String stdout, String stderr) {
+        runCommandMessages.put(vmName.toLowerCase(Locale.ROOT), "Enable succeeded: \n[stdout]\n" + stdout
+                + "\n[stderr]\n" + stderr + "\n");
+    }
+
+    /** Run Command on this VM is refused synchronously with this ARM error. */
+    public synchronized void rejectRunCommand(String vmName, int status, String code, String message) {
+        runCommandRejections.put(vmName.toLowerCase(Locale.ROOT), new Rejection(status, code, message));
+    }
 
     /** The next PUT of this VM answers synchronously with this ARM error (quota, SKU not available, ...). */
     synchronized void rejectVmCreate(String vmName, int status, String code, String message) {
@@ -121,11 +160,11 @@ final class ArmFake implements AutoCloseable {
         return inProgressAnswers;
     }
 
-    List<Request> requests() {
+    public List<Request> requests() {
         return List.copyOf(requests);
     }
 
-    List<Request> requests(String method, String pathSuffix) {
+    public List<Request> requests(String method, String pathSuffix) {
         return requests.stream().filter(r -> r.is(method, pathSuffix)).toList();
     }
 
@@ -202,6 +241,15 @@ final class ArmFake implements AutoCloseable {
         }
         if (!resources.containsKey(key(groupPath))) {
             error(exchange, 404, "ResourceGroupNotFound", "Resource group '" + s[3] + "' could not be found.");
+            return;
+        }
+        if (s.length == 9 && s[4].equals("providers") && s[6].equalsIgnoreCase("virtualMachines")
+                && s[8].equalsIgnoreCase("runCommand")) {
+            if (!method.equals("POST")) {
+                error(exchange, 405, "MethodNotAllowed", method + " is not supported on " + path);
+            } else {
+                runCommand(exchange, path.substring(0, path.lastIndexOf('/')), s[7], body, query);
+            }
             return;
         }
         if (s.length != 8 && s.length != 10 || !s[4].equals("providers")) {
@@ -330,7 +378,8 @@ final class ArmFake implements AutoCloseable {
             }
             String configurationId = path + "/ipConfigurations/" + configuration.path("name").asText();
             ((ObjectNode) configuration).put("id", configurationId);
-            ipProperties.put("privateIPAddress", "10.210.0." + nextPrivateIp++);
+            String wanted = privateIps.get(path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT));
+            ipProperties.put("privateIPAddress", wanted != null ? wanted : "10.210.0." + nextPrivateIp++);
             if (publicIpId != null) {
                 resources.get(key(publicIpId)).withObjectProperty("properties").putObject("ipConfiguration")
                         .put("id", configurationId);
@@ -410,6 +459,61 @@ final class ArmFake implements AutoCloseable {
         Rejection failure = vmProvisioningFailures.get(name.toLowerCase(Locale.ROOT));
         operation.failure = Optional.ofNullable(failure);
         return null;
+    }
+
+    /**
+     * {@code POST .../virtualMachines/{vm}/runCommand}: a long-running action. 202 with {@code Azure-AsyncOperation}
+     * and {@code Location}; the operation goes InProgress then Succeeded, and the Location URL then answers 200 with
+     * the {@code RunCommandResult}: {@code value[]} of instance view statuses whose message carries the script's
+     * {@code [stdout]} and {@code [stderr]}.
+     */
+    private void runCommand(HttpExchange exchange, String vmPath, String vmName, JsonNode body,
+            Map<String, String> query) throws IOException {
+        ObjectNode vm = resources.get(key(vmPath));
+        if (vm == null) {
+            error(exchange, 404, "ResourceNotFound", "The Resource 'Microsoft.Compute/virtualMachines/" + vmName
+                    + "' under resource group was not found.");
+            return;
+        }
+        Rejection rejection = runCommandRejections.get(vmName.toLowerCase(Locale.ROOT));
+        if (rejection != null) {
+            error(exchange, rejection.status(), rejection.code(), rejection.message());
+            return;
+        }
+        if (body == null || body.path("commandId").asText().isEmpty()) {
+            error(exchange, 400, "InvalidParameter", "Required parameter 'commandId' is missing (null).");
+            return;
+        }
+        if (!body.path("commandId").asText().equals("RunShellScript")) {
+            error(exchange, 400, "InvalidParameter", "The command id '" + body.path("commandId").asText()
+                    + "' is not valid for a Linux virtual machine.");
+            return;
+        }
+        if (!body.path("script").isArray() || body.path("script").isEmpty()) {
+            error(exchange, 400, "InvalidParameter", "The script of a RunShellScript command must not be empty.");
+            return;
+        }
+        if (!"Succeeded".equals(vm.path("properties").path("provisioningState").asText())) {
+            error(exchange, 409, "OperationNotAllowed", "The operation requires the VM to be running.");
+            return;
+        }
+        String message = runCommandMessages.getOrDefault(vmName.toLowerCase(Locale.ROOT),
+                "Enable succeeded: \n[stdout]\n" + HostKeyScript.MARKER + DEFAULT_HOST_KEY + "\n\n[stderr]\n\n");
+        ObjectNode result = JSON.createObjectNode();
+        result.putArray("value").addObject()
+                .put("code", "ProvisioningState/succeeded")
+                .put("level", "Info")
+                .put("displayStatus", "Provisioning succeeded")
+                .put("message", message);
+        Operation operation = new Operation();
+        operation.pollsLeft = 1;
+        operation.result = result;
+        String id = register(operation);
+        exchange.getResponseHeaders().add("Azure-AsyncOperation", operationUrl("Microsoft.Compute/virtualMachines",
+                vm, "operations", id, query));
+        exchange.getResponseHeaders().add("Location", operationUrl("Microsoft.Compute/virtualMachines", vm,
+                "operationResults", id, query));
+        send(exchange, 202, null);
     }
 
     private void delete(HttpExchange exchange, String path, String type, Map<String, String> query)
@@ -526,7 +630,11 @@ final class ArmFake implements AutoCloseable {
             if (!done) {
                 exchange.getResponseHeaders().add("Location", baseUrl() + exchange.getRequestURI());
             }
-            send(exchange, done ? 204 : 202, null);
+            if (done && operation.result != null) {
+                send(exchange, 200, operation.result);
+            } else {
+                send(exchange, done ? 204 : 202, null);
+            }
             return;
         }
         ObjectNode status = JSON.createObjectNode();
@@ -540,6 +648,9 @@ final class ArmFake implements AutoCloseable {
                     .put("message", operation.failure.get().message());
         } else {
             status.put("status", "Succeeded");
+            if (operation.result != null) {
+                status.putObject("properties").set("output", operation.result);
+            }
         }
         send(exchange, 200, status);
     }

@@ -74,7 +74,7 @@ class ReadinessWaitTest {
                 .await(List.of(VmInventoryTest.entry("a-1", Optional.of("20.0.0.1")))));
 
         assertEquals(ErrorCode.REMOTE_ERROR, e.code());
-        assertEquals("1 VM(s) not ready after PT1M:\n  a-1: port 22 at 20.0.0.1 does not answer\nThe VMs are still "
+        assertEquals("1 VM(s) not ready after 1m:\n  a-1: port 22 at 20.0.0.1 does not answer\nThe VMs are still "
                 + "running and billing: inspect them, or remove them with gantry vm down.", e.getMessage());
         assertEquals(5, sleeps.size(), "attempts at 0, 10, ..., 50 s; the next would pass the 60 s bound");
     }
@@ -118,5 +118,25 @@ class ReadinessWaitTest {
         var closed = new TcpPortCheck(port, Duration.ofSeconds(2)).check(local);
         assertEquals(false, closed.ready());
         assertTrue(closed.detail().startsWith("port " + port + " at 127.0.0.1 does not answer"), closed.detail());
+    }
+
+    @Test
+    void aVmThatCanNeverBeReadyIsReportedAtOnceWhileTheOthersAreAwaited() {
+        Map<String, Integer> attempts = new HashMap<>();
+        ReadinessCheck check = vm -> {
+            int n = attempts.merge(vm.name(), 1, Integer::sum);
+            if (vm.name().equals("a-1")) {
+                return ReadinessCheck.Readiness.never("doctor: ssh.hostKey MISSING");
+            }
+            return n >= 2 ? ReadinessCheck.Readiness.ok() : ReadinessCheck.Readiness.notYet("booting");
+        };
+
+        GantryException e = assertThrows(GantryException.class, () -> waitFor(check).await(List.of(
+                VmInventoryTest.entry("a-1", Optional.empty()), VmInventoryTest.entry("a-2", Optional.empty()))));
+
+        assertEquals(Map.of("a-1", 1, "a-2", 2), attempts, "a-1 asked once; a-2 until ready");
+        assertEquals("1 VM(s) not ready (waiting would not change it):\n  a-1: doctor: ssh.hostKey MISSING\nThe VMs "
+                + "are still running and billing: inspect them, or remove them with gantry vm down.", e.getMessage());
+        assertEquals(List.of(Duration.ofSeconds(10)), sleeps);
     }
 }

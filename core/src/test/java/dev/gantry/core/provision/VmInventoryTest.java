@@ -1,6 +1,7 @@
 package dev.gantry.core.provision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,5 +86,40 @@ class VmInventoryTest {
 
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
         assertTrue(e.getMessage().startsWith("is not valid JSON"), e.getMessage());
+    }
+
+    @Test
+    void hostKeysAndLabelsSurviveAReopenAndAnOlderFileWithoutThemStillReads() throws Exception {
+        VmInventory inventory = new VmInventory(home);
+        VmInventoryEntry pinned = new VmInventoryEntry("a-1", "/subscriptions/s/x", "rg", "eastus", "size", "gantry",
+                "10.0.0.1", Optional.empty(), false, Instant.parse("2026-11-29T12:00:00Z"), "n", Optional.empty(), "d",
+                List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"), java.util.Map.of("team", "nlp"));
+        inventory.put(pinned);
+        assertEquals(List.of(pinned), new VmInventory(home).list());
+        assertEquals(List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"),
+                new VmInventory(home).find("a-1").orElseThrow().asProvisionedHost().hostKeyFingerprints());
+
+        // Written by the version before host keys were captured.
+        Files.writeString(home.resolve("vms.json"), "{\"version\":1,\"vms\":[{\"name\":\"a-2\",\"resourceId\":\"x\","
+                + "\"resourceGroup\":\"rg\",\"region\":\"eastus\",\"vmSize\":\"s\",\"adminUser\":\"u\","
+                + "\"privateIp\":\"10.0.0.1\",\"spot\":true,\"createdAt\":\"2026-11-29T12:00:00Z\",\"nicId\":\"n\","
+                + "\"osDiskId\":\"d\"}]}");
+        VmInventoryEntry old = new VmInventory(home).find("a-2").orElseThrow();
+        assertFalse(old.hostKeyPinned());
+        assertEquals(java.util.Map.of(), old.labels());
+        assertTrue(old.spot());
+    }
+
+    @Test
+    void aFingerprintThatIsNotOneIsNamedWithItsEntry() throws Exception {
+        Files.writeString(home.resolve("vms.json"), "{\"version\":1,\"vms\":[{\"name\":\"a-2\",\"resourceId\":\"x\","
+                + "\"resourceGroup\":\"rg\",\"region\":\"eastus\",\"vmSize\":\"s\",\"adminUser\":\"u\","
+                + "\"privateIp\":\"10.0.0.1\",\"createdAt\":\"2026-11-29T12:00:00Z\",\"nicId\":\"n\","
+                + "\"osDiskId\":\"d\",\"hostKeyFingerprints\":[\"MD5:aa:bb\"]}]}");
+
+        GantryException e = assertThrows(GantryException.class, () -> new VmInventory(home).list());
+
+        assertEquals(List.of("vms[0].hostKeyFingerprints[0]"), e.problems().stream().map(Problem::path).toList());
+        assertTrue(e.getMessage().contains("'MD5:aa:bb' is not a SHA-256 host key fingerprint"), e.getMessage());
     }
 }

@@ -13,7 +13,9 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.ImageRef;
 import java.math.BigDecimal;
+import dev.gantry.ssh.TestHosts;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -126,7 +128,8 @@ class VmProvisionerTest {
         // The VM PUT was a long-running operation, polled through InProgress to Succeeded.
         assertTrue(arm.requests().stream().filter(r -> r.is("GET", "")).anyMatch(r -> r.path().contains(
                 "/providers/Microsoft.Compute/locations/eastus/operations/")));
-        assertEquals(2, arm.inProgressAnswers(), "each VM's operation answered InProgress once before Succeeded");
+        assertEquals(4, arm.inProgressAnswers(), "each VM's creation and its Run Command answered InProgress once "
+                + "before Succeeded");
         assertTrue(arm.requests().stream().allMatch(r -> ("Bearer " + ArmFake.TOKEN).equals(
                 r.headers().get("authorization"))));
 
@@ -136,6 +139,76 @@ class VmProvisionerTest {
         assertEquals(Optional.empty(), first.publicIp());
         assertEquals(ArmFake.resourcePath(RG, "Microsoft.Compute/disks", "train-1-osdisk"), first.osDiskId());
         assertEquals(List.of("train-1@10.210.0.4", "train-2@10.210.0.5"), readinessProbes);
+    }
+
+    @Test
+    void hostKeysAreReadThroughRunCommandAndRecordedBeforeTheReadinessWait() throws Exception {
+        TestHosts.Host h1 = TestHosts.host(1);
+        arm.hostKeys("train-1", Files.readString(TestHosts.stateDir().resolve("h1").resolve("ssh_host_ed25519_key.pub")));
+        List<String> pinnedAtProbe = new ArrayList<>();
+        Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+        VmProvisioner provisioner = new VmProvisioner(arm.connector(), inventory, new ReadinessWait(vm -> {
+            pinnedAtProbe.add(vm.name() + " " + vm.hostKeyFingerprints() + " recorded="
+                    + inventory.find(vm.name()).orElseThrow().hostKeyFingerprints());
+            return ReadinessCheck.Readiness.ok();
+        }, Duration.ofMinutes(1), Duration.ofSeconds(1), clock, pause -> { }), clock);
+
+        List<ProvisionedVm> vms = provisioner.up(request(2, Optional.empty(), false));
+
+        assertEquals(List.of(h1.fingerprint()), vms.get(0).vm().hostKeyFingerprints());
+        assertEquals(List.of("SHA256:7tZ6Ld+TSLFR6n9hvGBMM1Hl2IwF9I7M59nDitEVmZE"),
+                vms.get(1).vm().hostKeyFingerprints(), "the fake's default key");
+        assertEquals(List.of("train-1 [" + h1.fingerprint() + "] recorded=[" + h1.fingerprint() + "]",
+                "train-2 [SHA256:7tZ6Ld+TSLFR6n9hvGBMM1Hl2IwF9I7M59nDitEVmZE] recorded=[SHA256:7tZ6Ld+TSLFR6n9hvGBMM1Hl2IwF9I7M59nDitEVmZE]"),
+                pinnedAtProbe);
+        List<ArmFake.Request> runs = arm.requests("POST", "/virtualMachines/train-1/runCommand");
+        assertEquals(1, runs.size());
+        assertEquals("RunShellScript", runs.get(0).body().path("commandId").asText());
+        List<String> script = new ArrayList<>();
+        runs.get(0).body().path("script").forEach(line -> script.add(line.asText()));
+        assertEquals(HostKeyScript.LINES, script);
+        // The SDK followed the contract: the async operation to Succeeded, then the Location URL for the result.
+        assertTrue(arm.requests().stream().anyMatch(r -> r.is("GET", "") && r.path().contains(
+                "/providers/Microsoft.Compute/locations/eastus/operationResults/")));
+    }
+
+    @Test
+    void aRerunKeepsTheRecordedKeysAndReadsThemOnlyForVmsThatHaveNone() throws Exception {
+        provisioner().up(request(1, Optional.empty(), false));
+        // An inventory from before host keys were captured: the same VM, recorded without them.
+        VmInventoryEntry old = inventory.find("train-1").orElseThrow();
+        provisioner().up(request(1, Optional.empty(), false));
+        assertEquals(1, arm.requests("POST", "/virtualMachines/train-1/runCommand").size(), "kept, not read again");
+
+        inventory.put(old.withHostKeyFingerprints(List.of()));
+        arm.hostKeys("train-1", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIdUs8Iojpkx/XwiiFxz+xB1gS7glq9G182U8702WdDw x");
+        provisioner().up(request(1, Optional.empty(), false));
+
+        assertEquals(2, arm.requests("POST", "/virtualMachines/train-1/runCommand").size());
+        assertEquals(List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"),
+                inventory.find("train-1").orElseThrow().hostKeyFingerprints());
+    }
+
+    @Test
+    void aVmWhoseKeysCannotBeReadStaysRecordedUnpinnedAndIsNotWaitedFor() {
+        arm.runCommandOutput("train-2", "Welcome!\n", "ls: cannot access '/etc/ssh/ssh_host_*_key.pub'");
+        arm.rejectRunCommand("train-3", 409, "OperationNotAllowed", "The VM agent is not ready.");
+
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(request(3, Optional.empty(),
+                false)));
+
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().contains("train-2: VM train-2 was created and recorded, but its SSH host keys could "
+                + "not be read through Azure Run Command"), e.getMessage());
+        assertTrue(e.getMessage().contains("found no SSH host key in /etc/ssh/ssh_host_*_key.pub (Enable succeeded; "
+                + "stderr: ls: cannot access"), e.getMessage());
+        assertTrue(e.getMessage().contains("train-3: VM train-3 was created and recorded") && e.getMessage()
+                .contains("The VM agent is not ready"), e.getMessage());
+        assertTrue(e.getMessage().contains("Already provisioned and recorded: train-1"), e.getMessage());
+        assertTrue(readinessProbes.isEmpty(), "no readiness wait while some VM cannot be verified");
+        assertTrue(inventory.find("train-1").orElseThrow().hostKeyPinned());
+        assertFalse(inventory.find("train-2").orElseThrow().hostKeyPinned());
+        assertFalse(inventory.find("train-3").orElseThrow().hostKeyPinned());
     }
 
     @Test

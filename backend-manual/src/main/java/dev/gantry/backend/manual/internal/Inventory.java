@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.api.backend.ProvisionedHost;
 import dev.gantry.ssh.ClientIdentity;
 import dev.gantry.ssh.HostKeyPolicy;
 import dev.gantry.ssh.SshTarget;
@@ -18,6 +19,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -61,20 +63,43 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     }
 
     static Inventory bind(BackendConfig config, Optional<String> workDirDefault) {
+        return bind(config, workDirDefault, List::of);
+    }
+
+    /**
+     * Binds {@code hosts[*]} and the VMs {@code provisioned} refers to ({@link ProvisionedReferences}); the VMs
+     * Gantry provisioned are asked for only when that key is given.
+     */
+    static Inventory bind(BackendConfig config, Optional<String> workDirDefault,
+                          Supplier<List<ProvisionedHost>> provisionedHosts) {
         List<Problem> problems = new ArrayList<>();
         int count = config.count(HOSTS);
-        if (count == 0) {
+        boolean provisioned = ProvisionedReferences.given(config);
+        if (count == 0 && !provisioned) {
             problems.add(problem(config, "hosts", "transport ssh needs at least one host; add hosts[0].address "
-                    + "(and user, identityFile or agent, knownHosts or hostKeyFingerprint)"));
+                    + "(and user, identityFile or agent, knownHosts or hostKeyFingerprint), or refer to VMs "
+                    + "gantry vm up created with provisioned: [NAME, ...]"));
         }
         int masterPort = port(config, MASTER_PORT, DEFAULT_MASTER_PORT, problems);
         BackendConfig defaults = config.subset(DEFAULTS);
         List<InventoryHost> hosts = new ArrayList<>();
         List<String> insecure = new ArrayList<>();
         Set<String> names = new HashSet<>();
+        Map<String, BackendConfig> sources = new java.util.LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
-            String prefix = HOSTS + "[" + i + "]";
-            BackendConfig own = config.subset(prefix);
+            sources.put(HOSTS + "[" + i + "]", config.subset(HOSTS + "[" + i + "]"));
+        }
+        if (provisioned) {
+            for (ProvisionedReferences.Match match : ProvisionedReferences.resolve(config, provisionedHosts,
+                    problems)) {
+                // Keyed by the reference and the VM, so that one pattern can bring in several VMs.
+                sources.put(match.key() + "{" + match.own().require("name") + "}", match.own());
+            }
+        }
+        for (Map.Entry<String, BackendConfig> source : sources.entrySet()) {
+            String prefix = source.getKey().contains("{")
+                    ? source.getKey().substring(0, source.getKey().indexOf('{')) : source.getKey();
+            BackendConfig own = source.getValue();
             bindHost(config, prefix, own, defaults, workDirDefault, problems).ifPresent(host -> {
                 if (!names.add(host.name())) {
                     problems.add(problem(config, prefix + ".name", "'" + host.name() + "' names two hosts; give "
@@ -306,6 +331,9 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
 
     /** A key's family for listings: {@code hosts[*].port} is one of {@code hosts[*].*}; other keys are their own. */
     static String family(String key) {
+        if (key.startsWith(ProvisionedReferences.KEY)) {
+            return ProvisionedReferences.KEY;
+        }
         for (String scope : List.of(HOSTS + "[*].", DEFAULTS + ".")) {
             if (key.startsWith(scope)) {
                 return scope + "*";
@@ -347,6 +375,10 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
                 }
             });
         }
+        keys.add(ConfigKey.optional(ProvisionedReferences.KEY, "ssh transport: VMs gantry vm up created, used as "
+                + "hosts with their recorded host keys pinned: names, prefix-* patterns or *", null));
+        keys.add(ConfigKey.optional(ProvisionedReferences.KEY + "[*]", "ssh transport: one provisioned VM name or "
+                + "pattern", null));
         keys.add(ConfigKey.optional(MASTER_PORT, "ssh transport: MASTER_PORT of multi-host jobs",
                 String.valueOf(DEFAULT_MASTER_PORT)));
         return List.copyOf(keys);

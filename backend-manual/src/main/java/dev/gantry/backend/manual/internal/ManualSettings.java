@@ -60,6 +60,10 @@ public record ManualSettings(String transport, Path workDir, Duration cancelGrac
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
         String transport = config.getChoice(TRANSPORT, "local", List.of("local", "ssh"));
+        if (transport.equals("local") && ProvisionedReferences.given(config)) {
+            throw config.invalid(ProvisionedReferences.KEY, "applies to transport: ssh (provisioned VMs are reached "
+                    + "over SSH), but transport is local; set transport: ssh");
+        }
         Path workDir = config.get(WORK_DIR).map(String::trim).map(Path::of)
                 .orElse(context.stateDirectory().resolve("jobs"));
         if (!workDir.isAbsolute()) {

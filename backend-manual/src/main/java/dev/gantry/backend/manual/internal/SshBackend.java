@@ -89,7 +89,8 @@ public final class SshBackend implements Backend {
             }
         }
         SpotSettings spot = SpotSettings.bind(config);
-        Inventory inventory = Inventory.bind(config, config.get(ManualSettings.WORK_DIR).map(String::strip));
+        Inventory inventory = Inventory.bind(config, config.get(ManualSettings.WORK_DIR).map(String::strip),
+                context::provisionedHosts);
         for (String host : inventory.insecureHosts()) {
             context.logger().log(System.Logger.Level.WARNING, "backends.manual: " + Inventory.INSECURE
                     + " is set for host " + host + ": its identity is NOT verified and a man in the middle would go "
@@ -412,12 +413,27 @@ public final class SshBackend implements Backend {
                         settings.container().runtime().configName()));
             } catch (GantryException e) {
                 reports.add(new HostReport(host.name(), Map.of("address", host.entry().target().address()),
-                        List.of(new HostCheck("ssh.reachable", HostCheck.Status.MISSING, e.getMessage(),
-                                "an SSH login that works", "check the address, user, key and host key; "
-                                + "see docs/ssh.md"))));
+                        List.of(unreachable(e))));
             }
         }
         return reports;
+    }
+
+    /**
+     * Why the probe could not run, as a check whose name says which part of the SSH login failed: a host key that
+     * is not the trusted one ({@code ssh.hostKey}) is not cured by retrying, a refused login ({@code ssh.login}) or
+     * an unreachable host ({@code ssh.reachable}) may be, on a host still booting.
+     */
+    private static HostCheck unreachable(GantryException e) {
+        return switch (e.code()) {
+            case HOST_KEY_REJECTED -> new HostCheck("ssh.hostKey", HostCheck.Status.MISSING, e.getMessage(),
+                    "the host key that is trusted for this host", "find out why the key differs (a reinstalled "
+                    + "host, or someone in between) before trusting another; see docs/ssh.md");
+            case AUTH_FAILED -> new HostCheck("ssh.login", HostCheck.Status.MISSING, e.getMessage(),
+                    "an SSH login that works", "check the user and the identity file or agent; see docs/ssh.md");
+            default -> new HostCheck("ssh.reachable", HostCheck.Status.MISSING, e.getMessage(),
+                    "an SSH login that works", "check the address, user, key and host key; see docs/ssh.md");
+        };
     }
 
     @Override

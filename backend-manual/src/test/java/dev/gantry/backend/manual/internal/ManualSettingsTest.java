@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ManualSettingsTest {
     /** Every accepted setting as the unknown-key message lists them (host keys by family). */
     private static final String SETTINGS = "transport, workDir, cancelGrace, containerRuntime, containerRuntimePath, containerRuntimeOptions[*], "
-            + "containerUlimits[*], containerRunOptions[*], hosts[*].*, defaults.*, masterPort, spot, vmName, "
+            + "containerUlimits[*], containerRunOptions[*], hosts[*].*, defaults.*, provisioned, masterPort, spot, vmName, "
             + "scheduledEvents.enabled, scheduledEvents.endpoint, scheduledEvents.acknowledge";
     private static final String MORE = SETTINGS.substring("transport, workDir, cancelGrace, ".length());
     private static final Path STATE = Path.of("/var/lib/gantry-test/manual");
