@@ -53,11 +53,14 @@ public final class DoctorCheck implements ReadinessCheck {
         this.plan = Objects.requireNonNull(plan, "plan");
     }
 
-    /** The settings the doctor's backend gets: the given ones without hosts, over SSH to the checked VM alone. */
+    /**
+     * The settings the doctor's backend gets: the given ones without hosts, over SSH to the checked VM alone. The
+     * container runtime settings stay, since the doctor checks the runtime a plan with an image will use.
+     */
     static Map<String, String> doctorSettings(Map<String, String> given) {
         Map<String, String> settings = new TreeMap<>();
         given.forEach((key, value) -> {
-            if (key.startsWith("defaults.") || key.equals("cancelGrace")) {
+            if (key.startsWith("defaults.") || key.equals("cancelGrace") || key.startsWith("container")) {
                 settings.put(key, value);
             }
         });

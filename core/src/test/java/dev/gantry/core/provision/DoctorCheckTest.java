@@ -99,11 +99,12 @@ class DoctorCheckTest {
 
         ReadinessCheck.Readiness readiness = check(Map.of("transport", "local", "hosts[0].address", "10.0.0.4",
                 "provisioned[0]", "*", "workDir", "/srv/local-jobs", "defaults.identityFile", "/keys/id",
-                "defaults.connectTimeout", "5s")).check(vm);
+                "defaults.connectTimeout", "5s", "containerRuntime", "docker")).check(vm);
 
         assertEquals(ReadinessCheck.Readiness.ok(), readiness, "WARN is not MISSING");
+        // The container runtime stays: the doctor checks the one a plan with an image will use.
         assertEquals(Map.of("transport", "ssh", "provisioned[0]", "train-1", "defaults.identityFile", "/keys/id",
-                "defaults.connectTimeout", "5s"), configs.get(0).values());
+                "defaults.connectTimeout", "5s", "containerRuntime", "docker"), configs.get(0).values());
         assertEquals(List.of(vm.asProvisionedHost()), hostsSeen.get(0));
         assertEquals(1, closed, "each attempt closes its backend (and its SSH sessions)");
     }

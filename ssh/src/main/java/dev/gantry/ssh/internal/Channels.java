@@ -1,6 +1,7 @@
 package dev.gantry.ssh.internal;
 
 import com.jcraft.jsch.Channel;
+import com.jcraft.jsch.ChannelExec;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
 import dev.gantry.api.ErrorCode;
@@ -38,8 +39,8 @@ final class Channels {
     /**
      * A connected channel of the given type ("exec", "sftp"). When the session turns out dead before the server
      * confirmed the channel, the session is replaced and the open retried once: no command was sent, so nothing can
-     * run twice. A command request that may have reached the server is never re-sent. A session that does not answer within the connect timeout
-     * is dropped, so the next command reconnects instead of waiting on it again.
+     * run twice. A command request that may have reached the server is never re-sent. A session that does not answer
+     * within the connect timeout is dropped, so the next command reconnects instead of waiting on it again.
      */
     @SuppressWarnings("unchecked")
     static <C extends Channel> C open(TargetConnection connection, String type, Consumer<C> configure) {
@@ -63,6 +64,10 @@ final class Channels {
                     opened = true;
                     return channel;
                 } catch (JSchException e) {
+                    if (finishedWhileConnecting(channel)) {
+                        opened = true;
+                        return channel;
+                    }
                     if (channel != null) {
                         channel.disconnect();
                     }
@@ -94,6 +99,17 @@ final class Channels {
                 connection.releaseChannelSlot();
             }
         }
+    }
+
+    /**
+     * A command so quick that the server had run it and closed its channel before JSch finished connecting it: JSch
+     * sends the exec request, then starts the thread that feeds stdin, and the server's close clears that thread in
+     * between (a NullPointerException inside connect). The command ran once, and its output and exit status arrived
+     * before the close: that is its run, to be read like any other, never a reason to send it again. (It cannot have
+     * needed its stdin: without it a command that reads stdin would still be waiting.)
+     */
+    private static boolean finishedWhileConnecting(Channel channel) {
+        return channel instanceof ChannelExec exec && exec.isClosed() && exec.getExitStatus() != -1;
     }
 
     /** Closes a channel from {@link #open} and gives its slot back. Call exactly once per channel. */
