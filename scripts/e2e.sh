@@ -210,6 +210,38 @@ run_gantry --config "$ssh_config" run "$work/two-nodes.yaml"
 check "a two-node run over SSH starts one rank per host with the rendezvous variables" bash -c \
   "[[ $code -eq 0 ]] && grep -q '^rank 0 of 2, master 10.200.0.1[12]:29500$' '$out' && grep -q '^rank 1 of 2, master' '$out'"
 
+# The same two ranks in Podman containers on the two hosts (as root, whose Podman runs rootful): each container
+# shares its host's network, so the rendezvous address is the host's.
+podman_root=${GANTRY_PODMAN_ROOT:-/var/tmp/gantry-podman}
+container_config="$work/ssh-podman.yaml"
+sed -e "s/user: [a-z]*,/user: root,/" -e "s#workDir: /tmp/gantry-e2e-$$-#workDir: /tmp/gantry-e2e-$$-root-#" \
+  "$ssh_config" >"$container_config"
+cat >>"$container_config" <<YAML
+    containerRuntime: podman
+    containerRuntimeOptions: [--root, $podman_root/storage, --runroot, $podman_root/run, --storage-driver, vfs,
+      --runtime, runc, --cgroup-manager, cgroupfs, --events-backend, file]
+    containerUlimits: [nofile=1024:1024, nproc=4096:4096]
+YAML
+cat >"$work/two-containers.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: two-containers
+spec:
+  phase: training
+  model: small
+  resources: {nodes: 2, interconnect: ethernet}
+  container: {image: localhost/gantry-test-busybox:latest}
+  command: [sh, -c, 'echo "container rank $NODE_RANK of $WORLD_SIZE, master $MASTER_ADDR:$MASTER_PORT"; grep -c eth0 /proc/net/dev']
+YAML
+run_gantry --config "$container_config" run "$work/two-containers.yaml"
+check "a two-node container run over SSH runs each rank in Podman on its host's network" bash -c \
+  "[[ $code -eq 0 ]] && grep -q '^container rank 0 of 2, master 10.200.0.1[12]:29500$' '$out' \
+    && grep -q '^container rank 1 of 2, master' '$out' && [[ \$(grep -cx 1 '$out') -eq 2 ]]"
+run_gantry backends --output json
+check "backends --output json says the manual backend runs multi-node jobs and containers" json \
+  "[b['capabilities']['multiNode'] and b['capabilities']['containers'] for b in d if b['name']=='manual']==[True]"
+
 echo
 echo "e2e: $passed passed, $failed failed"
 ((failed == 0))

@@ -64,7 +64,7 @@ final class Channels {
                     opened = true;
                     return channel;
                 } catch (JSchException e) {
-                    if (finishedWhileConnecting(channel)) {
+                    if (finishedWhileConnecting(channel, e)) {
                         opened = true;
                         return channel;
                     }
@@ -106,10 +106,12 @@ final class Channels {
      * sends the exec request, then starts the thread that feeds stdin, and the server's close clears that thread in
      * between (a NullPointerException inside connect). The command ran once, and its output and exit status arrived
      * before the close: that is its run, to be read like any other, never a reason to send it again. (It cannot have
-     * needed its stdin: without it a command that reads stdin would still be waiting.)
+     * needed its stdin: without it a command that reads stdin would still be waiting.) A channel the server refused
+     * is closed too, with the refusal's reason as its "exit status", but JSch reports it without such a cause.
      */
-    private static boolean finishedWhileConnecting(Channel channel) {
-        return channel instanceof ChannelExec exec && exec.isClosed() && exec.getExitStatus() != -1;
+    private static boolean finishedWhileConnecting(Channel channel, JSchException e) {
+        return e.getCause() instanceof NullPointerException && channel instanceof ChannelExec exec
+                && exec.isClosed() && exec.getExitStatus() != -1;
     }
 
     /** Closes a channel from {@link #open} and gives its slot back. Call exactly once per channel. */
