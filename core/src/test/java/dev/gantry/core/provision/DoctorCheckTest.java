@@ -71,7 +71,7 @@ class DoctorCheckTest {
                 return List.of(ConfigKey.optional("transport", "", null), ConfigKey.optional("provisioned[*]", "", null),
                         ConfigKey.optional("defaults.identityFile", "", null),
                         ConfigKey.optional("defaults.connectTimeout", "", null),
-                        ConfigKey.optional("cancelGrace", "", null));
+                        ConfigKey.optional("cancelGrace", "", null), ConfigKey.optional("containerRuntime", "", null));
             }
 
             @Override
