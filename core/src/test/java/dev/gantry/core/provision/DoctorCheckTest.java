@@ -68,7 +68,8 @@ class DoctorCheckTest {
 
             @Override
             public List<ConfigKey> configKeys() {
-                return List.of(ConfigKey.optional("transport", "", null), ConfigKey.optional("provisioned[*]", "", null),
+                return List.of(ConfigKey.optional("transport", "", null),
+                        ConfigKey.optional("provisioned[*]", "", null),
                         ConfigKey.optional("defaults.identityFile", "", null),
                         ConfigKey.optional("defaults.connectTimeout", "", null),
                         ConfigKey.optional("cancelGrace", "", null), ConfigKey.optional("containerRuntime", "", null));
