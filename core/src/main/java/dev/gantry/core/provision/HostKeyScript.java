@@ -21,8 +21,13 @@ import java.util.Set;
 final class HostKeyScript {
     static final String MARKER = "gantry-host-key ";
 
-    /** One line per element, as {@code RunCommandInput.script} takes it. */
+    /**
+     * One line per element, as {@code RunCommandInput.script} takes it. cloud-init replaces the image's host keys
+     * during the first boot, and the agent may run the command before that is done: the script first waits (bounded)
+     * for cloud-init to finish, so the keys it reads are the ones sshd will offer.
+     */
     static final List<String> LINES = List.of(
+            "command -v cloud-init >/dev/null 2>&1 && timeout 600 cloud-init status --wait >/dev/null 2>&1",
             "i=0",
             "while ! ls /etc/ssh/ssh_host_*_key.pub >/dev/null 2>&1 && [ \"$i\" -lt 60 ]; do sleep 2; i=$((i+1)); done",
             "for f in /etc/ssh/ssh_host_*_key.pub; do",

@@ -59,6 +59,8 @@ class HostKeyScriptTest {
         assertTrue(script.contains("/etc/ssh/ssh_host_*_key.pub"), script);
         assertTrue(script.contains("printf '" + HostKeyScript.MARKER + "%s\\n'"), script);
         assertTrue(!script.contains("$1") && !script.contains("$@"), "no parameters reach the script");
+        assertTrue(script.indexOf("cloud-init status --wait") < script.indexOf("/etc/ssh/"),
+                "the keys are read once cloud-init, which replaces them on first boot, is done: " + script);
     }
 
     @Test
