@@ -38,6 +38,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -217,16 +218,17 @@ public final class SshBackend implements Backend {
         Map<String, String> environment = JobEnvironment.of(workload, id, context.secrets());
         String master = fleet.host(ranks.get(0).host()).entry().target().host();
         List<Map<String, String>> rankEnvironments = new ArrayList<>();
+        List<EnvFile> envFiles = new ArrayList<>();
         for (RankPlacement rank : ranks) {
             Map<String, String> env = new TreeMap<>(environment);
             SshHost host = fleet.host(rank.host());
             env.putAll(MultiHostJob.environment(rank.rank(), ranks.size(), master, inventory.masterPort(),
                     rank.gpus(), host.facts().nvidiaGpus() > 0));
+            rankEnvironments.add(env);
             if (inContainer) {
                 // Before anything is written: a value the container's env file cannot carry is refused here.
-                fleet.containers(host).envFile(workload, containerEnvironment(env, plan));
+                envFiles.add(fleet.containers(host).envFile(workload, containerEnvironment(env, plan)));
             }
-            rankEnvironments.add(env);
         }
         for (int k = 0; k < ranks.size(); k++) {
             prepare(dirs.get(k), ranks.get(k), workload, workingDirectory, options.idempotencyKey());
@@ -235,9 +237,11 @@ public final class SshBackend implements Backend {
         for (int k = 0; k < ranks.size(); k++) {
             RankPlacement rank = ranks.get(k);
             SshHost host = fleet.host(rank.host());
-            Launch launch = inContainer ? container(host, dirs.get(k), plan, id, rank, rankEnvironments.get(k))
-                    : new Launch(workload.command(), workingDirectory, rankEnvironments.get(k), false);
-            launch(host, dirs.get(k), launch);
+            JobDirectory dir = dirs.get(k);
+            Map<String, String> env = rankEnvironments.get(k);
+            Supplier<Launch> launch = inContainer ? container(host, dir, plan, id, rank, envFiles.get(k))
+                    : () -> new Launch(workload.command(), workingDirectory, env, false);
+            launch(host, dir, launch);
             stages.reached("launched", k);
         }
         for (int k = 0; k < ranks.size(); k++) {
@@ -262,8 +266,7 @@ public final class SshBackend implements Backend {
     @Override
     public Map<JobRef, JobStatus> statuses(Collection<JobRef> jobs) {
         Map<String, SshFleet.Scan> scans = fleet.scanAll();
-        if (scans.values().stream().anyMatch(scan -> scan.preemption().isPresent())) {
-            evict(scans);
+        if (scans.values().stream().anyMatch(scan -> scan.preemption().isPresent()) && evict(scans)) {
             scans = fleet.scanAll(); // the evicted jobs' markers, as every later process will read them
         }
         Map<JobRef, JobStatus> result = new LinkedHashMap<>();
@@ -289,9 +292,10 @@ public final class SshBackend implements Backend {
      * A Preempt event in a host's Scheduled Events takes the VM and every job on it: each running rank there is
      * evicted, polled or not (SIGTERM so it can checkpoint, PREEMPTED with the event in its message), all at once so
      * that one's grace period does not eat into the next one's; their other ranks are stopped as for any broken
-     * job. The event is acknowledged afterwards when the settings say so.
+     * job. The event is acknowledged afterwards when the settings say so. Returns whether any rank was evicted
+     * (an event stays listed until the VM goes, and later polls find nothing left to stop).
      */
-    private void evict(Map<String, SshFleet.Scan> scans) {
+    private boolean evict(Map<String, SshFleet.Scan> scans) {
         List<Runnable> stops = new ArrayList<>();
         Map<SshHost, ScheduledEvent> events = new LinkedHashMap<>();
         scans.forEach((name, scan) -> scan.preemption().ifPresent(event -> {
@@ -309,6 +313,7 @@ public final class SshBackend implements Backend {
         fleet.parallel(stops, Runnable::run);
         events.forEach((host, event) -> fleet.watch(host).acknowledge(event).ifPresent(problem ->
                 context.logger().log(System.Logger.Level.WARNING, host.name() + ": " + problem)));
+        return !stops.isEmpty();
     }
 
     /** A running job on a host whose Scheduled Events could not be read says so beside its status. */
@@ -465,14 +470,18 @@ public final class SshBackend implements Backend {
                           boolean envFile) {
     }
 
-    /** Writes the container's env file (0600) and returns the runtime's command line for one rank. */
-    private Launch container(SshHost host, JobDirectory job, Plan plan, String id, RankPlacement rank,
-                             Map<String, String> rankEnvironment) {
-        ContainerLaunch containers = fleet.containers(host);
-        EnvFile envFile = containers.envFile(plan.workload(), containerEnvironment(rankEnvironment, plan));
-        ContainerLaunch.Launch launch = containers.prepare(plan, id, rank.rank(), job, envFile,
-                new GpuSlice(rank.gpus(), host.facts().nvidiaGpus()));
-        return new Launch(launch.argv(), job.path(), launch.runtimeEnvironment(), true);
+    /**
+     * One rank's container launch: writes the container's env file (0600) and returns the runtime's command line.
+     * Run under the rank's lock once it is known not to be launched yet, so a retried or concurrent submit never
+     * writes the job's secrets to disk again.
+     */
+    private Supplier<Launch> container(SshHost host, JobDirectory job, Plan plan, String id, RankPlacement rank,
+                                       EnvFile envFile) {
+        return () -> {
+            ContainerLaunch.Launch launch = fleet.containers(host).prepare(plan, id, rank.rank(), job, envFile,
+                    new GpuSlice(rank.gpus(), host.facts().nvidiaGpus()));
+            return new Launch(launch.argv(), job.path(), launch.runtimeEnvironment(), true);
+        };
     }
 
     /**
@@ -489,14 +498,16 @@ public final class SshBackend implements Backend {
         return env;
     }
 
+    /** Starts one rank under its lock, unless it was launched or ended already; what to start is made only then. */
     @SuppressWarnings("try")
-    private void launch(SshHost host, JobDirectory job, Launch launch) {
+    private void launch(SshHost host, JobDirectory job, Supplier<Launch> start) {
         try (AutoCloseable lock = host.lock(job.file(JobDirectory.LOCK))) {
             // One look at the files that say the job was launched or has ended, instead of one command each.
             if (!host.present(job.path(), List.of(JobDirectory.LAUNCHED, JobDirectory.PID, JobDirectory.EXIT,
                     JobDirectory.CANCELLED, JobDirectory.PREEMPTED)).isEmpty()) {
                 return; // launched by an earlier or concurrent submit, or cancelled before it started
             }
+            Launch launch = start.get();
             try {
                 host.startDetached(JobWrapper.launchArgv(host.sessionLeader(), job.path(), launch.command()),
                         launch.directory(), launch.environment(), job.file(JobDirectory.LAUNCH_LOG));

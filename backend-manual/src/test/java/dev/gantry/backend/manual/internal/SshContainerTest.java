@@ -8,6 +8,7 @@ import static dev.gantry.backend.manual.internal.SshJobs.plan;
 import static dev.gantry.backend.manual.internal.SshJobs.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.Architecture;
@@ -24,6 +25,7 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
+import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.PodmanSandbox;
 import dev.gantry.backend.manual.internal.container.ContainerLaunch;
 import dev.gantry.ssh.RemoteResult;
@@ -199,6 +201,43 @@ class SshContainerTest {
         } finally {
             Files.deleteIfExists(standIn);
         }
+    }
+
+    /**
+     * A submit that died after launching rank 0, retried with its key once rank 0 has ended: the retry launches rank
+     * 1 only and writes no env file for rank 0 again (nothing would delete a second copy of its secrets).
+     */
+    @Test
+    void aRetriedSubmitWritesNoEnvFileForARankAlreadyLaunched() throws Exception {
+        SshBackend first = backend(Map.of("containerRunOptions[0]", ""));
+        Plan plan = plan(contained("retry").command("sh", "-c", "echo rank $NODE_RANK"), 2, 0);
+        String key = SshJobs.key("retry");
+        first.stages((reached, rank) -> {
+            if (reached.equals("launched") && rank == 0) {
+                throw new IllegalStateException("the submitting process died after launching rank 0");
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> first.submit(plan, SubmitOptions.withKey(key)));
+        Map<String, SshFleet.Scan> scans = first.scanAll();
+        String rank0Host = scans.entrySet().stream().filter(e -> e.getValue().entries().values().stream()
+                .anyMatch(entry -> entry.placement().map(p -> p.rank() == 0).orElse(false)))
+                .map(Map.Entry::getKey).findFirst().orElseThrow();
+        int k = rank0Host.equals("gantry-h1") ? 1 : 2;
+        String id = "job-" + key;
+        String envFile = hosts.workDir(rank0Host) + "/" + id + "/" + ContainerLaunch.ENV_FILE;
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (onHost(k, "test", "-e", hosts.workDir(rank0Host) + "/" + id + "/exit").exitCode() != 0) {
+            assertTrue(System.nanoTime() < deadline, "rank 0 did not end");
+            Thread.sleep(100);
+        }
+        assertEquals(1, onHost(k, "test", "-e", envFile).exitCode(), "rank 0's container removed its env file");
+
+        SshBackend retry = backend(Map.of("containerRunOptions[0]", ""));
+        JobRef job = cases.track(retry.submit(plan, SubmitOptions.withKey(key)));
+        assertEquals(JobState.SUCCEEDED, await(retry, job, s -> s.state().isTerminal(), WAIT).state());
+        assertEquals(1, onHost(k, "test", "-e", envFile).exitCode(), "the retry wrote rank 0's secrets again");
+        assertEquals(List.of("rank 0", "rank 1"), logs(retry, job).stream().map(LogLine::text).sorted().toList(),
+                "each rank ran once");
     }
 
     /** Doctor over SSH checks the runtime the settings name, on every host: Podman is there, Docker is not. */
