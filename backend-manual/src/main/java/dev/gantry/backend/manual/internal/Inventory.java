@@ -62,6 +62,10 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
                          OptionalInt gpus, String workDir, boolean spot, Optional<String> vmName) {
     }
 
+    /** A host's own settings and the key messages about them name ({@code hosts[1]}, {@code provisioned[0]}). */
+    private record HostSource(String prefix, BackendConfig own) {
+    }
+
     static Inventory bind(BackendConfig config, Optional<String> workDirDefault) {
         return bind(config, workDirDefault, List::of);
     }
@@ -85,21 +89,20 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
         List<InventoryHost> hosts = new ArrayList<>();
         List<String> insecure = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        Map<String, BackendConfig> sources = new java.util.LinkedHashMap<>();
+        List<HostSource> sources = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            sources.put(HOSTS + "[" + i + "]", config.subset(HOSTS + "[" + i + "]"));
+            sources.add(new HostSource(HOSTS + "[" + i + "]", config.subset(HOSTS + "[" + i + "]")));
         }
         if (provisioned) {
+            // One reference (a pattern) may bring in several VMs: each is a host named after that reference.
             for (ProvisionedReferences.Match match : ProvisionedReferences.resolve(config, provisionedHosts,
                     problems)) {
-                // Keyed by the reference and the VM, so that one pattern can bring in several VMs.
-                sources.put(match.key() + "{" + match.own().require("name") + "}", match.own());
+                sources.add(new HostSource(match.key(), match.own()));
             }
         }
-        for (Map.Entry<String, BackendConfig> source : sources.entrySet()) {
-            String prefix = source.getKey().contains("{")
-                    ? source.getKey().substring(0, source.getKey().indexOf('{')) : source.getKey();
-            BackendConfig own = source.getValue();
+        for (HostSource source : sources) {
+            String prefix = source.prefix();
+            BackendConfig own = source.own();
             bindHost(config, prefix, own, defaults, workDirDefault, problems).ifPresent(host -> {
                 if (!names.add(host.name())) {
                     problems.add(problem(config, prefix + ".name", "'" + host.name() + "' names two hosts; give "
