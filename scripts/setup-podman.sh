@@ -14,7 +14,7 @@ root=${GANTRY_PODMAN_ROOT:-/var/tmp/gantry-podman}
 image=localhost/gantry-test-busybox:latest
 applets="sh printf env cat sleep ls stat tr id pwd echo true false kill rm mkdir touch test [ wc head nc seq"
 # Bump when the image's content changes: an older image is replaced.
-revision=3
+revision=4
 
 missing=""
 command -v podman >/dev/null 2>&1 || missing="$missing podman"
@@ -48,8 +48,10 @@ fi
 mkdir -p "$root"
 work=$(mktemp -d "$root/image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/rootfs/bin" "$work/rootfs/work" "$work/rootfs/tmp"
+mkdir -p "$work/rootfs/bin" "$work/rootfs/work" "$work/rootfs/tmp" "$work/rootfs/etc"
 chmod 1777 "$work/rootfs/tmp"
+# A file no host has: the conformance kit's container case checks that a job really ran in the image.
+echo "gantry test image revision $revision" > "$work/rootfs/etc/gantry-test-image"
 cp "$(dpkg -L busybox-static | grep -m1 '/bin/busybox$')" "$work/rootfs/bin/busybox"
 for applet in $applets; do
   ln -s busybox "$work/rootfs/bin/$applet"

@@ -25,6 +25,7 @@ import java.util.OptionalDouble;
  * @param alternatives candidates considered and why each lost
  * @param warnings things the user should know (e.g. a request far above what the model needs)
  * @param catalog the catalog the plan was made from
+ * @param boot what each node runs at boot for the image (SPI v2); {@link NodeBoot#none()} when nothing
  */
 public record Plan(
         Workload workload,
@@ -40,7 +41,8 @@ public record Plan(
         List<Reason> reasons,
         List<Alternative> alternatives,
         List<String> warnings,
-        CatalogInfo catalog) {
+        CatalogInfo catalog,
+        NodeBoot boot) {
 
     public Plan {
         Objects.requireNonNull(workload, "workload");
@@ -52,12 +54,28 @@ public record Plan(
         Objects.requireNonNull(image, "image");
         Objects.requireNonNull(orchestrator, "orchestrator");
         Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(boot, "boot");
         reasons = List.copyOf(reasons);
         alternatives = List.copyOf(alternatives);
         warnings = List.copyOf(warnings);
         if (nodes < 1) {
             throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
         }
+    }
+
+    /** A plan without boot instructions (the SPI v1 form). */
+    public Plan(Workload workload, VmSize vmSize, String region, int nodes, boolean spot, HourlyPrice pricePerHour,
+                OptionalDouble estimatedHours, OptionalDouble estimatedCost, ImageRef image,
+                OrchestratorAdvice orchestrator, List<Reason> reasons, List<Alternative> alternatives,
+                List<String> warnings, CatalogInfo catalog) {
+        this(workload, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image, orchestrator,
+                reasons, alternatives, warnings, catalog, NodeBoot.none());
+    }
+
+    /** This plan with {@code value} as what its nodes run at boot. */
+    public Plan withBoot(NodeBoot value) {
+        return new Plan(workload, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image,
+                orchestrator, reasons, alternatives, warnings, catalog, value);
     }
 
     /** {@code GPU} or {@code CPU}. */
@@ -91,6 +109,7 @@ public record Plan(
         private final List<Alternative> alternatives = new ArrayList<>();
         private final List<String> warnings = new ArrayList<>();
         private CatalogInfo catalog = new CatalogInfo("none", LocalDate.EPOCH);
+        private NodeBoot boot = NodeBoot.none();
 
         private Builder(Workload workload, VmSize vmSize) {
             this.workload = Objects.requireNonNull(workload, "workload");
@@ -163,10 +182,15 @@ public record Plan(
             return this;
         }
 
+        public Builder boot(NodeBoot value) {
+            this.boot = value;
+            return this;
+        }
+
         public Plan build() {
             HourlyPrice price = pricePerHour != null ? pricePerHour : HourlyPrice.usd(0, nodes);
             return new Plan(workload, vmSize, region, nodes, spot, price, estimatedHours, estimatedCost, image,
-                    orchestrator, reasons, alternatives, warnings, catalog);
+                    orchestrator, reasons, alternatives, warnings, catalog, boot);
         }
     }
 }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gantry.api.Checkpoint;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
@@ -20,6 +22,9 @@ import dev.gantry.api.SecretRef;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.EvictionHandling;
+import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -32,11 +37,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -76,6 +84,7 @@ public abstract class BackendConformanceTest {
     private TckContext context;
     private Backend backend;
     private ExecutorService followers;
+    private ExecutorService submitters;
 
     /** The environment the kit runs against. */
     protected abstract BackendFixture fixture();
@@ -86,6 +95,7 @@ public abstract class BackendConformanceTest {
         context = TckContext.create();
         backend = fixture.create(context);
         followers = Executors.newCachedThreadPool();
+        submitters = Executors.newFixedThreadPool(4);
     }
 
     @AfterAll
@@ -101,6 +111,7 @@ public abstract class BackendConformanceTest {
             backend.close();
         } finally {
             followers.shutdownNow();
+            submitters.shutdownNow();
             context.close();
         }
     }
@@ -244,6 +255,15 @@ public abstract class BackendConformanceTest {
     void stdoutAndStderrStayApart() throws Exception {
         JobRef job = submit(workload("streams").command("sh", "-c", "echo out1; echo err1 >&2; echo out2").build());
         assertState(JobState.SUCCEEDED, awaitEnd(job));
+        if (backend.capabilities().mergedLogs()) {
+            // One stream: every line arrives, as STDOUT, each stream's lines in their order.
+            List<LogLine> merged = collect(job, LogOptions.all());
+            assertEquals(List.of(), textOf(merged, LogLine.Stream.STDERR), "mergedLogs reports every line as STDOUT");
+            assertEquals(Set.of("out1", "err1", "out2"), Set.copyOf(textOf(merged, LogLine.Stream.STDOUT)));
+            List<String> text = textOf(merged, LogLine.Stream.STDOUT);
+            assertTrue(text.indexOf("out1") < text.indexOf("out2"), "lines of one stream keep their order: " + text);
+            return;
+        }
         assertEquals(List.of("out1", "out2"), lines(job, new LogOptions(false, OptionalInt.empty(), true, false)));
         assertEquals(List.of("err1"), lines(job, new LogOptions(false, OptionalInt.empty(), false, true)));
         List<LogLine> all = collect(job, LogOptions.all());
@@ -279,6 +299,10 @@ public abstract class BackendConformanceTest {
         // "second" is written about a second after "first": the follow call is already running by then.
         follow.get(fixture.timeout().toMillis(), TimeUnit.MILLISECONDS);
         assertTrue(backend.status(job).state().isTerminal(), "follow returned before the job ended");
+        if (backend.capabilities().mergedLogs()) {
+            assertEquals(List.of("first", "second", "third"), textOf(received, LogLine.Stream.STDOUT));
+            return;
+        }
         assertEquals(List.of("first", "second"), textOf(received, LogLine.Stream.STDOUT));
         assertEquals(List.of("third"), textOf(received, LogLine.Stream.STDERR));
     }
@@ -339,6 +363,8 @@ public abstract class BackendConformanceTest {
 
     @Test
     void evictedJobIsPreemptedNeverFailed() throws Exception {
+        assumeTrue(fixture.evictionOutcome(backend) == EvictionHandling.ENDS_PREEMPTED,
+                "this environment's orchestrator requeues evicted jobs: evictedJobIsRequeuedNeverFailed applies");
         JobRef job = submit(workload("evict").command("sh", "-c", TICKER).build());
         awaitOutput(job, out -> out.contains("tick"));
         fixture.evict(backend, job);
@@ -346,6 +372,42 @@ public abstract class BackendConformanceTest {
         assertState(JobState.PREEMPTED, status);
         assertSideEffectStopped(job);
         assertState(JobState.PREEMPTED, backend.status(job));
+        assertEquals(1, status.evictions(), "a PREEMPTED job counts its eviction: " + status);
+        assertTrue(status.lastEviction().isPresent(), "a PREEMPTED job says when and why: " + status);
+        assertFalse(status.lastEviction().get().reason().isBlank(), "the eviction's reason: " + status);
+    }
+
+    /**
+     * A requeueing orchestrator runs the evicted job again by itself: the job never reports FAILED or PREEMPTED, its
+     * eviction count rises, and it completes. The job ticks on its first run and exits 0 on the run after.
+     */
+    @Test
+    void evictedJobIsRequeuedNeverFailed() throws Exception {
+        assumeTrue(fixture.evictionOutcome(backend) == EvictionHandling.REQUEUES,
+                "this environment's orchestrator ends evicted jobs PREEMPTED: evictedJobIsPreemptedNeverFailed applies");
+        String marker = fixture.sharedDirectory(context) + "/tck-requeue-" + UUID.randomUUID();
+        JobRef job = submit(workload("requeue").command("sh", "-c", "if [ -e \"$1\" ]; then echo second run; exit 0; "
+                + "fi; : > \"$1\"; " + TICKER, "sh", marker).build());
+        awaitOutput(job, out -> out.contains("tick"));
+        fixture.evict(backend, job);
+        Set<JobState> seen = EnumSet.noneOf(JobState.class);
+        long deadline = System.nanoTime() + fixture.timeout().toNanos();
+        JobStatus status = backend.status(job);
+        int highestCount = status.evictions();
+        while (!status.state().isTerminal()) {
+            seen.add(status.state());
+            if (System.nanoTime() > deadline) {
+                fail(job + " did not complete after its requeue within " + fixture.timeout() + "; last " + status);
+            }
+            Thread.sleep(POLL.toMillis());
+            status = backend.status(job);
+            assertTrue(status.evictions() >= highestCount, "the eviction count never falls: " + status);
+            highestCount = status.evictions();
+        }
+        assertState(JobState.SUCCEEDED, status);
+        assertFalse(seen.contains(JobState.FAILED), "a requeued job is never FAILED: states seen " + seen);
+        assertTrue(status.evictions() >= 1, "the requeue is counted: " + status);
+        assertTrue(status.lastEviction().isPresent(), "the last eviction says when and why: " + status);
     }
 
     // ---- idempotency and bulk status
@@ -392,6 +454,177 @@ public abstract class BackendConformanceTest {
         assertState(JobState.CANCELLED, awaitEnd(running));
     }
 
+    /**
+     * Two hundred jobs, one status call: every job answered with its own state, at a cost of at most
+     * {@link BackendFixture#statusCallsAllowed()} remote calls where the fixture can count them.
+     */
+    @Test
+    void statusOfTwoHundredJobsIsOneCall() throws Exception {
+        int count = 200;
+        // Submitted four at a time, as platform code fanning out a workflow would: a backend must take concurrent
+        // submits, and two hundred one after another would cost minutes on a slow queue.
+        List<Future<JobRef>> pending = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Workload workload = workload("bulk-" + i).command("sh", "-c", "exit " + (i % 3 == 0 ? 0 : 3)).build();
+            pending.add(submitters.submit(() -> submit(workload)));
+        }
+        List<JobRef> jobs = new ArrayList<>();
+        Map<JobRef, Integer> codes = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            JobRef job = pending.get(i).get(fixture.timeout().toMillis() * 4, TimeUnit.MILLISECONDS);
+            jobs.add(job);
+            codes.put(job, i % 3 == 0 ? 0 : 3);
+        }
+        awaitAllEnded(jobs);
+        OptionalLong before = fixture.remoteCalls(backend);
+        Map<JobRef, JobStatus> statuses = backend.statuses(jobs);
+        OptionalLong after = fixture.remoteCalls(backend);
+        assertEquals(Set.copyOf(jobs), statuses.keySet(), "every job is answered");
+        for (JobRef job : jobs) {
+            JobStatus status = statuses.get(job);
+            assertState(codes.get(job) == 0 ? JobState.SUCCEEDED : JobState.FAILED, status);
+            assertEquals(OptionalInt.of(codes.get(job)), status.exitCode(), job.toString());
+        }
+        if (before.isPresent() && after.isPresent()) {
+            long calls = after.getAsLong() - before.getAsLong();
+            assertTrue(calls <= fixture.statusCallsAllowed(), "the status of " + count + " jobs cost " + calls
+                    + " remote calls; at most " + fixture.statusCallsAllowed() + " are allowed here");
+        }
+    }
+
+    // ---- SPI v2: the job-environment contract, several nodes, containers, dependencies
+
+    @Test
+    void theJobEnvironmentContractIsSet() throws Exception {
+        String checkpoint = fixture.workingDirectory(context);
+        Plan plan = fixture.plan(workload("contract").command(KitScripts.printContract())
+                .checkpoint(new Checkpoint(checkpoint, Duration.ofMinutes(5))).build());
+        JobRef job = backend.submit(plan, SubmitOptions.withKey(key("contract")).attempt(3).resuming(true));
+        submitted.add(job);
+        assertState(JobState.SUCCEEDED, awaitEnd(job));
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (String line : lines(job, new LogOptions(false, OptionalInt.empty(), true, false))) {
+            int eq = line.indexOf('=');
+            seen.put(eq < 0 ? line : line.substring(0, eq), eq < 0 ? null : line.substring(eq + 1));
+        }
+        assertEquals(JobEnvironment.NAMES, List.copyOf(seen.keySet()), "one line per name: " + seen);
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put(JobEnvironment.JOB_ID, job.id());
+        expected.put(JobEnvironment.ATTEMPT, "3");
+        expected.put(JobEnvironment.RESUME, "1");
+        expected.put(JobEnvironment.CHECKPOINT_DIR, checkpoint);
+        expected.put(JobEnvironment.NODE_RANK_GANTRY, "0");
+        expected.put(JobEnvironment.NUM_NODES, "1");
+        expected.put(JobEnvironment.GPUS_PER_NODE, Integer.toString(
+                plan.workload().resources().gpus().orElse(plan.gpusPerNode())));
+        expected.put(JobEnvironment.MASTER_ADDR, seen.get(JobEnvironment.MASTER_ADDR));
+        expected.put(JobEnvironment.MASTER_PORT, seen.get(JobEnvironment.MASTER_PORT));
+        expected.put(JobEnvironment.WORLD_SIZE, "1");
+        expected.put(JobEnvironment.NODE_RANK, "0");
+        expected.put(JobEnvironment.RANK, "0");
+        expected.put(JobEnvironment.LOCAL_RANK, "0");
+        assertEquals(expected, seen);
+        assertNotNull(seen.get(JobEnvironment.MASTER_ADDR), "MASTER_ADDR is set");
+        assertFalse(seen.get(JobEnvironment.MASTER_ADDR).isBlank(), "MASTER_ADDR is an address");
+        int port = Integer.parseInt(seen.get(JobEnvironment.MASTER_PORT));
+        assertTrue(port >= 1 && port <= 65535, "MASTER_PORT is a port: " + port);
+    }
+
+    /**
+     * Two nodes: each rank sees its rank, the world size and the master's address, and rank 1 reaches rank 0 over
+     * TCP at {@code MASTER_ADDR:MASTER_PORT}.
+     */
+    @Test
+    void twoNodeRanksMeetAtTheMaster() throws Exception {
+        assumeTrue(backend.capabilities().multiNode(), "the backend declares no multi-node capability");
+        Plan plan = fixture.twoNodePlan(workload("two-node").command(KitScripts.rendezvous()).build());
+        assertEquals(2, plan.nodes(), "the fixture's two-node plan");
+        assertEquals(List.of(), backend.validate(plan), "the fixture's two-node plan must be runnable");
+        JobRef job = submit(plan, key("two-node"));
+        JobStatus status = awaitEnd(job);
+        List<LogLine> out = collect(job, LogOptions.all());
+        assertState(JobState.SUCCEEDED, status);
+        List<LogLine> contract = out.stream().filter(l -> l.text().startsWith(KitScripts.CONTRACT_LINE)).toList();
+        assertEquals(2, contract.size(), "one contract line per rank: " + out);
+        String master = null;
+        for (LogLine line : contract) {
+            String rank = Integer.toString(line.node());
+            String prefix = "contract rank=" + rank + " node_rank=" + rank + " gantry_node_rank=" + rank
+                    + " world=2 nodes=2 local_rank=0 master=";
+            assertTrue(line.text().startsWith(prefix), "rank " + rank + " saw " + line.text());
+            String itsMaster = line.text().substring(prefix.length());
+            assertTrue(itsMaster.matches(".+:\\d+"), "MASTER_ADDR:MASTER_PORT " + itsMaster);
+            if (master != null) {
+                assertEquals(master, itsMaster, "both ranks meet at the same address");
+            }
+            master = itsMaster;
+        }
+        assertTrue(out.stream().anyMatch(l -> l.node() == 0 && l.text().equals("received: hello from rank 1 of 2")),
+                "rank 0 received rank 1's message over TCP: " + out);
+    }
+
+    @Test
+    void containerRunUsesTheImage() throws Exception {
+        assumeTrue(backend.capabilities().containers(), "the backend declares no container capability");
+        String probe = fixture.fileOnlyInContainerImage().map(file -> "test -e '" + file + "' && echo in-image; ")
+                .orElse("echo in-image; ");
+        JobRef job = submit(workload("container-run").container(fixture.containerImage())
+                .command("sh", "-c", probe + "printf '<%s>\\n' \"$@\"; echo \"$TCK_IN_CONTAINER\"; exit 4", "sh",
+                        "a b", "$(id)").env("TCK_IN_CONTAINER", "it's \"here\"").build());
+        JobStatus status = awaitEnd(job);
+        assertState(JobState.FAILED, status);
+        assertEquals(OptionalInt.of(4), status.exitCode(), "the container's exit code is the job's");
+        assertEquals(List.of("in-image", "<a b>", "<$(id)>", "it's \"here\""),
+                lines(job, new LogOptions(false, OptionalInt.empty(), true, false)));
+    }
+
+    /** B depends on A's success: B starts only after A succeeded, and never when A failed. */
+    @Test
+    void aDependentJobStartsOnlyAfterItsDependencySucceeded() throws Exception {
+        assumeTrue(backend.capabilities().nativeDependencies(), "the backend declares no native dependencies");
+        String done = fixture.sharedDirectory(context) + "/tck-dependency-" + UUID.randomUUID();
+        JobRef a = submit(workload("dep-a").command("sh", "-c", "sleep 1; echo done > \"$1\"", "sh", done).build());
+        JobRef b = submitDependent(workload("dep-b").command("cat", done).build(), JobDependency.afterSuccess(a));
+        assertState(JobState.SUCCEEDED, awaitEnd(a));
+        assertState(JobState.SUCCEEDED, awaitEnd(b));
+        assertEquals(List.of("done"), lines(b, LogOptions.all()), "B ran after A had written its file");
+
+        JobRef failing = submit(workload("dep-fail").command("sh", "-c", "sleep 1; exit 3").build());
+        String ran = fixture.sharedDirectory(context) + "/tck-never-" + UUID.randomUUID();
+        JobRef never = submitDependent(workload("dep-never").command("sh", "-c", ": > \"$1\"", "sh", ran).build(),
+                JobDependency.afterSuccess(failing));
+        JobRef cleanup = submitDependent(workload("dep-any").command("echo", "cleanup").build(),
+                JobDependency.afterAny(failing));
+        assertState(JobState.FAILED, awaitEnd(failing));
+        JobStatus neverStatus = awaitEnd(never);
+        assertState(JobState.CANCELLED, neverStatus);
+        assertTrue(neverStatus.message().contains(failing.id()), "the message names the dependency that failed: "
+                + neverStatus);
+        assertNeverCreated(ran, "B must never have run");
+        assertState(JobState.SUCCEEDED, awaitEnd(cleanup));
+        assertEquals(List.of("cleanup"), lines(cleanup, LogOptions.all()), "an after-any dependent runs after a failure");
+    }
+
+    /** A job held back (here by a dependency on a running job) is cancelled before it ever starts. */
+    @Test
+    void cancelOfAPendingJob() throws Exception {
+        assumeTrue(backend.capabilities().nativeDependencies(),
+                "without native dependencies the kit cannot hold a job pending on this backend");
+        JobRef blocker = submit(workload("pending-blocker").command("sh", "-c", TICKER).build());
+        String ran = fixture.sharedDirectory(context) + "/tck-pending-" + UUID.randomUUID();
+        JobRef pending = submitDependent(workload("pending").command("sh", "-c", ": > \"$1\"", "sh", ran).build(),
+                JobDependency.afterSuccess(blocker));
+        assertState(JobState.PENDING, backend.status(pending));
+        backend.cancel(pending);
+        assertState(JobState.CANCELLED, awaitEnd(pending));
+        assertEquals(JobState.RUNNING, backend.status(blocker).state(), "cancelling the dependent leaves A running");
+        backend.cancel(blocker);
+        assertState(JobState.CANCELLED, awaitEnd(blocker));
+        Thread.sleep(500);
+        assertState(JobState.CANCELLED, backend.status(pending));
+        assertNeverCreated(ran, "the cancelled pending job must never have run");
+    }
+
     @Test
     void unknownJobIsNotFound() {
         JobRef unknown = new JobRef(backend.name(), "tck-never-submitted-" + UUID.randomUUID());
@@ -423,6 +656,39 @@ public abstract class BackendConformanceTest {
         assertEquals(backend.name(), job.backend(), "a job ref names the backend that made it");
         submitted.add(job);
         return job;
+    }
+
+    /** Submits the fixture's plan for the workload, depending on the given jobs. */
+    protected final JobRef submitDependent(Workload workload, JobDependency... dependencies) {
+        JobRef job = backend.submit(fixture.plan(workload), SubmitOptions.withKey(key(workload.name()))
+                .dependingOn(dependencies));
+        assertEquals(backend.name(), job.backend(), "a job ref names the backend that made it");
+        submitted.add(job);
+        return job;
+    }
+
+    /** Asks a job of the environment (the file may be on its hosts only) that {@code file} does not exist. */
+    private void assertNeverCreated(String file, String why) throws InterruptedException {
+        JobRef check = submit(workload("check-absent").command("sh", "-c", "test ! -e \"$1\"", "sh", file).build());
+        assertState(JobState.SUCCEEDED, awaitEnd(check), () -> why + ": " + file + " exists");
+    }
+
+    /** Polls the jobs together, one {@code statuses} call a round, until every one has ended. */
+    private void awaitAllEnded(List<JobRef> jobs) throws InterruptedException {
+        long deadline = System.nanoTime() + fixture.timeout().toNanos() * 4;
+        while (true) {
+            List<JobRef> running = backend.statuses(jobs).entrySet().stream()
+                    .filter(e -> !e.getValue().state().isTerminal()).map(Map.Entry::getKey).toList();
+            if (running.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                fail(running.size() + " of " + jobs.size() + " jobs did not end within "
+                        + fixture.timeout().multipliedBy(4) + ", e.g. " + running.get(0) + ": "
+                        + backend.status(running.get(0)));
+            }
+            Thread.sleep(POLL.toMillis() * 4);
+        }
     }
 
     /** Polls until the job reaches a terminal state, failing at the fixture's deadline. */
@@ -474,6 +740,11 @@ public abstract class BackendConformanceTest {
     private static void assertState(JobState expected, JobStatus actual) {
         assertNotNull(actual, "no status");
         assertEquals(expected, actual.state(), () -> "status was " + actual);
+    }
+
+    private static void assertState(JobState expected, JobStatus actual, Supplier<String> why) {
+        assertNotNull(actual, "no status");
+        assertEquals(expected, actual.state(), () -> why.get() + "; status was " + actual);
     }
 
     /** The ticker prints every 100 ms: once the job is stopped its output must stop growing. */

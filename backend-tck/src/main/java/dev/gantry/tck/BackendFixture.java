@@ -2,12 +2,15 @@ package dev.gantry.tck;
 
 import dev.gantry.api.Architecture;
 import dev.gantry.api.Plan;
+import dev.gantry.api.Resources;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.EvictionHandling;
 import dev.gantry.api.backend.JobRef;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -20,9 +23,64 @@ public interface BackendFixture {
 
     /**
      * Simulates an eviction of a running job the way this environment would see one (a Spot eviction, a deleted
-     * node, a preempted pod). The job must then report PREEMPTED.
+     * node, a preempted pod). The job must then do what {@link #evictionOutcome} says: end PREEMPTED, or be run again
+     * by the orchestrator with its eviction counted.
      */
     void evict(Backend backend, JobRef job) throws Exception;
+
+    /**
+     * What {@link #evict} does to a job here: by default what the backend's capabilities declare. A fixture that
+     * evicts in a way the orchestrator cannot recover from by itself (a job submitted without requeue) says so.
+     */
+    default EvictionHandling evictionOutcome(Backend backend) {
+        return backend.capabilities().evictions();
+    }
+
+    /**
+     * The plan for a two-node run of the workload, for backends with multi-node capability; by default the
+     * fixture's {@link #plan} of the workload asking for two nodes.
+     */
+    default Plan twoNodePlan(Workload workload) {
+        Resources twoNodes = workload.resources().toBuilder().nodes(2).build();
+        return plan(workload.toBuilder().resources(twoNodes).build());
+    }
+
+    /** The image of the container case, one that the environment can run; by default Docker Hub's busybox. */
+    default String containerImage() {
+        return "docker.io/library/busybox:1.36";
+    }
+
+    /**
+     * An absolute path that exists in {@link #containerImage()} and not on the hosts jobs run on, so that the
+     * container case can tell that the job really ran in the image; empty when the fixture knows none.
+     */
+    default Optional<String> fileOnlyInContainerImage() {
+        return Optional.empty();
+    }
+
+    /**
+     * An existing absolute directory that every node and every job of this environment sees alike (a shared file
+     * system), for the dependency and requeue cases, which pass a file from one run to a later one. By default the
+     * {@link #workingDirectory}.
+     */
+    default String sharedDirectory(TckContext context) {
+        return workingDirectory(context);
+    }
+
+    /**
+     * How many remote calls (commands over SSH, HTTP requests, scheduler commands) the backend has made so far, when
+     * they can be counted; the bulk status case then checks that one status call of many jobs costs at most
+     * {@link #statusCallsAllowed()}. By default the backend's own count ({@link Backend#remoteCalls()}); a fixture
+     * whose test server counts requests may answer from there instead.
+     */
+    default OptionalLong remoteCalls(Backend backend) {
+        return backend.remoteCalls();
+    }
+
+    /** The remote calls one status call of many jobs may cost here: one per host or service (default 1). */
+    default int statusCallsAllowed() {
+        return 1;
+    }
 
     /** The plan for a workload in this environment; by default a one-node plan on a small CPU size. */
     default Plan plan(Workload workload) {

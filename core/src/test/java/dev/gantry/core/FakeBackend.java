@@ -33,6 +33,8 @@ public final class FakeBackend implements Backend {
     public final List<Plan> submitted = new ArrayList<>();
     public boolean loseNextReply;
     public List<Problem> problems = List.of();
+    public Capabilities capabilities = new Capabilities(false, false, false, false, true,
+            java.util.Set.of(GpuVendor.NVIDIA));
 
     @Override
     public String name() {
@@ -41,7 +43,7 @@ public final class FakeBackend implements Backend {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(false, false, false, false, true, java.util.Set.of(GpuVendor.NVIDIA));
+        return capabilities;
     }
 
     @Override

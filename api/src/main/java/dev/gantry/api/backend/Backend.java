@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A configured backend: turns plans into jobs on one orchestrator. Backends never decide hardware (the plan did)
@@ -18,6 +19,11 @@ public interface Backend extends AutoCloseable {
     /** The provider name this backend was created by. */
     String name();
 
+    /**
+     * What this backend can do as configured now, which may be less than its provider's (containers only where the
+     * cluster has a container runtime, Spot only where hosts can be evicted). Core and the conformance kit go by
+     * this.
+     */
     Capabilities capabilities();
 
     /** Problems that would stop this plan from running here; empty when it can run. Contacts nothing expensive. */
@@ -26,10 +32,19 @@ public interface Backend extends AutoCloseable {
     /**
      * Starts the plan's workload. Retrying with the same idempotency key returns the same job and never starts a
      * second one, also after a lost reply or a crash between the remote call and its answer.
+     *
+     * <p>The job's environment holds the workload's variables and secrets, then the {@link JobEnvironment}
+     * contract for each node. A backend with {@link Capabilities#nativeDependencies()} starts the job only once
+     * {@link SubmitOptions#dependencies()} are satisfied, and never when one of them cannot be any more (it then
+     * ends the job CANCELLED, with a message naming the dependency); other backends may ignore dependencies, since
+     * core submits only jobs whose dependencies are satisfied.
      */
     JobRef submit(Plan plan, SubmitOptions options);
 
-    /** The status of one job; {@link dev.gantry.api.ErrorCode#JOB_NOT_FOUND} when the backend does not know it. */
+    /**
+     * The status of one job; {@link dev.gantry.api.ErrorCode#JOB_NOT_FOUND} when the backend does not know it. An
+     * eviction is never FAILED: see {@link EvictionHandling} for what this backend reports.
+     */
     JobStatus status(JobRef job);
 
     /**
@@ -60,6 +75,15 @@ public interface Backend extends AutoCloseable {
      */
     default List<HostReport> doctor(Optional<Plan> plan) {
         throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "backend '" + name() + "' has no hosts to probe");
+    }
+
+    /**
+     * How many remote calls (commands over SSH, HTTP requests, scheduler commands) this backend has made since it was
+     * created, for operators, benchmarks and the conformance kit's cost checks; empty for a backend that does not
+     * count them (SPI v2).
+     */
+    default OptionalLong remoteCalls() {
+        return OptionalLong.empty();
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.gantry.api.backend;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
+import dev.gantry.api.SourceLocation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,14 +19,36 @@ import java.util.regex.Pattern;
 /**
  * A backend's settings as a flat string map (nested YAML becomes dotted keys, list elements {@code key[i]}). Each
  * backend binds it to its own typed record with the getters here, which fail with {@link ErrorCode#CONFIG_INVALID}
- * naming the backend, the exact key, the value given and what is allowed.
+ * naming the backend, the exact key, the value given and what is allowed, and, when the setting was read from a file,
+ * where ({@code gantry.yaml:12:5}). To report every wrong key at once instead of the first, bind through
+ * {@link ConfigProblems}.
+ *
+ * @param backend the backend's name
+ * @param values the settings
+ * @param locations where each key's value was read, for keys read from a file (SPI v2)
  */
-public record BackendConfig(String backend, Map<String, String> values) {
+public record BackendConfig(String backend, Map<String, String> values, Map<String, SourceLocation> locations) {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     public BackendConfig {
         Objects.requireNonNull(backend, "backend");
         values = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(values, "values")));
+        locations = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(locations, "locations")));
+    }
+
+    /** Settings that were not read from a file (the SPI v1 form). */
+    public BackendConfig(String backend, Map<String, String> values) {
+        this(backend, values, Map.of());
+    }
+
+    /** Where {@code key}'s value was read, when it came from a file. */
+    public Optional<SourceLocation> locationOf(String key) {
+        return Optional.ofNullable(locations.get(key));
+    }
+
+    /** The full name of one of these settings, as users write it: {@code backends.manual.hosts[0].port}. */
+    public String qualifiedKey(String key) {
+        return "backends." + backend + "." + key;
     }
 
     public static BackendConfig empty(String backend) {
@@ -136,13 +160,16 @@ public record BackendConfig(String backend, Map<String, String> values) {
     /** The settings under a prefix, without it: {@code subset("hosts[0]")} turns {@code hosts[0].port} into {@code port}. */
     public BackendConfig subset(String prefix) {
         Map<String, String> inner = new TreeMap<>();
+        Map<String, SourceLocation> innerLocations = new TreeMap<>();
         String dotted = prefix + ".";
         values.forEach((key, value) -> {
             if (key.startsWith(dotted)) {
-                inner.put(key.substring(dotted.length()), value);
+                String rest = key.substring(dotted.length());
+                inner.put(rest, value);
+                locationOf(key).ifPresent(where -> innerLocations.put(rest, where));
             }
         });
-        return new BackendConfig(backend + "." + prefix, inner);
+        return new BackendConfig(backend + "." + prefix, inner, innerLocations);
     }
 
     /** Keys given that none of the declarations accepts: typos, usually. */
@@ -156,9 +183,18 @@ public record BackendConfig(String backend, Map<String, String> values) {
         return unknown;
     }
 
-    /** A CONFIG_INVALID error for one key of this backend's settings. */
+    /**
+     * A CONFIG_INVALID error for one key of this backend's settings: {@code FILE:LINE:COL: backends.NAME.KEY: message}
+     * when the key was read from a file, else without the location. It carries the one {@link #problem}.
+     */
     public GantryException invalid(String key, String message) {
-        return new GantryException(ErrorCode.CONFIG_INVALID, "backends." + backend + "." + key + ": " + message);
+        return GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(problem(key, message)));
+    }
+
+    /** The problem with one key of these settings, located where it was read. */
+    public Problem problem(String key, String message) {
+        Problem problem = Problem.of(qualifiedKey(key), message);
+        return locationOf(key).map(problem::at).orElse(problem);
     }
 
     @Override

@@ -17,7 +17,10 @@ public interface BackendProvider {
     /** One line for {@code gantry backends}. */
     String description();
 
-    /** What the backend can do, known without creating it. */
+    /**
+     * What the backend can do in some configuration, known without creating it. A created backend's
+     * {@link Backend#capabilities()} narrows this to what its configuration allows.
+     */
     Capabilities capabilities();
 
     /**
@@ -40,4 +43,12 @@ public interface BackendProvider {
      * {@link dev.gantry.api.ErrorCode#BACKEND_UNAVAILABLE} when it cannot be used here.
      */
     Backend create(BackendConfig config, BackendContext context);
+
+    /**
+     * How this backend checks a VM Gantry provisioned before running jobs there (SPI v2); empty for backends that do
+     * not run jobs on provisioned VMs.
+     */
+    default Optional<ProvisionedHostDoctor> provisionedHostDoctor() {
+        return Optional.empty();
+    }
 }

@@ -1,22 +1,111 @@
 package dev.gantry.api.backend;
 
 import dev.gantry.api.GpuVendor;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * What a backend can do, so that core can refuse a plan early and choose how to drive it.
+ * What a backend can do, so that core can refuse a plan early and choose how to drive it, and the conformance kit
+ * knows which cases apply. A provider's {@link BackendProvider#capabilities()} says what the backend can do in some
+ * configuration; a created backend's {@link Backend#capabilities()} says what it can do as configured now (for
+ * example containers only when the cluster has Pyxis), and is the one core and the kit go by.
  *
  * @param multiNode runs one job across several nodes
  * @param containers runs container images
- * @param spot runs on Spot capacity and reports evictions as PREEMPTED
- * @param nativeDependencies the orchestrator can order jobs itself (core otherwise sequences them)
+ * @param spot runs on Spot capacity and reports evictions
+ * @param nativeDependencies the orchestrator orders jobs itself from {@link SubmitOptions#dependencies()} (core
+ *     otherwise sequences them and submits a dependent job only once its dependencies ended)
  * @param followLogs logs can be followed while the job runs
  * @param gpuVendors GPU vendors it can schedule
+ * @param evictions what an eviction does to a job here: requeued by the orchestrator, or ended PREEMPTED (SPI v2)
+ * @param mergedLogs standard output and standard error come back as one stream, every line reported as
+ *     {@link LogLine.Stream#STDOUT} (Kubernetes keeps one log per container) (SPI v2)
  */
 public record Capabilities(boolean multiNode, boolean containers, boolean spot, boolean nativeDependencies,
-                           boolean followLogs, Set<GpuVendor> gpuVendors) {
+                           boolean followLogs, Set<GpuVendor> gpuVendors, EvictionHandling evictions,
+                           boolean mergedLogs) {
     public Capabilities {
         gpuVendors = Set.copyOf(Objects.requireNonNull(gpuVendors, "gpuVendors"));
+        Objects.requireNonNull(evictions, "evictions");
+    }
+
+    /** The SPI v1 form: evictions end the job PREEMPTED, and the two output streams stay apart. */
+    public Capabilities(boolean multiNode, boolean containers, boolean spot, boolean nativeDependencies,
+                        boolean followLogs, Set<GpuVendor> gpuVendors) {
+        this(multiNode, containers, spot, nativeDependencies, followLogs, gpuVendors, EvictionHandling.ENDS_PREEMPTED,
+                false);
+    }
+
+    /** A builder that starts from nothing: single node, no containers, no Spot, no GPUs, logs not followed. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder that starts from these capabilities, e.g. to narrow a provider's to what a configuration allows. */
+    public Builder toBuilder() {
+        return new Builder().multiNode(multiNode).containers(containers).spot(spot)
+                .nativeDependencies(nativeDependencies).followLogs(followLogs).gpuVendors(gpuVendors)
+                .evictions(evictions).mergedLogs(mergedLogs);
+    }
+
+    /** Builds {@link Capabilities}; every flag starts false, evictions {@link EvictionHandling#ENDS_PREEMPTED}. */
+    public static final class Builder {
+        private boolean multiNode;
+        private boolean containers;
+        private boolean spot;
+        private boolean nativeDependencies;
+        private boolean followLogs;
+        private Set<GpuVendor> gpuVendors = EnumSet.noneOf(GpuVendor.class);
+        private EvictionHandling evictions = EvictionHandling.ENDS_PREEMPTED;
+        private boolean mergedLogs;
+
+        private Builder() {
+        }
+
+        public Builder multiNode(boolean value) {
+            multiNode = value;
+            return this;
+        }
+
+        public Builder containers(boolean value) {
+            containers = value;
+            return this;
+        }
+
+        public Builder spot(boolean value) {
+            spot = value;
+            return this;
+        }
+
+        public Builder nativeDependencies(boolean value) {
+            nativeDependencies = value;
+            return this;
+        }
+
+        public Builder followLogs(boolean value) {
+            followLogs = value;
+            return this;
+        }
+
+        public Builder gpuVendors(Set<GpuVendor> value) {
+            gpuVendors = Set.copyOf(value);
+            return this;
+        }
+
+        public Builder evictions(EvictionHandling value) {
+            evictions = Objects.requireNonNull(value, "evictions");
+            return this;
+        }
+
+        public Builder mergedLogs(boolean value) {
+            mergedLogs = value;
+            return this;
+        }
+
+        public Capabilities build() {
+            return new Capabilities(multiNode, containers, spot, nativeDependencies, followLogs, gpuVendors,
+                    evictions, mergedLogs);
+        }
     }
 }

@@ -1,6 +1,10 @@
 package dev.gantry.api.backend;
 
-/** Where a job is in its life. An eviction is PREEMPTED, never FAILED. */
+/**
+ * Where a job is in its life. An eviction is never FAILED: on a backend that requeues it the job is PENDING or RUNNING
+ * again with {@link JobStatus#evictions()} raised, on one that cannot it ends PREEMPTED (see
+ * {@link EvictionHandling}).
+ */
 public enum JobState {
     /** Accepted, waiting for capacity or its turn. */
     PENDING,
@@ -13,7 +17,10 @@ public enum JobState {
     FAILED,
     /** Stopped on request. */
     CANCELLED,
-    /** Its capacity was evicted (Spot) or vanished; resumable from the last checkpoint. */
+    /**
+     * Its capacity was evicted (Spot) or vanished and the orchestrator does not run it again; terminal, and resumable
+     * from the last checkpoint by a new attempt.
+     */
     PREEMPTED,
     /** The backend cannot tell right now (e.g. the host is unreachable). */
     UNKNOWN;

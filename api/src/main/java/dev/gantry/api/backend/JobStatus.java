@@ -6,19 +6,63 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A job's state, with the exit code once it ended, a human message (why it failed, which rank, ...) and times.
+ * A job's state, with the exit code once it ended, a human message (why it failed, which rank, ...), times and its
+ * evictions.
+ *
+ * <p>Evictions (SPI v2): {@code evictions} counts how often the job lost its capacity so far, and
+ * {@code lastEviction} says when and why the last time. A backend whose orchestrator requeues
+ * ({@link EvictionHandling#REQUEUES}) reports the job PENDING or RUNNING again with the count raised; one that cannot
+ * ({@link EvictionHandling#ENDS_PREEMPTED}) ends it PREEMPTED with a count of at least 1. An eviction is never
+ * FAILED.
+ *
+ * @param state where the job is
+ * @param exitCode the exit code, once the job ended with one
+ * @param message what the backend knows beyond the state, for people
+ * @param startedAt when the job (its first rank) started running
+ * @param endedAt when it ended
+ * @param evictions how many times its capacity was evicted so far, 0 or more
+ * @param lastEviction the last eviction; present exactly when {@code evictions > 0}
  */
 public record JobStatus(JobState state, OptionalInt exitCode, String message, Optional<Instant> startedAt,
-                        Optional<Instant> endedAt) {
+                        Optional<Instant> endedAt, int evictions, Optional<Eviction> lastEviction) {
     public JobStatus {
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(exitCode, "exitCode");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(startedAt, "startedAt");
         Objects.requireNonNull(endedAt, "endedAt");
+        Objects.requireNonNull(lastEviction, "lastEviction");
+        if (evictions < 0) {
+            throw new IllegalArgumentException("evictions must be >= 0, got " + evictions);
+        }
+        if ((evictions > 0) != lastEviction.isPresent()) {
+            throw new IllegalArgumentException("lastEviction must be present exactly when evictions > 0, got "
+                    + evictions + " evictions and " + (lastEviction.isPresent() ? "a" : "no") + " last eviction");
+        }
+    }
+
+    /** A status without evictions (the SPI v1 form). */
+    public JobStatus(JobState state, OptionalInt exitCode, String message, Optional<Instant> startedAt,
+                     Optional<Instant> endedAt) {
+        this(state, exitCode, message, startedAt, endedAt, 0, Optional.empty());
     }
 
     public static JobStatus of(JobState state, String message) {
         return new JobStatus(state, OptionalInt.empty(), message, Optional.empty(), Optional.empty());
+    }
+
+    /** This status with the job's eviction history. */
+    public JobStatus withEvictions(int count, Optional<Eviction> last) {
+        return new JobStatus(state, exitCode, message, startedAt, endedAt, count, last);
+    }
+
+    /** This status with one more eviction, the given one last. */
+    public JobStatus withEviction(Eviction eviction) {
+        return withEvictions(evictions + 1, Optional.of(eviction));
+    }
+
+    /** True when the job lost its capacity at least once and is running or waiting again (a requeue). */
+    public boolean requeued() {
+        return evictions > 0 && !state.isTerminal();
     }
 }

@@ -1,15 +1,26 @@
 package dev.gantry.api.backend;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * How to submit: the idempotency key makes a submit safe to retry after a lost reply: a backend given a key it has
- * seen returns the existing job instead of creating a second one.
+ * How to submit.
+ *
+ * <p>The idempotency key is the submit's only identity: it makes a submit safe to retry after a lost reply, since a
+ * backend given a key it has seen returns the existing job instead of creating a second one. Attempts of one step
+ * have different keys (core derives them), so an attempt is never mistaken for a retry of the previous one.
+ * Orchestrators whose names are limited (Kubernetes: 63 lower-case characters; Batch: 64, compared without case)
+ * derive a stable short name from the key with {@link JobNames}, never from anything else.
  *
  * @param idempotencyKey 1-128 characters of letters, digits, '.', '_' and '-'
+ * @param attempt which attempt of the step this is, from 1; a resubmission after a terminal eviction raises it
+ *     (SPI v2)
+ * @param resume whether the job resumes from its checkpoint: backends export it as
+ *     {@link JobEnvironment#RESUME} (SPI v2)
+ * @param dependencies jobs that must end before this one starts, and how (SPI v2); see {@link JobDependency}
  */
-public record SubmitOptions(String idempotencyKey) {
+public record SubmitOptions(String idempotencyKey, int attempt, boolean resume, List<JobDependency> dependencies) {
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
     public SubmitOptions {
@@ -18,9 +29,38 @@ public record SubmitOptions(String idempotencyKey) {
             throw new IllegalArgumentException("idempotency key must be 1-128 letters, digits, '.', '_' or '-', got '"
                     + idempotencyKey + "'");
         }
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempt must be 1 or more, got " + attempt);
+        }
+        dependencies = List.copyOf(Objects.requireNonNull(dependencies, "dependencies"));
+    }
+
+    /** A first attempt, not resuming, with no dependencies (the SPI v1 form). */
+    public SubmitOptions(String idempotencyKey) {
+        this(idempotencyKey, 1, false, List.of());
     }
 
     public static SubmitOptions withKey(String idempotencyKey) {
         return new SubmitOptions(idempotencyKey);
+    }
+
+    /** These options as attempt {@code number}. */
+    public SubmitOptions attempt(int number) {
+        return new SubmitOptions(idempotencyKey, number, resume, dependencies);
+    }
+
+    /** These options resuming from the checkpoint, or not. */
+    public SubmitOptions resuming(boolean value) {
+        return new SubmitOptions(idempotencyKey, attempt, value, dependencies);
+    }
+
+    /** These options with {@code values} as the dependencies, replacing any given before. */
+    public SubmitOptions dependingOn(List<JobDependency> values) {
+        return new SubmitOptions(idempotencyKey, attempt, resume, values);
+    }
+
+    /** These options with {@code values} as the dependencies, replacing any given before. */
+    public SubmitOptions dependingOn(JobDependency... values) {
+        return dependingOn(List.of(values));
     }
 }

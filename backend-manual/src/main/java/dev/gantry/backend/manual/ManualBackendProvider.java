@@ -7,12 +7,15 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.api.backend.ProvisionedHostDoctor;
 import dev.gantry.backend.manual.internal.LocalHost;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.ManualSettings;
+import dev.gantry.backend.manual.internal.ProvisionedVmDoctor;
 import dev.gantry.backend.manual.internal.SshBackend;
 import dev.gantry.backend.manual.internal.events.SpotSettings;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -51,6 +54,12 @@ public final class ManualBackendProvider implements BackendProvider {
     @Override
     public List<ConfigKey> configKeys() {
         return ManualSettings.KEYS;
+    }
+
+    /** The manual backend runs jobs on provisioned VMs ({@code provisioned}), so it checks them for {@code vm up}. */
+    @Override
+    public Optional<ProvisionedHostDoctor> provisionedHostDoctor() {
+        return Optional.of(new ProvisionedVmDoctor(this));
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.gantry.api.Workload;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The conformance kit's fixture with every job in a Podman container of the busybox test image; subclasses say
@@ -20,6 +21,17 @@ abstract class PodmanKitFixture implements BackendFixture {
         Workload contained = workload.container().isPresent() ? workload
                 : workload.toBuilder().container(PodmanSandbox.IMAGE).build();
         return Plan.builder(contained, BackendFixture.smallCpuSize()).build();
+    }
+
+    @Override
+    public String containerImage() {
+        return PodmanSandbox.IMAGE;
+    }
+
+    /** The test image's own file (scripts/setup-podman.sh writes it). */
+    @Override
+    public Optional<String> fileOnlyInContainerImage() {
+        return Optional.of("/etc/gantry-test-image");
     }
 
     /** A directory of the image: in a container the working directory is the container's. */

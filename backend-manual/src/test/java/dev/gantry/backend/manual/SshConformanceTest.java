@@ -35,6 +35,12 @@ class SshConformanceTest extends BackendConformanceTest {
             public String workingDirectory(TckContext context) {
                 return "/tmp"; // exists on every host; the context's scratch directory is private to this user
             }
+
+            /** One status command per test host. */
+            @Override
+            public int statusCallsAllowed() {
+                return 2;
+            }
         };
     }
 

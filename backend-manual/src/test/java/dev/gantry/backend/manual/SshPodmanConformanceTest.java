@@ -28,12 +28,20 @@ class SshPodmanConformanceTest extends BackendConformanceTest {
         return new PodmanKitFixture() {
             @Override
             public Backend create(TckContext context) {
-                return hosts.backend(context, PodmanSandbox.config(Map.of()));
+                // The hosts' network, which multi-node ranks need to meet (a single-node job does not mind).
+                return hosts.backend(context, PodmanSandbox.config(Map.of("containerRunOptions[0]",
+                        "--network=host")));
             }
 
             @Override
             public void evict(Backend backend, JobRef job) {
                 ((SshBackend) backend).preempt(job, "conformance kit eviction");
+            }
+
+            /** One status command per test host. */
+            @Override
+            public int statusCallsAllowed() {
+                return 2;
             }
         };
     }

@@ -2,6 +2,7 @@ package dev.gantry.backend.manual;
 
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.backend.manual.internal.SshBackend;
 import dev.gantry.backend.manual.internal.SshHosts;
 import dev.gantry.backend.manual.internal.events.FakeMetadataService;
 import dev.gantry.tck.BackendConformanceTest;
@@ -57,6 +58,12 @@ class SshSpotEvictionConformanceTest extends BackendConformanceTest {
             @Override
             public String workingDirectory(TckContext context) {
                 return "/tmp"; // exists on every host; the context's scratch directory is private to this user
+            }
+
+            /** One status command per test host. */
+            @Override
+            public int statusCallsAllowed() {
+                return 2;
             }
         };
     }

@@ -2,6 +2,7 @@ package dev.gantry.core.backends;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
@@ -62,33 +63,44 @@ public final class BackendRegistry {
      */
     public Backend create(String name, BackendConfig config, BackendContext context) {
         BackendProvider provider = require(name);
-        List<String> problems = new ArrayList<>();
+        checkSettings(provider, config);
+        return provider.create(config, context);
+    }
+
+    /**
+     * Checks a backend's settings against the keys its provider declares, as {@link #create} does before the backend
+     * sees them: unknown keys, secrets in clear and missing required keys fail with CONFIG_INVALID.
+     */
+    public void checkSettings(BackendProvider provider, BackendConfig config) {
+        String name = provider.name();
+        List<Problem> problems = new ArrayList<>();
         List<ConfigKey> keys = provider.configKeys();
         List<String> names = keys.stream().map(ConfigKey::name).toList();
         for (String unknown : config.unknownKeys(keys)) {
             String pattern = unknown.replaceAll("\\[\\d+]", "[*]");
-            problems.add("backends." + name + "." + unknown + ": unknown setting; " + name + " accepts: "
-                    + (names.isEmpty() ? "no settings" : String.join(", ", names)) + NearMiss.suggestion(pattern, names));
+            String hint = names.isEmpty() ? name + " accepts no settings"
+                    : NearMiss.closest(pattern, names).map(key -> "did you mean '" + key + "'?")
+                    .orElse("'gantry backends --output json' lists the keys " + name + " accepts");
+            problems.add(config.problem(unknown, "unknown setting; " + hint));
         }
         for (ConfigKey key : keys) {
             if (key.secret()) {
                 config.values().forEach((given, value) -> {
                     if (key.matches(given) && !isReference(value)) {
-                        problems.add("backends." + name + "." + given + ": is a secret and must be a reference "
-                                + "(env:NAME, file:PATH or a Key Vault secret URI), not the value itself");
+                        problems.add(config.problem(given, "is a secret and must be a reference (env:NAME, file:PATH "
+                                + "or a Key Vault secret URI), not the value itself"));
                     }
                 });
             }
         }
         for (ConfigKey key : keys) {
             if (key.required() && !key.name().contains("[*]") && config.get(key.name()).isEmpty()) {
-                problems.add("backends." + name + "." + key.name() + ": is required (" + key.description() + ")");
+                problems.add(config.problem(key.name(), "is required (" + key.description() + ")"));
             }
         }
         if (!problems.isEmpty()) {
-            throw new GantryException(ErrorCode.CONFIG_INVALID, String.join("\n", problems));
+            throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
-        return provider.create(config, context);
     }
 
     private static boolean isReference(String value) {

@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.TreeMap;
 final class ConfigDraft {
     String backend;
     final Map<String, Map<String, String>> backends = new TreeMap<>();
+    final Map<String, Map<String, SourceLocation>> backendLocations = new TreeMap<>();
     List<String> defaultRegions;
     Optional<SpotPolicy> defaultSpot;
     Optional<String> adviceScheduler;
@@ -22,6 +24,7 @@ final class ConfigDraft {
     ConfigDraft(GantryConfig start) {
         backend = start.backend();
         start.backends().forEach((name, values) -> backends.put(name, new TreeMap<>(values)));
+        start.backendLocations().forEach((name, values) -> backendLocations.put(name, new TreeMap<>(values)));
         defaultRegions = new ArrayList<>(start.defaultRegions());
         defaultSpot = start.defaultSpot();
         adviceScheduler = start.adviceScheduler();
@@ -34,8 +37,13 @@ final class ConfigDraft {
         return backends.computeIfAbsent(name, n -> new TreeMap<>());
     }
 
+    /** Where each of a backend's settings was read; a layer that sets a key again without a file removes it. */
+    Map<String, SourceLocation> backendLocations(String name) {
+        return backendLocations.computeIfAbsent(name, n -> new TreeMap<>());
+    }
+
     GantryConfig build() {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, source);
+                stateDirectory, source, backendLocations);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.SourceLocation;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.FieldPath;
 import dev.gantry.core.spec.yaml.YamlNode;
@@ -125,23 +126,29 @@ final class ConfigFileBinder {
                 continue;
             }
             Map<String, String> flat = draft.backendSettings(entry.key());
+            Map<String, SourceLocation> where = draft.backendLocations(entry.key());
             flat.clear();
-            flatten(settings, "", flat);
+            where.clear();
+            flatten(settings, "", flat, where);
         }
     }
 
-    /** Nested mappings become dotted keys, list elements {@code key[i]}, scalars their text as written. */
-    static void flatten(YamlNode node, String prefix, Map<String, String> out) {
+    /**
+     * Nested mappings become dotted keys, list elements {@code key[i]}, scalars their text as written; each key's
+     * location is where its value was written.
+     */
+    static void flatten(YamlNode node, String prefix, Map<String, String> out, Map<String, SourceLocation> where) {
         if (node instanceof YamlNode.Mapping map) {
             for (YamlNode.Entry entry : map.entries()) {
-                flatten(entry.value(), FieldPath.join(prefix, entry.key()), out);
+                flatten(entry.value(), FieldPath.join(prefix, entry.key()), out, where);
             }
         } else if (node instanceof YamlNode.Sequence seq) {
             for (int i = 0; i < seq.items().size(); i++) {
-                flatten(seq.items().get(i), FieldPath.index(prefix, i), out);
+                flatten(seq.items().get(i), FieldPath.index(prefix, i), out, where);
             }
         } else if (node instanceof YamlNode.Scalar scalar) {
             out.put(prefix, scalar.type() == YamlNode.ScalarType.NULL ? "" : scalar.text());
+            where.put(prefix, scalar.location());
         }
     }
 }

@@ -147,6 +147,7 @@ public final class ConfigLoader {
         Map<String, String> settings = draft.backendSettings(backend);
         String key = EnvironmentKeys.settingKey(rest.substring(cut + 1), settings.keySet());
         settings.put(key, value);
+        draft.backendLocations(backend).remove(key); // the value no longer is the one the file has there
     }
 
     private static void applyOverride(String key, String value, ConfigSources sources, ConfigDraft draft,
@@ -166,6 +167,7 @@ public final class ConfigLoader {
                 return;
             }
             draft.backendSettings(backend).put(rest.substring(cut + 1), value);
+            draft.backendLocations(backend).remove(rest.substring(cut + 1));
             return;
         }
         if (!OVERRIDE_KEYS.contains(key)) {

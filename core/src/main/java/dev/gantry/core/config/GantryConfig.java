@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.backend.BackendConfig;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import java.util.TreeMap;
  * @param catalogFile a VM catalog file to use instead of the built-in one
  * @param stateDirectory where job state is kept (default {@code ~/.gantry/state})
  * @param source where the configuration came from, for messages: a file, or {@value #BUILT_IN}
+ * @param backendLocations where each backend setting was read, by backend and key, for settings read from a file
  */
 public record GantryConfig(
         String backend,
@@ -31,7 +33,8 @@ public record GantryConfig(
         Optional<String> adviceScheduler,
         Optional<Path> catalogFile,
         Path stateDirectory,
-        String source) {
+        String source,
+        Map<String, Map<String, SourceLocation>> backendLocations) {
 
     public static final String DEFAULT_BACKEND = "manual";
     public static final String BUILT_IN = "built-in defaults";
@@ -49,11 +52,26 @@ public record GantryConfig(
         Objects.requireNonNull(catalogFile, "catalogFile");
         Objects.requireNonNull(stateDirectory, "stateDirectory");
         Objects.requireNonNull(source, "source");
+        TreeMap<String, Map<String, SourceLocation>> where = new TreeMap<>();
+        Objects.requireNonNull(backendLocations, "backendLocations")
+                .forEach((name, values) -> where.put(name, Collections.unmodifiableMap(new TreeMap<>(values))));
+        backendLocations = Collections.unmodifiableMap(where);
     }
 
-    /** What Gantry uses when no file is found: the manual backend running jobs on this machine. */
+    /** A configuration whose backend settings were not read from a file. */
+    public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
+                        Optional<SpotPolicy> defaultSpot, Optional<String> adviceScheduler,
+                        Optional<Path> catalogFile, Path stateDirectory, String source) {
+        this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory, source,
+                Map.of());
+    }
+
+    /**
+     * What Gantry uses when no file is found: the default backend with no settings, so its own defaults apply (the
+     * manual backend's run jobs on this machine). Core never spells a backend's settings.
+     */
     public static GantryConfig defaults(Path home) {
-        return new GantryConfig(DEFAULT_BACKEND, Map.of(DEFAULT_BACKEND, Map.of("transport", "local")), List.of(),
+        return new GantryConfig(DEFAULT_BACKEND, Map.of(DEFAULT_BACKEND, Map.of()), List.of(),
                 Optional.empty(), Optional.empty(), Optional.empty(), defaultStateDirectory(home), BUILT_IN);
     }
 
@@ -63,7 +81,8 @@ public record GantryConfig(
 
     /** One backend's settings as the SPI takes them; empty when the configuration has no section for it. */
     public BackendConfig backendConfig(String name) {
-        return new BackendConfig(name, backends.getOrDefault(name, Map.of()));
+        return new BackendConfig(name, backends.getOrDefault(name, Map.of()),
+                backendLocations.getOrDefault(name, Map.of()));
     }
 
     /** The settings of the selected backend. */
@@ -73,24 +92,27 @@ public record GantryConfig(
 
     public GantryConfig withBackend(String name) {
         return new GantryConfig(name, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, source);
+                stateDirectory, source, backendLocations);
     }
 
     public GantryConfig withBackendSettings(String name, Map<String, String> settings) {
         Map<String, Map<String, String>> all = new TreeMap<>(backends);
         all.put(name, settings);
+        // Settings given in code were read from no file: their old locations would point at other values.
+        Map<String, Map<String, SourceLocation>> where = new TreeMap<>(backendLocations);
+        where.remove(name);
         return new GantryConfig(backend, all, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, source);
+                stateDirectory, source, where);
     }
 
     public GantryConfig withStateDirectory(Path directory) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                directory, source);
+                directory, source, backendLocations);
     }
 
     public GantryConfig withCatalogFile(Path file) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler,
-                Optional.of(file), stateDirectory, source);
+                Optional.of(file), stateDirectory, source, backendLocations);
     }
 
     @Override

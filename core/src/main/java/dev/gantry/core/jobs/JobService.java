@@ -86,10 +86,20 @@ public final class JobService {
         return refresh(store.list());
     }
 
+    /**
+     * The job's output. A backend that keeps one merged stream ({@code Capabilities.mergedLogs()}) reports every line
+     * as standard output, so asking it for standard error alone is refused rather than answered with nothing.
+     */
     public void logs(String id, LogOptions options, LogSink sink) throws InterruptedException {
         JobRecord record = store.find(id).orElseThrow(() -> notFound(id));
         JobRef ref = record.ref().orElseThrow(() -> interrupted(record));
-        backends.backend(record.backend()).logs(ref, options, sink);
+        Backend backend = backends.backend(record.backend());
+        if (!options.stdout() && backend.capabilities().mergedLogs()) {
+            throw new GantryException(ErrorCode.USAGE, "backend '" + record.backend() + "' keeps one log per job "
+                    + "with standard output and standard error merged, so standard error cannot be shown alone; "
+                    + "ask for both streams (or stdout), which are the same merged log");
+        }
+        backend.logs(ref, options, sink);
     }
 
     public JobRecord cancel(String id) {

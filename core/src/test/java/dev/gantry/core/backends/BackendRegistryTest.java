@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.SourceLocation;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
@@ -87,8 +88,23 @@ class BackendRegistryTest {
         GantryException e = assertThrows(GantryException.class,
                 () -> registry.create("fake", new BackendConfig("fake", Map.of("zone", "b", "zonr", "c")), context));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
-        assertEquals("backends.fake.zonr: unknown setting; fake accepts: zone, token; did you mean 'zone'?",
-                e.getMessage());
+        assertEquals("backends.fake.zonr: unknown setting; did you mean 'zone'?", e.getMessage());
+    }
+
+    @Test
+    void everyWrongSettingIsReportedAtOnceWhereTheFileHasIt() {
+        BackendRegistry registry = new BackendRegistry(List.of(fake));
+        BackendConfig config = new BackendConfig("fake", Map.of("zonr", "c", "token", "hunter2", "colour", "blue"),
+                Map.of("zonr", new SourceLocation("gantry.yaml", 4, 11), "token",
+                        new SourceLocation("gantry.yaml", 5, 12)));
+        GantryException e = assertThrows(GantryException.class, () -> registry.create("fake", config, context));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(String.join("\n",
+                "backends.fake.colour: unknown setting; 'gantry backends --output json' lists the keys fake accepts",
+                "gantry.yaml:4:11: backends.fake.zonr: unknown setting; did you mean 'zone'?",
+                "gantry.yaml:5:12: backends.fake.token: is a secret and must be a reference (env:NAME, file:PATH or a "
+                        + "Key Vault secret URI), not the value itself"), e.getMessage());
+        assertEquals(3, e.problems().size());
     }
 
     @Test

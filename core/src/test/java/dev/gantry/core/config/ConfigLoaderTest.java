@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.backend.BackendConfig;
 import java.io.IOException;
@@ -51,7 +52,8 @@ class ConfigLoaderTest {
 
         assertEquals(GantryConfig.defaults(home), config);
         assertEquals("manual", config.backend());
-        assertEquals(new BackendConfig("manual", Map.of("transport", "local")), config.backendConfig("manual"));
+        // No settings: the manual backend's own defaults (its local transport) apply; core spells none of them.
+        assertEquals(BackendConfig.empty("manual"), config.backendConfig("manual"));
         assertEquals(BackendConfig.empty("aks"), config.backendConfig("aks"));
         assertEquals(home.resolve(".gantry/state"), config.stateDirectory());
         assertEquals(GantryConfig.BUILT_IN, config.source());
@@ -75,6 +77,25 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(work.resolve("my-catalog.csv")), config.catalogFile());
         assertEquals(home.resolve(".gantry/jobs"), config.stateDirectory());
         assertEquals(file.toString(), config.source());
+    }
+
+    @Test
+    void backendSettingsKnowWhereTheFileHasThemAndAnOverrideForgetsIt() throws IOException {
+        Path file = Files.copy(Path.of("src/test/resources/config/full.yaml"), work.resolve("gantry.yaml"));
+
+        BackendConfig manual = load(Map.of(), Map.of()).backendConfig("manual");
+        assertEquals(Optional.of(new SourceLocation(file.toString(), 10, 35)), manual.locationOf("hosts[1].port"));
+        assertEquals(Optional.of(new SourceLocation(file.toString(), 7, 16)), manual.locationOf("transport"));
+        GantryException e = assertThrows(GantryException.class, () -> manual.getChoice("transport", "local",
+                List.of("local")));
+        assertEquals(file + ":7:16: backends.manual.transport: must be one of local, got 'ssh'", e.getMessage());
+
+        BackendConfig overridden = load(Map.of("GANTRY_BACKENDS_MANUAL_TRANSPORT", "local"),
+                Map.of("backends.manual.hosts[1].port", "2200")).backendConfig("manual");
+        assertEquals(Optional.empty(), overridden.locationOf("transport"), "the environment's value has no line");
+        assertEquals(Optional.empty(), overridden.locationOf("hosts[1].port"), "nor has the flag's");
+        assertEquals(Optional.of(new SourceLocation(file.toString(), 10, 19)), overridden.locationOf(
+                "hosts[1].address"));
     }
 
     @Test

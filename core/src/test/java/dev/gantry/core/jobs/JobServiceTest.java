@@ -12,13 +12,17 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.LogLine;
+import dev.gantry.api.backend.LogOptions;
 import dev.gantry.core.FakeBackend;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +44,22 @@ class JobServiceTest {
         VmSize size = new VmSize("Standard_F2s_v2", "F", 2, 4, Optional.empty(), false,
                 dev.gantry.api.Architecture.X64, Set.of("V1", "V2"));
         return Plan.builder(workload, size).region("eastus").build();
+    }
+
+    @Test
+    void aMergedLogIsNotSplitIntoStreamsItDoesNotHave() throws Exception {
+        JobService jobs = service(new FileJobStore(state));
+        jobs.submit(plan("train"), "fake", "train-1", Optional.of("train.yaml"));
+        backend.capabilities = backend.capabilities.toBuilder().mergedLogs(true).build();
+        GantryException e = assertThrows(GantryException.class, () -> jobs.logs("train-1",
+                new LogOptions(false, OptionalInt.empty(), false, true), line -> { }));
+        assertEquals(ErrorCode.USAGE, e.code());
+        assertEquals("backend 'fake' keeps one log per job with standard output and standard error merged, so "
+                + "standard error cannot be shown alone; ask for both streams (or stdout), which are the same merged "
+                + "log", e.getMessage());
+        List<LogLine> lines = new ArrayList<>();
+        jobs.logs("train-1", LogOptions.all(), lines::add);
+        assertEquals(List.of(new LogLine(LogLine.Stream.STDOUT, 0, "hello from native-train-1")), lines);
     }
 
     @Test

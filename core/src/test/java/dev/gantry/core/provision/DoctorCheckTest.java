@@ -2,12 +2,12 @@ package dev.gantry.core.provision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
-import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
@@ -16,12 +16,8 @@ import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
-import dev.gantry.api.backend.JobRef;
-import dev.gantry.api.backend.JobStatus;
-import dev.gantry.api.backend.LogOptions;
-import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.ProvisionedHost;
-import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.api.backend.ProvisionedHostDoctor;
 import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import java.nio.file.Path;
@@ -35,22 +31,26 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The doctor wait through the backend SPI, with a backend that answers as scripted and records what it was given. */
+/**
+ * The doctor wait through the backend SPI's provisioned-host hook, with a provider whose hook answers as scripted and
+ * records what it was given. How the manual backend turns its settings into a one-VM doctor is its own test's
+ * (ProvisionedVmDoctorTest).
+ */
 class DoctorCheckTest {
     @TempDir
     Path state;
 
     final List<BackendConfig> configs = new ArrayList<>();
-    final List<List<ProvisionedHost>> hostsSeen = new ArrayList<>();
+    final List<ProvisionedHost> hostsSeen = new ArrayList<>();
     final List<Optional<Plan>> plans = new ArrayList<>();
     Supplier<List<HostReport>> answer = List::of;
-    int closed;
 
     final VmInventoryEntry vm = VmInventoryTest.entry("train-1", Optional.empty())
             .withHostKeyFingerprints(List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"));
 
-    DoctorCheck check(Map<String, String> settings) {
-        BackendProvider manual = new BackendProvider() {
+    /** A provider named manual whose hook is scripted; {@code withHook} false: one without the hook. */
+    BackendProvider provider(boolean withHook) {
+        return new BackendProvider() {
             @Override
             public String name() {
                 return "manual";
@@ -77,16 +77,39 @@ class DoctorCheckTest {
 
             @Override
             public Backend create(BackendConfig config, BackendContext context) {
-                configs.add(config);
-                hostsSeen.add(context.provisionedHosts());
-                return new ScriptedDoctor();
+                throw new AssertionError("the readiness check goes through the hook, not create");
+            }
+
+            @Override
+            public Optional<ProvisionedHostDoctor> provisionedHostDoctor() {
+                if (!withHook) {
+                    return Optional.empty();
+                }
+                return Optional.of(new ProvisionedHostDoctor() {
+                    @Override
+                    public List<HostReport> check(BackendConfig settings, BackendContext context,
+                                                  ProvisionedHost host, Optional<Plan> plan) {
+                        configs.add(settings);
+                        hostsSeen.add(host);
+                        plans.add(plan);
+                        return answer.get();
+                    }
+
+                    @Override
+                    public Set<String> finalChecks() {
+                        return Set.of("ssh.hostKey");
+                    }
+                });
             }
         };
+    }
+
+    DoctorCheck check(Map<String, String> settings) {
         CoreBackendContext context = new CoreBackendContext(state, "manual", ref -> {
             throw new UnsupportedOperationException("no secrets here");
         }, Clock.systemUTC(),
                 () -> List.of(new ProvisionedHost("other-1", "10.0.0.9", "u", "s", "r", false, List.of(), Map.of())));
-        return new DoctorCheck(new BackendRegistry(List.of(manual)), settings, context, Optional.empty());
+        return new DoctorCheck(new BackendRegistry(List.of(provider(true))), settings, context, Optional.empty());
     }
 
     static HostReport report(HostCheck... checks) {
@@ -94,20 +117,30 @@ class DoctorCheckTest {
     }
 
     @Test
-    void theBackendSeesOnlyTheCheckedVmOverSshWithTheDefaultsButNotTheConfiguredHosts() {
+    void theBackendGetsItsConfiguredSettingsAndTheCheckedVm() {
         answer = () -> List.of(report(new HostCheck("os", HostCheck.Status.OK, "Ubuntu", "Linux", ""),
                 new HostCheck("disk.free", HostCheck.Status.WARN, "3 GiB", "10 GiB", "free some disk")));
+        Map<String, String> settings = Map.of("transport", "local", "provisioned[0]", "*", "defaults.identityFile",
+                "/keys/id", "defaults.connectTimeout", "5s", "containerRuntime", "docker");
 
-        ReadinessCheck.Readiness readiness = check(Map.of("transport", "local", "hosts[0].address", "10.0.0.4",
-                "provisioned[0]", "*", "workDir", "/srv/local-jobs", "defaults.identityFile", "/keys/id",
-                "defaults.connectTimeout", "5s", "containerRuntime", "docker")).check(vm);
+        ReadinessCheck.Readiness readiness = check(settings).check(vm);
 
         assertEquals(ReadinessCheck.Readiness.ok(), readiness, "WARN is not MISSING");
-        // The container runtime stays: the doctor checks the one a plan with an image will use.
-        assertEquals(Map.of("transport", "ssh", "provisioned[0]", "train-1", "defaults.identityFile", "/keys/id",
-                "defaults.connectTimeout", "5s", "containerRuntime", "docker"), configs.get(0).values());
-        assertEquals(List.of(vm.asProvisionedHost()), hostsSeen.get(0));
-        assertEquals(1, closed, "each attempt closes its backend (and its SSH sessions)");
+        assertEquals(new BackendConfig("manual", settings), configs.get(0), "core passes the settings on as given");
+        assertEquals(List.of(vm.asProvisionedHost()), hostsSeen);
+        assertEquals(List.of(Optional.empty()), plans);
+    }
+
+    @Test
+    void aBackendWithoutTheHookCannotDecideReadiness() {
+        CoreBackendContext context = new CoreBackendContext(state, "manual", ref -> {
+            throw new UnsupportedOperationException("no secrets here");
+        }, Clock.systemUTC(), List::of);
+        GantryException e = assertThrows(GantryException.class, () -> new DoctorCheck(
+                new BackendRegistry(List.of(provider(false))), Map.of(), context, Optional.empty()));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals("backend 'manual' does not run jobs on VMs Gantry provisions, so it cannot say when they are "
+                + "ready; use a backend that does (manual), or --skip-doctor", e.getMessage());
     }
 
     @Test
@@ -127,7 +160,7 @@ class DoctorCheckTest {
 
     @Test
     void aHostKeyThatIsNotTheRecordedOneEndsTheWaitForThatVm() {
-        answer = () -> List.of(report(new HostCheck(DoctorCheck.HOST_KEY_CHECK, HostCheck.Status.MISSING,
+        answer = () -> List.of(report(new HostCheck("ssh.hostKey", HostCheck.Status.MISSING,
                 "host key of 10.210.0.4:22 does not match: the server offered ssh-ed25519 key SHA256:abc",
                 "the host key that is trusted for this host", "find out why")));
 
@@ -151,53 +184,5 @@ class DoctorCheckTest {
         assertTrue(unknownKey.hopeless(), unknownKey.detail());
         assertTrue(unknownKey.detail().startsWith("doctor cannot run: backends.manual.defaults.colour: unknown "
                 + "setting"), unknownKey.detail());
-    }
-
-    private final class ScriptedDoctor implements Backend {
-        @Override
-        public String name() {
-            return "manual";
-        }
-
-        @Override
-        public Capabilities capabilities() {
-            return new Capabilities(true, false, true, false, true, Set.of());
-        }
-
-        @Override
-        public List<Problem> validate(Plan plan) {
-            return List.of();
-        }
-
-        @Override
-        public JobRef submit(Plan plan, SubmitOptions options) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public JobStatus status(JobRef job) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void logs(JobRef job, LogOptions options, LogSink sink) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void cancel(JobRef job) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public List<HostReport> doctor(Optional<Plan> plan) {
-            plans.add(plan);
-            return answer.get();
-        }
-
-        @Override
-        public void close() {
-            closed++;
-        }
     }
 }

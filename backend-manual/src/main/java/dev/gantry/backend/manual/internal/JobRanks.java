@@ -1,8 +1,10 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +82,9 @@ final class JobRanks {
                 status = JobStatus.of(JobState.FAILED, "host " + rank.host() + " is no longer in the inventory");
             } else if (scan.error().isPresent()) {
                 status = host.entry().spot()
+                        // Nothing on the host says when: the eviction is dated by this poll, which found it gone.
                         ? JobStatus.of(JobState.PREEMPTED, "host vanished (Spot VM, evicted?): " + scan.error().get())
+                                .withEviction(new Eviction(Instant.now(), "host vanished: " + scan.error().get()))
                         : JobStatus.of(JobState.FAILED, "host cannot be reached: " + scan.error().get());
             } else if (!scan.entries().containsKey(id)) {
                 status = JobStatus.of(JobState.PENDING, "not created yet (the submit stopped first); submit again "

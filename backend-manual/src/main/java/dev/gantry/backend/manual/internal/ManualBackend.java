@@ -9,6 +9,7 @@ import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.HostReport;
+import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -110,7 +111,8 @@ public final class ManualBackend implements Backend {
         checkEncodable(workload);
         // Secrets are resolved only now, before anything is written, and travel only in the child's environment.
         Map<String, String> environment = hostEnvironment();
-        Map<String, String> jobEnvironment = JobEnvironment.of(workload, id, context.secrets());
+        Map<String, String> jobEnvironment = JobVariables.rank(JobVariables.workload(workload, context.secrets()), id,
+                plan, options, JobEnvironment.Rendezvous.singleNode());
         Optional<EnvFile> envFile = inContainer ? Optional.of(containers.envFile(workload, jobEnvironment))
                 : Optional.empty();
         if (!job.create() && job.launched()) {
@@ -122,7 +124,7 @@ public final class ManualBackend implements Backend {
                 return ref;
             }
             if (job.record().isEmpty()) {
-                job.writeRecord(new JobRecord(workload.name(), workload.command(), JobEnvironment.names(workload),
+                job.writeRecord(new JobRecord(workload.name(), workload.command(), JobVariables.names(workload),
                         workingDirectory, context.clock().instant(), options.idempotencyKey()));
             }
             List<String> command = workload.command();

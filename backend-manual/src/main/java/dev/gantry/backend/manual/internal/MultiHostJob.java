@@ -27,16 +27,11 @@ final class MultiHostJob {
     }
 
     /**
-     * The distributed-training rendezvous of PyTorch and most launchers: rank 0's address and port, the number of
-     * ranks and this rank's number; plus the GPUs this rank holds, when the host has any.
+     * The GPUs this rank holds, when the host has any; the rendezvous (rank 0's address and port, the number of
+     * ranks, this rank's number) is the SPI's job-environment contract.
      */
-    static Map<String, String> environment(int rank, int world, String masterAddress, int masterPort,
-                                           List<Integer> gpus, boolean hostHasGpus) {
+    static Map<String, String> gpuVisibility(List<Integer> gpus, boolean hostHasGpus) {
         Map<String, String> env = new TreeMap<>();
-        env.put("MASTER_ADDR", masterAddress);
-        env.put("MASTER_PORT", Integer.toString(masterPort));
-        env.put("WORLD_SIZE", Integer.toString(world));
-        env.put("NODE_RANK", Integer.toString(rank));
         if (hostHasGpus || !gpus.isEmpty()) {
             // Empty hides every GPU from a CPU job on a GPU host, so it cannot take a GPU another job holds.
             env.put(GPU_VARIABLE, String.join(",", gpus.stream().map(String::valueOf).toList()));
@@ -58,7 +53,7 @@ final class MultiHostJob {
             if (first.isPresent()) {
                 Rank r = first.get();
                 return new JobStatus(blame, r.status().exitCode(), "rank " + r.rank() + " on " + r.host() + ": "
-                        + r.status().message(), started, ended);
+                        + r.status().message(), started, ended, r.status().evictions(), r.status().lastEviction());
             }
         }
         long succeeded = ranks.stream().filter(r -> r.status().state() == JobState.SUCCEEDED).count();

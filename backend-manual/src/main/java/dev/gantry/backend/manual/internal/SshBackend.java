@@ -12,6 +12,7 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
+import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -33,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -117,6 +119,11 @@ public final class SshBackend implements Backend {
     /** Remote commands run so far on all hosts together; the benchmark reports it per status poll. */
     public long remoteCommands() {
         return fleet.remoteCommands();
+    }
+
+    @Override
+    public OptionalLong remoteCalls() {
+        return OptionalLong.of(fleet.remoteCommands());
     }
 
     @Override
@@ -215,15 +222,15 @@ public final class SshBackend implements Backend {
             dirs.add(SshFleet.directory(host, id));
         }
         // Secrets are resolved only now and travel only in the env file the loader deletes.
-        Map<String, String> environment = JobEnvironment.of(workload, id, context.secrets());
+        Map<String, String> environment = JobVariables.workload(workload, context.secrets());
         String master = fleet.host(ranks.get(0).host()).entry().target().host();
         List<Map<String, String>> rankEnvironments = new ArrayList<>();
         List<EnvFile> envFiles = new ArrayList<>();
         for (RankPlacement rank : ranks) {
-            Map<String, String> env = new TreeMap<>(environment);
+            Map<String, String> env = new TreeMap<>(JobVariables.rank(environment, id, plan, options,
+                    new JobEnvironment.Rendezvous(rank.rank(), master, inventory.masterPort())));
             SshHost host = fleet.host(rank.host());
-            env.putAll(MultiHostJob.environment(rank.rank(), ranks.size(), master, inventory.masterPort(),
-                    rank.gpus(), host.facts().nvidiaGpus() > 0));
+            env.putAll(MultiHostJob.gpuVisibility(rank.gpus(), host.facts().nvidiaGpus() > 0));
             rankEnvironments.add(env);
             if (inContainer) {
                 // Before anything is written: a value the container's env file cannot carry is refused here.
@@ -431,7 +438,7 @@ public final class SshBackend implements Backend {
      */
     private static HostCheck unreachable(GantryException e) {
         return switch (e.code()) {
-            case HOST_KEY_REJECTED -> new HostCheck("ssh.hostKey", HostCheck.Status.MISSING, e.getMessage(),
+            case HOST_KEY_REJECTED -> new HostCheck(ProvisionedVmDoctor.HOST_KEY_CHECK, HostCheck.Status.MISSING, e.getMessage(),
                     "the host key that is trusted for this host", "find out why the key differs (a reinstalled "
                     + "host, or someone in between) before trusting another; see docs/ssh.md");
             case AUTH_FAILED -> new HostCheck("ssh.login", HostCheck.Status.MISSING, e.getMessage(),
@@ -454,7 +461,7 @@ public final class SshBackend implements Backend {
         if (!job.create() && host.exists(job.file(RankPlacement.FILE))) {
             return; // prepared by an earlier attempt: records and placement stay as first written
         }
-        job.writeRecord(new JobRecord(workload.name(), workload.command(), JobEnvironment.names(workload),
+        job.writeRecord(new JobRecord(workload.name(), workload.command(), JobVariables.names(workload),
                 workingDirectory, context.clock().instant(), key));
         host.writeAtomically(job.file(RankPlacement.FILE), rank.line());
     }

@@ -1,7 +1,9 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import java.time.Instant;
 import java.util.OptionalInt;
 
 /**
@@ -11,6 +13,8 @@ import java.util.OptionalInt;
 final class StatusMapping {
     static final int COMMAND_NOT_FOUND = 127;
     static final int NOT_EXECUTABLE = 126;
+    /** The eviction reason of a job whose process vanished on a Spot host without recording anything. */
+    static final String VANISHED_ON_SPOT = "process vanished on a Spot VM";
 
     private StatusMapping() {
     }
@@ -31,7 +35,8 @@ final class StatusMapping {
         if (job.preempted().isPresent()) {
             String reason = job.preempted().get().strip();
             return status(JobState.PREEMPTED, job.exitCode(),
-                    "evicted" + (reason.isEmpty() ? "" : ": " + reason) + "; resumable from its last checkpoint", job);
+                    "evicted" + (reason.isEmpty() ? "" : ": " + reason) + "; resumable from its last checkpoint", job)
+                    .withEviction(new Eviction(evictedAt(job), reason.isEmpty() ? "evicted" : reason));
         }
         if (job.exitCode().isPresent()) {
             int code = job.exitCode().getAsInt();
@@ -51,10 +56,19 @@ final class StatusMapping {
         }
         if (spotHost) {
             return status(JobState.PREEMPTED, OptionalInt.empty(), "process ended without recording an exit code on "
-                    + "a spot VM: taken as an eviction; resumable from its last checkpoint", job);
+                    + "a spot VM: taken as an eviction; resumable from its last checkpoint", job)
+                    .withEviction(new Eviction(evictedAt(job), VANISHED_ON_SPOT));
         }
         return status(JobState.FAILED, OptionalInt.empty(),
                 "process ended without recording an exit code (host rebooted or killed?)", job);
+    }
+
+    /**
+     * When the job was evicted: the eviction marker's time (the job's end, when its process exited after the
+     * marker); for a process that vanished without any record, its start, the last time known.
+     */
+    private static Instant evictedAt(JobSnapshot job) {
+        return job.ended().or(job::started).orElse(Instant.EPOCH);
     }
 
     private static String failure(int code, String program) {

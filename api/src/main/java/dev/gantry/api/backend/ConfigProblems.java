@@ -1,0 +1,67 @@
+package dev.gantry.api.backend;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Collects every wrong setting of a backend instead of stopping at the first, so that a user fixes a configuration
+ * in one round. Bind each value through {@link #read}, which keeps the {@link BackendConfig} getter's problem and
+ * returns a fallback, then call {@link #throwIfAny()} before using what was bound:
+ *
+ * <pre>{@code
+ * ConfigProblems problems = new ConfigProblems(config);
+ * int port = problems.read(() -> config.getInt("port", 22, 1, 65535), 22);
+ * Duration timeout = problems.read(() -> config.getDuration("connectTimeout", Duration.ofSeconds(10)), null);
+ * problems.throwIfAny();
+ * }</pre>
+ */
+public final class ConfigProblems {
+    private final BackendConfig config;
+    private final List<Problem> problems = new ArrayList<>();
+
+    public ConfigProblems(BackendConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** The getter's value, or {@code fallback} after keeping its CONFIG_INVALID problems. */
+    public <T> T read(Supplier<T> getter, T fallback) {
+        try {
+            return getter.get();
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.CONFIG_INVALID) {
+                throw e;
+            }
+            if (e.problems().isEmpty()) {
+                problems.add(Problem.of("", e.getMessage()));
+            } else {
+                problems.addAll(e.problems());
+            }
+            return fallback;
+        }
+    }
+
+    /** Keeps a problem found by the backend's own checks (two settings that contradict each other, ...). */
+    public void add(String key, String message) {
+        problems.add(config.problem(key, message));
+    }
+
+    public boolean isEmpty() {
+        return problems.isEmpty();
+    }
+
+    public List<Problem> problems() {
+        return List.copyOf(problems);
+    }
+
+    /** Throws CONFIG_INVALID with every problem kept, one per line, in the order they were found. */
+    public void throwIfAny() {
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
+        }
+    }
+}

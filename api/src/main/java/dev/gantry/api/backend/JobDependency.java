@@ -1,0 +1,43 @@
+package dev.gantry.api.backend;
+
+import java.util.Objects;
+
+/**
+ * A job that must end before the submitted one may start, and how it must end. Backends whose orchestrator orders
+ * jobs itself ({@link Capabilities#nativeDependencies()}) pass these down (Slurm {@code --dependency=afterok:},
+ * Azure Batch task dependencies); for the others core submits a job only once its dependencies have ended, so such a
+ * backend may ignore them.
+ *
+ * @param job the job depended on, a reference this same backend returned
+ * @param condition how it must end for the dependent job to start
+ */
+public record JobDependency(JobRef job, Condition condition) {
+    /** How a dependency must end. */
+    public enum Condition {
+        /** Only when the dependency SUCCEEDED; any other end means the dependent job never starts. */
+        AFTER_SUCCESS,
+        /** Whenever the dependency ended, however it ended (cleanup steps). */
+        AFTER_ANY
+    }
+
+    public JobDependency {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(condition, "condition");
+    }
+
+    public static JobDependency afterSuccess(JobRef job) {
+        return new JobDependency(job, Condition.AFTER_SUCCESS);
+    }
+
+    public static JobDependency afterAny(JobRef job) {
+        return new JobDependency(job, Condition.AFTER_ANY);
+    }
+
+    /** Whether a dependency that ended in {@code state} lets the dependent job start. */
+    public boolean satisfiedBy(JobState state) {
+        return switch (condition) {
+            case AFTER_SUCCESS -> state == JobState.SUCCEEDED;
+            case AFTER_ANY -> state.isTerminal();
+        };
+    }
+}

@@ -1,0 +1,72 @@
+package dev.gantry.api.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class JobNamesTest {
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
+    private static final Pattern BATCH_ID = Pattern.compile("[a-z0-9_-]{1,64}");
+    private static final String KEY_CHARS = "ABCabcxyz0189._-";
+
+    @Test
+    void aKeyThatFitsIsKeptAsItIs() {
+        assertEquals("train-llm-3", JobNames.dnsLabel("train-llm-3"));
+        assertEquals("run_7-step-a", JobNames.caseInsensitiveId("run_7-step-a", 64));
+    }
+
+    @Test
+    void aKeyThatDoesNotFitIsCleanedCutAndHashed() {
+        String name = JobNames.dnsLabel("Run.2026-12-01.Step_A");
+        assertTrue(name.startsWith("run-2026-12-01-step-a-"), name);
+        assertEquals("run-2026-12-01-step-a-".length() + JobNames.HASH_DIGITS, name.length());
+
+        String longName = JobNames.dnsLabel("a".repeat(128));
+        assertEquals(63, longName.length());
+        assertTrue(DNS_LABEL.matcher(longName).matches(), longName);
+
+        String leading = JobNames.dnsLabel("-._x");
+        assertTrue(leading.startsWith("x-"), leading);
+        assertTrue(DNS_LABEL.matcher(JobNames.dnsLabel("---")).matches());
+    }
+
+    @Test
+    void keysThatDifferOnlyInCaseGetDifferentNames() {
+        assertNotEquals(JobNames.dnsLabel("job-a"), JobNames.dnsLabel("Job-A"));
+        assertNotEquals(JobNames.caseInsensitiveId("job-a", 64),
+                JobNames.caseInsensitiveId("Job-A", 64).toLowerCase(Locale.ROOT));
+    }
+
+    @Test
+    void namesAreStableValidAndDistinctOverManyKeys() {
+        Random random = new Random(8);
+        Set<String> keys = new HashSet<>();
+        Set<String> labels = new HashSet<>();
+        Set<String> ids = new HashSet<>();
+        while (keys.size() < 20_000) {
+            StringBuilder key = new StringBuilder();
+            int length = 1 + random.nextInt(128);
+            for (int i = 0; i < length; i++) {
+                key.append(KEY_CHARS.charAt(random.nextInt(KEY_CHARS.length())));
+            }
+            String k = key.toString();
+            if (!keys.add(k)) {
+                continue;
+            }
+            String label = JobNames.dnsLabel(k);
+            assertTrue(DNS_LABEL.matcher(label).matches(), k + " -> " + label);
+            assertEquals(label, JobNames.dnsLabel(k), "stable");
+            assertTrue(labels.add(label), "two keys met as one label: " + label);
+            String id = JobNames.caseInsensitiveId(k, 64);
+            assertTrue(BATCH_ID.matcher(id).matches(), k + " -> " + id);
+            assertTrue(ids.add(id.toLowerCase(Locale.ROOT)), "two keys met as one id without case: " + id);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.gantry.backend.manual.internal;
+
+import dev.gantry.api.Plan;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.HostReport;
+import dev.gantry.api.backend.ProvisionedHost;
+import dev.gantry.api.backend.ProvisionedHostDoctor;
+import dev.gantry.api.backend.SecretResolver;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The manual backend's check of one VM Gantry provisioned: its doctor, over SSH to that VM alone, with the VM's
+ * recorded host keys pinned. The configured settings give the login, the work directory and the container runtime;
+ * the configured hosts and provisioned references are left out, so nothing else in the fleet matters.
+ */
+public final class ProvisionedVmDoctor implements ProvisionedHostDoctor {
+    /** The check the doctor reports when the host offered a key that is not the trusted one. */
+    public static final String HOST_KEY_CHECK = "ssh.hostKey";
+
+    private final BackendProvider provider;
+
+    /** @param provider the manual backend's provider, which creates the one-VM backend */
+    public ProvisionedVmDoctor(BackendProvider provider) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+    }
+
+    @Override
+    public List<HostReport> check(BackendConfig settings, BackendContext context, ProvisionedHost host,
+                                  Optional<Plan> plan) {
+        Map<String, String> config = doctorSettings(settings.values());
+        config.put("provisioned[0]", host.name());
+        try (Backend backend = provider.create(new BackendConfig(settings.backend(), config, settings.locations()),
+                onlyThis(context, host))) {
+            return backend.doctor(plan);
+        }
+    }
+
+    @Override
+    public Set<String> finalChecks() {
+        return Set.of(HOST_KEY_CHECK);
+    }
+
+    /**
+     * The settings the doctor's backend gets: the given ones without hosts, over SSH. The container runtime settings
+     * stay, since the doctor checks the runtime a plan with an image will use.
+     */
+    static Map<String, String> doctorSettings(Map<String, String> given) {
+        Map<String, String> settings = new TreeMap<>();
+        given.forEach((key, value) -> {
+            if (key.startsWith("defaults.") || key.equals("cancelGrace") || key.startsWith("container")) {
+                settings.put(key, value);
+            }
+        });
+        settings.put("transport", "ssh");
+        return settings;
+    }
+
+    /** The context with the checked VM as the only provisioned host. */
+    private static BackendContext onlyThis(BackendContext context, ProvisionedHost host) {
+        return new BackendContext() {
+            @Override
+            public Path stateDirectory() {
+                return context.stateDirectory();
+            }
+
+            @Override
+            public SecretResolver secrets() {
+                return context.secrets();
+            }
+
+            @Override
+            public Clock clock() {
+                return context.clock();
+            }
+
+            @Override
+            public System.Logger logger() {
+                return context.logger();
+            }
+
+            @Override
+            public List<ProvisionedHost> provisionedHosts() {
+                return List.of(host);
+            }
+        };
+    }
+}
