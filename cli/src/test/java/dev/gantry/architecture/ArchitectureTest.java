@@ -84,6 +84,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void azureLibraryDependsOnTheApiOnly() {
+        noClasses().that().resideInAPackage("dev.gantry.azure..")
+                .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.azure."))
+                .because("the Azure module talks to Azure for core and the Azure backends alike, so it must not pull "
+                        + "core into them; core decides, the Azure module only reads and writes Azure")
+                .check(gantry);
+    }
+
+    @Test
     void conformanceKitDependsOnTheApiOnly() {
         noClasses().that().resideInAPackage("dev.gantry.tck..")
                 .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.tck."))

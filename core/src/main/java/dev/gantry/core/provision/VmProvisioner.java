@@ -21,6 +21,8 @@ import com.azure.resourcemanager.network.fluent.models.SubnetInner;
 import com.azure.resourcemanager.resources.fluent.models.ResourceGroupInner;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.azure.arm.ArmFailures;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

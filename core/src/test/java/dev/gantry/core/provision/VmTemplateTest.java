@@ -3,6 +3,7 @@ package dev.gantry.core.provision;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.gantry.azure.fakes.ArmFake;
 import com.azure.resourcemanager.compute.models.ImageReference;
 import dev.gantry.api.ImageRef;
 import java.util.Optional;
