@@ -93,6 +93,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void coreAndCliReachAzureOnlyThroughTheAzureModule() {
+        noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.azure..", "com.microsoft.azure..")
+                .because("core decides and the Azure module talks to Azure: the SDK's types stay in gantry-azure")
+                .check(gantry);
+    }
+
+    @Test
     void conformanceKitDependsOnTheApiOnly() {
         noClasses().that().resideInAPackage("dev.gantry.tck..")
                 .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.tck."))
