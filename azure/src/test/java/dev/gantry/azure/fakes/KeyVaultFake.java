@@ -59,6 +59,8 @@ public final class KeyVaultFake implements AutoCloseable {
     private final Map<String, List<Version>> secrets = new LinkedHashMap<>();
     private boolean callerForbidden;
     private boolean bundlesCutShort;
+    private int throttleLeft;
+    private String retryAfter = "0";
     private long clock = 1_764_590_400L;
 
     public KeyVaultFake() throws IOException {
@@ -101,6 +103,15 @@ public final class KeyVaultFake implements AutoCloseable {
         bundlesCutShort = true;
     }
 
+    /**
+     * The next {@code times} authorized requests answer 429 with this {@code Retry-After} (seconds), as a vault
+     * throttles a caller over its service limits.
+     */
+    public synchronized void throttle(int times, String retryAfterSeconds) {
+        throttleLeft = times;
+        retryAfter = retryAfterSeconds;
+    }
+
     public List<Request> requests() {
         return List.copyOf(requests);
     }
@@ -124,6 +135,13 @@ public final class KeyVaultFake implements AutoCloseable {
             if (!authorization.get().equals("Bearer " + TOKEN)) {
                 challenge(exchange, "AKV10032: Invalid issuer. Expected one of https://sts.windows.net/" + TENANT
                         + "/, found https://sts.windows.net/00000000-0000-0000-0000-000000000000/.");
+                return;
+            }
+            if (throttleLeft > 0) {
+                throttleLeft--;
+                exchange.getResponseHeaders().add("Retry-After", retryAfter);
+                error(exchange, 429, "Throttled", "Request was not processed because too many requests were "
+                        + "received. Reason: VaultRequestTypeLimitReached", null);
                 return;
             }
             String version = query.get("api-version");

@@ -93,6 +93,18 @@ class KeyVaultSecretsTest {
     }
 
     @Test
+    void aThrottledReadIsRetriedAfterItsRetryAfter() {
+        vault.put("hf-token", VALUE);
+        vault.throttle(1, "1");
+
+        assertEquals(VALUE, secrets().fetch(ref(VAULT + "/secrets/hf-token")).reveal());
+
+        List<Request> requests = vault.requests();
+        assertEquals(3, requests.size(), "the challenge, the throttled request, its retry: " + requests);
+        assertEquals(requests.get(1), requests.get(2), "the same request again");
+    }
+
+    @Test
     void theTokenIsAskedForTheChallengesTenantAndResource() {
         vault.put("hf-token", VALUE);
         secrets().fetch(ref(VAULT + "/secrets/hf-token"));
