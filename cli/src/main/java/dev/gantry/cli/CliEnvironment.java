@@ -1,6 +1,6 @@
 package dev.gantry.cli;
 
-import dev.gantry.core.provision.ArmConnector;
+import dev.gantry.azure.arm.ArmConnector;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;

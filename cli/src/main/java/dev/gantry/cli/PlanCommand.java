@@ -12,7 +12,6 @@ import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanJson;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.catalog.refresh.QuotaChecker;
-import dev.gantry.core.catalog.refresh.ResourceSkusClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ final class PlanCommand extends Verb {
         // With credentials at hand (a subscription to ask), plans are checked against the family vCPU quota.
         String subscription = env().environment().get("AZURE_SUBSCRIPTION_ID");
         QuotaChecker quota = noQuota || subscription == null || subscription.isBlank() ? null
-                : new QuotaChecker(ResourceSkusClient.azure(subscription));
+                : QuotaChecker.azure(subscription);
         ArrayNode results = Json.array();
         boolean first = true;
         for (Path spec : specs) {

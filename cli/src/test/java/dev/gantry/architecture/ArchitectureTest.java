@@ -84,6 +84,23 @@ class ArchitectureTest {
     }
 
     @Test
+    void azureLibraryDependsOnTheApiOnly() {
+        noClasses().that().resideInAPackage("dev.gantry.azure..")
+                .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.azure."))
+                .because("the Azure module talks to Azure for core and the Azure backends alike, so it must not pull "
+                        + "core into them; core decides, the Azure module only reads and writes Azure")
+                .check(gantry);
+    }
+
+    @Test
+    void coreAndCliReachAzureOnlyThroughTheAzureModule() {
+        noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.azure..", "com.microsoft.azure..")
+                .because("core decides and the Azure module talks to Azure: the SDK's types stay in gantry-azure")
+                .check(gantry);
+    }
+
+    @Test
     void conformanceKitDependsOnTheApiOnly() {
         noClasses().that().resideInAPackage("dev.gantry.tck..")
                 .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.tck."))

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gantry.core.provision.ArmFake;
+import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.ssh.TestHosts;
 import java.io.IOException;
 import java.nio.file.Files;

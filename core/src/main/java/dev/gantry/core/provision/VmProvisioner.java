@@ -1,26 +1,13 @@
 package dev.gantry.core.provision;
 
-import com.azure.resourcemanager.resources.fluentcore.arm.ResourceId;
-import com.azure.core.management.polling.PollResult;
-import com.azure.core.util.Context;
-import com.azure.core.util.polling.LongRunningOperationStatus;
-import com.azure.core.util.polling.PollResponse;
-import com.azure.core.util.polling.SyncPoller;
-import com.azure.resourcemanager.compute.ComputeManager;
-import com.azure.resourcemanager.compute.fluent.models.RunCommandResultInner;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
-import com.azure.resourcemanager.compute.models.InstanceViewStatus;
-import com.azure.resourcemanager.compute.models.RunCommandInput;
-import com.azure.resourcemanager.compute.models.InstanceViewTypes;
-import com.azure.resourcemanager.network.fluent.NetworkManagementClient;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceIpConfigurationInner;
-import com.azure.resourcemanager.network.fluent.models.NetworkSecurityGroupInner;
-import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
-import com.azure.resourcemanager.network.fluent.models.SubnetInner;
-import com.azure.resourcemanager.resources.fluent.models.ResourceGroupInner;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.azure.arm.ArmFailures;
+import dev.gantry.azure.vm.ArmVms;
+import dev.gantry.azure.vm.FoundVm;
+import dev.gantry.azure.vm.Pending;
+import dev.gantry.azure.vm.VmFacts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +18,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Creates and deletes the VMs of {@code gantry vm up} / {@code gantry vm down} through the Azure Compute SDK.
+ * Creates and deletes the VMs of {@code gantry vm up} / {@code gantry vm down}. It decides (reuse, parallel starts,
+ * clean-up, what is recorded when) and talks to Resource Manager through the Azure module's {@link ArmVms}, one
+ * method per ARM call.
  *
  * <p>{@link #up} is idempotent per name prefix: VMs named {@code <prefix>-<i>} that already exist with the
  * {@value ProvisionRequest#MANAGED_TAG} tag are reused, not duplicated. A VM whose creation fails takes its NIC and
@@ -63,7 +52,7 @@ public final class VmProvisioner {
      * refuses outright (quota, SKU) stops further starts, since the next VMs would be refused for the same reason.
      */
     public List<ProvisionedVm> up(ProvisionRequest request) {
-        ComputeManager arm = connector.connect(request.subscriptionId());
+        ArmVms arm = ArmVms.connect(connector, request.subscriptionId());
         ensureResourceGroup(arm, request);
         String subnetId = ensureSubnet(arm, request);
         Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
@@ -114,18 +103,16 @@ public final class VmProvisioner {
      * connection already verifies the host. A VM whose keys cannot be read stays recorded without them and is
      * reported in {@code failures}: it cannot be reached safely, so it is not waited for.
      */
-    private List<ProvisionedVm> captureHostKeys(ComputeManager arm, ProvisionRequest request,
+    private List<ProvisionedVm> captureHostKeys(ArmVms arm, ProvisionRequest request,
             List<ProvisionedVm> vms, Map<String, GantryException> failures) {
-        Map<String, SyncPoller<PollResult<RunCommandResultInner>, RunCommandResultInner>> reads = new LinkedHashMap<>();
-        RunCommandInput input = new RunCommandInput().withCommandId("RunShellScript")
-                .withScript(HostKeyScript.LINES);
+        Map<String, Pending<List<String>>> reads = new LinkedHashMap<>();
         for (ProvisionedVm vm : vms) {
             if (vm.vm().hostKeyPinned()) {
                 continue;
             }
             try {
-                reads.put(vm.name(), call(keyScope(vm, request), () -> arm.serviceClient().getVirtualMachines()
-                        .beginRunCommand(vm.vm().resourceGroup(), vm.name(), input)));
+                reads.put(vm.name(), arm.beginRunShellScript(vm.vm().resourceGroup(), vm.name(), HostKeyScript.LINES,
+                        keyScope(vm, request)));
             } catch (GantryException e) {
                 failures.put(vm.name(), hostKeysUnread(vm.name(), e));
             }
@@ -141,9 +128,7 @@ public final class VmProvisioner {
                 continue;
             }
             try {
-                RunCommandResultInner result = call(keyScope(vm, request), () -> finalResult(read));
-                List<String> messages = result == null || result.value() == null ? List.of()
-                        : result.value().stream().map(InstanceViewStatus::message).toList();
+                List<String> messages = read.await();
                 VmInventoryEntry keyed = vm.vm().withHostKeyFingerprints(
                         HostKeyScript.fingerprints(vm.name(), RunCommandOutput.parse(messages)));
                 inventory.put(keyed);
@@ -188,16 +173,15 @@ public final class VmProvisioner {
      * other VMs; they are reported together at the end.
      */
     public void downEntries(List<VmInventoryEntry> vms) {
-        Map<String, ComputeManager> connections = new LinkedHashMap<>();
+        Map<String, ArmVms> connections = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         GantryException first = null;
         for (VmInventoryEntry vm : vms) {
-            ComputeManager arm = connections.computeIfAbsent(vm.subscriptionId(), connector::connect);
+            ArmVms arm = connections.computeIfAbsent(vm.subscriptionId(), id -> ArmVms.connect(connector, id));
             try {
-                deleteAll(arm, vm.resourceGroup(), ResourceId.fromString(vm.resourceId()).name(),
-                        Optional.of(ResourceId.fromString(vm.osDiskId()).name()),
-                        Optional.of(ResourceId.fromString(vm.nicId()).name()),
-                        vm.publicIpId().map(id -> ResourceId.fromString(id).name()),
+                deleteAll(arm, vm.resourceGroup(), ArmVms.nameOf(vm.resourceId()),
+                        Optional.of(ArmVms.nameOf(vm.osDiskId())), Optional.of(ArmVms.nameOf(vm.nicId())),
+                        vm.publicIpId().map(ArmVms::nameOf),
                         new ArmFailures.Scope("deleting VM " + vm.name(), vm.vmSize(), vm.region()));
                 inventory.remove(vm.name());
             } catch (GantryException e) {
@@ -211,29 +195,26 @@ public final class VmProvisioner {
         }
     }
 
-    private Creation start(ComputeManager arm, ProvisionRequest request, String name, String subnetId,
+    private Creation start(ArmVms arm, ProvisionRequest request, String name, String subnetId,
             Optional<String> securityGroupId) {
         ArmFailures.Scope scope = new ArmFailures.Scope("creating VM " + name, request.vmSize(), request.region());
-        Optional<VirtualMachineInner> existing = call(scope, () -> find(() -> arm.serviceClient().getVirtualMachines()
-                .getByResourceGroupWithResponse(request.resourceGroup(), name, InstanceViewTypes.INSTANCE_VIEW,
-                        Context.NONE).getValue()));
+        Optional<FoundVm> existing = arm.findVm(request.resourceGroup(), name, scope);
         if (existing.isPresent()) {
-            VirtualMachineInner vm = existing.get();
-            Map<String, String> tags = vm.tags() == null ? Map.of() : vm.tags();
+            FoundVm vm = existing.get();
+            Map<String, String> tags = vm.tags();
             if (!"true".equals(tags.get(ProvisionRequest.MANAGED_TAG))) {
                 throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists in resource group "
                         + request.resourceGroup() + " and was not created by Gantry (no " + ProvisionRequest.MANAGED_TAG
                         + " tag); choose another name prefix");
             }
-            String size = vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? ""
-                    : vm.hardwareProfile().vmSize().toString();
+            String size = vm.vmSize();
             if (!size.equalsIgnoreCase(request.vmSize())) {
                 throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists with size " + size
                         + ", but the request asks for " + request.vmSize() + "; choose another name prefix, or remove "
                         + "the old VMs first with gantry vm down");
             }
             if ("Succeeded".equalsIgnoreCase(vm.provisioningState())) {
-                Optional<String> power = powerState(vm);
+                Optional<String> power = vm.powerState();
                 if (power.isPresent() && !power.get().equals("running") && !power.get().equals("starting")) {
                     throw new GantryException(ErrorCode.REMOTE_ERROR, "VM " + name + " exists but is " + power.get()
                             + (request.spot().isPresent() ? " (a spot VM may have been evicted)" : "")
@@ -244,25 +225,19 @@ public final class VmProvisioner {
                 return new Creation(name, () -> found);
             }
         }
-        NetworkManagementClient network = arm.networkManager().serviceClient();
         Optional<String> publicIpId = Optional.empty();
         try {
             if (request.publicIp()) {
-                PublicIpAddressInner ip = call(scope, () -> network.getPublicIpAddresses().createOrUpdate(
-                        request.resourceGroup(), VmTemplate.publicIpName(name), VmTemplate.publicIp(request)));
-                publicIpId = Optional.of(ip.id());
+                publicIpId = Optional.of(arm.createPublicIp(request.resourceGroup(), VmTemplate.publicIpName(name),
+                        request.region(), request.resourceTags(), scope));
             }
-            Optional<String> ipId = publicIpId;
-            NetworkInterfaceInner nic = call(scope, () -> network.getNetworkInterfaces().createOrUpdate(
-                    request.resourceGroup(), VmTemplate.nicName(name),
-                    VmTemplate.nic(request, subnetId, ipId, securityGroupId)));
-            SyncPoller<PollResult<VirtualMachineInner>, VirtualMachineInner> creation = call(scope,
-                    () -> arm.serviceClient().getVirtualMachines().beginCreateOrUpdate(request.resourceGroup(), name,
-                            VmTemplate.vm(request, name, nic.id())));
+            String nicId = arm.createNic(request.resourceGroup(), VmTemplate.nicName(name), request.region(),
+                    request.resourceTags(), subnetId, publicIpId, securityGroupId, scope);
+            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name), nicId, scope);
             return new Creation(name, () -> {
-                VirtualMachineInner vm;
+                FoundVm vm;
                 try {
-                    vm = call(scope, () -> finalResult(creation));
+                    vm = creation.await();
                 } catch (GantryException e) {
                     cleanUpFailed(arm, request, name, e);
                     throw e;
@@ -275,21 +250,8 @@ public final class VmProvisioner {
         }
     }
 
-    /**
-     * Waits for a long-running operation. A sync poller ends a failed operation with a status, not an exception, so
-     * the failure is raised here as the SDK raises it from the blocking calls.
-     */
-    private static <T> T finalResult(SyncPoller<PollResult<T>, T> poller) {
-        PollResponse<PollResult<T>> last = poller.waitForCompletion();
-        if (last.getStatus() == LongRunningOperationStatus.SUCCESSFULLY_COMPLETED) {
-            return poller.getFinalResult();
-        }
-        throw ArmFailures.operationFailed(last.getStatus().toString(),
-                last.getValue() == null ? null : last.getValue().getError());
-    }
-
     /** Removes what a failed creation left behind; a failure here is added to the original error, not raised. */
-    private void cleanUpFailed(ComputeManager arm, ProvisionRequest request, String name, GantryException cause) {
+    private void cleanUpFailed(ArmVms arm, ProvisionRequest request, String name, GantryException cause) {
         try {
             deleteAll(arm, request.resourceGroup(), name, Optional.of(VmTemplate.osDiskName(name)),
                     Optional.of(VmTemplate.nicName(name)),
@@ -300,43 +262,20 @@ public final class VmProvisioner {
         }
     }
 
-    private void deleteAll(ComputeManager arm, String resourceGroup, String vmName, Optional<String> osDisk,
+    private void deleteAll(ArmVms arm, String resourceGroup, String vmName, Optional<String> osDisk,
             Optional<String> nic, Optional<String> publicIp, ArmFailures.Scope scope) {
-        NetworkManagementClient network = arm.networkManager().serviceClient();
-        tolerateMissing(scope, () -> arm.serviceClient().getVirtualMachines().delete(resourceGroup, vmName));
-        osDisk.ifPresent(disk -> tolerateMissing(scope,
-                () -> arm.serviceClient().getDisks().delete(resourceGroup, disk)));
-        nic.ifPresent(n -> tolerateMissing(scope, () -> network.getNetworkInterfaces().delete(resourceGroup, n)));
-        publicIp.ifPresent(ip -> tolerateMissing(scope,
-                () -> network.getPublicIpAddresses().delete(resourceGroup, ip)));
+        arm.deleteVm(resourceGroup, vmName, scope);
+        osDisk.ifPresent(disk -> arm.deleteDisk(resourceGroup, disk, scope));
+        nic.ifPresent(n -> arm.deleteNic(resourceGroup, n, scope));
+        publicIp.ifPresent(ip -> arm.deletePublicIp(resourceGroup, ip, scope));
     }
 
-    private VmInventoryEntry describe(ComputeManager arm, ProvisionRequest request, VirtualMachineInner vm) {
-        ArmFailures.Scope scope = new ArmFailures.Scope("reading VM " + vm.name(), request.vmSize(), request.region());
-        String nicId = vm.networkProfile().networkInterfaces().get(0).id();
-        NetworkManagementClient network = arm.networkManager().serviceClient();
-        ResourceId nicRef = ResourceId.fromString(nicId);
-        NetworkInterfaceInner nic = call(scope, () -> network.getNetworkInterfaces()
-                .getByResourceGroup(nicRef.resourceGroupName(), nicRef.name()));
-        NetworkInterfaceIpConfigurationInner ipConfiguration = nic.ipConfigurations().get(0);
-        Optional<String> publicIpId = Optional.ofNullable(ipConfiguration.publicIpAddress())
-                .map(PublicIpAddressInner::id);
-        Optional<String> publicIp = publicIpId.map(id -> {
-            ResourceId ipRef = ResourceId.fromString(id);
-            return call(scope, () -> network.getPublicIpAddresses()
-                    .getByResourceGroup(ipRef.resourceGroupName(), ipRef.name())).ipAddress();
-        });
-        String osDiskId = vm.storageProfile().osDisk().managedDisk() != null
-                && vm.storageProfile().osDisk().managedDisk().id() != null
-                ? vm.storageProfile().osDisk().managedDisk().id()
-                : "/subscriptions/" + request.subscriptionId() + "/resourceGroups/" + request.resourceGroup()
-                        + "/providers/Microsoft.Compute/disks/" + vm.storageProfile().osDisk().name();
-        return new VmInventoryEntry(vm.name(), vm.id(), request.resourceGroup(), vm.location(),
-                vm.hardwareProfile().vmSize().toString(), vm.osProfile().adminUsername(),
-                ipConfiguration.privateIpAddress(), publicIp, vm.priority() != null
-                        && "Spot".equalsIgnoreCase(vm.priority().toString()),
-                vm.timeCreated() != null ? vm.timeCreated().toInstant() : clock.instant(), nic.id(), publicIpId,
-                osDiskId, List.of(), labels(vm.tags()));
+    private VmInventoryEntry describe(ArmVms arm, ProvisionRequest request, FoundVm found) {
+        VmFacts vm = arm.describe(found, request.resourceGroup(),
+                new ArmFailures.Scope("reading VM " + found.name(), request.vmSize(), request.region()));
+        return new VmInventoryEntry(vm.name(), vm.id(), request.resourceGroup(), vm.region(), vm.vmSize(),
+                vm.adminUser(), vm.privateIp(), vm.publicIp(), vm.spot(), vm.created().orElse(clock.instant()),
+                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()));
     }
 
     /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
@@ -353,62 +292,38 @@ public final class VmProvisioner {
         return labels;
     }
 
-    /** {@code running}, {@code deallocated}, ... from the instance view's {@code PowerState/<state>} status. */
-    private static Optional<String> powerState(VirtualMachineInner vm) {
-        if (vm.instanceView() == null || vm.instanceView().statuses() == null) {
-            return Optional.empty();
-        }
-        return vm.instanceView().statuses().stream()
-                .map(status -> status.code())
-                .filter(code -> code != null && code.startsWith("PowerState/"))
-                .map(code -> code.substring("PowerState/".length()))
-                .findFirst();
-    }
-
-    private void ensureResourceGroup(ComputeManager arm, ProvisionRequest request) {
+    private void ensureResourceGroup(ArmVms arm, ProvisionRequest request) {
         ArmFailures.Scope scope = new ArmFailures.Scope("checking resource group " + request.resourceGroup(),
                 request.vmSize(), request.region());
-        var groups = arm.resourceManager().serviceClient().getResourceGroups();
-        Optional<ResourceGroupInner> group = call(scope, () -> find(() -> groups.get(request.resourceGroup())));
-        if (group.isEmpty()) {
-            ResourceGroupInner created = new ResourceGroupInner().withLocation(request.region())
-                    .withTags(request.resourceTags());
-            call(scope, () -> groups.createOrUpdate(request.resourceGroup(), created));
+        if (!arm.resourceGroupExists(request.resourceGroup(), scope)) {
+            arm.createResourceGroup(request.resourceGroup(), request.region(), request.resourceTags(), scope);
         }
     }
 
-    private String ensureSubnet(ComputeManager arm, ProvisionRequest request) {
+    private String ensureSubnet(ArmVms arm, ProvisionRequest request) {
         ProvisionRequest.Network wanted = request.network();
         ArmFailures.Scope scope = new ArmFailures.Scope("preparing virtual network " + wanted.virtualNetwork(),
                 request.vmSize(), request.region());
-        NetworkManagementClient network = arm.networkManager().serviceClient();
-        Optional<SubnetInner> subnet = call(scope, () -> find(() -> network.getSubnets()
-                .get(request.resourceGroup(), wanted.virtualNetwork(), wanted.subnet())));
+        Optional<String> subnet = arm.subnetId(request.resourceGroup(), wanted.virtualNetwork(), wanted.subnet(),
+                scope);
         if (subnet.isPresent()) {
-            return subnet.get().id();
+            return subnet.get();
         }
-        boolean networkExists = call(scope, () -> find(() -> network.getVirtualNetworks()
-                .getByResourceGroup(request.resourceGroup(), wanted.virtualNetwork()))).isPresent();
-        if (networkExists) {
+        if (arm.virtualNetworkExists(request.resourceGroup(), wanted.virtualNetwork(), scope)) {
             throw new GantryException(ErrorCode.CONFIG_INVALID, "virtual network " + wanted.virtualNetwork()
                     + " in resource group " + request.resourceGroup() + " has no subnet " + wanted.subnet()
                     + "; create the subnet, or name an existing one");
         }
-        var created = call(scope, () -> network.getVirtualNetworks().createOrUpdate(request.resourceGroup(),
-                wanted.virtualNetwork(), VmTemplate.defaultNetwork(request)));
-        return created.subnets().stream().filter(s -> wanted.subnet().equals(s.name())).findFirst()
-                .map(SubnetInner::id)
+        return arm.createNetwork(VmTemplate.defaultNetwork(request), scope)
                 .orElseThrow(() -> new GantryException(ErrorCode.REMOTE_ERROR, "Azure created virtual network "
                         + wanted.virtualNetwork() + " without subnet " + wanted.subnet()));
     }
 
-    private String ensureSshSecurityGroup(ComputeManager arm, ProvisionRequest request) {
+    private String ensureSshSecurityGroup(ArmVms arm, ProvisionRequest request) {
         ArmFailures.Scope scope = new ArmFailures.Scope("opening SSH in network security group " + VmTemplate.SSH_NSG,
                 request.vmSize(), request.region());
-        NetworkSecurityGroupInner group = call(scope, () -> arm.networkManager().serviceClient()
-                .getNetworkSecurityGroups().createOrUpdate(request.resourceGroup(), VmTemplate.SSH_NSG,
-                        VmTemplate.sshSecurityGroup(request)));
-        return group.id();
+        return arm.openSsh(request.resourceGroup(), VmTemplate.SSH_NSG, request.region(), request.sshSource(),
+                request.resourceTags(), scope);
     }
 
     /**
@@ -440,34 +355,5 @@ public final class VmProvisioner {
 
     /** A VM whose creation was started (or that already existed); {@code finish} waits for it. */
     private record Creation(String name, Supplier<ProvisionedVm> finish) {
-    }
-
-    private static <T> Optional<T> find(Supplier<T> get) {
-        try {
-            return Optional.ofNullable(get.get());
-        } catch (RuntimeException e) {
-            if (ArmFailures.isNotFound(e)) {
-                return Optional.empty();
-            }
-            throw e;
-        }
-    }
-
-    private static void tolerateMissing(ArmFailures.Scope scope, Runnable delete) {
-        call(scope, () -> {
-            find(() -> {
-                delete.run();
-                return Boolean.TRUE;
-            });
-            return null;
-        });
-    }
-
-    private static <T> T call(ArmFailures.Scope scope, Supplier<T> armCall) {
-        try {
-            return armCall.get();
-        } catch (RuntimeException e) {
-            throw ArmFailures.translate(scope, e);
-        }
     }
 }

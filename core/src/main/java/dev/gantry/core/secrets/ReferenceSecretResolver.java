@@ -14,14 +14,14 @@ import java.util.Objects;
 
 /**
  * Resolves {@code env:} and {@code file:} references from the submitting process, and Key Vault URIs through the
- * {@link KeyVaultSecrets} client. Errors name the reference, never a value.
+ * {@link SecretStore} (Azure Key Vault in production). Errors name the reference, never a value.
  */
 public final class ReferenceSecretResolver implements SecretResolver {
     private final Map<String, String> environment;
     private final Path workingDirectory;
-    private final KeyVaultSecrets keyVault;
+    private final SecretStore keyVault;
 
-    public ReferenceSecretResolver(Map<String, String> environment, Path workingDirectory, KeyVaultSecrets keyVault) {
+    public ReferenceSecretResolver(Map<String, String> environment, Path workingDirectory, SecretStore keyVault) {
         this.environment = Map.copyOf(environment);
         this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
         this.keyVault = Objects.requireNonNull(keyVault, "keyVault");

@@ -4,6 +4,7 @@ import dagger.Lazy;
 import dagger.Module;
 import dagger.Provides;
 import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.azure.keyvault.KeyVaultSecrets;
 import dev.gantry.core.advisor.Advisor;
 import dev.gantry.core.advisor.AdvisorSettings;
 import dev.gantry.core.backends.BackendRegistry;
@@ -12,7 +13,6 @@ import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.jobs.FileJobStore;
 import dev.gantry.core.jobs.JobStore;
-import dev.gantry.core.secrets.KeyVaultSecrets;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
 import dev.gantry.core.spec.SpecReader;
 import dev.gantry.images.ImageCatalog;
@@ -52,7 +52,8 @@ final class CoreModule {
     @Provides
     @Singleton
     static SecretResolver secrets(GantrySettings settings) {
-        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(), new KeyVaultSecrets());
+        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(),
+                new KeyVaultSecrets()::fetch);
     }
 
     /** The catalog given in code, else the configured file, else the refreshed cache, else the embedded snapshot. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.ssh.TestHosts;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,6 +43,12 @@ class HostKeyScriptTest {
             golden.path("fingerprints").forEach(f -> expected.add(f.asText()));
             assertEquals(expected, HostKeyScript.fingerprints("vm-1", output));
         }
+    }
+
+    @Test
+    void theArmFakeAnswersRunCommandWithTheMarkerThisScriptPrints() {
+        assertEquals(HostKeyScript.MARKER, ArmFake.HOST_KEY_MARKER);
+        assertEquals(VmTemplate.nicName("train-1"), "train-1-nic", "the fake's private-address control keys NICs so");
     }
 
     @Test

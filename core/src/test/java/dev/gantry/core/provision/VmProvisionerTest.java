@@ -11,7 +11,9 @@ import com.azure.core.exception.ClientAuthenticationException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.azure.arm.ArmConnector;
 import dev.gantry.api.ImageRef;
+import dev.gantry.azure.fakes.ArmFake;
 import java.math.BigDecimal;
 import dev.gantry.ssh.TestHosts;
 import java.nio.charset.StandardCharsets;
@@ -36,12 +38,6 @@ class VmProvisionerTest {
     static final String RG = "gantry-rg";
     static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@laptop";
     static final String CLOUD_INIT = "#cloud-config\nruncmd:\n  - [ nvidia-smi ]\n";
-    static final String QUOTA_MESSAGE = "Operation could not be completed as it results in exceeding approved "
-            + "standardNDSH100v5Family Cores quota. Additional details - Deployment Model: Resource Manager, "
-            + "Location: eastus, Current Limit: 0, Current Usage: 0, Additional Required: 96, (Minimum) New Limit "
-            + "Required: 96. Submit a request for Quota increase at https://aka.ms/ProdportalCRP/#blade/"
-            + "Microsoft_Azure_Capacity/UsageAndQuota.ReactView/Parameters/... by specifying parameters listed in "
-            + "the 'Details' section for deployment to succeed.";
 
     @TempDir
     Path home;
@@ -170,6 +166,25 @@ class VmProvisionerTest {
         // The SDK followed the contract: the async operation to Succeeded, then the Location URL for the result.
         assertTrue(arm.requests().stream().anyMatch(r -> r.is("GET", "") && r.path().contains(
                 "/providers/Microsoft.Compute/locations/eastus/operationResults/")));
+    }
+
+    @Test
+    void aThrottledRunCommandAnsweredWithOnlyALocationStillReadsTheHostKeys() {
+        arm.throttle("/runCommand", 1, "1");
+        arm.runCommandLocationOnly();
+
+        List<ProvisionedVm> vms = provisioner().up(request(1, Optional.empty(), false));
+
+        assertEquals(1, arm.throttled("/runCommand"), "the 429 was retried after its Retry-After");
+        assertEquals(2, arm.requests("POST", "/virtualMachines/train-1/runCommand").size());
+        assertEquals(List.of("SHA256:7tZ6Ld+TSLFR6n9hvGBMM1Hl2IwF9I7M59nDitEVmZE"),
+                vms.get(0).vm().hostKeyFingerprints(), "the result read from the Location URL");
+        List<ArmFake.Request> all = arm.requests();
+        List<ArmFake.Request> afterRun = all.subList(all.lastIndexOf(arm.requests("POST",
+                "/virtualMachines/train-1/runCommand").get(1)) + 1, all.size());
+        assertTrue(afterRun.stream().anyMatch(r -> r.path().contains("/operationResults/")), afterRun.toString());
+        assertTrue(afterRun.stream().noneMatch(r -> r.path().contains("/operations/")),
+                "no Azure-AsyncOperation URL was offered for the Run Command, so none was polled");
     }
 
     @Test
@@ -327,7 +342,7 @@ class VmProvisionerTest {
 
     @Test
     void quotaFailureNamesRegionFamilyLimitUsageAndTheFixAndCleansUpTheNic() {
-        arm.rejectVmCreate("train-1", 409, "OperationNotAllowed", QUOTA_MESSAGE);
+        arm.rejectVmCreate("train-1", 409, "OperationNotAllowed", ArmFake.QUOTA_MESSAGE);
 
         GantryException e = assertThrows(GantryException.class,
                 () -> provisioner().up(request(1, Optional.empty(), true)));
@@ -346,7 +361,7 @@ class VmProvisionerTest {
 
     @Test
     void failureAfterSomeVmsKeepsAndNamesTheOnesAlreadyProvisioned() {
-        arm.rejectVmCreate("train-2", 409, "OperationNotAllowed", QUOTA_MESSAGE);
+        arm.rejectVmCreate("train-2", 409, "OperationNotAllowed", ArmFake.QUOTA_MESSAGE);
 
         GantryException e = assertThrows(GantryException.class,
                 () -> provisioner().up(request(2, Optional.empty(), false)));

@@ -1,41 +1,33 @@
 package dev.gantry.core.provision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
-import com.azure.resourcemanager.compute.models.ImageReference;
-import dev.gantry.api.ImageRef;
+import dev.gantry.azure.vm.NetworkBlueprint;
+import dev.gantry.azure.vm.VmBlueprint;
+import java.math.BigDecimal;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class VmTemplateTest {
     @Test
-    void aGalleryImageIsReferencedByIdAndAMarketplaceImageByItsFourParts() {
-        String id = "/subscriptions/" + ArmFake.SUBSCRIPTION + "/resourceGroups/images/providers/Microsoft.Compute/"
-                + "galleries/gantry/images/ubuntu-cuda/versions/1.2.0";
-        ImageReference gallery = VmTemplate.imageReference(new ImageRef("cuda", id, ImageRef.Kind.GALLERY));
-        assertEquals(id, gallery.id());
-        assertNull(gallery.publisher());
-
-        ImageReference marketplace = VmTemplate.imageReference(
-                ImageRef.marketplace("Ubuntu", "canonical:ubuntu-24_04-lts:server:24.04.202411030"));
-        assertEquals("canonical|ubuntu-24_04-lts|server|24.04.202411030", String.join("|", marketplace.publisher(),
-                marketplace.offer(), marketplace.sku(), marketplace.version()));
-        assertNull(marketplace.id());
+    void aVmIsNamedAfterTheRequestAndCarriesItsSpotTermsAndTags() {
+        ProvisionRequest request = VmProvisionerTest.request(1, Optional.of(new ProvisionRequest.Spot(
+                ProvisionRequest.EvictionPolicy.DELETE, new BigDecimal("1.25"))), false);
+        VmBlueprint vm = VmTemplate.vm(request, "train-1");
+        assertEquals("train-1-osdisk", vm.osDiskName());
+        assertEquals(Optional.of(new VmBlueprint.Spot(true, new BigDecimal("1.25"))), vm.spot());
+        assertEquals(request.resourceTags(), vm.tags());
+        assertEquals("true", vm.tags().get(ProvisionRequest.MANAGED_TAG));
+        assertEquals(Optional.empty(), VmTemplate.vm(VmProvisionerTest.request(1, Optional.empty(), false), "a-1")
+                .spot());
     }
 
     @Test
-    void theNicJoinsTheSubnetAndOnlyGetsAPublicIpAndSecurityGroupWhenGiven() {
+    void theDefaultNetworkHasTheDefaultAddressSpaceAndTheRequestedSubnet() {
         ProvisionRequest request = VmProvisionerTest.request(1, Optional.empty(), false);
-        var privateNic = VmTemplate.nic(request, "/subnet-id", Optional.empty(), Optional.empty());
-        var config = privateNic.ipConfigurations().get(0);
-        assertEquals("/subnet-id", config.subnet().id());
-        assertNull(config.publicIpAddress());
-        assertNull(privateNic.networkSecurityGroup());
-
-        var publicNic = VmTemplate.nic(request, "/subnet-id", Optional.of("/ip-id"), Optional.of("/nsg-id"));
-        assertEquals("/ip-id", publicNic.ipConfigurations().get(0).publicIpAddress().id());
-        assertEquals("/nsg-id", publicNic.networkSecurityGroup().id());
-        assertEquals("eastus", publicNic.location());
+        NetworkBlueprint network = VmTemplate.defaultNetwork(request);
+        assertEquals(ProvisionRequest.Network.DEFAULT_ADDRESS_SPACE, network.addressSpace());
+        assertEquals(request.network().subnet(), network.subnet());
+        assertEquals(request.network().virtualNetwork(), network.virtualNetwork());
     }
 }

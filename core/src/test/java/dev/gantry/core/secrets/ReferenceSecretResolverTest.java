@@ -8,6 +8,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.Secret;
+import dev.gantry.azure.keyvault.KeyVaultSecrets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,7 +23,7 @@ class ReferenceSecretResolverTest {
     private ReferenceSecretResolver resolver(Map<String, String> env) {
         return new ReferenceSecretResolver(env, dir, new KeyVaultSecrets(() -> {
             throw new AssertionError("Key Vault must not be contacted");
-        }));
+        })::fetch);
     }
 
     @Test
@@ -32,7 +33,7 @@ class ReferenceSecretResolverTest {
                 new KeyVaultSecrets(() -> {
                     credentials.incrementAndGet();
                     throw new AssertionError("Key Vault must not be contacted");
-                }));
+                })::fetch);
         Files.writeString(dir.resolve("wandb"), "w4ndb\n");
         Map<String, SecretRef> secrets = Map.of("HF_TOKEN", SecretRef.parse("env:HF_TOKEN"),
                 "WANDB_API_KEY", SecretRef.parse("file:wandb"));

@@ -6,6 +6,9 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.VmSize;
+import dev.gantry.azure.compute.ResourceSkusClient;
+import dev.gantry.azure.compute.SkuOffer;
+import dev.gantry.azure.prices.RetailPricesClient;
 import dev.gantry.core.files.AtomicFile;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
@@ -42,18 +45,18 @@ import java.util.TreeSet;
  * memory) come from the project's tables and the base catalog, as for the snapshot.
  */
 public final class CatalogRefresher {
-    private final RetailPricesClient prices;
-    private final Optional<ResourceSkusClient> skus;
+    private final PriceSource prices;
+    private final Optional<SkuSource> skus;
     private final Catalog base;
     private final Clock clock;
 
     /**
-     * @param prices the Retail Prices API client
-     * @param skus the Resource SKUs client, empty without credentials
+     * @param prices where VM prices come from (the Retail Prices API)
+     * @param skus where the subscription's sizes come from (the Resource SKUs API), empty without credentials
      * @param base the catalog whose size facts fill what Azure does not report (usually the embedded snapshot)
      * @param clock dates the refreshed catalog
      */
-    public CatalogRefresher(RetailPricesClient prices, Optional<ResourceSkusClient> skus, Catalog base, Clock clock) {
+    public CatalogRefresher(PriceSource prices, Optional<SkuSource> skus, Catalog base, Clock clock) {
         this.prices = Objects.requireNonNull(prices, "prices");
         this.skus = Objects.requireNonNull(skus, "skus");
         this.base = Objects.requireNonNull(base, "base");
@@ -65,7 +68,8 @@ public final class CatalogRefresher {
      * {@code DefaultAzureCredential} when a subscription is given, the embedded snapshot as base, the UTC clock.
      */
     public static CatalogRefresher azure(Optional<String> subscriptionId) {
-        return new CatalogRefresher(RetailPricesClient.publicApi(), subscriptionId.map(ResourceSkusClient::azure),
+        return new CatalogRefresher(RetailPricesClient.publicApi()::vmPrices,
+                subscriptionId.<SkuSource>map(id -> ResourceSkusClient.azure(id)::vmSkus),
                 CatalogLoader.embedded(), Clock.systemUTC());
     }
 
@@ -86,8 +90,7 @@ public final class CatalogRefresher {
         }
         List<CatalogEntry> entries = new ArrayList<>();
         List<String> provenance = new ArrayList<>();
-        provenance.add("origin: Azure Retail Prices API (Linux consumption prices, USD per VM-hour; Windows, Low"
-                + " Priority and non-hourly meters excluded; spot meters are those whose name ends in ' Spot')");
+        provenance.add("origin: Azure Retail Prices API (" + RetailPricesClient.SELECTION + ")");
         provenance.add("regions: " + String.join(" ", wanted));
         provenance.add("refreshed: " + clock.instant());
         TreeSet<String> skipped = new TreeSet<>();
@@ -109,6 +112,7 @@ public final class CatalogRefresher {
                 }
             }
         }
+        book.conflicts().forEach(conflict -> provenance.add("warning: " + conflict));
         if (!skipped.isEmpty()) {
             provenance.add("skipped: sizes whose facts are incomplete (GPU model unknown to the project, or no vCPU"
                     + " or memory capability): " + String.join(" ", skipped));

@@ -1,9 +1,11 @@
 package dev.gantry.core.catalog.refresh;
 
-import com.azure.resourcemanager.compute.fluent.models.UsageInner;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.azure.compute.ComputeUsage;
+import dev.gantry.azure.compute.ResourceSkusClient;
+import dev.gantry.azure.compute.SkuOffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,16 +18,24 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Checks a plan's VMs against the subscription's vCPU quotas in a region (Compute usages API). Quota is counted in
  * vCPUs per VM family (the SKU's {@code family}, e.g. {@code standardNDSH100v5Family}) and in total per region
- * ({@code cores}); spot VMs count against the region's {@code lowPriorityCores} instead of the family quota. A
- * constrained-vCPU size counts its full vCPU count, as quota does. The SKU list is read once per region and kept;
+ * ({@code cores}); spot VMs count against the region's Spot quota ({@code lowPriorityCores}) alone, not against the
+ * family or regional quotas, as Azure counts them. A constrained-vCPU size counts its full vCPU count, as quota does. The SKU list is read once per region and kept;
  * usages are read on every check, since they change as VMs start and stop.
  */
 public final class QuotaChecker {
-    private final ResourceSkusClient azure;
+    private final SkuSource skus;
+    private final QuotaSource quotas;
     private final Map<String, Map<String, SkuOffer>> skusByRegion = new ConcurrentHashMap<>();
 
-    public QuotaChecker(ResourceSkusClient azure) {
-        this.azure = Objects.requireNonNull(azure, "azure");
+    public QuotaChecker(SkuSource skus, QuotaSource quotas) {
+        this.skus = Objects.requireNonNull(skus, "skus");
+        this.quotas = Objects.requireNonNull(quotas, "quotas");
+    }
+
+    /** The subscription's quotas on Azure, read with {@code DefaultAzureCredential}. */
+    public static QuotaChecker azure(String subscriptionId) {
+        ResourceSkusClient client = ResourceSkusClient.azure(subscriptionId);
+        return new QuotaChecker(client::vmSkus, client::usages);
     }
 
     /**
@@ -42,7 +52,7 @@ public final class QuotaChecker {
         }
         Map<String, SkuOffer> offers = skusByRegion.computeIfAbsent(region.toLowerCase(Locale.ROOT), r -> {
             Map<String, SkuOffer> byName = new HashMap<>();
-            for (SkuOffer offer : azure.vmSkus(List.of(region))) {
+            for (SkuOffer offer : skus.vmSkus(List.of(region))) {
                 byName.put(offer.name().toLowerCase(Locale.ROOT), offer);
             }
             return byName;
@@ -58,11 +68,15 @@ public final class QuotaChecker {
         }
         int perVm = offer.vcpus().orElse(offer.usableVcpus().orElse(0));
         long needed = (long) nodes * perVm;
-        Map<String, UsageInner> usages = azure.usages(region);
+        Map<String, ComputeUsage> usages = quotas.usages(region);
         List<Problem> problems = new ArrayList<>();
-        String familyQuota = spot ? "lowPriorityCores" : offer.quotaFamily();
-        check(usages, familyQuota, region, size, nodes, perVm, needed).ifPresent(problems::add);
-        check(usages, "cores", region, size, nodes, perVm, needed).ifPresent(problems::add);
+        if (spot) {
+            // Spot VMs draw on the region's separate Spot quota only, not on the family or regional quotas.
+            check(usages, "lowPriorityCores", region, size, nodes, perVm, needed).ifPresent(problems::add);
+        } else {
+            check(usages, offer.quotaFamily(), region, size, nodes, perVm, needed).ifPresent(problems::add);
+            check(usages, "cores", region, size, nodes, perVm, needed).ifPresent(problems::add);
+        }
         return problems;
     }
 
@@ -74,14 +88,14 @@ public final class QuotaChecker {
         }
     }
 
-    private static Optional<Problem> check(Map<String, UsageInner> usages, String quota, String region, String size,
+    private static Optional<Problem> check(Map<String, ComputeUsage> usages, String quota, String region, String size,
                                            int nodes, int perVm, long needed) {
-        UsageInner usage = usages.get(quota.toLowerCase(Locale.ROOT));
+        ComputeUsage usage = usages.get(quota.toLowerCase(Locale.ROOT));
         if (usage == null) {
             // No such quota reported: nothing to check against (Azure omits quotas it does not enforce).
             return Optional.empty();
         }
-        long free = usage.limit() - usage.currentValue();
+        long free = usage.free();
         if (needed <= free) {
             return Optional.empty();
         }

@@ -10,6 +10,10 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Problem;
+import dev.gantry.azure.compute.ResourceSkusClient;
+import dev.gantry.azure.fakes.ArmFake;
+import dev.gantry.azure.fakes.RetailPricesFake;
+import dev.gantry.azure.prices.RetailPricesClient;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogLoader;
@@ -57,12 +61,16 @@ class CatalogRefresherTest {
 
     @BeforeAll
     static void startArm() throws Exception {
-        String page1 = "[" + String.join(",",
-                ArmFake.sku("Standard_ND96isr_H100_v5", "standardNDSH100v5Family", "eastus",
+        arm = new ArmFake();
+        arm.throttle("/skus", 1, "0");
+        arm.skus(ArmFake.sku("Standard_ND96isr_H100_v5", "standardNDSH100v5Family", "eastus",
                         caps("96", "1900", "8", "V2", "True", "x64"), null),
+                // Closed in zones 1 and 2 for this subscription, yet usable in the region.
                 ArmFake.sku("Standard_ND96isr_H200_v5", "standardNDSH200v5Family", "eastus",
-                        caps("96", "1850", "8", "V2", "True", "x64"), null)) + "]";
-        String page2 = "[" + String.join(",",
+                        caps("96", "1850", "8", "V2", "True", "x64"), null).replace("\"restrictions\":[]",
+                        "\"restrictions\":[{\"type\":\"Zone\",\"values\":[\"eastus\"],\"restrictionInfo\":"
+                        + "{\"locations\":[\"eastus\"],\"zones\":[\"1\",\"2\"]},\"reasonCode\":"
+                        + "\"NotAvailableForSubscription\"}]"),
                 ArmFake.sku("Standard_D2s_v5", "standardDSv5Family", "eastus",
                         caps("2", "8", null, "V1,V2", "False", "x64"), null),
                 ArmFake.sku("Standard_D2pls_v5", "standardDPLSv5Family", "eastus",
@@ -70,19 +78,39 @@ class CatalogRefresherTest {
                 ArmFake.sku("Standard_NC24ads_A100_v4", "StandardNCADSA100v4Family", "eastus",
                         caps("24", "220", "1", "V2", "False", "x64"), "NotAvailableForSubscription"),
                 ArmFake.sku("Standard_NX8as_Z9_v1", "standardNXv1Family", "eastus",
-                        caps("8", "64", "1", "V2", "False", "x64"), null)) + "]";
-        String usages = "[" + String.join(",",
+                        caps("8", "64", "1", "V2", "False", "x64"), null),
+                // Not VM sizes: the refresh must not take them for one.
+                "{\"resourceType\":\"disks\",\"name\":\"Premium_LRS\",\"tier\":\"Premium\",\"size\":\"P1\","
+                        + "\"locations\":[\"eastus\"],\"capabilities\":[],\"restrictions\":[]}",
+                // Another region, spelled as Azure sometimes spells it: the quota check asks for it in lower case.
+                ArmFake.sku("Standard_ND96isr_H100_v5", "standardNDSH100v5Family", "WestUS",
+                        caps("96", "1900", "8", "V2", "True", "x64"), null));
+        arm.usages("eastus", "[" + String.join(",",
                 ArmFake.usage("cores", "Total Regional vCPUs", 40, 350),
-                ArmFake.usage("lowPriorityCores", "Total Regional Low-priority vCPUs", 0, 100),
+                ArmFake.usage("lowPriorityCores", "Total Regional Low-priority vCPUs", 0, 100)) + "]",
+                "[" + String.join(",",
                 ArmFake.usage("standardNDSH100v5Family", "Standard NDSH100v5 Family vCPUs", 96, 200),
-                ArmFake.usage("standardDSv5Family", "Standard DSv5 Family vCPUs", 4, 100)) + "]";
-        arm = new ArmFake(Map.of("eastus", List.of(page1, page2)), Map.of("eastus", usages));
+                ArmFake.usage("standardDSv5Family", "Standard DSv5 Family vCPUs", 4, 100)) + "]");
+        // A region whose regular vCPUs are nearly all in use but whose Spot quota is free.
+        arm.usages("westus", "[" + String.join(",",
+                ArmFake.usage("cores", "Total Regional vCPUs", 340, 350),
+                ArmFake.usage("lowPriorityCores", "Total Regional Low-priority vCPUs", 0, 500),
+                ArmFake.usage("standardNDSH100v5Family", "Standard NDSH100v5 Family vCPUs", 0, 1000)) + "]");
+    }
+
+    static ResourceSkusClient skus() {
+        return ResourceSkusClient.of(arm.connector(), ArmFake.SUBSCRIPTION);
+    }
+
+    static QuotaChecker quota() {
+        ResourceSkusClient client = skus();
+        return new QuotaChecker(client::vmSkus, client::usages);
     }
 
     @AfterAll
     static void stopArm() {
         arm.close();
-        assertEquals(1, arm.throttled(), "the fake throttled the first SKU request once");
+        assertEquals(1, arm.throttled("/skus"), "the fake throttled the first SKU request once");
     }
 
     static List<String> prices() {
@@ -107,7 +135,7 @@ class CatalogRefresherTest {
         try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 1, "1")) {
             RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
                     waits::add, 3, Duration.ofSeconds(5));
-            CatalogRefresher refresher = new CatalogRefresher(prices, Optional.of(arm.client()),
+            CatalogRefresher refresher = new CatalogRefresher(prices::vmPrices, Optional.of(skus()::vmSkus),
                     CatalogLoader.embedded(), CLOCK);
             Path cache = dir.resolve("cache");
             Catalog catalog = refresher.refreshTo(cache, List.of("eastus"));
@@ -115,8 +143,10 @@ class CatalogRefresherTest {
             assertEquals(LocalDate.of(2026, 12, 1), catalog.info().date());
             assertEquals(0, catalog.ageDays(CLOCK));
             assertEquals(List.of(Duration.ofSeconds(1)), waits);
-            assertTrue(arm.requests.stream().anyMatch(r -> r.contains("page=1")), "followed nextLink");
-            assertTrue(arm.requests.stream().allMatch(r -> r.contains("api-version")), arm.requests.toString());
+            assertTrue(arm.requests("GET", "/skus").stream().anyMatch(r -> "1".equals(r.query().get("page"))),
+                    "followed nextLink");
+            assertTrue(arm.requests().stream().allMatch(r -> r.query().containsKey("api-version")),
+                    arm.requests().toString());
             assertEquals(5, catalog.entries().size(), "the unknown GPU model is skipped");
             assertTrue(catalog.provenanceText().contains("Standard_NX8as_Z9_v1"), catalog.provenanceText());
 
@@ -127,6 +157,7 @@ class CatalogRefresherTest {
             assertTrue(h100.size().rdma());
 
             CatalogEntry h200 = entry(catalog, "Standard_ND96isr_H200_v5");
+            assertEquals(Optional.empty(), h200.restriction());
             assertEquals(new GpuSpec("H200", 8, 141, GpuVendor.NVIDIA), h200.size().gpu().orElseThrow());
             assertEquals(OptionalDouble.empty(), h200.onDemandPerHour(), "no price item: unknown");
 
@@ -148,7 +179,7 @@ class CatalogRefresherTest {
         try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 0, null)) {
             RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
                     d -> { }, 3, Duration.ofSeconds(5));
-            Catalog catalog = new CatalogRefresher(prices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
+            Catalog catalog = new CatalogRefresher(prices::vmPrices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
                     .refresh(List.of("eastus"));
             assertEquals(Set.of("eastus"), catalog.regions());
             assertEquals(CatalogLoader.embedded().entries().stream().filter(e -> e.region().equals("eastus")).count(),
@@ -156,7 +187,7 @@ class CatalogRefresherTest {
             assertEquals(OptionalDouble.of(39.33), entry(catalog, "Standard_ND96isr_H100_v5").spotPerHour());
             assertEquals(OptionalDouble.empty(), entry(catalog, "Standard_E2s_v5").onDemandPerHour());
             GantryException none = assertThrows(GantryException.class,
-                    () -> new CatalogRefresher(prices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
+                    () -> new CatalogRefresher(prices::vmPrices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
                             .refresh(List.of()));
             assertEquals(ErrorCode.USAGE, none.code());
         }
@@ -175,7 +206,7 @@ class CatalogRefresherTest {
 
     @Test
     void quotaCheckNamesRegionFamilyLimitUsageAndNeed() {
-        QuotaChecker quota = new QuotaChecker(arm.client());
+        QuotaChecker quota = quota();
         assertEquals(List.of(), quota.check("eastus", "Standard_ND96isr_H100_v5", 1, false));
         List<Problem> problems = quota.check("eastus", "Standard_ND96isr_H100_v5", 2, false);
         assertEquals(1, problems.size());
@@ -197,12 +228,35 @@ class CatalogRefresherTest {
     }
 
     @Test
-    void refusedCredentialsAreReportedAsAuthFailures() {
-        ResourceSkusClient unauthenticated = ResourceSkusClient.connect(
-                request -> reactor.core.publisher.Mono.just(new com.azure.core.credential.AccessToken("wrong",
-                        java.time.OffsetDateTime.now().plusHours(1))), arm.profile(), arm.httpClient());
-        GantryException error = assertThrows(GantryException.class, () -> unauthenticated.usages("eastus"));
-        assertEquals(ErrorCode.AUTH_FAILED, error.code());
-        assertTrue(error.getMessage().contains("eastus"), error.getMessage());
+    void aSpotPlanIsCheckedAgainstTheSpotQuotaOnly() {
+        QuotaChecker quota = quota();
+        assertEquals(List.of(), quota.check("westus", "Standard_ND96isr_H100_v5", 2, true),
+                "192 Spot vCPUs fit the 500 of lowPriorityCores; the regional cores quota is not theirs");
+        List<Problem> onDemand = quota.check("westus", "Standard_ND96isr_H100_v5", 2, false);
+        assertEquals(1, onDemand.size());
+        assertTrue(onDemand.get(0).message().contains("quota cores: limit 350 vCPUs, 340 in use"), onDemand.toString());
+        List<Problem> tooMany = quota.check("westus", "Standard_ND96isr_H100_v5", 6, true);
+        assertEquals(1, tooMany.size());
+        assertTrue(tooMany.get(0).message().contains("quota lowPriorityCores: limit 500 vCPUs, 0 in use, the plan"
+                + " needs 576"), tooMany.toString());
+    }
+
+    @Test
+    void twoProductsPricingOneSizeAreWarnedInTheProvenance() throws Exception {
+        List<String> page = List.of("[" + String.join(",",
+                RetailPricesFake.item("Standard_ND96isr_H100_v5", "eastus", "ND96isr H100 v5",
+                        "Virtual Machines NDsr H100 v5 Series", "ND96isr H100 v5", 98.32),
+                RetailPricesFake.item("Standard_ND96isr_H100_v5", "eastus", "ND96isr H100 v5",
+                        "Virtual Machines NDsrH100v5 Series", "ND96isr H100 v5", 97.0)) + "]");
+        try (RetailPricesFake pricesFake = new RetailPricesFake(page, 0, null)) {
+            RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
+                    d -> { }, 3, Duration.ofSeconds(5));
+            Catalog catalog = new CatalogRefresher(prices::vmPrices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
+                    .refresh(List.of("eastus"));
+            assertTrue(catalog.provenance().contains("warning: Standard_ND96isr_H100_v5 in eastus (on-demand): 2"
+                    + " products price it: 'Virtual Machines NDsrH100v5 Series' at 97.0 USD/h, 'Virtual Machines NDsr"
+                    + " H100 v5 Series' at 98.32 USD/h; used 'Virtual Machines NDsrH100v5 Series' (latest effective"
+                    + " date, then primary meter region, then lower price)"), catalog.provenanceText());
+        }
     }
 }

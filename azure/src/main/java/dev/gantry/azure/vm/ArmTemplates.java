@@ -1,0 +1,144 @@
+package dev.gantry.azure.vm;
+
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.models.BillingProfile;
+import com.azure.resourcemanager.compute.models.DeleteOptions;
+import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
+import com.azure.resourcemanager.compute.models.DiskDeleteOptionTypes;
+import com.azure.resourcemanager.compute.models.HardwareProfile;
+import com.azure.resourcemanager.compute.models.ImageReference;
+import com.azure.resourcemanager.compute.models.LinuxConfiguration;
+import com.azure.resourcemanager.compute.models.ManagedDiskParameters;
+import com.azure.resourcemanager.compute.models.NetworkInterfaceReference;
+import com.azure.resourcemanager.compute.models.NetworkProfile;
+import com.azure.resourcemanager.compute.models.OSDisk;
+import com.azure.resourcemanager.compute.models.OSProfile;
+import com.azure.resourcemanager.compute.models.SshConfiguration;
+import com.azure.resourcemanager.compute.models.SshPublicKey;
+import com.azure.resourcemanager.compute.models.StorageAccountTypes;
+import com.azure.resourcemanager.compute.models.StorageProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineEvictionPolicyTypes;
+import com.azure.resourcemanager.compute.models.VirtualMachinePriorityTypes;
+import com.azure.resourcemanager.compute.models.VirtualMachineSizeTypes;
+import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
+import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceIpConfigurationInner;
+import com.azure.resourcemanager.network.fluent.models.NetworkSecurityGroupInner;
+import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
+import com.azure.resourcemanager.network.fluent.models.SecurityRuleInner;
+import com.azure.resourcemanager.network.fluent.models.SubnetInner;
+import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
+import com.azure.resourcemanager.network.models.AddressSpace;
+import com.azure.resourcemanager.network.models.IpAllocationMethod;
+import com.azure.resourcemanager.network.models.PublicIpAddressSku;
+import com.azure.resourcemanager.network.models.PublicIpAddressSkuName;
+import com.azure.resourcemanager.network.models.SecurityRuleAccess;
+import com.azure.resourcemanager.network.models.SecurityRuleDirection;
+import com.azure.resourcemanager.network.models.SecurityRuleProtocol;
+import dev.gantry.api.ImageRef;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Pure functions from the caller's blueprints to the ARM request bodies of the resources a VM needs. */
+final class ArmTemplates {
+    private ArmTemplates() {
+    }
+
+    static VirtualNetworkInner network(NetworkBlueprint blueprint) {
+        VirtualNetworkInner network = new VirtualNetworkInner()
+                .withAddressSpace(new AddressSpace().withAddressPrefixes(List.of(blueprint.addressSpace())))
+                .withSubnets(List.of(new SubnetInner().withName(blueprint.subnet())
+                        .withAddressPrefix(blueprint.subnetPrefix())));
+        network.withLocation(blueprint.region()).withTags(blueprint.tags());
+        return network;
+    }
+
+    static NetworkSecurityGroupInner sshSecurityGroup(String region, String sshSource, Map<String, String> tags) {
+        NetworkSecurityGroupInner group = new NetworkSecurityGroupInner().withSecurityRules(List.of(
+                new SecurityRuleInner().withName("allow-ssh")
+                        .withProtocol(SecurityRuleProtocol.TCP)
+                        .withSourceAddressPrefix(sshSource)
+                        .withSourcePortRange("*")
+                        .withDestinationAddressPrefix("*")
+                        .withDestinationPortRange("22")
+                        .withAccess(SecurityRuleAccess.ALLOW)
+                        .withDirection(SecurityRuleDirection.INBOUND)
+                        .withPriority(1000)));
+        group.withLocation(region).withTags(tags);
+        return group;
+    }
+
+    // Standard SKU: Basic public IPs are retired; Standard ones are static and closed to inbound traffic by default.
+    static PublicIpAddressInner publicIp(String region, Map<String, String> tags) {
+        PublicIpAddressInner ip = new PublicIpAddressInner()
+                .withSku(new PublicIpAddressSku().withName(PublicIpAddressSkuName.STANDARD))
+                .withPublicIpAllocationMethod(IpAllocationMethod.STATIC);
+        ip.withLocation(region).withTags(tags);
+        return ip;
+    }
+
+    static NetworkInterfaceInner nic(String region, Map<String, String> tags, String subnetId,
+            Optional<String> publicIpId, Optional<String> securityGroupId) {
+        NetworkInterfaceIpConfigurationInner ipConfiguration = new NetworkInterfaceIpConfigurationInner()
+                .withName("ipconfig1")
+                .withPrimary(true)
+                .withPrivateIpAllocationMethod(IpAllocationMethod.DYNAMIC)
+                .withSubnet(new SubnetInner().withId(subnetId));
+        publicIpId.ifPresent(id -> ipConfiguration.withPublicIpAddress(new PublicIpAddressInner().withId(id)));
+        NetworkInterfaceInner nic = new NetworkInterfaceInner().withIpConfigurations(List.of(ipConfiguration));
+        securityGroupId.ifPresent(id -> nic.withNetworkSecurityGroup(new NetworkSecurityGroupInner().withId(id)));
+        nic.withLocation(region).withTags(tags);
+        return nic;
+    }
+
+    /**
+     * The VM body. The OS disk and NIC carry {@code deleteOption: Delete} so that deleting the VM anywhere (portal,
+     * CLI) also removes them; {@code gantry vm down} still deletes them itself, in case they outlive the VM.
+     */
+    static VirtualMachineInner vm(VmBlueprint blueprint, String nicId) {
+        VirtualMachineInner vm = new VirtualMachineInner()
+                .withHardwareProfile(new HardwareProfile()
+                        .withVmSize(VirtualMachineSizeTypes.fromString(blueprint.vmSize())))
+                .withStorageProfile(new StorageProfile()
+                        .withImageReference(imageReference(blueprint.image()))
+                        .withOsDisk(new OSDisk()
+                                .withName(blueprint.osDiskName())
+                                .withCreateOption(DiskCreateOptionTypes.FROM_IMAGE)
+                                .withDeleteOption(DiskDeleteOptionTypes.DELETE)
+                                .withManagedDisk(new ManagedDiskParameters()
+                                        .withStorageAccountType(StorageAccountTypes.STANDARD_SSD_LRS))))
+                .withOsProfile(new OSProfile()
+                        .withComputerName(blueprint.name())
+                        .withAdminUsername(blueprint.adminUser())
+                        .withCustomData(Base64.getEncoder()
+                                .encodeToString(blueprint.cloudInit().getBytes(StandardCharsets.UTF_8)))
+                        .withLinuxConfiguration(new LinuxConfiguration()
+                                .withDisablePasswordAuthentication(true)
+                                .withSsh(new SshConfiguration().withPublicKeys(List.of(new SshPublicKey()
+                                        .withPath("/home/" + blueprint.adminUser() + "/.ssh/authorized_keys")
+                                        .withKeyData(blueprint.sshPublicKey().strip()))))))
+                .withNetworkProfile(new NetworkProfile().withNetworkInterfaces(List.of(new NetworkInterfaceReference()
+                        .withId(nicId).withPrimary(true).withDeleteOption(DeleteOptions.DELETE))));
+        blueprint.spot().ifPresent(spot -> vm
+                .withPriority(VirtualMachinePriorityTypes.SPOT)
+                .withEvictionPolicy(spot.deleteOnEviction() ? VirtualMachineEvictionPolicyTypes.DELETE
+                        : VirtualMachineEvictionPolicyTypes.DEALLOCATE)
+                .withBillingProfile(new BillingProfile().withMaxPrice(spot.maxPricePerHour().doubleValue())));
+        vm.withLocation(blueprint.region()).withTags(blueprint.tags());
+        return vm;
+    }
+
+    static ImageReference imageReference(ImageRef image) {
+        return switch (image.kind()) {
+            case MARKETPLACE -> {
+                String[] urn = image.id().split(":");
+                yield new ImageReference().withPublisher(urn[0]).withOffer(urn[1]).withSku(urn[2])
+                        .withVersion(urn[3]);
+            }
+            case GALLERY -> new ImageReference().withId(image.id());
+            case HOST -> throw new IllegalArgumentException("the host image cannot be provisioned");
+        };
+    }
+}

@@ -1,0 +1,116 @@
+package dev.gantry.azure.fakes;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
+import com.azure.core.util.Configuration;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * HTTPS for the local fakes of Azure services. The Azure SDK sends bearer tokens over HTTPS only, so a fake must
+ * serve TLS for the SDK's real pipeline (authentication policies, retries, pollers) to run against it. Every fake
+ * serves the throwaway certificate in {@code tls/local-fake-tls.p12} on the loopback interface, and
+ * {@link #trustingHttpClient()} gives the SDK an HTTP client that trusts exactly that certificate, nothing more.
+ */
+public final class LocalHttps {
+    private static final String KEYSTORE = "/tls/local-fake-tls.p12";
+    private static final char[] PASSWORD = "local-fake".toCharArray();
+    private static final KeyStore IDENTITY = load();
+
+    private LocalHttps() {
+    }
+
+    /** Starts an HTTPS server on a free loopback port that hands every request to the handler. */
+    public static HttpsServer start(HttpHandler handler) throws IOException {
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(serverContext()));
+        server.createContext("/", handler);
+        server.start();
+        return server;
+    }
+
+    /** The server's address as the SDK should call it, e.g. {@code https://127.0.0.1:43117} (no trailing slash). */
+    public static String baseUrl(HttpsServer server) {
+        return "https://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /**
+     * The SDK's Netty client, trusting the fakes' certificate only. It ignores the proxy settings of the environment
+     * ({@link Configuration#NONE}): a proxy would not reach a loopback server.
+     */
+    public static HttpClient trustingHttpClient() {
+        try {
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(IDENTITY);
+            SslContext tls = SslContextBuilder.forClient().trustManager(trust).build();
+            return new NettyAsyncHttpClientBuilder(reactor.netty.http.client.HttpClient.create()
+                    .secure(spec -> spec.sslContext(tls)))
+                    .configuration(Configuration.NONE)
+                    .build();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust " + KEYSTORE, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A request's query parameters, decoded. Sorted by name, so that recorded requests read the same whatever order
+     * the SDK wrote them in.
+     */
+    public static Map<String, String> query(String raw) {
+        Map<String, String> query = new TreeMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return query;
+        }
+        for (String pair : raw.split("&")) {
+            int equals = pair.indexOf('=');
+            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+            query.put(name, value);
+        }
+        return query;
+    }
+
+    private static SSLContext serverContext() {
+        try {
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(IDENTITY, PASSWORD);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys.getKeyManagers(), null, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot serve TLS with " + KEYSTORE, e);
+        }
+    }
+
+    private static KeyStore load() {
+        try (InputStream in = LocalHttps.class.getResourceAsStream(KEYSTORE)) {
+            if (in == null) {
+                throw new IllegalStateException(KEYSTORE + " is missing from the test class path");
+            }
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD);
+            return store;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot read " + KEYSTORE, e);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.gantry.core.catalog.refresh;
+
+import dev.gantry.azure.prices.RetailPrice;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where the refresh reads VM prices: the Azure Retail Prices API in production
+ * ({@link dev.gantry.azure.prices.RetailPricesClient}), which already dropped the rows that are not a Linux VM's
+ * hourly price. Which of the remaining prices a catalog row gets is core's decision ({@link PriceBook}).
+ */
+@FunctionalInterface
+public interface PriceSource {
+    /** The Linux pay-as-you-go VM price rows of the regions (all regions when empty). */
+    List<RetailPrice> vmPrices(Collection<String> regions);
+}
