@@ -465,8 +465,9 @@ public abstract class BackendConformanceTest {
         // submits, and two hundred one after another would cost minutes on a slow queue.
         List<Future<JobRef>> pending = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Workload workload = workload("bulk-" + i).command("sh", "-c", "exit " + (i % 3 == 0 ? 0 : 3)).build();
-            pending.add(submitters.submit(() -> submit(workload)));
+            Plan plan = fixture.bulkPlan(workload("bulk-" + i).command("sh", "-c", "exit " + (i % 3 == 0 ? 0 : 3))
+                    .build());
+            pending.add(submitters.submit(() -> submit(plan, key(plan.workload().name()))));
         }
         List<JobRef> jobs = new ArrayList<>();
         Map<JobRef, Integer> codes = new LinkedHashMap<>();

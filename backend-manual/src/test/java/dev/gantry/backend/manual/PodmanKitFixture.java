@@ -23,6 +23,15 @@ abstract class PodmanKitFixture implements BackendFixture {
         return Plan.builder(contained, BackendFixture.smallCpuSize()).build();
     }
 
+    /**
+     * The bulk status case's two hundred jobs run as plain processes: two hundred containers would take minutes on a
+     * two-core test machine, and the status call it checks reads container jobs' directories like any others'.
+     */
+    @Override
+    public Plan bulkPlan(Workload workload) {
+        return Plan.builder(workload, BackendFixture.smallCpuSize()).build();
+    }
+
     @Override
     public String containerImage() {
         return PodmanSandbox.IMAGE;
