@@ -1,0 +1,201 @@
+package dev.gantry.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import dev.gantry.api.backend.BackendProvider;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The layers of docs/architecture.md as ArchUnit rules, one per concern, each named for what it protects. From the
+ * bottom: {@code api} (JDK only); the support modules {@code ssh}, {@code hosts}, {@code azure}, {@code images} and
+ * the conformance kit, on the API and independent of one another except {@code hosts} on {@code ssh} (hosts are
+ * reached over SSH); {@code core} and the backends above those, backends never on core, images or each other; and
+ * {@code cli}, {@code examples} and {@code benchmarks} on top, never on anyone's {@code internal} package.
+ *
+ * <p>{@link ArchitectureTest} checks every rule against the production classes; {@code LayerRulesCatchViolationsTest}
+ * shows each one failing on a deliberate violation.
+ */
+final class LayerRules {
+    private static final Pattern BACKEND = Pattern.compile("dev\\.gantry\\.backend\\.([a-z0-9]+)(\\..*)?");
+
+    /** Each support module and the Gantry packages it may use besides its own (the API always). */
+    static final Map<String, List<String>> SUPPORT_MODULES = Map.of(
+            "ssh", List.of(),
+            "hosts", List.of("dev.gantry.ssh."),
+            "azure", List.of(),
+            "images", List.of(),
+            "tck", List.of());
+
+    private LayerRules() {
+    }
+
+    static ArchRule apiDependsOnTheJdkOnly() {
+        return classes().that().resideInAPackage("dev.gantry.api..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.gantry.api..", "java..")
+                .because("the API is small and stable: records, enums and interfaces with no third-party types");
+    }
+
+    /** One rule per support module: the API and what {@link #SUPPORT_MODULES} names, nothing else of Gantry's. */
+    static ArchRule supportModuleDependsOnTheApiOnly(String module) {
+        List<String> allowed = new java.util.ArrayList<>(List.of("dev.gantry.api.", "dev.gantry." + module + "."));
+        allowed.addAll(SUPPORT_MODULES.get(module));
+        return noClasses().that().resideInAPackage("dev.gantry." + module + "..")
+                .should().dependOnClassesThat(gantryOutside(allowed.toArray(String[]::new)))
+                .because("support modules serve core and backends alike, so they must pull neither in, nor each "
+                        + "other (hosts on ssh is the one documented exception: hosts are reached over SSH)");
+    }
+
+    static ArchRule backendsNeverDependOnCoreImagesOrEachOther() {
+        return classes().that().resideInAPackage("dev.gantry.backend..")
+                .should(useOnlyTheApiTheSupportModulesAndTheirOwnBackend())
+                .because("backends are plugins: they see the SPI and the support modules' public packages, never "
+                        + "core, images, another backend or an internal package of a support module");
+    }
+
+    static ArchRule coreNeverImportsABackend() {
+        return noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.images..", "dev.gantry.ssh..",
+                        "dev.gantry.hosts..", "dev.gantry.azure..", "dev.gantry.api..")
+                .should().dependOnClassesThat().resideInAPackage("dev.gantry.backend..")
+                .because("core decides and backends run: core reaches a backend only through the SPI, by name");
+    }
+
+    static ArchRule coreAndCliReachAzureOnlyThroughTheAzureModule() {
+        return noClasses().that().resideOutsideOfPackage("dev.gantry.azure..")
+                .and().resideInAPackage("dev.gantry..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.azure..", "com.microsoft.azure..")
+                .because("core decides and the Azure module talks to Azure: the SDK's types stay in gantry-azure "
+                        + "(a Batch or AKS backend that needs the SDK will get its own documented exception)");
+    }
+
+    static ArchRule nothingDependsOnTheTopLayers() {
+        return noClasses().that().resideOutsideOfPackages("dev.gantry.cli..", "dev.gantry.examples..",
+                        "dev.gantry.benchmarks..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.gantry.cli..", "dev.gantry.examples..",
+                        "dev.gantry.benchmarks..")
+                .because("the CLI, the examples and the benchmarks only use the library; nothing builds on them");
+    }
+
+    static ArchRule topLayersNeverReachAnInternalPackage() {
+        return noClasses().that().resideInAnyPackage("dev.gantry.cli..", "dev.gantry.examples..",
+                        "dev.gantry.benchmarks..")
+                .should().dependOnClassesThat().resideInAPackage("dev.gantry..internal..")
+                .because("programs use Gantry the way users do, through the facade and the public SPI; an internal "
+                        + "package may change any day");
+    }
+
+    static ArchRule noPackageCycles() {
+        // A module's public package and its internal packages are one unit (public types hand their work to the
+        // internals, which take those types back as arguments); cycles between units are what this rule forbids.
+        return slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+                String name = javaClass.getPackageName();
+                if (!name.startsWith("dev.gantry.")) {
+                    return SliceIdentifier.ignore();
+                }
+                int internal = name.indexOf(".internal");
+                return SliceIdentifier.of(internal < 0 ? name : name.substring(0, internal));
+            }
+
+            @Override
+            public String getDescription() {
+                return "Gantry packages, each with its internal packages";
+            }
+        }).should().beFreeOfCycles();
+    }
+
+    static ArchRule onlyCoreWiringTouchesDagger() {
+        return noClasses().that().resideOutsideOfPackage("dev.gantry.core.wiring..")
+                .should().dependOnClassesThat().resideInAnyPackage("dagger..", "javax.inject..", "jakarta.inject..")
+                .because("Dagger wires core's services in one place; the classes themselves stay plain");
+    }
+
+    static ArchRule backendProvidersArePublicWithAPublicNoArgumentConstructor() {
+        return classes().that().implement(BackendProvider.class)
+                .should().bePublic()
+                .andShould(havePublicNoArgConstructor())
+                .because("ServiceLoader instantiates providers reflectively");
+    }
+
+    static ArchRule backendModulesExposeOnlyTheirProvider() {
+        return classes().that().resideInAPackage("dev.gantry.backend..").and().arePublic()
+                .and().resideOutsideOfPackage("dev.gantry.backend..internal..")
+                .should().implement(BackendProvider.class)
+                .because("a backend's one public type is its provider; the rest is internal");
+    }
+
+    /** A backend class may use the API, the public packages of ssh, hosts and azure, and its own backend's code. */
+    private static ArchCondition<JavaClass> useOnlyTheApiTheSupportModulesAndTheirOwnBackend() {
+        return new ArchCondition<>("use no Gantry classes but the API's, the support modules' public ones and their "
+                + "own backend's") {
+            @Override
+            public void check(JavaClass item, ConditionEvents events) {
+                Matcher own = BACKEND.matcher(item.getPackageName());
+                String backend = own.matches() ? own.group(1) : "";
+                item.getDirectDependenciesFromSelf().forEach(dependency -> {
+                    String target = dependency.getTargetClass().getName();
+                    if (!target.startsWith("dev.gantry.") || allowedForBackend(target, backend)) {
+                        return;
+                    }
+                    events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription()));
+                });
+            }
+        };
+    }
+
+    private static boolean allowedForBackend(String target, String backend) {
+        if (target.startsWith("dev.gantry.api.") || target.startsWith("dev.gantry.backend." + backend + ".")) {
+            return true;
+        }
+        for (String support : List.of("ssh", "hosts", "azure")) {
+            if (target.startsWith("dev.gantry." + support + ".") && !target.contains(".internal.")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static DescribedPredicate<JavaClass> gantryOutside(String... allowedPrefixes) {
+        return new DescribedPredicate<>("Gantry classes outside " + String.join(", ", allowedPrefixes)) {
+            @Override
+            public boolean test(JavaClass target) {
+                String name = target.getName();
+                if (!name.startsWith("dev.gantry.")) {
+                    return false;
+                }
+                for (String prefix : allowedPrefixes) {
+                    if (name.startsWith(prefix)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        };
+    }
+
+    private static ArchCondition<JavaClass> havePublicNoArgConstructor() {
+        return new ArchCondition<>("have a public no-argument constructor") {
+            @Override
+            public void check(JavaClass item, ConditionEvents events) {
+                boolean ok = item.getConstructors().stream()
+                        .anyMatch(c -> c.getRawParameterTypes().isEmpty() && c.getModifiers().contains(JavaModifier.PUBLIC));
+                events.add(new SimpleConditionEvent(item, ok, item.getName()
+                        + (ok ? " has" : " lacks") + " a public no-argument constructor"));
+            }
+        };
+    }
+}
