@@ -53,11 +53,29 @@ class ArchitectureTest {
         for (String backend : new String[] {"manual", "aks", "batch", "cyclecloud"}) {
             noClasses().that().resideInAPackage("dev.gantry.backend." + backend + "..")
                     .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.ssh.",
-                            "dev.gantry.backend." + backend + "."))
-                    .because("backends are plugins: they see the SPI (and the shared SSH library), never core, images "
-                            + "or another backend")
+                            "dev.gantry.hosts.", "dev.gantry.backend." + backend + "."))
+                    .because("backends are plugins: they see the SPI (and the shared SSH and hosts libraries), never "
+                            + "core, images or another backend")
                     .check(gantry);
         }
+    }
+
+    @Test
+    void backendsUseOnlyThePublicPackagesOfTheSupportModules() {
+        noClasses().that().resideInAPackage("dev.gantry.backend..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.gantry.ssh..internal..",
+                        "dev.gantry.hosts..internal..")
+                .because("a support module's internal packages may change with it; backends build on its public API")
+                .check(gantry);
+    }
+
+    @Test
+    void hostsLibraryDependsOnTheApiAndSshOnly() {
+        noClasses().that().resideInAPackage("dev.gantry.hosts..")
+                .should().dependOnClassesThat(gantryOutside("dev.gantry.api.", "dev.gantry.ssh.", "dev.gantry.hosts."))
+                .because("the hosts library is shared by backends (manual, the compute nodes of Slurm), so it must "
+                        + "not pull core, images or a backend into them")
+                .check(gantry);
     }
 
     @Test

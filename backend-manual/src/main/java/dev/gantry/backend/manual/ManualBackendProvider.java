@@ -7,11 +7,11 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
-import dev.gantry.backend.manual.internal.LocalHost;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.ManualSettings;
 import dev.gantry.backend.manual.internal.SshBackend;
-import dev.gantry.backend.manual.internal.events.SpotSettings;
+import dev.gantry.hosts.LocalHost;
+import dev.gantry.hosts.events.SpotSettings;
 import java.util.List;
 import java.util.Set;
 
