@@ -55,11 +55,13 @@ class JobRecordTest {
 
     @Test
     void recordWithWrongTypesReadsAsAbsent() {
-        assertTrue(JobRecord.parse("{\"workload\": 1, \"command\": [], \"envNames\": [], \"workingDirectory\": \"/\", "
-                + "\"created\": \"2026-01-02T03:04:05Z\", \"idempotencyKey\": \"k\"}").isEmpty());
-        assertTrue(JobRecord.parse("{\"workload\": \"w\", \"command\": [1], \"envNames\": [], \"workingDirectory\": \"/\", "
-                + "\"created\": \"2026-01-02T03:04:05Z\", \"idempotencyKey\": \"k\"}").isEmpty());
-        assertTrue(JobRecord.parse("{\"workload\": \"w\", \"command\": [], \"envNames\": [], \"workingDirectory\": \"/\", "
-                + "\"created\": \"yesterday\", \"idempotencyKey\": \"k\"}").isEmpty());
+        String good = "{\"workload\": \"w\", \"command\": [\"true\"], \"envNames\": [], \"workingDirectory\": \"/\", "
+                + "\"created\": \"2026-01-02T03:04:05Z\", \"idempotencyKey\": \"k\"}";
+        assertTrue(JobRecord.parse(good).isPresent());
+        assertTrue(JobRecord.parse(good.replace("\"w\"", "1")).isEmpty());
+        assertTrue(JobRecord.parse(good.replace("[\"true\"]", "[1]")).isEmpty());
+        assertTrue(JobRecord.parse(good.replace("[\"true\"]", "\"true\"")).isEmpty());
+        assertTrue(JobRecord.parse(good.replace("2026-01-02T03:04:05Z", "yesterday")).isEmpty());
+        assertTrue(JobRecord.parse("[" + good + "]").isEmpty());
     }
 }
