@@ -68,9 +68,10 @@ final class LayerRules {
 
     static ArchRule coreNeverImportsABackend() {
         return noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.images..", "dev.gantry.ssh..",
-                        "dev.gantry.hosts..", "dev.gantry.azure..", "dev.gantry.api..")
+                        "dev.gantry.hosts..", "dev.gantry.azure..", "dev.gantry.api..", "dev.gantry.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.gantry.backend..")
-                .because("core decides and backends run: core reaches a backend only through the SPI, by name");
+                .because("backends are found with ServiceLoader, never named: core and the CLI reach a backend only "
+                        + "through the SPI, by its name in the configuration");
     }
 
     static ArchRule coreAndCliReachAzureOnlyThroughTheAzureModule() {

@@ -9,8 +9,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module's shape: one public provider, and nothing but the API, the SSH module's public surface and the JDK
- * underneath it.
+ * The module's shape: one public provider, and nothing but the API, the public surfaces of the SSH and hosts modules
+ * and the JDK underneath it.
  */
 class ManualBackendArchitectureTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
@@ -28,7 +28,9 @@ class ManualBackendArchitectureTest {
     @Test
     void dependsOnTheApiAndTheJdkOnly() {
         classes().should().onlyDependOnClassesThat()
-                .resideInAnyPackage("dev.gantry.api..", "dev.gantry.ssh", "dev.gantry.backend.manual..", "java..")
+                .resideInAnyPackage("dev.gantry.api..", "dev.gantry.ssh", "dev.gantry.hosts", "dev.gantry.hosts.probe",
+                        "dev.gantry.hosts.events", "dev.gantry.hosts.container", "dev.gantry.hosts.jobs",
+                        "dev.gantry.backend.manual..", "java..")
                 .check(MAIN);
     }
 }

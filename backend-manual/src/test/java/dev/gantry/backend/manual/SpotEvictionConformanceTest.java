@@ -3,7 +3,7 @@ package dev.gantry.backend.manual;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.JobRef;
-import dev.gantry.backend.manual.internal.events.FakeMetadataService;
+import dev.gantry.hosts.events.FakeMetadataService;
 import dev.gantry.tck.BackendConformanceTest;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;

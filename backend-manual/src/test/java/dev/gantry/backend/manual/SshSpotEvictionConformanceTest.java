@@ -4,7 +4,7 @@ import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.backend.manual.internal.SshBackend;
 import dev.gantry.backend.manual.internal.SshHosts;
-import dev.gantry.backend.manual.internal.events.FakeMetadataService;
+import dev.gantry.hosts.events.FakeMetadataService;
 import dev.gantry.tck.BackendConformanceTest;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;

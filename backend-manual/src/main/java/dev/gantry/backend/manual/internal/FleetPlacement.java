@@ -2,6 +2,10 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.jobs.HostScan;
+import dev.gantry.hosts.jobs.RankPlacement;
+import dev.gantry.hosts.jobs.StatusMapping;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

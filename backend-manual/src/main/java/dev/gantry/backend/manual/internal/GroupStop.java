@@ -1,5 +1,7 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.hosts.Host;
+import dev.gantry.hosts.jobs.JobDirectory;
 import java.time.Duration;
 import java.util.OptionalLong;
 

@@ -3,6 +3,8 @@ package dev.gantry.backend.manual.internal;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.hosts.Host;
+import dev.gantry.hosts.jobs.JobDirectory;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,6 +4,12 @@ import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.jobs.HostScan;
+import dev.gantry.hosts.jobs.JobRecord;
+import dev.gantry.hosts.jobs.JobSnapshot;
+import dev.gantry.hosts.jobs.RankPlacement;
+import dev.gantry.hosts.jobs.StatusMapping;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +87,7 @@ final class JobRanks {
             if (scan == null || host == null) {
                 status = JobStatus.of(JobState.FAILED, "host " + rank.host() + " is no longer in the inventory");
             } else if (scan.error().isPresent()) {
-                status = host.entry().spot()
+                status = fleet.entry(host).spot()
                         // Nothing on the host says when: the eviction is dated by this poll, which found it gone.
                         ? JobStatus.of(JobState.PREEMPTED, "host vanished (Spot VM, evicted?): " + scan.error().get())
                                 .withEviction(new Eviction(Instant.now(), "host vanished: " + scan.error().get()))
@@ -92,7 +98,7 @@ final class JobRanks {
             } else {
                 // On a Spot host a process gone without an exit code was most likely evicted with its VM.
                 status = StatusMapping.map(withProgram(host, id, scan.entries().get(id).snapshot()),
-                        host.entry().spot());
+                        fleet.entry(host).spot());
             }
             ranks.add(new MultiHostJob.Rank(rank.rank(), rank.host(), status));
         }

@@ -2,6 +2,7 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.hosts.MachineFacts;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
+import dev.gantry.hosts.MachineFacts;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

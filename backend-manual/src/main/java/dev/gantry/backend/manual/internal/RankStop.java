@@ -2,6 +2,8 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.BackendContext;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.jobs.JobDirectory;
 import java.time.Duration;
 
 /** Stops one rank of a job on its host, the way the local transport stops a job. */

@@ -2,6 +2,7 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.hosts.SshHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -20,19 +21,19 @@ final class SharedWorkDirCheck {
             return;
         }
         SshHost first = hosts.get(0);
-        String marker = first.entry().workDir() + "/.gantry-host-" + UUID.randomUUID();
+        String marker = first.workDir() + "/.gantry-host-" + UUID.randomUUID();
         first.writeAtomically(marker, first.name() + "\n");
         try {
             List<String> sharing = new ArrayList<>();
             for (SshHost other : hosts.subList(1, hosts.size())) {
-                String theirs = other.entry().workDir() + marker.substring(first.entry().workDir().length());
+                String theirs = other.workDir() + marker.substring(first.workDir().length());
                 if (other.exists(theirs)) {
                     sharing.add(other.name());
                 }
             }
             if (!sharing.isEmpty()) {
                 throw new GantryException(ErrorCode.PLAN_REJECTED, "hosts " + first.name() + " and "
-                        + String.join(", ", sharing) + " share the work directory " + first.entry().workDir()
+                        + String.join(", ", sharing) + " share the work directory " + first.workDir()
                         + " (a shared file system), so the ranks of one job would share one job directory; give "
                         + "each host a work directory on local disk (backends.manual.hosts[*].workDir or "
                         + "defaults.workDir)");

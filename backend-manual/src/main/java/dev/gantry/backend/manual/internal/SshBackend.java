@@ -2,9 +2,9 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
-import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
@@ -20,12 +20,20 @@ import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
-import dev.gantry.backend.manual.internal.container.ContainerLaunch;
-import dev.gantry.backend.manual.internal.container.EnvFile;
-import dev.gantry.backend.manual.internal.container.GpuSlice;
-import dev.gantry.backend.manual.internal.events.EvictionWatch;
-import dev.gantry.backend.manual.internal.events.ScheduledEvent;
-import dev.gantry.backend.manual.internal.events.SpotSettings;
+import dev.gantry.hosts.HostDoctor;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.container.ContainerLaunch;
+import dev.gantry.hosts.container.EnvFile;
+import dev.gantry.hosts.container.GpuSlice;
+import dev.gantry.hosts.events.EvictionWatch;
+import dev.gantry.hosts.events.ScheduledEvent;
+import dev.gantry.hosts.events.SpotSettings;
+import dev.gantry.hosts.jobs.JobDirectory;
+import dev.gantry.hosts.jobs.JobVariables;
+import dev.gantry.hosts.jobs.JobRecord;
+import dev.gantry.hosts.jobs.JobWrapper;
+import dev.gantry.hosts.jobs.RankPlacement;
+import dev.gantry.hosts.jobs.StatusMapping;
 import dev.gantry.ssh.SshPool;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -172,7 +180,7 @@ public final class SshBackend implements Backend {
         SshHost coordinator = fleet.hosts().iterator().next();
         AutoCloseable claim;
         try {
-            claim = coordinator.lock(coordinator.entry().workDir() + "/.claims/" + id);
+            claim = coordinator.lock(coordinator.workDir() + "/.claims/" + id);
         } catch (GantryException e) {
             // The first host is down: submit without the claim rather than not at all; the wrapper's own claim
             // still keeps any rank from running twice on one host.
@@ -223,7 +231,7 @@ public final class SshBackend implements Backend {
         }
         // Secrets are resolved only now and travel only in the env file the loader deletes.
         Map<String, String> environment = JobVariables.workload(workload, context.secrets());
-        String master = fleet.host(ranks.get(0).host()).entry().target().host();
+        String master = fleet.host(ranks.get(0).host()).target().host();
         List<Map<String, String>> rankEnvironments = new ArrayList<>();
         List<EnvFile> envFiles = new ArrayList<>();
         for (RankPlacement rank : ranks) {
@@ -421,10 +429,10 @@ public final class SshBackend implements Backend {
         List<HostReport> reports = new ArrayList<>();
         for (SshHost host : fleet.hosts()) {
             try {
-                reports.add(HostDoctor.examine(host, host.entry().workDir(), plan,
+                reports.add(HostDoctor.examine(host, host.workDir(), plan,
                         settings.container().runtime().configName()));
             } catch (GantryException e) {
-                reports.add(new HostReport(host.name(), Map.of("address", host.entry().target().address()),
+                reports.add(new HostReport(host.name(), Map.of("address", host.target().address()),
                         List.of(unreachable(e))));
             }
         }

@@ -2,12 +2,15 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.backend.manual.internal.container.ContainerLaunch;
-import dev.gantry.backend.manual.internal.container.ContainerSettings;
-import dev.gantry.backend.manual.internal.events.EvictionWatch;
-import dev.gantry.backend.manual.internal.events.MetadataQuery;
-import dev.gantry.backend.manual.internal.events.ScheduledEvent;
-import dev.gantry.backend.manual.internal.events.SpotSettings;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.container.ContainerLaunch;
+import dev.gantry.hosts.container.ContainerSettings;
+import dev.gantry.hosts.events.EvictionWatch;
+import dev.gantry.hosts.events.MetadataQuery;
+import dev.gantry.hosts.events.ScheduledEvent;
+import dev.gantry.hosts.events.SpotSettings;
+import dev.gantry.hosts.jobs.HostScan;
+import dev.gantry.hosts.jobs.JobDirectory;
 import dev.gantry.ssh.SshPool;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +43,7 @@ final class SshFleet implements AutoCloseable {
     }
 
     private final Map<String, SshHost> hosts = new LinkedHashMap<>();
+    private final Map<String, Inventory.InventoryHost> entries = new LinkedHashMap<>();
     private final Map<String, EvictionWatch> watches = new LinkedHashMap<>();
     private final Map<String, ContainerLaunch> containers = new LinkedHashMap<>();
     private final SshPool pool;
@@ -53,8 +57,10 @@ final class SshFleet implements AutoCloseable {
              ContainerSettings containerSettings) {
         this.pool = pool;
         for (Inventory.InventoryHost entry : inventory.hosts()) {
-            SshHost host = new SshHost(entry, pool, commandTimeout);
+            SshHost host = new SshHost(entry.name(), entry.target(), entry.workDir(), entry.gpus(), pool,
+                    commandTimeout);
             hosts.put(entry.name(), host);
+            entries.put(entry.name(), entry);
             watches.put(entry.name(), new EvictionWatch(host, new SpotSettings(entry.spot() ? SpotSettings.Spot.TRUE
                     : SpotSettings.Spot.FALSE, spot.endpoint(), spot.eventsEnabled(), spot.acknowledge(),
                     entry.vmName())));
@@ -88,6 +94,11 @@ final class SshFleet implements AutoCloseable {
         return hosts.values().stream().mapToLong(SshHost::commands).sum();
     }
 
+    /** The host's inventory entry: its labels, size and whether it is a Spot VM. */
+    Inventory.InventoryHost entry(SshHost host) {
+        return entries.get(host.name());
+    }
+
     /** How jobs on this host run their container images. */
     ContainerLaunch containers(SshHost host) {
         return containers.get(host.name());
@@ -109,7 +120,7 @@ final class SshFleet implements AutoCloseable {
             futures.put(host.name(), fanOut.submit(() -> {
                 List<MetadataQuery.Request> requests = watch.watching() ? watch.requests() : List.of();
                 try {
-                    String output = host.scan(host.entry().workDir(), requests);
+                    String output = HostScan.read(host, requests);
                     Optional<EvictionWatch.Check> events = requests.isEmpty() ? Optional.empty()
                             : Optional.of(watch.read(MetadataQuery.answers(output)));
                     return new Scan(HostScan.parse(output), Optional.empty(), events);
@@ -137,7 +148,7 @@ final class SshFleet implements AutoCloseable {
     }
 
     static JobDirectory directory(SshHost host, String id) {
-        return new JobDirectory(host, host.entry().workDir() + "/" + id);
+        return new JobDirectory(host, host.workDir() + "/" + id);
     }
 
     static <T> T unwrap(Future<T> future) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.hosts.MachineFacts;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.Set;

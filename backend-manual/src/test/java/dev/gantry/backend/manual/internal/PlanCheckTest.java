@@ -11,6 +11,8 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
+import dev.gantry.hosts.MachineFacts;
+import dev.gantry.hosts.internal.MemInfo;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;

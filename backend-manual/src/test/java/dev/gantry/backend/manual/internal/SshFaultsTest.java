@@ -18,6 +18,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.hosts.jobs.HostScan;
 import dev.gantry.ssh.TestHosts;
 import dev.gantry.tck.TckContext;
 import java.time.Duration;

@@ -21,6 +21,8 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.jobs.HostScan;
 import dev.gantry.ssh.SshPool;
 import dev.gantry.tck.TckContext;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,113 @@
+package dev.gantry.hosts.jobs;
+
+import dev.gantry.hosts.SshHost;
+import dev.gantry.hosts.events.MetadataQuery;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * Every job directory of one host read by one remote command: a fixed script prints one tab-separated line per
+ * {@code job-*} directory with the files status needs and whether the job's process is alive, using shell builtins
+ * only (no process per file), so a poll of a thousand jobs is one command and one round trip per host.
+ *
+ * <p>Alive means: {@code /proc/PID} exists, is not a zombie and its command line names this job's directory (the
+ * wrapper's {@code $1}), so a process that reused the id is not taken for the job.
+ */
+public final class HostScan {
+    /**
+     * Argument: the work directory. Fields: id, launched, pid, started, ended, exit, cancelled (time or -),
+     * preempted (time or -), alive, placement line, eviction reason (last: it is free text and may hold tabs).
+     */
+    public static final String SCRIPT = """
+            cd -- "$1" 2>/dev/null || exit 0
+            for d in job-*; do
+              [ -d "$d" ] || continue
+              launched=0 pid= started= ended= code= c=- p=- pr= pl= alive=0
+              [ -e "$d/launched" ] && launched=1
+              [ -f "$d/pid" ] && read -r pid < "$d/pid"
+              [ -f "$d/started" ] && read -r started < "$d/started"
+              [ -f "$d/ended" ] && read -r ended < "$d/ended"
+              [ -f "$d/exit" ] && read -r code < "$d/exit"
+              [ -f "$d/cancelled" ] && { read -r c; c=${c:-?}; } < "$d/cancelled"
+              [ -f "$d/preempted" ] && { read -r p; p=${p:-?}; read -r pr; } < "$d/preempted"
+              [ -f "$d/placement" ] && read -r pl < "$d/placement"
+              if [ -z "$code" ] && [ -n "$pid" ] && read -r st < "/proc/$pid/stat" 2>/dev/null; then
+                case ${st##*) } in
+                  Z*) ;;
+                  *) tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$1/$d" && alive=1 ;;
+                esac
+              fi
+              # It may have ended since exit was read: the wrapper writes exit before it exits, so look again.
+              if [ -z "$code" ] && [ "$alive" = 0 ] && [ -f "$d/exit" ]; then
+                read -r code < "$d/exit"
+                [ -f "$d/ended" ] && read -r ended < "$d/ended"
+              fi
+              printf 'J\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$d" "$launched" "$pid" \\
+                "$started" "$ended" "$code" "$c" "$p" "$alive" "$pl" "$pr"
+            done
+            """;
+
+    /** One job directory as the scan saw it. */
+    public record Entry(String id, JobSnapshot snapshot, Optional<RankPlacement> placement) {
+    }
+
+    private HostScan() {
+    }
+
+    /**
+     * Reads every job directory under the host's work directory in one remote command; with metadata requests (the
+     * Scheduled Events of a host watched for evictions) their answers follow in the same command's output, for
+     * {@link MetadataQuery#answers}.
+     */
+    public static String read(SshHost host, List<MetadataQuery.Request> metadata) {
+        List<String> argv = metadata.isEmpty() ? List.of("sh", "-c", SCRIPT, "sh", host.workDir())
+                : MetadataQuery.argvAfter(SCRIPT, host.workDir(), metadata);
+        return host.runOrFail(argv, "read the job directories in " + host.workDir());
+    }
+
+    /** The scan's output by job id; lines it does not understand are skipped (a damaged directory). */
+    public static Map<String, Entry> parse(String output) {
+        Map<String, Entry> entries = new LinkedHashMap<>();
+        for (String line : output.split("\n")) {
+            String[] f = line.split("\t", 12);
+            if (f.length != 12 || !f[0].equals("J")) {
+                continue;
+            }
+            OptionalLong pid = number(f[3]);
+            OptionalLong exit = number(f[6]);
+            boolean cancelled = !f[7].equals("-");
+            Optional<String> preempted = f[8].equals("-") ? Optional.empty()
+                    : Optional.of(f[11].replace('\t', ' ').strip());
+            Optional<Instant> started = instant(f[4]);
+            Optional<Instant> ended = instant(f[5]).or(() -> instant(f[7])).or(() -> instant(f[8]));
+            JobSnapshot snapshot = new JobSnapshot("", f[2].equals("1") || pid.isPresent(), pid,
+                    f[9].equals("1"), exit.isPresent() ? OptionalInt.of((int) exit.getAsLong()) : OptionalInt.empty(),
+                    cancelled, preempted, started, ended);
+            entries.put(f[1], new Entry(f[1], snapshot, RankPlacement.parse(f[10])));
+        }
+        return entries;
+    }
+
+    private static OptionalLong number(String text) {
+        try {
+            return text.isBlank() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(text.strip()));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static Optional<Instant> instant(String text) {
+        try {
+            boolean none = text.isBlank() || text.equals("-") || text.equals("?");
+            return none ? Optional.empty() : Optional.of(Instant.parse(text.strip()));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+}
