@@ -13,6 +13,7 @@ import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.hosts.jobs.JobVariables;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
