@@ -55,6 +55,11 @@ final class CatalogIndex {
     final double[] spot;
     final double[] tflops;
     final int[] releaseYear;
+    /**
+     * Per row, the constraints of {@link Constraint#ALL} that depend only on the row ({@link Constraint.OfRow}) and
+     * reject it, one bit per position in that list.
+     */
+    final long[] rowRejections;
     /** ND and NC rows: the GPU universe (NV is never chosen). */
     final int[] gpuRows;
     /** E and M rows. */
@@ -132,6 +137,19 @@ final class CatalogIndex {
                 case MEMORY_OPTIMIZED -> memory.add(i);
                 case COMPUTE_OPTIMIZED -> compute.add(i);
                 default -> { }
+            }
+        }
+        if (Constraint.ALL.size() > Long.SIZE) {
+            throw new IllegalStateException("rowRejections holds one bit per constraint, at most " + Long.SIZE);
+        }
+        rowRejections = new long[n];
+        for (int p = 0; p < Constraint.ALL.size(); p++) {
+            if (Constraint.ALL.get(p) instanceof Constraint.OfRow check) {
+                for (int i = 0; i < n; i++) {
+                    if (check.rejects(this, i)) {
+                        rowRejections[i] |= 1L << p;
+                    }
+                }
             }
         }
         gpuRows = gpu.stream().mapToInt(Integer::intValue).toArray();
