@@ -9,11 +9,11 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogAge;
 import dev.gantry.images.ImageChoice;
 import dev.gantry.images.ImageChooser;
 import java.time.Clock;
 import java.time.LocalDate;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,7 +27,7 @@ import java.util.Optional;
  * <p>The catalog is indexed once, in the constructor; {@link #plan} is safe to call from several threads.
  */
 public final class Advisor {
-    /** Catalog prices older than this many days are flagged in the plan's warnings. */
+    /** Catalog prices older than this many days (or copied longer ago) are flagged in the plan's warnings. */
     static final long STALE_AFTER_DAYS = 90;
 
     private final CatalogIndex index;
@@ -135,13 +135,11 @@ public final class Advisor {
     private Reason catalogAge(List<String> warnings) {
         CatalogInfo info = index.catalog.info();
         LocalDate today = LocalDate.now(clock);
-        long days = ChronoUnit.DAYS.between(info.date(), today);
-        if (days > STALE_AFTER_DAYS) {
-            warnings.add("the catalog's prices are " + days + " days old (" + info.date() + "); refresh the "
-                    + "catalog or check current prices before relying on them");
+        String stale = CatalogAge.staleWarning(info, today, STALE_AFTER_DAYS);
+        if (stale != null) {
+            warnings.add(stale);
         }
-        return new Reason("C1", "catalog " + info.source() + " with prices of " + info.date() + ", " + days
-                + (days == 1 ? " day" : " days") + " old on " + today);
+        return new Reason("C1", CatalogAge.reason(info, today));
     }
 
     /** M1: an explicit GPU request far from what the model needs. */
