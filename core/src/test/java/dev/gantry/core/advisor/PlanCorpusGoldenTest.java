@@ -112,6 +112,13 @@ class PlanCorpusGoldenTest {
                 PlanOverrides.none());
     }
 
+    /** The synthetic world copied long before the test clock's day from a source that gives no price date. */
+    private static Catalog staleCopiedWorld() {
+        Catalog world = TestCatalogs.world();
+        return new Catalog(world.entries(), CatalogInfo.copied("copied test catalog", LocalDate.of(2026, 5, 3)),
+                world.gpuModels(), world.retiredSeries());
+    }
+
     static Stream<Case> corpus() {
         List<Case> cases = new ArrayList<>();
         Phase training = Phase.TRAINING;
@@ -254,6 +261,9 @@ class PlanCorpusGoldenTest {
                 .estimate(new RuntimeEstimate(10, "T4")).optimize(Optimize.TIME).build()));
         cases.add(ties("ties-cpu-training", workload("t", training, ModelClass.SMALL).build()));
         cases.add(new Case("stale-catalog", PlanCorpusGoldenTest::staleWorld,
+                workload("w", inference, ModelClass.SMALL).build(), AdvisorSettings.defaults(),
+                PlanOverrides.none()));
+        cases.add(new Case("stale-copied-catalog", PlanCorpusGoldenTest::staleCopiedWorld,
                 workload("w", inference, ModelClass.SMALL).build(), AdvisorSettings.defaults(),
                 PlanOverrides.none()));
         return cases.stream();
