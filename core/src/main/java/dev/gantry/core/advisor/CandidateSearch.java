@@ -2,6 +2,7 @@ package dev.gantry.core.advisor;
 
 import dev.gantry.api.Interconnect;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -24,6 +25,8 @@ final class CandidateSearch {
     private final int[] position;
     /** Each active constraint as a check of the candidate, or null for a check of the row the index has made. */
     private final Constraint.OfCandidate[] candidateCheck;
+    /** Per row, the row checks that reject it on this pass's capacity type (see {@link CatalogIndex}). */
+    private final long[] rowRejections;
     /** The layout shared by every row, or null when it depends on the row (M1). */
     private final Layout shared;
 
@@ -42,21 +45,26 @@ final class CandidateSearch {
         this.index = index;
         this.req = req;
         this.spot = spot;
-        List<Constraint> applicable = new ArrayList<>();
-        List<Integer> positions = new ArrayList<>();
-        for (int i = 0; i < Constraint.ALL.size(); i++) {
-            if (Constraint.ALL.get(i).appliesTo(req)) {
-                applicable.add(Constraint.ALL.get(i));
-                positions.add(i);
+        // Plain arrays, filled in one loop: a plan makes two or three passes, and this runs for each.
+        int all = Constraint.ALL.size();
+        Constraint[] applicable = new Constraint[all];
+        int[] positions = new int[all];
+        int count = 0;
+        for (int i = 0; i < all; i++) {
+            Constraint constraint = Constraint.ALL.get(i);
+            if (constraint.appliesTo(req)) {
+                applicable[count] = constraint;
+                positions[count++] = i;
             }
         }
-        this.active = applicable.toArray(new Constraint[0]);
-        this.position = positions.stream().mapToInt(Integer::intValue).toArray();
-        this.candidateCheck = new Constraint.OfCandidate[active.length];
-        for (int i = 0; i < active.length; i++) {
+        this.active = Arrays.copyOf(applicable, count);
+        this.position = Arrays.copyOf(positions, count);
+        this.candidateCheck = new Constraint.OfCandidate[count];
+        for (int i = 0; i < count; i++) {
             candidateCheck[i] = active[i] instanceof Constraint.OfCandidate check ? check : null;
         }
         this.shared = Layout.shared(req);
+        this.rowRejections = spot ? index.spotRejections : index.onDemandRejections;
     }
 
     /** Searches the rows of the workload's families on spot or on-demand prices. */
@@ -109,10 +117,10 @@ final class CandidateSearch {
      */
     private int firstFailure(int row, Layout layout, double price, int from) {
         boolean priced = !Double.isNaN(price);
-        long rowRejections = index.rowRejections[row];
+        long rejections = rowRejections[row];
         for (int i = from; i < active.length; i++) {
             Constraint.OfCandidate check = candidateCheck[i];
-            boolean rejected = check == null ? (rowRejections >>> position[i] & 1L) != 0
+            boolean rejected = check == null ? (rejections >>> position[i] & 1L) != 0
                     : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price);
             if (rejected) {
                 return i;

@@ -13,8 +13,8 @@ import java.util.Locale;
  * is counted against the first constraint it fails, so the last constraint with a count is the one that removed the
  * last candidates. A new rule of the guidance is one more record here, placed in {@link #ALL}, and its test.
  *
- * <p>A check that depends only on the catalog row ({@link OfRow}) is evaluated once per catalog by the
- * {@link CatalogIndex}; the others ({@link OfCandidate}) once per row and search.
+ * <p>A check that depends only on the catalog row and the capacity type ({@link OfRow}) is evaluated once per catalog
+ * by the {@link CatalogIndex}; the others ({@link OfCandidate}) once per row and search.
  */
 sealed interface Constraint {
     /** Every constraint, in evaluation order. */
@@ -38,10 +38,10 @@ sealed interface Constraint {
     /** The constraint as the user asked for it, for messages. */
     String describe(Requirements req, boolean spot);
 
-    /** A constraint that depends only on the catalog row, whatever the workload asks. */
+    /** A constraint that depends only on the catalog row and the capacity type, whatever the workload asks. */
     sealed interface OfRow extends Constraint {
-        /** True when {@code row} of the index does not satisfy the constraint. */
-        boolean rejects(CatalogIndex index, int row);
+        /** True when {@code row} of the index does not satisfy the constraint on spot or on-demand capacity. */
+        boolean rejects(CatalogIndex index, int row, boolean spot);
     }
 
     /** A constraint that depends on what the workload asks. */
@@ -80,7 +80,7 @@ sealed interface Constraint {
     /** Sizes of retired series are never recommended. */
     record Retired() implements OfRow {
         @Override
-        public boolean rejects(CatalogIndex index, int row) {
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
             return index.retiredSeries[row] != null;
         }
 
@@ -98,7 +98,7 @@ sealed interface Constraint {
     /** A size the subscription is not offered in a region. */
     record Restricted() implements OfRow {
         @Override
-        public boolean rejects(CatalogIndex index, int row) {
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
             return index.restriction[row] != null;
         }
 
@@ -116,7 +116,7 @@ sealed interface Constraint {
     /** Rule 5: Arm64, burstable and basic sizes are never chosen. */
     record ExcludedKind() implements OfRow {
         @Override
-        public boolean rejects(CatalogIndex index, int row) {
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
             return index.excludedKind[row];
         }
 
@@ -132,10 +132,10 @@ sealed interface Constraint {
     }
 
     /** An unknown price is never taken as cheapest. */
-    record Price() implements OfCandidate {
+    record Price() implements OfRow {
         @Override
-        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
-            return Double.isNaN(price);
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
+            return Double.isNaN(index.price(row, spot));
         }
 
         @Override

@@ -63,7 +63,7 @@ class ConstraintTest {
 
     private static boolean rejects(Constraint constraint, Requirements req, int row, Layout layout, boolean spot) {
         if (constraint instanceof Constraint.OfRow check) {
-            return check.rejects(INDEX, row);
+            return check.rejects(INDEX, row, spot);
         }
         return ((Constraint.OfCandidate) constraint).rejects(req, INDEX, row, layout, INDEX.price(row, spot));
     }
@@ -125,8 +125,8 @@ class ConstraintTest {
     @Test
     void restrictedRowsAreRejectedWhereverTheSubscriptionIsNotOfferedThem() {
         Constraint.OfRow restricted = new Constraint.Restricted();
-        assertTrue(restricted.rejects(INDEX, row(TestCatalogs.NC_A100_1, "westus3")));
-        assertFalse(restricted.rejects(INDEX, row(TestCatalogs.NC_A100_1, "eastus")));
+        assertTrue(restricted.rejects(INDEX, row(TestCatalogs.NC_A100_1, "westus3"), false));
+        assertFalse(restricted.rejects(INDEX, row(TestCatalogs.NC_A100_1, "eastus"), false));
         assertEquals("restriction (the size is not offered to the subscription in the region)",
                 restricted.describe(req(cpu().build()), false));
     }
