@@ -126,7 +126,8 @@ public final class Advisor {
                 .alternatives(alternatives)
                 .catalog(index.catalog.info());
         if (req.estimate().isPresent()) {
-            plan.estimatedHours(best.hours()).estimatedCost(best.total() * best.hours());
+            double hours = best.hours().getAsDouble();
+            plan.estimatedHours(hours).estimatedCost(best.total() * hours);
         }
         warnings.forEach(plan::warning);
         return plan.build();

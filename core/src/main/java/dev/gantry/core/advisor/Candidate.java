@@ -1,6 +1,7 @@
 package dev.gantry.core.advisor;
 
 import java.util.Comparator;
+import java.util.OptionalDouble;
 
 /**
  * One feasible catalog row as a plan would use it, with the values rule 9 ranks it by.
@@ -11,7 +12,7 @@ import java.util.Comparator;
  * @param layout GPUs per node and nodes
  * @param pricePerNode USD per node-hour for the search's capacity type
  * @param total USD per hour for all nodes
- * @param hours estimated hours to completion (rule 8); NaN without an estimate, never compared then
+ * @param hours estimated hours to completion (rule 8); empty without an estimate
  * @param preference rule 9's preference: 0 is preferred (ND before NC for training, non-RDMA before RDMA for
  *     inference with interconnect any)
  * @param primary the objective minimized first: estimated hours for {@code optimize: time}, the cost to completion
@@ -21,7 +22,8 @@ import java.util.Comparator;
  * @param sizeRank the size name's rank in name order
  * @param regionId the region's id, in region name order
  */
-record Candidate(int row, String size, String region, Layout layout, double pricePerNode, double total, double hours,
+record Candidate(int row, String size, String region, Layout layout, double pricePerNode, double total,
+                 OptionalDouble hours,
                  int preference, double primary, double secondary, int gpuReleaseYear, int sizeRank, int regionId) {
     /**
      * Rule 9's order: the preference, then the objective (primary, then secondary), then the tie-breaks: the newer

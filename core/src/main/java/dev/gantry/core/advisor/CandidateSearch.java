@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
@@ -149,26 +150,27 @@ final class CandidateSearch {
         return 0;
     }
 
-    /** Estimated hours on a row (rule 8), NaN without an estimate. */
-    private double hours(int row) {
+    /** Estimated hours on a row (rule 8); empty without an estimate. */
+    private OptionalDouble hours(int row) {
         if (req.estimate().isEmpty()) {
-            return Double.NaN;
+            return OptionalDouble.empty();
         }
         Requirements.Estimate estimate = req.estimate().get();
-        return req.gpu() ? estimate.hours() * estimate.referenceTflops() / index.tflops[row] : estimate.hours();
+        return OptionalDouble.of(req.gpu() ? estimate.hours() * estimate.referenceTflops() / index.tflops[row]
+                : estimate.hours());
     }
 
     /** The objective minimized first (see {@link Candidate#primary}). */
-    private double primary(double total, double hours) {
-        if (req.estimate().isEmpty()) {
+    private double primary(double total, OptionalDouble hours) {
+        if (hours.isEmpty()) {
             return total;
         }
-        return req.estimate().get().minimizeTime() ? hours : total * hours;
+        return req.estimate().orElseThrow().minimizeTime() ? hours.getAsDouble() : total * hours.getAsDouble();
     }
 
     /** The objective minimized next (see {@link Candidate#secondary}). */
-    private double secondary(double total, double hours) {
-        return req.estimate().isPresent() && req.estimate().get().minimizeTime() ? total * hours : 0;
+    private double secondary(double total, OptionalDouble hours) {
+        return hours.isPresent() && req.estimate().orElseThrow().minimizeTime() ? total * hours.getAsDouble() : 0;
     }
 
     /**
@@ -185,7 +187,7 @@ final class CandidateSearch {
         }
         int replaced = same >= 0 ? same : top.size() == KEEP ? KEEP - 1 : -1;
         double total = perNode * layout.nodes();
-        double hours = hours(row);
+        OptionalDouble hours = hours(row);
         double primary = primary(total, hours);
         int preference = preference(row);
         if (replaced >= 0 && cannotBeat(preference, primary, top.get(replaced))) {

@@ -108,7 +108,7 @@ final class Explanations {
             return new Reason("R8", "lowest total price per hour: " + price + ties);
         }
         Requirements.Estimate estimate = req.estimate().get();
-        double hours = best.hours();
+        double hours = best.hours().getAsDouble();
         String total = Money.perHour(best.total()) + " (" + Money.format(perNode) + " USD/node-hour × "
                 + nodes + (nodes == 1 ? " node)" : " nodes)");
         String scaling = req.gpu()

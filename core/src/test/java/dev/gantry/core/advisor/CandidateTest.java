@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class CandidateTest {
 
     private static Candidate candidate(String name, int preference, double primary, double secondary, int year,
                                        int sizeRank, int regionId) {
-        return new Candidate(0, name, "region" + regionId, ONE, primary, primary, Double.NaN, preference, primary,
+        return new Candidate(0, name, "region" + regionId, ONE, primary, primary, OptionalDouble.empty(), preference, primary,
                 secondary, year, sizeRank, regionId);
     }
 
