@@ -3,6 +3,7 @@ package dev.gantry.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogAge;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.catalog.refresh.CatalogRefresher;
 import java.nio.file.Path;
@@ -24,7 +25,8 @@ final class CatalogCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "show", description = "Which catalog plans use, its date and age, regions and sizes.")
+    @Command(name = "show", description = "Which catalog plans use, when it was copied or fetched, what is known of "
+            + "its prices' date, regions and sizes.")
     static final class Show extends Verb {
         @Override
         public Integer call() {
@@ -65,6 +67,12 @@ final class CatalogCommand implements Runnable {
             ObjectNode node = Json.object();
             node.put("source", catalog.info().source());
             node.put("date", catalog.info().date().toString());
+            if (catalog.info().priceDate().isPresent()) {
+                node.put("priceDate", catalog.info().priceDate().get().toString());
+            } else {
+                node.putNull("priceDate");
+            }
+            node.put("priceDateNote", CatalogAge.provenance(catalog.info()));
             node.put("ageDays", catalog.ageDays(clock));
             node.put("entries", catalog.entries().size());
             node.put("sizes", sizes);

@@ -11,9 +11,12 @@ import dev.gantry.api.Workload;
 import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanJson;
 import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.catalog.CatalogAge;
 import dev.gantry.core.catalog.refresh.QuotaChecker;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -118,10 +121,8 @@ final class PlanCommand extends Verb {
         facts.row("image", plan.image().name() + " (" + plan.image().id() + ")");
         facts.row("orchestrator", plan.orchestrator().recommended().backendName() + ": "
                 + plan.orchestrator().reason());
-        long age = java.time.temporal.ChronoUnit.DAYS.between(plan.catalog().date(),
-                java.time.LocalDate.now(java.time.ZoneOffset.UTC));
-        facts.row("catalog", plan.catalog().source() + ", prices of " + plan.catalog().date() + " (" + age
-                + (age == 1 ? " day" : " days") + " old; 'gantry catalog refresh' updates them)");
+        facts.row("catalog", plan.catalog().source() + ", " + CatalogAge.describe(plan.catalog(),
+                LocalDate.now(ZoneOffset.UTC)));
         facts.print(out);
         out.println("reasons:");
         for (Reason reason : plan.reasons()) {

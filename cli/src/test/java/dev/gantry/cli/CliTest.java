@@ -40,6 +40,23 @@ class CliTest {
     }
 
     @Test
+    void catalogShowSaysTheEmbeddedCatalogWasCopiedThatItsPriceDateIsUnknownAndHowToRefresh() throws IOException {
+        CliRun run = CliRun.run(home, work, "catalog", "show");
+        assertEquals(0, run.exitCode, run.toString());
+        String first = run.out.lines().findFirst().orElseThrow();
+        assertTrue(first.matches("catalog: SkyPilot Azure catalog \\(.*\\), copied 2026-11-29, (today|1 day ago|\\d+ days "
+                + "ago); price date unknown \\(the source gives none\\); refresh with 'gantry catalog refresh "
+                + "--region REGION'"), first);
+        CliRun json = CliRun.run(home, work, "catalog", "show", "--output", "json");
+        assertEquals(0, json.exitCode, json.toString());
+        JsonNode node = Json.MAPPER.readTree(json.out);
+        assertEquals("2026-11-29", node.get("date").asText());
+        assertTrue(node.get("priceDate").isNull(), node.toString());
+        assertEquals("copied 2026-11-29; price date unknown (the source gives none); refresh with 'gantry catalog "
+                + "refresh --region REGION'", node.get("priceDateNote").asText());
+    }
+
+    @Test
     void backendsTableMarksTheConfiguredBackend() {
         CliRun run = CliRun.run(home, work, "backends");
         assertEquals(0, run.exitCode, run.toString());

@@ -9,14 +9,15 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.CatalogAge;
 import dev.gantry.images.ImageChoice;
 import dev.gantry.images.ImageChooser;
 import java.time.Clock;
 import java.time.LocalDate;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Turns a workload into a plan by Azure's guidance for AI workloads on IaaS: the VM size, region, node count and
@@ -26,7 +27,7 @@ import java.util.Objects;
  * <p>The catalog is indexed once, in the constructor; {@link #plan} is safe to call from several threads.
  */
 public final class Advisor {
-    /** Catalog prices older than this many days are flagged in the plan's warnings. */
+    /** Catalog prices older than this many days (or copied longer ago) are flagged in the plan's warnings. */
     static final long STALE_AFTER_DAYS = 90;
 
     private final CatalogIndex index;
@@ -58,17 +59,17 @@ public final class Advisor {
         Requirements req = Requirements.resolve(workload, overrides, settings, index);
 
         // Rule 9: spot first when wanted; on-demand only if spot finds nothing.
-        CandidateSearch spotPass = req.wantSpot() ? new CandidateSearch(index, req, true).run() : null;
-        CandidateSearch search = spotPass != null && spotPass.found() ? spotPass
-                : new CandidateSearch(index, req, false).run();
+        Optional<SearchPass> spotPass = req.wantSpot()
+                ? Optional.of(CandidateSearch.run(index, req, true)) : Optional.empty();
+        Optional<SearchPass> failedSpotPass = spotPass.filter(pass -> !pass.found());
+        SearchPass search = spotPass.isPresent() && spotPass.get().found() ? spotPass.get()
+                : CandidateSearch.run(index, req, false);
         if (!search.found()) {
             throw NoFeasibleVm.explain(index, req, spotPass, search);
         }
 
-        int row = search.top[0];
-        VmSize size = index.entries[row].size();
-        int nodes = search.topNodes[0];
-        double perNode = index.price(row, search.spot);
+        Candidate best = search.best();
+        VmSize size = index.entries[best.row()].size();
         Explanations explain = new Explanations(index, req, search);
 
         List<Reason> reasons = new ArrayList<>();
@@ -78,18 +79,15 @@ public final class Advisor {
         explain.hardware(reasons);
         reasons.add(explain.interconnect());
         copy(req.reasons(), "R6", reasons);
-        if (spotPass != null && spotPass != search) {
+        if (failedSpotPass.isPresent()) {
             reasons.add(new Reason("R6", "no feasible candidate has a spot price, so on-demand capacity"));
         }
         copy(req.reasons(), "R7", reasons);
         reasons.add(explain.objective());
-        reasons.add(explain.evaluation(spotPass));
-        Reason unpriced = explain.unpriced();
-        if (unpriced != null) {
-            reasons.add(unpriced);
-        }
+        reasons.add(explain.evaluation(failedSpotPass));
+        explain.unpriced().ifPresent(reasons::add);
         reasons.add(catalogAge(warnings));
-        modelSizeWarning(req, search, warnings);
+        modelSizeWarning(req, best, index.gpuMemoryGib[best.row()], warnings);
 
         ImageChoice image = images.choose(size, workload);
         reasons.addAll(image.reasons());
@@ -98,36 +96,38 @@ public final class Advisor {
         }
         warnings.addAll(image.warnings());
 
-        List<Alternative> alternatives = new ArrayList<>(search.topCount - 1);
-        for (int slot = 1; slot < search.topCount; slot++) {
-            int other = search.top[slot];
-            alternatives.add(new Alternative(index.name(other), index.regionName(other), search.spot,
-                    search.topTotal[slot], explain.lostBecause(slot)));
+        List<Alternative> alternatives = new ArrayList<>(CandidateSearch.KEEP - 1);
+        for (int slot = 1; slot < search.ranked().size(); slot++) {
+            Candidate other = search.ranked().get(slot);
+            alternatives.add(new Alternative(other.size(), other.region(), search.spot(), other.total(),
+                    explain.lostBecause(slot)));
         }
-        if (search.spot && alternatives.size() < CandidateSearch.KEEP - 1) {
+        if (search.spot() && alternatives.size() < CandidateSearch.KEEP - 1) {
             // Spot won by rule 9's order; the on-demand candidates are what the user would get without spot.
-            CandidateSearch onDemand = new CandidateSearch(index, req, false).run();
-            for (int slot = 0; slot < onDemand.topCount && alternatives.size() < CandidateSearch.KEEP - 1; slot++) {
-                int other = onDemand.top[slot];
-                alternatives.add(new Alternative(index.name(other), index.regionName(other), false,
-                        onDemand.topTotal[slot], "on-demand capacity: spot prices come first when the work "
-                        + "tolerates eviction and spot is wanted (R6, R9)"));
+            SearchPass onDemand = CandidateSearch.run(index, req, false);
+            for (Candidate other : onDemand.ranked()) {
+                if (alternatives.size() >= CandidateSearch.KEEP - 1) {
+                    break;
+                }
+                alternatives.add(new Alternative(other.size(), other.region(), false, other.total(),
+                        "on-demand capacity: spot prices come first when the work tolerates eviction and spot is "
+                        + "wanted (R6, R9)"));
             }
         }
-        OrchestratorAdvice orchestrator = OrchestratorAdvisor.advise(workload, nodes, size.rdma(), settings);
+        OrchestratorAdvice orchestrator = OrchestratorAdvisor.advise(workload, best.nodes(), size.rdma(), settings);
         Plan.Builder plan = Plan.builder(workload, size)
-                .region(index.regionName(row))
-                .nodes(nodes)
-                .spot(search.spot)
-                .pricePerHour(new HourlyPrice(perNode, search.topTotal[0], "USD"))
+                .region(best.region())
+                .nodes(best.nodes())
+                .spot(search.spot())
+                .pricePerHour(new HourlyPrice(best.pricePerNode(), best.total(), "USD"))
                 .image(image.image())
                 .orchestrator(orchestrator)
                 .reasons(reasons)
                 .alternatives(alternatives)
                 .catalog(index.catalog.info());
-        if (req.hasEstimate()) {
-            double hours = search.topHours[0];
-            plan.estimatedHours(hours).estimatedCost(search.topTotal[0] * hours);
+        if (req.estimate().isPresent()) {
+            double hours = best.hours().getAsDouble();
+            plan.estimatedHours(hours).estimatedCost(best.total() * hours);
         }
         warnings.forEach(plan::warning);
         return plan.build();
@@ -136,31 +136,31 @@ public final class Advisor {
     private Reason catalogAge(List<String> warnings) {
         CatalogInfo info = index.catalog.info();
         LocalDate today = LocalDate.now(clock);
-        long days = ChronoUnit.DAYS.between(info.date(), today);
-        if (days > STALE_AFTER_DAYS) {
-            warnings.add("the catalog's prices are " + days + " days old (" + info.date() + "); refresh the "
-                    + "catalog or check current prices before relying on them");
+        String stale = CatalogAge.staleWarning(info, today, STALE_AFTER_DAYS);
+        if (stale != null) {
+            warnings.add(stale);
         }
-        return new Reason("C1", "catalog " + info.source() + " with prices of " + info.date() + ", " + days
-                + (days == 1 ? " day" : " days") + " old on " + today);
+        return new Reason("C1", CatalogAge.reason(info, today));
     }
 
     /** M1: an explicit GPU request far from what the model needs. */
-    private static void modelSizeWarning(Requirements req, CandidateSearch search, List<String> warnings) {
-        if (!req.hasModelSize() || req.explicitGpus() < 1) {
+    private static void modelSizeWarning(Requirements req, Candidate best, double memoryPerGpu,
+                                         List<String> warnings) {
+        if (req.modelNeedGib().isEmpty() || req.explicitGpus().isEmpty()) {
             return;
         }
-        int gpus = search.topGpus[0];
-        int nodes = search.topNodes[0];
-        double memory = gpus * nodes * search.topGpuMemory();
+        double need = req.modelNeedGib().getAsDouble();
+        int gpus = best.gpus();
+        int nodes = best.nodes();
+        double memory = gpus * nodes * memoryPerGpu;
         String given = gpus + " GPUs × " + nodes + (nodes == 1 ? " node" : " nodes") + " give "
                 + Money.gib(memory) + " GiB of GPU memory";
-        if (memory < req.modelNeedGib()) {
+        if (memory < need) {
             warnings.add("resources.gpus is below what the model needs: " + given + ", the model needs about "
-                    + Money.gib(req.modelNeedGib()) + " GiB (M1)");
-        } else if (memory > 4 * req.modelNeedGib()) {
+                    + Money.gib(need) + " GiB (M1)");
+        } else if (memory > 4 * need) {
             warnings.add("resources.gpus is far above what the model needs: " + given + ", the model needs about "
-                    + Money.gib(req.modelNeedGib()) + " GiB (M1); fewer GPUs would cost less");
+                    + Money.gib(need) + " GiB (M1); fewer GPUs would cost less");
         }
     }
 

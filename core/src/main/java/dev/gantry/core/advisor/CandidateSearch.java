@@ -1,14 +1,17 @@
 package dev.gantry.core.advisor;
 
-import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
-import dev.gantry.api.Resources;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
- * One pass of rules 2-8 over one capacity type (rule 9): the hard constraints decide which rows are feasible, the
- * preferences rank them (ND before NC for training, non-RDMA before RDMA for inference with interconnect any), then
- * the objective, then the tie-breaks (newer GPU, size name, region name). Keeps the best few distinct sizes for the
- * alternatives and counts why the others failed; allocates nothing per row.
+ * One pass of rules 2-8 over one capacity type (rule 9): the {@link Constraint}s decide which rows are feasible,
+ * {@link Candidate#ORDER} ranks them. Keeps the best few distinct sizes for the alternatives and counts why the
+ * others failed. The pass's state lives only while {@link #run} runs; its result is an immutable {@link SearchPass}.
  */
 final class CandidateSearch {
     /** The chosen size and the five alternatives, one row per size. */
@@ -16,82 +19,115 @@ final class CandidateSearch {
 
     private final CatalogIndex index;
     private final Requirements req;
-    final boolean spot;
+    private final boolean spot;
+    /** The constraints that can reject anything for these requirements, in evaluation order. */
+    private final Constraint[] active;
+    /** Each active constraint's position in {@link Constraint#ALL}. */
+    private final int[] position;
+    /** Each active constraint as a check of the candidate, or null for a check of the row the index has made. */
+    private final Constraint.OfCandidate[] candidateCheck;
+    /** Per row, the row checks that reject it on this pass's capacity type (see {@link CatalogIndex}). */
+    private final long[] rowRejections;
+    /** The layout shared by every row, or null when it depends on the row (M1). */
+    private final Layout shared;
 
-    /** Rows counted against the first constraint they failed, by {@link Constraint#ordinal()}. */
-    final int[] failedFirst = new int[Constraint.ALL.length];
-    /** The same counts for ND rows only, to explain an NC fallback. */
-    final int[] ndFailedFirst = new int[Constraint.ALL.length];
-    int considered;
-    int feasible;
-    int feasibleNd;
+    private final int[] failedFirst = new int[Constraint.ALL.size()];
+    private final int[] ndFailedFirst = new int[Constraint.ALL.size()];
+    private final List<Candidate> top = new ArrayList<>(KEEP + 1);
+    private int considered;
+    private int feasible;
+    private int retiredExample = -1;
+    private int restrictedExample = -1;
+    private int unpricedRow = -1;
+    private int unpricedPreference = Integer.MAX_VALUE;
+    private int unpricedCount;
 
-    // The best rows, best first, one per size.
-    final int[] top = new int[KEEP];
-    final int[] topPreference = new int[KEEP];
-    final int[] topGpus = new int[KEEP];
-    final int[] topNodes = new int[KEEP];
-    final double[] topPrimary = new double[KEEP];
-    final double[] topSecondary = new double[KEEP];
-    final double[] topTotal = new double[KEEP];
-    final double[] topHours = new double[KEEP];
-    int topCount;
-
-    /** A retired and a restricted row (the first by size name, then region), to name them in the reasons. */
-    int retiredExample = -1;
-    int restrictedExample = -1;
-
-    /** A row that fits every constraint but has no price, with the best preference seen. */
-    int unpricedRow = -1;
-    int unpricedPreference = Integer.MAX_VALUE;
-    int unpricedCount;
-
-    // Scratch values of the row being evaluated.
-    private int gpus;
-    private int nodes;
-
-    CandidateSearch(CatalogIndex index, Requirements req, boolean spot) {
+    private CandidateSearch(CatalogIndex index, Requirements req, boolean spot) {
         this.index = index;
         this.req = req;
         this.spot = spot;
+        // Plain arrays, filled in one loop: a plan makes two or three passes, and this runs for each.
+        int all = Constraint.ALL.size();
+        Constraint[] applicable = new Constraint[all];
+        int[] positions = new int[all];
+        int count = 0;
+        for (int i = 0; i < all; i++) {
+            Constraint constraint = Constraint.ALL.get(i);
+            if (constraint.appliesTo(req)) {
+                applicable[count] = constraint;
+                positions[count++] = i;
+            }
+        }
+        this.active = Arrays.copyOf(applicable, count);
+        this.position = Arrays.copyOf(positions, count);
+        this.candidateCheck = new Constraint.OfCandidate[count];
+        for (int i = 0; i < count; i++) {
+            candidateCheck[i] = active[i] instanceof Constraint.OfCandidate check ? check : null;
+        }
+        this.shared = Layout.shared(req);
+        this.rowRejections = spot ? index.spotRejections : index.onDemandRejections;
     }
 
-    CandidateSearch run() {
+    /** Searches the rows of the workload's families on spot or on-demand prices. */
+    static SearchPass run(CatalogIndex index, Requirements req, boolean spot) {
+        return new CandidateSearch(index, req, spot).search();
+    }
+
+    private SearchPass search() {
         int[] rows = req.gpu() ? index.gpuRows
                 : req.training() ? index.memoryOptimizedRows : index.computeOptimizedRows;
         for (int row : rows) {
             considered++;
-            layout(row);
-            double price = index.price(row, spot);
-            int failed = firstFailure(row, price);
-            if (failed >= 0) {
-                failedFirst[failed]++;
-                if (failed == Constraint.RETIRED.ordinal() && earlier(row, retiredExample)) {
-                    retiredExample = row;
-                } else if (failed == Constraint.RESTRICTED.ordinal() && earlier(row, restrictedExample)) {
-                    restrictedExample = row;
-                }
-                if (index.group[row] == CatalogIndex.ND) {
-                    ndFailedFirst[failed]++;
-                }
-                if (failed == Constraint.PRICE.ordinal() && firstFailureAfterPrice(row) < 0) {
-                    unpricedCount++;
-                    int preference = preference(row);
-                    if (preference < unpricedPreference
-                            || preference == unpricedPreference && earlier(row, unpricedRow)) {
-                        unpricedPreference = preference;
-                        unpricedRow = row;
-                    }
-                }
+            Layout layout = shared != null ? shared : Layout.forModel(req, index.gpuMemoryGib[row]);
+            double perNode = index.price(row, spot);
+            int failed = firstFailure(row, layout, perNode, 0);
+            if (failed < 0) {
+                feasible++;
+                offer(row, layout, perNode);
                 continue;
             }
-            feasible++;
-            if (index.group[row] == CatalogIndex.ND) {
-                feasibleNd++;
+            Constraint constraint = active[failed];
+            failedFirst[position[failed]]++;
+            if (constraint instanceof Constraint.Retired && earlier(row, retiredExample)) {
+                retiredExample = row;
+            } else if (constraint instanceof Constraint.Restricted && earlier(row, restrictedExample)) {
+                restrictedExample = row;
             }
-            offer(row, price);
+            if (index.group[row] == CatalogIndex.ND) {
+                ndFailedFirst[position[failed]]++;
+            }
+            if (constraint instanceof Constraint.Price && firstFailure(row, layout, perNode, failed + 1) < 0) {
+                unpricedCount++;
+                int preference = preference(row);
+                if (preference < unpricedPreference
+                        || preference == unpricedPreference && earlier(row, unpricedRow)) {
+                    unpricedPreference = preference;
+                    unpricedRow = row;
+                }
+            }
         }
-        return this;
+        return new SearchPass(spot, top, considered, feasible, new Removals(failedFirst),
+                new Removals(ndFailedFirst), present(retiredExample), present(restrictedExample),
+                unpricedRow < 0 ? Optional.empty()
+                        : Optional.of(new SearchPass.Unpriced(unpricedRow, unpricedPreference, unpricedCount)));
+    }
+
+    /**
+     * The index in {@link #active} of the first constraint from {@code from} on that rejects the row, -1 when none
+     * does; a row without a price skips the constraints that need one.
+     */
+    private int firstFailure(int row, Layout layout, double price, int from) {
+        boolean priced = !Double.isNaN(price);
+        long rejections = rowRejections[row];
+        for (int i = from; i < active.length; i++) {
+            Constraint.OfCandidate check = candidateCheck[i];
+            boolean rejected = check == null ? (rejections >>> position[i] & 1L) != 0
+                    : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price);
+            if (rejected) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** True when {@code row} comes before {@code other} by size name, then region; any row before none (-1). */
@@ -103,107 +139,8 @@ final class CandidateSearch {
         return c != 0 ? c < 0 : index.region[row] < index.region[other];
     }
 
-    /** Memory per GPU of the chosen row, GiB. */
-    double topGpuMemory() {
-        return index.gpuMemoryGib[top[0]];
-    }
-
-    boolean found() {
-        return topCount > 0;
-    }
-
-    /** The constraint that removed the last candidates: the last one, in evaluation order, that removed any. */
-    Constraint lastConstraint() {
-        for (int i = failedFirst.length - 1; i >= 0; i--) {
-            if (failedFirst[i] > 0) {
-                return Constraint.ALL[i];
-            }
-        }
-        return Constraint.FAMILY;
-    }
-
-    /** GPUs per node and nodes for a row: explicit, from the model size (M1), or one GPU. */
-    private void layout(int row) {
-        nodes = req.baseNodes();
-        if (!req.gpu()) {
-            gpus = 0;
-        } else if (req.explicitGpus() > 0) {
-            gpus = req.explicitGpus();
-        } else if (req.hasModelSize()) {
-            double memory = index.gpuMemoryGib[row];
-            gpus = ModelSizing.gpusPerNode(req.modelNeedGib(), memory, nodes);
-            nodes = ModelSizing.nodesFor(req.modelNeedGib(), memory, gpus, nodes);
-        } else {
-            gpus = 1;
-        }
-    }
-
-    private int firstFailure(int row, double price) {
-        boolean nc = index.group[row] == CatalogIndex.NC;
-        if (req.gpu() && req.training() && nc && req.interconnect() == Interconnect.INFINIBAND) {
-            return Constraint.FAMILY.ordinal();
-        }
-        if (index.retiredSeries[row] != null) {
-            return Constraint.RETIRED.ordinal();
-        }
-        if (index.restriction[row] != null) {
-            return Constraint.RESTRICTED.ordinal();
-        }
-        if (index.excludedKind[row]) {
-            return Constraint.EXCLUDED_KIND.ordinal();
-        }
-        if (Double.isNaN(price)) {
-            return Constraint.PRICE.ordinal();
-        }
-        int after = firstFailureAfterPrice(row);
-        if (after >= 0) {
-            return after;
-        }
-        if (price * nodes > req.maxPerHour()) {
-            return Constraint.BUDGET.ordinal();
-        }
-        return -1;
-    }
-
-    /** The constraints after the price, except the budget (which needs one). */
-    private int firstFailureAfterPrice(int row) {
-        if (!req.allowedRegions()[index.region[row]]) {
-            return Constraint.REGION.ordinal();
-        }
-        if (req.gpu()) {
-            if (index.gpuCount[row] != gpus || nodes > Resources.MAX_NODES) {
-                return Constraint.GPU_COUNT.ordinal();
-            }
-            if (index.gpuMemoryGib[row] < req.minGpuMemory()) {
-                return Constraint.GPU_MEMORY.ordinal();
-            }
-            if (req.vendor() != GpuVendor.ANY && index.vendor[row] != req.vendor()) {
-                return Constraint.GPU_VENDOR.ordinal();
-            }
-        }
-        if (index.vcpus[row] < req.minVcpus()) {
-            return Constraint.VCPUS.ordinal();
-        }
-        if (index.memoryGib[row] < req.minMemory()) {
-            return Constraint.MEMORY.ordinal();
-        }
-        if (rdmaRequired(nodes) && !index.rdma[row]) {
-            return Constraint.INTERCONNECT.ordinal();
-        }
-        if (req.hasEstimate() && req.gpu() && Double.isNaN(index.tflops[row])) {
-            return Constraint.THROUGHPUT.ordinal();
-        }
-        return -1;
-    }
-
-    /** Rule 4 as a hard constraint. */
-    boolean rdmaRequired(int nodeCount) {
-        return req.interconnect() == Interconnect.INFINIBAND
-                || req.gpu() && req.training() && nodeCount > 1 && req.interconnect() != Interconnect.ETHERNET;
-    }
-
     /** Rule 9's preferences: 0 is preferred. */
-    int preference(int row) {
+    private int preference(int row) {
         if (req.gpu() && req.training()) {
             return index.group[row] == CatalogIndex.NC ? 1 : 0;
         }
@@ -213,91 +150,76 @@ final class CandidateSearch {
         return 0;
     }
 
-    /** Estimated hours on a row (rule 8), NaN without an estimate. */
-    double hours(int row) {
-        if (!req.hasEstimate()) {
-            return Double.NaN;
+    /** Estimated hours on a row (rule 8); empty without an estimate. */
+    private OptionalDouble hours(int row) {
+        if (req.estimate().isEmpty()) {
+            return OptionalDouble.empty();
         }
-        return req.gpu() ? req.estimateHours() * req.referenceTflops() / index.tflops[row] : req.estimateHours();
+        Requirements.Estimate estimate = req.estimate().get();
+        return OptionalDouble.of(req.gpu() ? estimate.hours() * estimate.referenceTflops() / index.tflops[row]
+                : estimate.hours());
     }
 
-    private void offer(int row, double price) {
-        int preference = preference(row);
-        double total = price * nodes;
-        double hours = hours(row);
-        double primary;
-        double secondary = 0;
-        if (req.minimizeTime()) {
-            primary = hours;
-            secondary = total * hours;
-        } else if (req.hasEstimate()) {
-            primary = total * hours;
-        } else {
-            primary = total;
+    /** The objective minimized first (see {@link Candidate#primary}). */
+    private double primary(double total, OptionalDouble hours) {
+        if (hours.isEmpty()) {
+            return total;
         }
+        return req.estimate().orElseThrow().minimizeTime() ? hours.getAsDouble() : total * hours.getAsDouble();
+    }
+
+    /** The objective minimized next (see {@link Candidate#secondary}). */
+    private double secondary(double total, OptionalDouble hours) {
+        return hours.isPresent() && req.estimate().orElseThrow().minimizeTime() ? total * hours.getAsDouble() : 0;
+    }
+
+    /**
+     * Keeps the row if it is among the best {@link #KEEP} sizes: it replaces a worse row of its own size, or the worst
+     * kept size when the list is full, and goes where {@link Candidate#ORDER} puts it.
+     */
+    private void offer(int row, Layout layout, double perNode) {
         int same = -1;
-        for (int i = 0; i < topCount; i++) {
-            if (index.sizeRank[top[i]] == index.sizeRank[row]) {
+        for (int i = 0; i < top.size(); i++) {
+            if (top.get(i).sizeRank() == index.sizeRank[row]) {
                 same = i;
                 break;
             }
         }
-        int limit = same >= 0 ? same : topCount == KEEP ? KEEP - 1 : topCount;
-        if (same >= 0 || topCount == KEEP) {
-            if (compare(row, preference, primary, secondary, limit) >= 0) {
+        int replaced = same >= 0 ? same : top.size() == KEEP ? KEEP - 1 : -1;
+        double total = perNode * layout.nodes();
+        OptionalDouble hours = hours(row);
+        double primary = primary(total, hours);
+        int preference = preference(row);
+        if (replaced >= 0 && cannotBeat(preference, primary, top.get(replaced))) {
+            // Most feasible rows lose to the kept ones on the first steps of the order: no candidate is made for them.
+            return;
+        }
+        Candidate candidate = new Candidate(row, index.sizeNames[index.sizeRank[row]],
+                index.regionNames[index.region[row]], layout, perNode, total, hours, preference, primary,
+                secondary(total, hours), index.releaseYear[row], index.sizeRank[row], index.region[row]);
+        if (replaced >= 0) {
+            if (Candidate.ORDER.compare(candidate, top.get(replaced)) >= 0) {
                 return;
             }
+            top.remove(replaced);
         }
-        // Remove the slot being replaced, then insert in order.
-        int end = same >= 0 || topCount == KEEP ? limit : topCount;
-        if (end == topCount) {
-            topCount++;
-        }
-        int at = end;
-        while (at > 0 && compare(row, preference, primary, secondary, at - 1) < 0) {
-            copy(at - 1, at);
+        int at = top.size();
+        while (at > 0 && Candidate.ORDER.compare(candidate, top.get(at - 1)) < 0) {
             at--;
         }
-        top[at] = row;
-        topPreference[at] = preference;
-        topGpus[at] = gpus;
-        topNodes[at] = nodes;
-        topPrimary[at] = primary;
-        topSecondary[at] = secondary;
-        topTotal[at] = total;
-        topHours[at] = hours;
+        top.add(at, candidate);
     }
 
-    private void copy(int from, int to) {
-        top[to] = top[from];
-        topPreference[to] = topPreference[from];
-        topGpus[to] = topGpus[from];
-        topNodes[to] = topNodes[from];
-        topPrimary[to] = topPrimary[from];
-        topSecondary[to] = topSecondary[from];
-        topTotal[to] = topTotal[from];
-        topHours[to] = topHours[from];
+    /**
+     * True when a row with this preference and primary objective comes after {@code kept} by the first two steps of
+     * {@link Candidate#ORDER}, so that the full comparison cannot put it first.
+     */
+    private static boolean cannotBeat(int preference, double primary, Candidate kept) {
+        return preference > kept.preference()
+                || preference == kept.preference() && Double.compare(primary, kept.primary()) > 0;
     }
 
-    /** Negative when the row ranks before the kept row in slot {@code slot}. */
-    private int compare(int row, int preference, double primary, double secondary, int slot) {
-        int other = top[slot];
-        int c = Integer.compare(preference, topPreference[slot]);
-        if (c == 0) {
-            c = Double.compare(primary, topPrimary[slot]);
-        }
-        if (c == 0) {
-            c = Double.compare(secondary, topSecondary[slot]);
-        }
-        if (c == 0) {
-            c = Integer.compare(index.releaseYear[other], index.releaseYear[row]);
-        }
-        if (c == 0) {
-            c = Integer.compare(index.sizeRank[row], index.sizeRank[other]);
-        }
-        if (c == 0) {
-            c = Integer.compare(index.region[row], index.region[other]);
-        }
-        return c;
+    private static OptionalInt present(int row) {
+        return row < 0 ? OptionalInt.empty() : OptionalInt.of(row);
     }
 }

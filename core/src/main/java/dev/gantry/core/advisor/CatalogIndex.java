@@ -55,6 +55,13 @@ final class CatalogIndex {
     final double[] spot;
     final double[] tflops;
     final int[] releaseYear;
+    /**
+     * Per row, the constraints of {@link Constraint#ALL} that depend only on the row and the capacity type
+     * ({@link Constraint.OfRow}) and reject it on on-demand capacity, one bit per position in that list.
+     */
+    final long[] onDemandRejections;
+    /** The same for spot capacity. */
+    final long[] spotRejections;
     /** ND and NC rows: the GPU universe (NV is never chosen). */
     final int[] gpuRows;
     /** E and M rows. */
@@ -134,6 +141,11 @@ final class CatalogIndex {
                 default -> { }
             }
         }
+        if (Constraint.ALL.size() > Long.SIZE) {
+            throw new IllegalStateException("onDemandRejections holds one bit per constraint, at most " + Long.SIZE);
+        }
+        onDemandRejections = rowRejections(n, false);
+        spotRejections = rowRejections(n, true);
         gpuRows = gpu.stream().mapToInt(Integer::intValue).toArray();
         memoryOptimizedRows = memory.stream().mapToInt(Integer::intValue).toArray();
         computeOptimizedRows = compute.stream().mapToInt(Integer::intValue).toArray();
@@ -141,6 +153,21 @@ final class CatalogIndex {
 
     int size() {
         return entries.length;
+    }
+
+    /** Every {@link Constraint.OfRow} check on every row, once. */
+    private long[] rowRejections(int rows, boolean spotCapacity) {
+        long[] rejections = new long[rows];
+        for (int p = 0; p < Constraint.ALL.size(); p++) {
+            if (Constraint.ALL.get(p) instanceof Constraint.OfRow check) {
+                for (int i = 0; i < rows; i++) {
+                    if (check.rejects(this, i, spotCapacity)) {
+                        rejections[i] |= 1L << p;
+                    }
+                }
+            }
+        }
+        return rejections;
     }
 
     double price(int row, boolean spotCapacity) {

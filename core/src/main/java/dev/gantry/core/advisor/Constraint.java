@@ -1,58 +1,371 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
+import dev.gantry.api.Resources;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * The hard constraints, in the order the search evaluates them (rule 9): catalog exclusions first, then a known
- * price, region, GPU or CPU fit, the interconnect, the throughput an estimate needs, and the budget. A candidate is
- * counted against the first constraint it fails, so the last constraint with a count is the one that removed the
- * last candidates.
+ * One hard constraint of the guidance: its check, its name in removal counts, and its explanation as the user asked
+ * for it. {@link #ALL} lists them in the order the search evaluates them (rule 9): catalog exclusions first, then a
+ * known price, region, GPU or CPU fit, the interconnect, the throughput an estimate needs, and the budget. A candidate
+ * is counted against the first constraint it fails, so the last constraint with a count is the one that removed the
+ * last candidates. A new rule of the guidance is one more record here, placed in {@link #ALL}, and its test.
+ *
+ * <p>A check that depends only on the catalog row and the capacity type ({@link OfRow}) is evaluated once per catalog
+ * by the {@link CatalogIndex}; the others ({@link OfCandidate}) once per row and search.
  */
-enum Constraint {
-    FAMILY,
-    RETIRED,
-    RESTRICTED,
-    EXCLUDED_KIND,
-    PRICE,
-    REGION,
-    GPU_COUNT,
-    GPU_MEMORY,
-    GPU_VENDOR,
-    VCPUS,
-    MEMORY,
-    INTERCONNECT,
-    THROUGHPUT,
-    BUDGET;
+sealed interface Constraint {
+    /** Every constraint, in evaluation order. */
+    List<Constraint> ALL = List.of(new Family(), new Retired(), new Restricted(), new ExcludedKind(), new Price(),
+            new Region(), new GpuCount(), new GpuMemory(), new GpuVendorMatch(), new Vcpus(), new Memory(),
+            new RdmaInterconnect(), new Throughput(), new Budget());
 
-    static final Constraint[] ALL = values();
+    /** Whether the constraint can reject anything for these requirements; a search skips those that cannot. */
+    default boolean appliesTo(Requirements req) {
+        return true;
+    }
+
+    /** Whether the check needs the row's price; such constraints are skipped for rows without one. */
+    default boolean needsPrice() {
+        return false;
+    }
+
+    /** The short name in removal counts, e.g. {@code GPU count 30}. */
+    String label();
 
     /** The constraint as the user asked for it, for messages. */
-    String describe(Requirements req, boolean spot) {
-        return switch (this) {
-            case FAMILY -> "family (the NC fallback for training needs interconnect ethernet or any, got "
+    String describe(Requirements req, boolean spot);
+
+    /** A constraint that depends only on the catalog row and the capacity type, whatever the workload asks. */
+    sealed interface OfRow extends Constraint {
+        /** True when {@code row} of the index does not satisfy the constraint on spot or on-demand capacity. */
+        boolean rejects(CatalogIndex index, int row, boolean spot);
+    }
+
+    /** A constraint that depends on what the workload asks. */
+    sealed interface OfCandidate extends Constraint {
+        /**
+         * True when {@code row} of the index, laid out as {@code layout} at {@code price} per node-hour (NaN when
+         * the catalog has none for the capacity type), does not satisfy the constraint.
+         */
+        boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price);
+    }
+
+    /** Rule 2: training falls back to NC only over Ethernet. */
+    record Family() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.gpu() && req.training() && req.interconnect() == Interconnect.INFINIBAND;
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return index.group[row] == CatalogIndex.NC;
+        }
+
+        @Override
+        public String label() {
+            return "family";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "family (the NC fallback for training needs interconnect ethernet or any, got "
                     + lower(req.interconnect()) + ")";
-            case RETIRED -> "retired series (never recommended)";
-            case RESTRICTED -> "restriction (the size is not offered to the subscription in the region)";
-            case EXCLUDED_KIND -> "Arm64, burstable and basic sizes (excluded)";
-            case PRICE -> "price unknown (no " + (spot ? "spot" : "on-demand") + " price in the catalog)";
-            case REGION -> "regions " + (req.regions().isEmpty() ? "(all)" : req.regions()) + " (from "
-                    + req.regionSource() + ")";
-            case GPU_COUNT -> req.explicitGpus() > 0
-                    ? "GPU count (resources.gpus = " + req.explicitGpus() + " per node)"
-                    : req.hasModelSize() ? "GPU count (the smallest count per node that holds the model's "
-                    + Money.gib(req.modelNeedGib()) + " GiB)" : "GPU count (1 per node by default)";
-            case GPU_MEMORY -> "GPU memory (resources.gpuMemoryGib >= " + Money.format(req.minGpuMemory()) + ")";
-            case GPU_VENDOR -> "GPU vendor (resources.gpuVendor = " + lower(req.vendor()) + ")";
-            case VCPUS -> "vCPUs (resources.vcpus >= " + req.minVcpus() + ")";
-            case MEMORY -> "memory (resources.memoryGib >= " + Money.format(req.minMemory()) + ")";
-            case INTERCONNECT -> req.interconnect() == Interconnect.INFINIBAND
+        }
+    }
+
+    /** Sizes of retired series are never recommended. */
+    record Retired() implements OfRow {
+        @Override
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
+            return index.retiredSeries[row] != null;
+        }
+
+        @Override
+        public String label() {
+            return "retired";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "retired series (never recommended)";
+        }
+    }
+
+    /** A size the subscription is not offered in a region. */
+    record Restricted() implements OfRow {
+        @Override
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
+            return index.restriction[row] != null;
+        }
+
+        @Override
+        public String label() {
+            return "restricted";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "restriction (the size is not offered to the subscription in the region)";
+        }
+    }
+
+    /** Rule 5: Arm64, burstable and basic sizes are never chosen. */
+    record ExcludedKind() implements OfRow {
+        @Override
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
+            return index.excludedKind[row];
+        }
+
+        @Override
+        public String label() {
+            return "Arm64/burstable/basic";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "Arm64, burstable and basic sizes (excluded)";
+        }
+    }
+
+    /** An unknown price is never taken as cheapest. */
+    record Price() implements OfRow {
+        @Override
+        public boolean rejects(CatalogIndex index, int row, boolean spot) {
+            return Double.isNaN(index.price(row, spot));
+        }
+
+        @Override
+        public String label() {
+            return "price unknown";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "price unknown (no " + (spot ? "spot" : "on-demand") + " price in the catalog)";
+        }
+    }
+
+    /** Rule 7: the allowed regions. */
+    record Region() implements OfCandidate {
+        /** Without region names every region is allowed. */
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return !req.regions().names().isEmpty();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return !req.regions().allowed().allows(index.region[row]);
+        }
+
+        @Override
+        public String label() {
+            return "region";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            List<String> names = req.regions().names();
+            return "regions " + (names.isEmpty() ? "(all)" : names) + " (from " + req.regions().source() + ")";
+        }
+    }
+
+    /** Rule 3: the GPU count per node, and at most {@link Resources#MAX_NODES} nodes of it. */
+    record GpuCount() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.gpu();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return index.gpuCount[row] != layout.gpus() || layout.nodes() > Resources.MAX_NODES;
+        }
+
+        @Override
+        public String label() {
+            return "GPU count";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            if (req.explicitGpus().isPresent()) {
+                return "GPU count (resources.gpus = " + req.explicitGpus().getAsInt() + " per node)";
+            }
+            return req.modelNeedGib().isPresent() ? "GPU count (the smallest count per node that holds the model's "
+                    + Money.gib(req.modelNeedGib().getAsDouble()) + " GiB)" : "GPU count (1 per node by default)";
+        }
+    }
+
+    /** Rule 3: memory per GPU, a floor. */
+    record GpuMemory() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.gpu() && req.minGpuMemory().isPresent();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return index.gpuMemoryGib[row] < req.minGpuMemory().getAsDouble();
+        }
+
+        @Override
+        public String label() {
+            return "GPU memory";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "GPU memory (resources.gpuMemoryGib >= " + Money.format(req.minGpuMemory().orElse(0)) + ")";
+        }
+    }
+
+    /** Rule 3: the GPU vendor asked. */
+    record GpuVendorMatch() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.gpu() && req.vendor() != GpuVendor.ANY;
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return index.vendor[row] != req.vendor();
+        }
+
+        @Override
+        public String label() {
+            return "GPU vendor";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "GPU vendor (resources.gpuVendor = " + lower(req.vendor()) + ")";
+        }
+    }
+
+    /** Usable vCPUs per node, a floor. */
+    record Vcpus() implements OfCandidate {
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return index.vcpus[row] < req.minVcpus();
+        }
+
+        @Override
+        public String label() {
+            return "vCPUs";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "vCPUs (resources.vcpus >= " + req.minVcpus() + ")";
+        }
+    }
+
+    /** Memory per node, a floor. */
+    record Memory() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.minMemory() > 0;
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return index.memoryGib[row] < req.minMemory();
+        }
+
+        @Override
+        public String label() {
+            return "memory";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "memory (resources.memoryGib >= " + Money.format(req.minMemory()) + ")";
+        }
+    }
+
+    /** Rule 4: RDMA-capable sizes for infiniband and for multi-node GPU training. */
+    record RdmaInterconnect() implements OfCandidate {
+        /** Only infiniband and GPU training (multi-node, unless ethernet) ever require RDMA. */
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.interconnect() == Interconnect.INFINIBAND
+                    || req.gpu() && req.training() && req.interconnect() != Interconnect.ETHERNET;
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return req.rdmaRequired(layout.nodes()) && !index.rdma[row];
+        }
+
+        @Override
+        public String label() {
+            return "interconnect";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return req.interconnect() == Interconnect.INFINIBAND
                     ? "interconnect (infiniband asks for RDMA-capable sizes)"
                     : "interconnect (multi-node GPU training needs RDMA-capable sizes unless interconnect is "
                     + "ethernet)";
-            case THROUGHPUT -> "GPU throughput unknown (the runtime estimate needs it)";
-            case BUDGET -> "budget (budget.maxPerHour = " + Money.perHour(req.maxPerHour()) + ")";
-        };
+        }
+    }
+
+    /** Rule 8: a runtime estimate scales by the GPU's throughput, so the throughput must be known. */
+    record Throughput() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.gpu() && req.estimate().isPresent();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return Double.isNaN(index.tflops[row]);
+        }
+
+        @Override
+        public String label() {
+            return "throughput unknown";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "GPU throughput unknown (the runtime estimate needs it)";
+        }
+    }
+
+    /** Rule 7: the budget for all nodes. */
+    record Budget() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.maxPerHour().isPresent();
+        }
+
+        @Override
+        public boolean needsPrice() {
+            return true;
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return price * layout.nodes() > req.maxPerHour().getAsDouble();
+        }
+
+        @Override
+        public String label() {
+            return "budget";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "budget (budget.maxPerHour = " + Money.perHour(req.maxPerHour().orElse(Double.POSITIVE_INFINITY))
+                    + ")";
+        }
     }
 
     private static String lower(Enum<?> value) {

@@ -6,6 +6,7 @@ import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -17,40 +18,42 @@ final class NoFeasibleVm {
     private NoFeasibleVm() {
     }
 
-    static GantryException explain(CatalogIndex index, Requirements req, CandidateSearch spotPass,
-                                   CandidateSearch lastPass) {
+    /**
+     * @param spotPass the spot pass that found nothing, if one ran
+     * @param lastPass the on-demand pass that found nothing
+     */
+    static GantryException explain(CatalogIndex index, Requirements req, Optional<SearchPass> spotPass,
+                                   SearchPass lastPass) {
         StringBuilder message = new StringBuilder();
         message.append("no VM size fits workload '").append(req.workload().name()).append("' (")
                 .append(req.gpu() ? "GPU " : "CPU ").append(req.training() ? "training" : "inference").append("): ");
-        if (lastPass.considered == 0) {
+        if (lastPass.considered() == 0) {
             message.append("the catalog has no ").append(req.gpu() ? "ND or NC" : req.training() ? "E or M" : "F")
                     .append(" sizes");
         } else {
             Constraint last = lastPass.lastConstraint();
-            message.append(last.describe(req, lastPass.spot)).append(" removed the last ")
-                    .append(lastPass.failedFirst[last.ordinal()]).append(" candidate(s) of ")
-                    .append(lastPass.considered);
-            if (spotPass != null) {
-                message.append(" on on-demand prices (spot prices: ")
-                        .append(spotPass.lastConstraint().describe(req, true)).append(" removed the last)");
-            }
-            message.append("; removed in order: ").append(Explanations.removals(lastPass.failedFirst))
+            message.append(last.describe(req, lastPass.spot())).append(" removed the last ")
+                    .append(lastPass.removed().count(last)).append(" candidate(s) of ")
+                    .append(lastPass.considered());
+            spotPass.ifPresent(spot -> message.append(" on on-demand prices (spot prices: ")
+                    .append(spot.lastConstraint().describe(req, true)).append(" removed the last)"));
+            message.append("; removed in order: ").append(lastPass.removed().text())
                     .append(Explanations.examples(index, lastPass));
         }
         List<String> nearest = new ArrayList<>();
-        if (req.gpu() && req.minGpuMemory() > 0) {
+        if (req.gpu() && req.minGpuMemory().isPresent()) {
             relax(index, req, Requirements::anyGpuMemory, "relax resources.gpuMemoryGib", nearest);
         }
         if (req.gpu() && req.vendor() != GpuVendor.ANY) {
             relax(index, req, Requirements::anyVendor, "allow gpuVendor any", nearest);
         }
-        if (!req.regions().isEmpty()) {
+        if (!req.regions().names().isEmpty()) {
             relax(index, req, Requirements::anyRegion, "allow another region", nearest);
         }
         if (req.interconnect() != Interconnect.ETHERNET && (req.gpu() || req.interconnect() == Interconnect.INFINIBAND)) {
             relax(index, req, Requirements::ethernet, "allow interconnect ethernet", nearest);
         }
-        if (Double.isFinite(req.maxPerHour())) {
+        if (req.maxPerHour().isPresent()) {
             relax(index, req, Requirements::noBudget, "raise the budget", nearest);
         }
         List<UnaryOperator<Requirements>> all = List.of(Requirements::anyGpuMemory, Requirements::anyVendor,
@@ -77,20 +80,21 @@ final class NoFeasibleVm {
     private static void relax(CatalogIndex index, Requirements req, UnaryOperator<Requirements> relaxation,
                               String label, List<String> out) {
         Requirements relaxed = relaxation.apply(req);
-        CandidateSearch found = null;
+        SearchPass found = null;
         if (relaxed.wantSpot()) {
-            found = new CandidateSearch(index, relaxed, true).run();
+            found = CandidateSearch.run(index, relaxed, true);
         }
         if (found == null || !found.found()) {
-            found = new CandidateSearch(index, relaxed, false).run();
+            found = CandidateSearch.run(index, relaxed, false);
         }
         if (!found.found()) {
             return;
         }
-        int row = found.top[0];
+        Candidate best = found.best();
+        int row = best.row();
         StringBuilder text = new StringBuilder(label);
         if (label.startsWith("raise the budget")) {
-            text.append(" to ").append(Money.perHour(found.topTotal[0]));
+            text.append(" to ").append(Money.perHour(best.total()));
         }
         text.append(": ").append(index.name(row)).append(" in ").append(index.regionName(row));
         if (index.gpuCount[row] > 0) {
@@ -99,7 +103,7 @@ final class NoFeasibleVm {
                     .append(Requirements.lower(index.vendor[row])).append(index.rdma[row] ? ", RDMA" : "")
                     .append(')');
         }
-        text.append(" at ").append(Money.perHour(found.topTotal[0])).append(found.spot ? " spot" : " on-demand");
+        text.append(" at ").append(Money.perHour(best.total())).append(found.spot() ? " spot" : " on-demand");
         out.add(text.toString());
     }
 }

@@ -9,6 +9,7 @@ import dev.gantry.api.GpuSpec;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
+import dev.gantry.core.catalog.CatalogAge;
 import java.util.Locale;
 
 /**
@@ -74,6 +75,12 @@ public final class PlanJson {
         ObjectNode catalog = json.putObject("catalog");
         catalog.put("source", plan.catalog().source());
         catalog.put("date", plan.catalog().date().toString());
+        if (plan.catalog().priceDate().isPresent()) {
+            catalog.put("priceDate", plan.catalog().priceDate().get().toString());
+        } else {
+            catalog.putNull("priceDate");
+        }
+        catalog.put("priceDateNote", CatalogAge.provenance(plan.catalog()));
         return json;
     }
 

@@ -14,33 +14,31 @@ import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.GpuModel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
  * What one workload asks of a VM, resolved from the workload, the caller's overrides and the configuration's defaults
- * (rules 1, 3, 5, 6, 7 and M1), with the reasons for each resolution. The search reads only these fields.
+ * (rules 1, 3, 5, 6, 7 and M1), with the reasons for each resolution. The search reads only these fields; what the
+ * workload leaves to the advisor is empty, never a sentinel value.
  *
  * @param workload the workload
  * @param gpu true for GPU hardware (rule 1)
  * @param training true for the training phase
- * @param explicitGpus GPUs per node asked explicitly, -1 when the advisor decides
- * @param modelNeedGib total GPU memory the model needs (M1), NaN without a model size
+ * @param explicitGpus GPUs per node asked explicitly (at least 1); empty when the advisor decides
+ * @param modelNeedGib total GPU memory the model needs (M1); empty without a model size
  * @param baseNodes nodes asked
- * @param minGpuMemory minimum memory per GPU, 0 when not asked
- * @param vendor wanted GPU vendor
+ * @param minGpuMemory minimum memory per GPU; empty when not asked
+ * @param vendor wanted GPU vendor ({@link GpuVendor#ANY} for any)
  * @param minVcpus minimum usable vCPUs per node
- * @param minMemory minimum memory per node
+ * @param minMemory minimum memory per node, GiB (0 when not asked: every size has memory)
  * @param interconnect network between nodes
- * @param allowedRegions allowed catalog regions by region id
- * @param regions the region names asked (empty: every region)
- * @param regionSource where the regions came from, for the reasons
- * @param maxPerHour budget for all nodes, +inf when none
- * @param estimateHours hours on the reference GPU, NaN without an estimate
- * @param referenceTflops the reference GPU's tensor TFLOPS, NaN without an estimate
- * @param minimizeTime {@code optimize: time} with an estimate
+ * @param regions the regions allowed and where they came from
+ * @param maxPerHour budget for all nodes; empty without a budget
+ * @param estimate the runtime estimate (rule 8); empty without one
  * @param policy the effective spot policy
  * @param wantSpot whether spot prices are tried first (rule 6)
  * @param reasons the reasons decided while resolving
@@ -50,25 +48,45 @@ record Requirements(
         Workload workload,
         boolean gpu,
         boolean training,
-        int explicitGpus,
-        double modelNeedGib,
+        OptionalInt explicitGpus,
+        OptionalDouble modelNeedGib,
         int baseNodes,
-        double minGpuMemory,
+        OptionalDouble minGpuMemory,
         GpuVendor vendor,
         int minVcpus,
         double minMemory,
         Interconnect interconnect,
-        boolean[] allowedRegions,
-        List<String> regions,
-        String regionSource,
-        double maxPerHour,
-        double estimateHours,
-        double referenceTflops,
-        boolean minimizeTime,
+        Regions regions,
+        OptionalDouble maxPerHour,
+        Optional<Estimate> estimate,
         SpotPolicy policy,
         boolean wantSpot,
         List<Reason> reasons,
         List<String> warnings) {
+
+    /**
+     * The regions a plan may use.
+     *
+     * @param names the region names asked (empty: every region)
+     * @param source where the names came from, for the reasons
+     * @param allowed which catalog regions are allowed, by region id
+     */
+    record Regions(List<String> names, String source, AllowedRegions allowed) {
+        Regions {
+            names = List.copyOf(names);
+        }
+    }
+
+    /**
+     * A runtime estimate (rule 8) on a reference GPU whose throughput the catalog knows.
+     *
+     * @param hours hours on the reference GPU
+     * @param referenceGpu the reference GPU model
+     * @param referenceTflops the reference GPU's tensor TFLOPS
+     * @param minimizeTime {@code optimize: time}: the estimated hours come before the cost
+     */
+    record Estimate(double hours, String referenceGpu, double referenceTflops, boolean minimizeTime) {
+    }
 
     static final int DEFAULT_VCPUS = 2;
 
@@ -98,14 +116,14 @@ record Requirements(
         }
 
         // Rule 3 and M1: GPUs per node and memory.
-        int explicitGpus = gpu && resources.gpus().isPresent() ? resources.gpus().getAsInt() : -1;
-        double need = Double.NaN;
+        OptionalInt explicitGpus = gpu ? resources.gpus() : OptionalInt.empty();
+        OptionalDouble need = OptionalDouble.empty();
         if (workload.modelSize().isPresent()) {
             if (gpu) {
-                need = ModelSizing.neededGib(workload.modelSize().get(), workload.phase());
+                need = OptionalDouble.of(ModelSizing.neededGib(workload.modelSize().get(), workload.phase()));
                 String arithmetic = ModelSizing.arithmetic(workload.modelSize().get(), workload.phase());
-                reasons.add(new Reason("M1", explicitGpus > 0
-                        ? arithmetic + "; resources.gpus = " + explicitGpus + " is explicit, so the plan keeps it "
+                reasons.add(new Reason("M1", explicitGpus.isPresent()
+                        ? arithmetic + "; resources.gpus = " + explicitGpus.getAsInt() + " is explicit, so the plan keeps it "
                         + "and compares the GPU memory it gives with this figure"
                         : arithmetic + "; each size must have the smallest GPU count per node (1, 2, 4 or 8) "
                         + "whose memory holds it, with more nodes of 8 GPUs when 8 are not enough"));
@@ -131,35 +149,36 @@ record Requirements(
             regions = List.of();
             regionSource = "every region in the catalog";
         }
-        boolean[] allowed = new boolean[index.regionNames.length];
-        if (regions.isEmpty()) {
-            Arrays.fill(allowed, true);
-        } else {
+        AllowedRegions allowed = AllowedRegions.all(index.regionNames.length);
+        if (!regions.isEmpty()) {
             List<String> unknown = new ArrayList<>();
+            List<Integer> known = new ArrayList<>();
             for (String name : regions) {
                 Integer id = index.regionIds.get(name);
                 if (id == null) {
                     unknown.add(name);
                 } else {
-                    allowed[id] = true;
+                    known.add(id);
                 }
             }
+            allowed = AllowedRegions.only(index.regionNames.length, known);
             if (!unknown.isEmpty()) {
                 warnings.add("regions " + unknown + " are not in the catalog (it has " + index.catalog.regions()
                         + "); they offer no candidates");
             }
         }
-        double maxPerHour = workload.budget().map(b -> b.maxPerHour()).orElse(Double.POSITIVE_INFINITY);
+        OptionalDouble maxPerHour = workload.budget().map(b -> OptionalDouble.of(b.maxPerHour()))
+                .orElse(OptionalDouble.empty());
         reasons.add(new Reason("R7", (regions.isEmpty()
                 ? "every region in the catalog " + index.catalog.regions() + " (no regions named by the command line, "
                 + "the workload or the configuration)"
                 : "regions " + regions + " from " + regionSource) + (workload.budget().isPresent()
-                ? "; budget.maxPerHour = " + Money.perHour(maxPerHour) + " for all nodes excludes dearer candidates"
+                ? "; budget.maxPerHour = " + Money.perHour(maxPerHour.getAsDouble()) + " for all nodes excludes dearer candidates"
                 : "; no budget")));
 
         // Rule 8 inputs: the runtime estimate.
-        double estimateHours = Double.NaN;
-        double referenceTflops = Double.NaN;
+        Optional<Estimate> estimate = Optional.empty();
+        boolean minimizeTime = workload.optimize() == Optimize.TIME;
         if (workload.estimate().isPresent()) {
             String reference = workload.estimate().get().gpu();
             Optional<GpuModel> facts = index.catalog.gpuModel(reference);
@@ -167,11 +186,10 @@ record Requirements(
                 problems.add(Problem.of("estimate.gpu", "'" + reference + "' is not a GPU model the catalog knows "
                         + "the throughput of; use one of " + knownModels(index)));
             } else {
-                estimateHours = workload.estimate().get().hours();
-                referenceTflops = facts.get().tensorTflops();
+                estimate = Optional.of(new Estimate(workload.estimate().get().hours(), reference,
+                        facts.get().tensorTflops(), minimizeTime));
             }
         }
-        boolean minimizeTime = workload.optimize() == Optimize.TIME && workload.estimate().isPresent();
         if (workload.optimize() == Optimize.TIME && workload.estimate().isEmpty()) {
             warnings.add("optimize: time needs an estimate (estimate: {hours: ..., gpu: ...}); without one the plan "
                     + "minimizes the price per hour");
@@ -223,51 +241,48 @@ record Requirements(
         }
 
         return new Requirements(workload, gpu, training, explicitGpus, need, resources.nodes(),
-                gpu ? resources.gpuMemoryGib().orElse(0) : 0, gpu ? resources.gpuVendor() : GpuVendor.ANY,
+                gpu ? resources.gpuMemoryGib() : OptionalDouble.empty(), gpu ? resources.gpuVendor() : GpuVendor.ANY,
                 resources.vcpus().orElse(DEFAULT_VCPUS), resources.memoryGib().orElse(0), resources.interconnect(),
-                allowed, regions, regionSource, maxPerHour, estimateHours, referenceTflops, minimizeTime, policy,
-                wantSpot, List.copyOf(reasons), List.copyOf(warnings));
+                new Regions(regions, regionSource, allowed), maxPerHour, estimate, policy, wantSpot,
+                List.copyOf(reasons), List.copyOf(warnings));
     }
 
-    boolean hasEstimate() {
-        return !Double.isNaN(estimateHours);
-    }
-
-    boolean hasModelSize() {
-        return !Double.isNaN(modelNeedGib);
+    /** Rule 4 as a hard constraint: RDMA-capable sizes only, for infiniband and for multi-node GPU training. */
+    boolean rdmaRequired(int nodeCount) {
+        return interconnect == Interconnect.INFINIBAND
+                || gpu && training && nodeCount > 1 && interconnect != Interconnect.ETHERNET;
     }
 
     /** Every catalog region allowed: the "allow another region" relaxation. */
     Requirements anyRegion() {
-        boolean[] all = new boolean[allowedRegions.length];
-        Arrays.fill(all, true);
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
-                minVcpus, minMemory, interconnect, all, List.of(), "every region", maxPerHour, estimateHours,
-                referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+                minVcpus, minMemory, interconnect,
+                new Regions(List.of(), "every region", AllowedRegions.all(regions.allowed().size())), maxPerHour,
+                estimate, policy, wantSpot, reasons, warnings);
     }
 
     Requirements anyGpuMemory() {
-        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, 0, vendor,
-                minVcpus, minMemory, interconnect, allowedRegions, regions, regionSource, maxPerHour, estimateHours,
-                referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+        return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, OptionalDouble.empty(),
+                vendor, minVcpus, minMemory, interconnect, regions, maxPerHour, estimate, policy, wantSpot, reasons,
+                warnings);
     }
 
     Requirements anyVendor() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory,
-                GpuVendor.ANY, minVcpus, minMemory, interconnect, allowedRegions, regions, regionSource, maxPerHour,
-                estimateHours, referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+                GpuVendor.ANY, minVcpus, minMemory, interconnect, regions, maxPerHour, estimate, policy, wantSpot,
+                reasons, warnings);
     }
 
     Requirements ethernet() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
-                minVcpus, minMemory, Interconnect.ETHERNET, allowedRegions, regions, regionSource, maxPerHour,
-                estimateHours, referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+                minVcpus, minMemory, Interconnect.ETHERNET, regions, maxPerHour, estimate, policy, wantSpot, reasons,
+                warnings);
     }
 
     Requirements noBudget() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
-                minVcpus, minMemory, interconnect, allowedRegions, regions, regionSource, Double.POSITIVE_INFINITY,
-                estimateHours, referenceTflops, minimizeTime, policy, wantSpot, reasons, warnings);
+                minVcpus, minMemory, interconnect, regions, OptionalDouble.empty(), estimate, policy, wantSpot,
+                reasons, warnings);
     }
 
     private static String knownModels(CatalogIndex index) {

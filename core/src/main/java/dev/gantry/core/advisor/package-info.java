@@ -6,6 +6,8 @@
  * from the configuration and {@link dev.gantry.core.advisor.PlanOverrides} from the command line) and
  * {@link dev.gantry.core.advisor.PlanJson}, the stable JSON form of a plan. Everything else is the search behind
  * them: the catalog index built once per catalog, the requirements resolved per workload, one search pass per
- * capacity type, and the texts that explain the result. The rules are documented in {@code docs/advisor.md}.
+ * capacity type (each hard rule one {@link dev.gantry.core.advisor.Constraint} holding its check and its
+ * explanation; the feasible rows ranked as {@link dev.gantry.core.advisor.Candidate}s by one comparator), and the
+ * texts that explain the result. The rules are documented in {@code docs/advisor.md}.
  */
 package dev.gantry.core.advisor;

@@ -52,25 +52,24 @@ public final class Catalog {
         return entries;
     }
 
-    /** Where the catalog came from and the date of its prices. */
+    /** Where the catalog came from, the day it was copied or fetched, and the date of its prices when known. */
     public CatalogInfo info() {
         return info;
     }
 
-    /** How many whole days old the catalog's prices are on the clock's date (0 for today, never negative). */
+    /** How many whole days ago the catalog was copied or fetched, on the clock's date (never negative). */
     public long ageDays(Clock clock) {
         long days = ChronoUnit.DAYS.between(info.date(), LocalDate.now(clock));
         return Math.max(0, days);
     }
 
     /**
-     * One line for a plan: which catalog, the date of its prices and how old they are, e.g.
-     * {@code catalog: SkyPilot Azure catalog (...) of 2026-11-29, 3 days old}.
+     * One line for {@code gantry catalog show}: which catalog and what is known of its prices' age, e.g.
+     * {@code catalog: SOURCE, copied 2026-11-29, 2 days ago; price date unknown (the source gives none); refresh
+     * with 'gantry catalog refresh --region REGION'}.
      */
     public String summary(Clock clock) {
-        long days = ageDays(clock);
-        return "catalog: " + info.source() + " of " + info.date() + ", "
-                + (days == 0 ? "from today" : days == 1 ? "1 day old" : days + " days old");
+        return "catalog: " + info.source() + ", " + CatalogAge.describe(info, LocalDate.now(clock));
     }
 
     /**

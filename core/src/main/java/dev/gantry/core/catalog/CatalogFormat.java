@@ -31,7 +31,8 @@ import java.util.TreeSet;
  * <pre>
  * # gantry-catalog 1
  * # source: SkyPilot Azure catalog ...
- * # date: 2026-11-29
+ * # date: 2026-11-29        (the day the data was copied from its source, or fetched live)
+ * # price-date: unknown    (the date of the prices: the fetch day, or unknown when the source gives none)
  * # origin: ...            (any further comment lines: provenance statements, corrections first-class)
  * size,region,accelerator,gpuModel,gpuCount,gpuMemoryGib,gpuVendor,vcpus,memoryGib,rdma,arch,generations,onDemand,spot,restriction
  * </pre>
@@ -42,6 +43,9 @@ import java.util.TreeSet;
 public final class CatalogFormat {
     /** The first line of a file in this format. */
     public static final String MAGIC = "# gantry-catalog 1";
+    /** The header line that says the date of the prices, or {@value #UNKNOWN} when the source gives none. */
+    static final String PRICE_DATE = "price-date: ";
+    static final String UNKNOWN = "unknown";
     public static final List<String> COLUMNS = List.of("size", "region", "accelerator", "gpuModel", "gpuCount",
             "gpuMemoryGib", "gpuVendor", "vcpus", "memoryGib", "rdma", "arch", "generations", "onDemand", "spot",
             "restriction");
@@ -54,6 +58,7 @@ public final class CatalogFormat {
             out.write(MAGIC + "\n");
             out.write("# source: " + oneLine(catalog.info().source()) + "\n");
             out.write("# date: " + catalog.info().date() + "\n");
+            out.write("# " + PRICE_DATE + catalog.info().priceDate().map(LocalDate::toString).orElse(UNKNOWN) + "\n");
             for (String statement : catalog.provenance()) {
                 out.write("# " + oneLine(statement) + "\n");
             }
@@ -99,6 +104,8 @@ public final class CatalogFormat {
         }
         String source = null;
         LocalDate date = null;
+        String priceDate = null;
+        int priceDateLine = 0;
         List<String> provenance = new ArrayList<>();
         for (int i = 1; i < comments.size(); i++) {
             String comment = comments.get(i);
@@ -112,6 +119,9 @@ public final class CatalogFormat {
                     throw new GantryException(ErrorCode.CATALOG_INVALID, file + ":"
                             + (i + 1) + ": date '" + text + "' is not an ISO date such as 2026-11-29");
                 }
+            } else if (comment.startsWith(PRICE_DATE) && priceDate == null) {
+                priceDate = comment.substring(PRICE_DATE.length()).trim();
+                priceDateLine = i + 1;
             } else {
                 provenance.add(comment);
             }
@@ -123,7 +133,28 @@ public final class CatalogFormat {
         // A size appears once per region with the same facts: build its VmSize once (this halves a cold load).
         Map<String, SizePart> sizes = new HashMap<>();
         List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels, sizes));
-        return new Catalog(entries, new CatalogInfo(source, date), gpuModels, retired, provenance);
+        return new Catalog(entries, new CatalogInfo(source, date, priceDate(priceDate, date, file, priceDateLine)),
+                gpuModels, retired, provenance);
+    }
+
+    /**
+     * The {@code # price-date:} line's date: {@code unknown} when the source gives none; the {@code # date:} line's
+     * date when the line is missing, since files written before the line existed were live refreshes, whose prices
+     * are of the fetch day.
+     */
+    private static Optional<LocalDate> priceDate(String text, LocalDate date, String file, int line) {
+        if (text == null) {
+            return Optional.of(date);
+        }
+        if (text.equals(UNKNOWN)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LocalDate.parse(text));
+        } catch (DateTimeParseException e) {
+            throw new GantryException(ErrorCode.CATALOG_INVALID, file + ":" + line + ": price-date '" + text
+                    + "' is neither an ISO date such as 2026-11-29 nor '" + UNKNOWN + "' (the source gives none)");
+        }
     }
 
     /** The region-independent part of a row. */

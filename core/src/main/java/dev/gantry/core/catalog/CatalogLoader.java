@@ -87,7 +87,7 @@ public final class CatalogLoader {
                         + e.getMessage(), e);
             }
             return CatalogImporter.standard().importSkyPilot(new StringReader(text), name,
-                    new CatalogInfo("SkyPilot Azure CSV " + file.getFileName(), date),
+                    CatalogInfo.copied("SkyPilot Azure CSV " + file.getFileName(), date),
                     List.of("origin: " + name + " (SkyPilot Azure catalog format)",
                             "date: the file's modification date; the format carries no price date"));
         }

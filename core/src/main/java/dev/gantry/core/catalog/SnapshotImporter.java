@@ -51,7 +51,7 @@ public final class SnapshotImporter {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        CatalogInfo info = new CatalogInfo("SkyPilot Azure catalog (" + SOURCE_PATH + " @ "
+        CatalogInfo info = CatalogInfo.copied("SkyPilot Azure catalog (" + SOURCE_PATH + " @ "
                 + sourceCommit.substring(0, Math.min(12, sourceCommit.length())) + ")", retrieved);
         List<String> provenance = List.of(
                 "origin: https://github.com/" + SOURCE_PATH.replace(" ", "/blob/" + sourceCommit + "/"),

@@ -21,6 +21,7 @@ import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
 import dev.gantry.api.RuntimeEstimate;
 import dev.gantry.api.Workload;
+import dev.gantry.core.catalog.CatalogLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,6 +62,20 @@ class PlanJsonTest {
         assertEquals(8, json.at("/gpu/count").asInt());
         assertEquals("cyclecloud", json.at("/orchestrator/recommended").asText());
         assertEquals("2026-11-01", json.at("/catalog/date").asText());
+        assertEquals("2026-11-01", json.at("/catalog/priceDate").asText());
+        assertEquals("prices of 2026-11-01 (fetched that day)", json.at("/catalog/priceDateNote").asText());
+        assertTrue(validate(json).isEmpty(), validate(json).toString());
+    }
+
+    @Test
+    void aCopiedCatalogHasANullPriceDateAndSaysSoAndValidates() {
+        ObjectNode json = PlanJson.toJson(new Advisor(CatalogLoader.embedded(), new FakeImages(),
+                AdvisorSettings.defaults(), GoldenPlansTest.CLOCK).plan(workload(Phase.INFERENCE, ModelClass.SMALL)
+                .build(), PlanOverrides.none()));
+        assertEquals("2026-11-29", json.at("/catalog/date").asText());
+        assertTrue(json.at("/catalog/priceDate").isNull());
+        assertEquals("copied 2026-11-29; price date unknown (the source gives none); refresh with 'gantry catalog "
+                + "refresh --region REGION'", json.at("/catalog/priceDateNote").asText());
         assertTrue(validate(json).isEmpty(), validate(json).toString());
     }
 
@@ -105,6 +120,19 @@ class PlanJsonTest {
         try (var files = Files.list(Path.of("src/test/resources/advisor/golden"))) {
             List<Path> goldens = files.sorted().toList();
             assertEquals(4, goldens.size());
+            for (Path golden : goldens) {
+                Set<ValidationMessage> problems = validate(mapper.readTree(golden.toFile()));
+                assertTrue(problems.isEmpty(), golden + ": " + problems);
+            }
+        }
+    }
+
+    @Test
+    void corpusGoldensValidate() throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        try (var files = Files.list(Path.of("src/test/resources/golden/plans"))) {
+            List<Path> goldens = files.filter(file -> file.toString().endsWith(".json")).sorted().toList();
+            assertTrue(goldens.size() > 50, goldens.size() + " corpus goldens");
             for (Path golden : goldens) {
                 Set<ValidationMessage> problems = validate(mapper.readTree(golden.toFile()));
                 assertTrue(problems.isEmpty(), golden + ": " + problems);

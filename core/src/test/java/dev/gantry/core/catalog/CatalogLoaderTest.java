@@ -56,6 +56,7 @@ class CatalogLoaderTest {
         Catalog catalog = CatalogLoader.embedded();
         assertSame(catalog, CatalogLoader.embedded());
         assertEquals(LocalDate.of(2026, 11, 29), catalog.info().date());
+        assertEquals(Optional.empty(), catalog.info().priceDate(), "the source gives no price date");
         assertTrue(catalog.info().source().startsWith("SkyPilot Azure catalog"), catalog.info().source());
         assertTrue(catalog.provenance().contains("origin-commit: 098741e70562f65d7af1cceb81e33b284f742604"));
         assertTrue(catalog.provenance().stream().anyMatch(line -> line.startsWith("correction: GPU count")));
@@ -79,7 +80,7 @@ class CatalogLoaderTest {
     }
 
     @Test
-    void ageIsCountedInWholeDaysFromThePriceDate() {
+    void ageIsCountedInWholeDaysFromTheCopyDate() {
         Catalog catalog = CatalogLoader.embedded();
         assertEquals(0, catalog.ageDays(Clock.fixed(Instant.parse("2026-11-29T23:00:00Z"), ZoneOffset.UTC)));
         assertEquals(31, catalog.ageDays(Clock.fixed(Instant.parse("2026-12-30T01:00:00Z"), ZoneOffset.UTC)));
@@ -91,7 +92,8 @@ class CatalogLoaderTest {
         Path csv = fixtureCsv();
         Files.setLastModifiedTime(csv, FileTime.from(Instant.parse("2026-10-01T12:00:00Z")));
         Catalog catalog = CatalogLoader.fromFile(csv);
-        assertEquals(new CatalogInfo("SkyPilot Azure CSV vms.csv", LocalDate.of(2026, 10, 1)), catalog.info());
+        assertEquals(CatalogInfo.copied("SkyPilot Azure CSV vms.csv", LocalDate.of(2026, 10, 1)), catalog.info());
+        assertEquals(Optional.empty(), catalog.info().priceDate(), "the SkyPilot format carries no price date");
         assertEquals(CatalogLoader.embedded().entries(), catalog.entries());
     }
 
@@ -111,6 +113,43 @@ class CatalogLoaderTest {
         CatalogEntry arm = catalog.entries().get(1);
         assertEquals(dev.gantry.api.Architecture.ARM64, arm.size().architecture());
         assertEquals(Optional.of("NotAvailableForSubscription"), arm.restriction());
+    }
+
+    @Test
+    void thePriceDateLineSaysUnknownOrADateAndWithoutItThePricesAreOfTheFileDate() throws IOException {
+        String rows = String.join(",", CatalogFormat.COLUMNS) + "\n"
+                + "Standard_D2s_v5,eastus,,,,,,2,8,false,x64,V1 V2,0.096,,\n";
+        Path unknown = dir.resolve("unknown.csv");
+        Files.writeString(unknown, CatalogFormat.MAGIC + "\n# source: s\n# date: 2026-11-01\n# price-date: unknown\n"
+                + rows);
+        assertEquals(CatalogInfo.copied("s", LocalDate.of(2026, 11, 1)), CatalogLoader.fromFile(unknown).info());
+        Path dated = dir.resolve("dated.csv");
+        Files.writeString(dated, CatalogFormat.MAGIC + "\n# source: s\n# date: 2026-11-01\n"
+                + "# price-date: 2026-10-30\n" + rows);
+        assertEquals(new CatalogInfo("s", LocalDate.of(2026, 11, 1), Optional.of(LocalDate.of(2026, 10, 30))),
+                CatalogLoader.fromFile(dated).info());
+        // Files written before the line existed are refresh caches, whose prices are of the fetch day.
+        Path older = dir.resolve("older.csv");
+        Files.writeString(older, CatalogFormat.MAGIC + "\n# source: s\n# date: 2026-11-01\n" + rows);
+        assertEquals(CatalogInfo.fetched("s", LocalDate.of(2026, 11, 1)), CatalogLoader.fromFile(older).info());
+        Path bad = dir.resolve("bad-price-date.csv");
+        Files.writeString(bad, CatalogFormat.MAGIC + "\n# source: s\n# date: 2026-11-01\n# price-date: last week\n"
+                + rows);
+        GantryException error = assertThrows(GantryException.class, () -> CatalogLoader.fromFile(bad));
+        assertEquals(bad + ":4: price-date 'last week' is neither an ISO date such as 2026-11-29 nor 'unknown' (the "
+                + "source gives none)", error.getMessage());
+    }
+
+    @Test
+    void writingAndReadingKeepsThePriceDate() throws IOException {
+        for (CatalogInfo info : List.of(CatalogInfo.copied("c", LocalDate.of(2026, 11, 29)),
+                CatalogInfo.fetched("f", LocalDate.of(2026, 12, 1)))) {
+            Catalog catalog = new Catalog(CatalogLoader.embedded().entries().subList(0, 3), info,
+                    GpuModels.standard(), RetiredSeries.azureRetirements());
+            StringWriter written = new StringWriter();
+            CatalogFormat.write(catalog, written);
+            assertEquals(info, CatalogFormat.read(new java.io.StringReader(written.toString()), "written").info());
+        }
     }
 
     @Test

@@ -44,12 +44,24 @@ class CatalogTablesTest {
     void summarySaysWhichCatalogAndHowOld() {
         Catalog catalog = new Catalog(List.of(), new CatalogInfo("test catalog", LocalDate.of(2026, 11, 29)),
                 Map.of(), List.of());
-        assertEquals("catalog: test catalog of 2026-11-29, from today",
+        assertEquals("catalog: test catalog, prices of 2026-11-29 (fetched that day), from today",
                 catalog.summary(Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC)));
-        assertEquals("catalog: test catalog of 2026-11-29, 1 day old",
+        assertEquals("catalog: test catalog, prices of 2026-11-29 (fetched that day), 1 day old",
                 catalog.summary(Clock.fixed(Instant.parse("2026-11-30T10:00:00Z"), ZoneOffset.UTC)));
-        assertEquals("catalog: test catalog of 2026-11-29, 33 days old",
+        assertEquals("catalog: test catalog, prices of 2026-11-29 (fetched that day), 33 days old",
                 catalog.summary(Clock.fixed(Instant.parse("2027-01-01T10:00:00Z"), ZoneOffset.UTC)));
         assertEquals(List.of(), catalog.provenance());
+    }
+
+    @Test
+    void summaryOfACopiedCatalogSaysTheCopyDateThatThePriceDateIsUnknownAndHowToRefresh() {
+        Catalog catalog = new Catalog(List.of(), CatalogInfo.copied("copied catalog", LocalDate.of(2026, 11, 29)),
+                Map.of(), List.of());
+        assertEquals("catalog: copied catalog, copied 2026-11-29, 2 days ago; price date unknown (the source gives "
+                        + "none); refresh with 'gantry catalog refresh --region REGION'",
+                catalog.summary(Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC)));
+        assertEquals("catalog: copied catalog, copied 2026-11-29, today; price date unknown (the source gives "
+                        + "none); refresh with 'gantry catalog refresh --region REGION'",
+                catalog.summary(Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC)));
     }
 }
