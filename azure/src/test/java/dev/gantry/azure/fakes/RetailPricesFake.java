@@ -200,6 +200,25 @@ public final class RetailPricesFake implements AutoCloseable {
     }
 
     /** One Linux pay-as-you-go price item in the API's shape, effective since 2024-01-01. */
+    /**
+     * Rows real Retail data has for one size and region that a naive reader mistakes for its Linux price: the Linux
+     * on-demand row ($3.673), then, with a later {@code effectiveStartDate}, an abbreviated Windows row ({@code Srs
+     * Win}), a Cloud Services row of the same {@code armSkuName}, and a Spot row said by its SKU name only ($0.898).
+     */
+    public static List<String> a100RowsThatHideTheLinuxPrice() {
+        String a100 = "Standard_NC24ads_A100_v4";
+        String later = "2025-06-01T00:00:00Z";
+        return List.of(
+                item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4",
+                        3.673),
+                item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Srs Win", "NC24ads A100 v4",
+                        4.409, "Consumption", "1 Hour", later),
+                item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Series Cloud Services",
+                        "NC24ads A100 v4", 4.1, "Consumption", "1 Hour", later),
+                item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Series",
+                        "NC24ads A100 v4 Spot", 0.898, "Consumption", "1 Hour", later));
+    }
+
     public static String item(String sku, String region, String meterName, String productName, String skuName,
                               double price) {
         return item(sku, region, meterName, productName, skuName, price, "Consumption", "1 Hour",

@@ -75,20 +75,11 @@ class RetailPricesClientTest {
 
     @Test
     void dropsAbbreviatedWindowsAndCloudServicesRowsAndReadsSpotFromTheSkuName() throws Exception {
-        String a100 = "Standard_NC24ads_A100_v4";
-        String later = "2025-06-01T00:00:00Z";
-        List<String> page = List.of("[" + String.join(",",
-                RetailPricesFake.item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Series",
-                        "NC24ads A100 v4", 3.673),
-                RetailPricesFake.item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Srs Win",
-                        "NC24ads A100 v4", 4.409, "Consumption", "1 Hour", later),
-                RetailPricesFake.item(a100, "eastus", "NC24ads A100 v4",
-                        "Virtual Machines NCadsA100v4 Series Cloud Services", "NC24ads A100 v4", 4.1,
-                        "Consumption", "1 Hour", later),
-                RetailPricesFake.item(a100, "eastus", "NC24ads A100 v4", "Cloud Services NCadsA100v4 CloudServices",
-                        "NC24ads A100 v4", 4.2, "Consumption", "1 Hour", later),
-                RetailPricesFake.item(a100, "eastus", "NC24ads A100 v4", "Virtual Machines NCadsA100v4 Series",
-                        "NC24ads A100 v4 Spot", 0.898, "Consumption", "1 Hour", later)) + "]");
+        List<String> rows = new ArrayList<>(RetailPricesFake.a100RowsThatHideTheLinuxPrice());
+        rows.add(3, RetailPricesFake.item("Standard_NC24ads_A100_v4", "eastus", "NC24ads A100 v4",
+                "Cloud Services NCadsA100v4 CloudServices", "NC24ads A100 v4", 4.2, "Consumption", "1 Hour",
+                "2025-06-01T00:00:00Z"));
+        List<String> page = List.of("[" + String.join(",", rows) + "]");
         try (RetailPricesFake fake = new RetailPricesFake(page, 0, null)) {
             List<RetailPrice> prices = new RetailPricesClient(fake.endpoint(), HttpClient.newHttpClient(),
                     d -> { }, 3, Duration.ofSeconds(5)).vmPrices(List.of("eastus"));
