@@ -146,6 +146,10 @@ StrictModes yes
 Subsystem sftp internal-sftp
 MaxStartups 64:30:128
 LogLevel INFO
+# Debian's bash reads ~/.bashrc for every command sshd runs at shell level 1; the hosts share this machine's homes,
+# and a build machine's root .bashrc may do slow things (pyenv init: seconds a command). Level 1 given here makes
+# the login shell level 2, so commands run as on a freshly made VM, whose admin account has no such .bashrc.
+SetEnv SHLVL=1
 Match User root
   AuthorizedKeysFile $STATE/root_authorized_keys
 EOF
