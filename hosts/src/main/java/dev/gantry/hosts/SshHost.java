@@ -180,8 +180,9 @@ public final class SshHost implements Host {
 
     @Override
     public boolean createDirectory(String path) {
-        RemoteResult r = script("mkdir -p -- \"${1%/*}\" || exit 2; mkdir -- \"$1\" 2>/dev/null && exit 0; "
-                + "[ -d \"$1\" ] && exit 1; exit 2", path);
+        // A directory right under / has an empty parent, which mkdir -p refuses.
+        RemoteResult r = script("p=\"${1%/*}\"; [ -z \"$p\" ] || mkdir -p -- \"$p\" || exit 2; "
+                + "mkdir -- \"$1\" 2>/dev/null && exit 0; [ -d \"$1\" ] && exit 1; exit 2", path);
         return switch (r.exitCode()) {
             case 0 -> true;
             case 1 -> false;
