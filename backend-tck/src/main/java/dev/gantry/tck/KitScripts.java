@@ -62,7 +62,8 @@ final class KitScripts {
                 else
                   i=0
                   while [ $i -lt 300 ]; do
-                    echo "$message" | nc "$MASTER_ADDR" "$MASTER_PORT" && exit 0
+                    # Refused until rank 0 listens: those tries are expected, so their complaints are not shown.
+                    echo "$message" | nc "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null && exit 0
                     i=$((i + 1)); sleep 0.2
                   done
                   echo "cannot reach the master at $MASTER_ADDR:$MASTER_PORT" >&2; exit 1
