@@ -125,10 +125,6 @@ public final class SshBackend implements Backend {
     }
 
     /** Remote commands run so far on all hosts together; the benchmark reports it per status poll. */
-    public long remoteCommands() {
-        return fleet.remoteCommands();
-    }
-
     @Override
     public OptionalLong remoteCalls() {
         return OptionalLong.of(fleet.remoteCommands());

@@ -61,10 +61,10 @@ class SshScheduledEventsTest {
         SshBackend backend = backend(Map.of());
         JobRef job = cases.submit(backend, plan(workload("poll").command("sleep", "60"), 2, 0));
         awaitRunning(backend, job);
-        long commands = backend.remoteCommands();
+        long commands = backend.remoteCalls().getAsLong();
         long queries = imds.eventQueries();
         assertEquals(JobState.RUNNING, backend.status(job).state());
-        assertEquals(2, backend.remoteCommands() - commands, "one command per host, events included");
+        assertEquals(2, backend.remoteCalls().getAsLong() - commands, "one command per host, events included");
         assertEquals(2, imds.eventQueries() - queries, "each host asked for its Scheduled Events");
     }
 
