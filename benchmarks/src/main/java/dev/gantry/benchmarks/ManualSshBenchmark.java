@@ -42,8 +42,10 @@ import java.util.UUID;
 /**
  * The manual backend over SSH against the test hosts of scripts/test-hosts.sh: the cost of one status poll of 1,000
  * jobs spread over 2 hosts (remote commands and latency), the same on Spot hosts whose scan also asks their Scheduled
- * Events (from a metadata service stand-in on the test bridge), and submit latency over a warm session against a cold
- * one (a new process: connect, authenticate, probe the hosts once). Usage, as root from the repository root:
+ * Events (from a metadata service stand-in on the test bridge), submit latency over a warm session against a cold
+ * one (a new process: connect, authenticate, probe the hosts once), and, in the same run, warm submits to a fleet of
+ * the first host alone beside a raw command loop on a warm session to that host (the floor of a remote command).
+ * Usage, as root from the repository root:
  *
  * <pre>
  * scripts/test-hosts.sh up 2
@@ -149,15 +151,9 @@ public final class ManualSshBenchmark {
                     .command("true").build(), new VmSize("bench", "bench", 1, 0.5, Optional.empty(), false,
                     Architecture.X64, Set.of("V2"))).build();
             int submits = 10;
-            long[] warm = new long[submits];
-            long submitCommands = 0;
-            for (int i = 0; i < submits; i++) {
-                long before = remoteCalls(backend);
-                long start = System.nanoTime();
-                backend.submit(plan, SubmitOptions.withKey("warm-" + UUID.randomUUID()));
-                warm[i] = System.nanoTime() - start;
-                submitCommands = Math.max(submitCommands, remoteCalls(backend) - before);
-            }
+            Submits twoHosts = warmSubmits(backend, plan, submits, "warm-");
+            long[] warm = twoHosts.nanos();
+            long submitCommands = twoHosts.maxCommands();
             long[] cold = new long[submits];
             for (int i = 0; i < submits; i++) {
                 long start = System.nanoTime();
@@ -169,6 +165,7 @@ public final class ManualSshBenchmark {
             System.out.printf(Locale.ROOT, "submit (1 node, %d jobs already there): warm session median %.1f ms "
                     + "(at most %d remote commands), cold (new sessions + one probe per host) median %.1f ms over %d "
                     + "submits each%n", refs.size(), median(warm), submitCommands, median(cold), submits);
+            oneHostSubmits(config, context, plan, submits, rawCommands(hosts.get(0), submits * 2), median(warm));
         } finally {
             try (SshPool pool = new SshPool()) {
                 String[] h = hosts.get(0);
@@ -179,6 +176,70 @@ public final class ManualSshBenchmark {
                         + "[ \"$x\" -gt 1 ] && kill -- \"-$x\"; done; rm -rf -- \"$1\"", "clean", root),
                         Duration.ofMinutes(1));
             }
+        }
+    }
+
+    /** Each submit's latency, and the most remote commands one of them ran. */
+    private record Submits(long[] nanos, long maxCommands) {
+    }
+
+    /** Submits of one-node jobs with fresh keys, one after another over the backend's warm sessions. */
+    private static Submits warmSubmits(Backend backend, Plan plan, int count, String keyPrefix) {
+        long[] nanos = new long[count];
+        long commands = 0;
+        for (int i = 0; i < count; i++) {
+            long before = remoteCalls(backend);
+            long start = System.nanoTime();
+            backend.submit(plan, SubmitOptions.withKey(keyPrefix + UUID.randomUUID()));
+            nanos[i] = System.nanoTime() - start;
+            commands = Math.max(commands, remoteCalls(backend) - before);
+        }
+        return new Submits(nanos, commands);
+    }
+
+    /**
+     * One short command ({@code true}) at a time over a warm pooled session to the first host: the floor a submit
+     * of N remote commands is measured against. Returns the median in milliseconds.
+     */
+    private static double rawCommands(String[] h, int count) {
+        SshTarget target = SshTarget.of(h[1], Integer.parseInt(h[2]), h[3], ClientIdentity.keyFile(Path.of(h[4])),
+                HostKeyPolicy.pinned(h[5]));
+        try (SshPool pool = new SshPool()) {
+            pool.exec(target, List.of("true"), Duration.ofSeconds(30)); // connects; not measured
+            long[] nanos = new long[count];
+            for (int i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                RemoteResult r = pool.exec(target, List.of("true"), Duration.ofSeconds(30));
+                nanos[i] = System.nanoTime() - start;
+                if (!r.succeeded()) {
+                    throw new IllegalStateException("true failed on " + h[0] + ": " + r.stderrText());
+                }
+            }
+            double raw = median(nanos);
+            System.out.printf(Locale.ROOT, "raw command on a warm session to %s: median %.1f ms over %d commands%n",
+                    h[0], raw, count);
+            return raw;
+        }
+    }
+
+    /**
+     * Warm single-node submits to a fleet of the first host alone (its 500 seeded jobs there), beside the raw
+     * command loop of the same run: the submit's cost in remote commands and against their floor.
+     */
+    private static void oneHostSubmits(Map<String, String> config, BackendContext context, Plan plan, int submits,
+                                       double raw, double twoHostWarm) {
+        Map<String, String> one = new TreeMap<>();
+        config.forEach((key, value) -> {
+            if (!key.startsWith("hosts[1]")) {
+                one.put(key, value);
+            }
+        });
+        try (Backend backend = new ManualBackendProvider().create(new BackendConfig("manual", one), context)) {
+            backend.submit(plan, SubmitOptions.withKey("one-host-warmup-" + UUID.randomUUID())); // connects, probes
+            Submits oneHost = warmSubmits(backend, plan, submits, "one-host-");
+            System.out.printf(Locale.ROOT, "submit (1 node) to a fleet of 1 host: warm median %.1f ms (at most %d "
+                    + "remote commands) = %.1fx the raw command; to the fleet of 2 hosts: %.1fx%n",
+                    median(oneHost.nanos()), oneHost.maxCommands(), median(oneHost.nanos()) / raw, twoHostWarm / raw);
         }
     }
 

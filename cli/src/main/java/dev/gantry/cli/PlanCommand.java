@@ -12,7 +12,6 @@ import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanJson;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.catalog.CatalogAge;
-import dev.gantry.core.catalog.refresh.QuotaChecker;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -56,8 +55,8 @@ final class PlanCommand extends Verb {
         int exit = Main.OK;
         // With credentials at hand (a subscription to ask), plans are checked against the family vCPU quota.
         String subscription = env().environment().get("AZURE_SUBSCRIPTION_ID");
-        QuotaChecker quota = noQuota || subscription == null || subscription.isBlank() ? null
-                : QuotaChecker.azure(subscription);
+        Optional<String> quota = noQuota || subscription == null || subscription.isBlank() ? Optional.empty()
+                : Optional.of(subscription);
         ArrayNode results = Json.array();
         boolean first = true;
         for (Path spec : specs) {
@@ -67,8 +66,8 @@ final class PlanCommand extends Verb {
                 Workload workload = gantry.load(file);
                 name = workload.name();
                 Plan plan = gantry.plan(workload, overrides);
-                if (quota != null) {
-                    checkQuota(quota, plan);
+                if (quota.isPresent()) {
+                    checkQuota(gantry, quota.get(), plan);
                 }
                 if (output.json()) {
                     results.add(PlanJson.toJson(plan));
@@ -95,10 +94,9 @@ final class PlanCommand extends Verb {
     }
 
     /** Quota problems are warnings on stderr: the plan stays valid, the subscription needs more quota to run it. */
-    private void checkQuota(QuotaChecker quota, Plan plan) {
+    private void checkQuota(Gantry gantry, String subscription, Plan plan) {
         try {
-            for (dev.gantry.api.Problem problem : quota.check(plan.region(), plan.vmSize().name(), plan.nodes(),
-                    plan.spot())) {
+            for (dev.gantry.api.Problem problem : gantry.quotaProblems(plan, subscription)) {
                 env().err().println("gantry: warning: " + plan.workload().name() + ": quota: " + problem.message());
             }
         } catch (GantryException e) {

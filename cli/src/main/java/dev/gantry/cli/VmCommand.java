@@ -4,31 +4,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.api.Plan;
-import dev.gantry.core.Gantry;
-import dev.gantry.core.provision.DoctorCheck;
-import dev.gantry.core.provision.ProvisionRequest;
-import dev.gantry.core.provision.ProvisionedVm;
-import dev.gantry.core.provision.ReadinessCheck;
-import dev.gantry.core.provision.ReadinessWait;
-import dev.gantry.core.provision.TcpPortCheck;
-import dev.gantry.core.provision.VmInventory;
+import dev.gantry.core.VmUp;
+import dev.gantry.core.Vms;
 import dev.gantry.core.provision.VmInventoryEntry;
-import dev.gantry.core.provision.VmProvisioner;
-import dev.gantry.images.BootOptions;
-import dev.gantry.images.BootScript;
-import dev.gantry.images.ImageCatalog;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,32 +27,12 @@ final class VmCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /**
-     * The VM inventory of the Gantry state directory ({@code STATE_DIR/vms/vms.json}), which the manual backend's
-     * {@code provisioned} key reads as well. Earlier versions kept it in {@code ~/.gantry/vms}: such a file is moved
-     * over once (VMs bill until deleted, so none may be forgotten), or, when both exist, named in a warning.
-     */
-    static VmInventory inventory(Verb verb) {
-        VmInventory inventory = verb.root.gantry().vmInventory();
-        Path legacy = verb.env().home().resolve(".gantry").resolve("vms").resolve(VmInventory.FILE_NAME);
-        if (legacy.equals(inventory.file()) || !Files.exists(legacy)) {
-            return inventory;
-        }
-        if (Files.exists(inventory.file())) {
-            verb.env().err().println("gantry: warning: " + legacy + " (written by an earlier version) is not read; "
-                    + "the inventory is " + inventory.file() + ". Merge its VMs into it, or delete them in the Azure "
-                    + "portal, then remove " + legacy);
-            return inventory;
-        }
-        try {
-            Files.createDirectories(inventory.file().getParent());
-            Files.move(legacy, inventory.file(), StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new GantryException(ErrorCode.CONFIG_INVALID, "cannot move the VM inventory of an earlier version "
-                    + "from " + legacy + " to " + inventory.file() + " (" + e.getMessage() + "); move it yourself");
-        }
-        verb.env().err().println("gantry: moved the VM inventory from " + legacy + " to " + inventory.file());
-        return inventory;
+    /** The facade's VMs; its notices go to stderr, as the CLI's own do. */
+    static Vms vms(Verb verb) {
+        return verb.root.gantry().vms(verb.env().azure(), notice -> {
+            verb.env().err().println("gantry: " + notice);
+            verb.env().err().flush();
+        });
     }
 
     static String subscription(Verb verb, String given) {
@@ -120,8 +83,6 @@ final class VmCommand implements Runnable {
             + "and pass doctor, and records them in STATE_DIR/vms/vms.json.",
             "Running it again with the same name prefix reuses the VMs it made."})
     static final class Up extends Verb {
-        private static final Duration READY_INTERVAL = Duration.ofSeconds(10);
-
         @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec whose plan decides the VMs.")
         Path spec;
 
@@ -165,78 +126,20 @@ final class VmCommand implements Runnable {
         Duration waitTimeout;
 
         @Override
-        public Integer call() throws IOException {
-            Gantry gantry = root.gantry();
+        public Integer call() {
             Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
-            Plan plan = gantry.plan(gantry.load(file));
-            Path publicKey = publicKey();
-            String key = Files.readString(publicKey, StandardCharsets.UTF_8).strip();
-            // Decided before anything is created: a doctor that cannot log in would leave billing VMs behind.
-            ReadinessCheck readiness = skipDoctor ? TcpPortCheck.ssh()
-                    : TcpPortCheck.ssh().then(new DoctorCheck(gantry.registry(), doctorSettings(gantry, publicKey),
-                            gantry.backendContext(DoctorCheck.BACKEND), Optional.of(plan)));
-            String cloudInit = new BootScript(ImageCatalog.builtIn()).cloudConfig(plan, BootOptions.defaults());
-            ProvisionRequest request = ProvisionRequest.forPlan(plan, subscription(this, subscription), resourceGroup,
-                    adminUser, key, cloudInit, namePrefix != null ? namePrefix : plan.workload().name());
-            if (count != null) {
-                request = request.withCount(count);
-            }
-            if (publicIpSource != null) {
-                request = request.withPublicIp(publicIpSource);
-            }
-            env().err().println("gantry: creating " + request.count() + " x " + plan.vmSize().name() + " in "
-                    + plan.region() + (plan.spot() ? " (spot)" : "") + "; VMs bill until 'gantry vm down'");
-            env().err().println("gantry: then reading their SSH host keys through Azure Run Command and waiting up to "
-                    + ReadinessWait.readable(waitTimeout) + " until they answer SSH"
-                    + (skipDoctor ? "" : " and pass doctor"));
-            env().err().flush();
-            Duration interval = waitTimeout.compareTo(READY_INTERVAL) < 0 ? waitTimeout : READY_INTERVAL;
-            VmProvisioner provisioner = new VmProvisioner(env().azure(), inventory(this),
-                    new ReadinessWait(readiness, waitTimeout, interval, Clock.systemUTC(),
-                            pause -> Thread.sleep(pause.toMillis())), Clock.systemUTC());
-            java.util.List<VmInventoryEntry> vms = new ArrayList<>();
-            for (ProvisionedVm vm : provisioner.up(request)) {
-                vms.add(vm.vm());
-            }
-            print(this, vms);
-            env().err().println("gantry: ready; run jobs on them with backends.manual: {transport: ssh, provisioned: ["
-                    + request.namePrefix() + "-*]} (and defaults.identityFile)");
+            Optional<Path> login = Optional.ofNullable(identity).map(given -> {
+                Path path = given.isAbsolute() ? given : env().workingDirectory().resolve(given);
+                if (!Files.isReadable(path)) {
+                    throw new GantryException(ErrorCode.USAGE, "--identity: cannot read " + path);
+                }
+                return path;
+            });
+            VmUp request = new VmUp(file, subscription(this, subscription), resourceGroup, Optional.ofNullable(count),
+                    adminUser, publicKey(), login, Optional.ofNullable(publicIpSource),
+                    Optional.ofNullable(namePrefix), skipDoctor, waitTimeout);
+            print(this, vms(this).up(request));
             return Main.OK;
-        }
-
-        /**
-         * The manual backend's settings for the doctor: the configured ones, logging in with {@code --identity}, else
-         * the private key beside the public key installed on the VMs (the one login sure to work), else the
-         * configuration's own {@code defaults.identityFile} or {@code defaults.agent}.
-         */
-        private Map<String, String> doctorSettings(Gantry gantry, Path publicKey) {
-            Map<String, String> settings = new TreeMap<>(gantry.config().backendConfig(DoctorCheck.BACKEND).values());
-            Optional<Path> key = Optional.empty();
-            if (identity != null) {
-                Path given = identity.isAbsolute() ? identity : env().workingDirectory().resolve(identity);
-                if (!Files.isReadable(given)) {
-                    throw new GantryException(ErrorCode.USAGE, "--identity: cannot read " + given);
-                }
-                key = Optional.of(given);
-            } else {
-                String name = publicKey.getFileName().toString();
-                if (name.endsWith(".pub")) {
-                    Path beside = publicKey.resolveSibling(name.substring(0, name.length() - ".pub".length()));
-                    if (Files.isReadable(beside)) {
-                        key = Optional.of(beside);
-                    }
-                }
-            }
-            if (key.isPresent()) {
-                settings.remove("defaults.agent");
-                settings.put("defaults.identityFile", key.get().toString());
-            } else if (!settings.containsKey("defaults.identityFile")
-                    && !"true".equals(settings.get("defaults.agent"))) {
-                throw new GantryException(ErrorCode.USAGE, "doctor cannot log in to the new VMs: there is no private "
-                        + "key beside " + publicKey + " and backends.manual sets neither defaults.identityFile nor "
-                        + "defaults.agent; pass --identity FILE, or --skip-doctor to wait for port 22 only");
-            }
-            return settings;
         }
 
         private Path publicKey() {
@@ -262,7 +165,7 @@ final class VmCommand implements Runnable {
     static final class List extends Verb {
         @Override
         public Integer call() {
-            print(this, inventory(this).list());
+            print(this, vms(this).list());
             return Main.OK;
         }
     }
@@ -277,19 +180,9 @@ final class VmCommand implements Runnable {
 
         @Override
         public Integer call() {
-            VmInventory inventory = inventory(this);
-            java.util.List<String> targets = all ? inventory.list().stream().map(VmInventoryEntry::name).toList() : names;
-            if (targets.isEmpty()) {
-                throw new GantryException(ErrorCode.USAGE, "name the VMs to delete, or pass --all; 'gantry vm list' "
-                        + "shows them");
-            }
-            for (String name : targets) {
-                if (inventory.find(name).isEmpty()) {
-                    throw new GantryException(ErrorCode.USAGE, "no VM '" + name + "' in the inventory; known: "
-                            + String.join(", ", inventory.list().stream().map(VmInventoryEntry::name).toList()));
-                }
-            }
-            new VmProvisioner(env().azure(), inventory, ReadinessWait.sshPort(), Clock.systemUTC()).down(targets);
+            Vms vms = vms(this);
+            java.util.List<String> targets = all ? vms.list().stream().map(VmInventoryEntry::name).toList() : names;
+            vms.down(targets);
             env().out().println("gantry: deleted " + String.join(", ", targets));
             return Main.OK;
         }

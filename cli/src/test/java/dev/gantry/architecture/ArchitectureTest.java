@@ -68,6 +68,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void cliPlansAndProvisionsThroughTheFacade() {
+        LayerRules.cliPlansAndProvisionsThroughTheFacade().check(gantry);
+    }
+
+    @Test
     void coreNeverImportsABackend() {
         LayerRules.coreNeverImportsABackend().check(gantry);
     }

@@ -98,6 +98,28 @@ final class LayerRules {
                         + "package may change any day");
     }
 
+    /**
+     * The CLI plans and provisions through the facade ({@code Gantry.plan}, {@code Gantry.vms},
+     * {@code Gantry.quotaProblems}): it never renders boot scripts, builds provisioners or readiness checks or reads
+     * quota itself. What the facade hands back ({@code VmInventoryEntry}) it may print.
+     */
+    static ArchRule cliPlansAndProvisionsThroughTheFacade() {
+        DescribedPredicate<JavaClass> assembly = new DescribedPredicate<>("core's provisioning, quota or images") {
+            @Override
+            public boolean test(JavaClass target) {
+                String name = target.getName();
+                return name.startsWith("dev.gantry.images.")
+                        || name.startsWith("dev.gantry.core.provision.")
+                        && !name.equals("dev.gantry.core.provision.VmInventoryEntry")
+                        || name.equals("dev.gantry.core.catalog.refresh.QuotaChecker");
+            }
+        };
+        return noClasses().that().resideInAPackage("dev.gantry.cli..")
+                .should().dependOnClassesThat(assembly)
+                .because("the CLI only parses and prints: planning, provisioning and quota go through the Gantry "
+                        + "facade, so a program gets exactly what the CLI does");
+    }
+
     static ArchRule noPackageCycles() {
         // A module's public package and its internal packages are one unit (public types hand their work to the
         // internals, which take those types back as arguments); cycles between units are what this rule forbids.

@@ -38,6 +38,8 @@ class LayerRulesCatchViolationsTest {
                         "dev.gantry.ssh.violating.SshUsingCli"),
                 Arguments.of("topLayersNeverReachAnInternalPackage",
                         LayerRules.topLayersNeverReachAnInternalPackage(), "dev.gantry.cli.violating.CliUsingInternal"),
+                Arguments.of("cliPlansAndProvisionsThroughTheFacade",
+                        LayerRules.cliPlansAndProvisionsThroughTheFacade(), "dev.gantry.cli.violating.CliProvisioningItself"),
                 Arguments.of("noPackageCycles", LayerRules.noPackageCycles(), "dev.gantry.violating.cycle.a.CycleA"),
                 Arguments.of("onlyCoreWiringTouchesDagger", LayerRules.onlyCoreWiringTouchesDagger(),
                         "dev.gantry.cli.violating.CliUsingDagger"),

@@ -6,14 +6,17 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
-import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.core.advisor.NodeBoots;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.refresh.QuotaChecker;
 import dev.gantry.core.config.ConfigLoader;
 import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
@@ -24,6 +27,7 @@ import dev.gantry.core.provision.VmInventoryEntry;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
+import dev.gantry.images.ImageCatalog;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The entry point for programs: load and validate specs, plan them, run them on the configured backend and follow
@@ -47,6 +52,8 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Gantry implements AutoCloseable {
+    private static final NodeBoots NODE_BOOTS = new NodeBoots(ImageCatalog.builtIn());
+
     private final CoreServices services;
     private final JobService jobs;
     private final Map<String, Backend> open = new LinkedHashMap<>();
@@ -90,8 +97,12 @@ public final class Gantry implements AutoCloseable {
         return plan(workload, PlanOverrides.none());
     }
 
+    /**
+     * The same with the command line's overrides. The plan carries what its nodes run at boot
+     * ({@link Plan#boot()}: Gantry's cloud-init config for the image and the Batch node agent that fits it).
+     */
     public Plan plan(Workload workload, PlanOverrides overrides) {
-        return services.advisor().get().plan(workload, overrides);
+        return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides));
     }
 
     /** Plans the workload and submits it to the configured backend. */
@@ -174,6 +185,22 @@ public final class Gantry implements AutoCloseable {
     /** The VMs {@code gantry vm up} recorded: {@code vms.json} under {@code STATE_DIR/vms}. */
     public VmInventory vmInventory() {
         return VmInventory.inStateDirectory(config().stateDirectory());
+    }
+
+    /**
+     * The VMs Gantry creates for the manual backend, through {@code azure}; notices for the user (what is being
+     * created, an inventory moved from an earlier version) go to {@code notices}.
+     */
+    public Vms vms(ArmConnector azure, Consumer<String> notices) {
+        return new Vms(this, azure, services.settings().home(), notices);
+    }
+
+    /**
+     * Every vCPU quota of the subscription the plan would exceed in its region (Compute usages, read with
+     * {@code DefaultAzureCredential}); empty when it fits.
+     */
+    public List<Problem> quotaProblems(Plan plan, String subscription) {
+        return QuotaChecker.azure(subscription).check(plan.region(), plan.vmSize().name(), plan.nodes(), plan.spot());
     }
 
     /** The installed backends by name (the providers ServiceLoader found plus those added in code). */

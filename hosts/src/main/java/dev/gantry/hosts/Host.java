@@ -4,29 +4,27 @@ import dev.gantry.hosts.events.MetadataHost;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
- * A machine jobs run on, as the backend needs it: start a detached command, read and write small files, signal
- * process groups. Paths are absolute strings in the host's own file system. The local transport implements it with
- * the JDK; an SSH transport implements the same operations over one connection, so job bookkeeping
- * ({@link dev.gantry.hosts.jobs.JobDirectory}) and the wrapper script are shared.
+ * A machine jobs run on, as the backend needs it: run a short command (the job protocol's scripts), read and write
+ * small files, signal process groups. Paths are absolute strings in the host's own file system. The local machine
+ * implements it with the JDK, an SSH host with one remote command per operation over a shared connection, so the
+ * job protocol ({@link dev.gantry.hosts.jobs.JobLauncher}, {@link dev.gantry.hosts.jobs.HostScan},
+ * {@link dev.gantry.hosts.jobs.JobDirectory}) and the wrapper script are the same on both.
  */
 public interface Host extends MetadataHost {
     /** A short name for messages: {@code local}, later the SSH host alias. */
     String name();
 
     /**
-     * Starts {@code argv} in its own session and process group, detached from this process: it keeps running when
-     * the caller exits. Environment values travel only in the child's environment, never on a command line.
-     *
-     * @param launchLog where the launcher's own output goes (the job's output is redirected by the wrapper)
+     * How the launch script starts a job in a new session here: {@code setsid}, {@code perl} (POSIX::setsid), or
+     * empty for whichever the host has ({@link dev.gantry.hosts.jobs.JobLauncher}).
      */
-    void startDetached(List<String> argv, String workingDirectory, Map<String, String> environment, String launchLog);
-
-    /** The argv prefix that puts a command into a new session (setsid or its fallback). */
-    List<String> sessionLeader();
+    default String sessionLeader() {
+        return "";
+    }
 
     boolean isDirectory(String path);
 
@@ -54,12 +52,6 @@ public interface Host extends MetadataHost {
     byte[] readFrom(String path, long offset);
 
     /**
-     * Holds an exclusive lock on a lock file, against other threads of this process and other processes, until
-     * closed. Blocks until the lock is free.
-     */
-    AutoCloseable lock(String path);
-
-    /**
      * Whether {@code pid} is alive and is still the process that started at {@code startedAt} (not a later process
      * that reused the id).
      */
@@ -79,6 +71,22 @@ public interface Host extends MetadataHost {
      * REMOTE_ERROR when it cannot start or outlives the timeout. For probes, never for jobs.
      */
     String run(List<String> argv, Duration timeout);
+
+    /**
+     * Runs a short command to completion with {@code stdin} as its standard input (closed when empty) and returns
+     * how it ended; fails with REMOTE_ERROR only when it cannot start, the host cannot be reached or it outlives the
+     * timeout. The job protocol's fixed scripts ({@link dev.gantry.hosts.jobs.JobLauncher},
+     * {@link dev.gantry.hosts.jobs.HostScan}) run through it, one command each on every kind of host.
+     */
+    CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout);
+
+    /**
+     * Commands this host has run for the backend so far, where the host counts them (an SSH host does: each is a
+     * round trip); empty where a command is a local process and nobody needs the count.
+     */
+    default OptionalLong commands() {
+        return OptionalLong.empty();
+    }
 
     /** The subdirectories of a directory (job ids under the work directory). */
     List<String> list(String directory);

@@ -2,6 +2,7 @@ package dev.gantry.hosts;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.Workload;
 import dev.gantry.hosts.internal.MemInfo;
 import dev.gantry.hosts.internal.ProcStat;
 import java.io.File;
@@ -11,8 +12,6 @@ import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -28,31 +27,35 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 
 /** The machine Gantry runs on. */
 public final class LocalHost implements Host {
+    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "gantry-local-command");
+        t.setDaemon(true);
+        return t;
+    });
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
-    /**
-     * File locks belong to the whole JVM (a second lock on the same file from this JVM throws), so threads of this
-     * process queue on an in-process lock first and only the holder takes the file lock.
-     */
-    private static final Map<String, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
     /** Clock skew allowed between the wrapper's {@code started} stamp (whole seconds) and the kernel's start time. */
     private static final Duration START_SLACK = Duration.ofSeconds(2);
 
-    private final List<String> sessionLeader;
+    private final String sessionLeader;
     private volatile MachineFacts facts;
 
-    public LocalHost(List<String> sessionLeader) {
-        this.sessionLeader = List.copyOf(sessionLeader);
+    /** @param sessionLeader how jobs start a new session here: {@code setsid} or {@code perl} */
+    public LocalHost(String sessionLeader) {
+        if (!List.of("setsid", "perl").contains(sessionLeader)) {
+            throw new IllegalArgumentException("a session leader is setsid or perl, not " + sessionLeader);
+        }
+        this.sessionLeader = sessionLeader;
     }
 
     /**
@@ -60,23 +63,15 @@ public final class LocalHost implements Host {
      * BSDs ship Perl but no setsid command).
      */
     public static LocalHost detect() {
-        Optional<String> setsid = onPath("setsid");
-        if (setsid.isPresent()) {
-            return new LocalHost(List.of(setsid.get()));
+        if (onPath("setsid").isPresent()) {
+            return new LocalHost("setsid");
         }
-        Optional<String> perl = onPath("perl");
-        if (perl.isPresent()) {
-            return new LocalHost(perlSetsid(perl.get()));
+        if (onPath("perl").isPresent()) {
+            return new LocalHost("perl");
         }
         throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "the manual backend's local transport needs "
                 + "'setsid' (util-linux) or 'perl' on PATH to start jobs that outlive the CLI; neither was found in "
                 + System.getenv("PATH") + "; install util-linux");
-    }
-
-    /** The fallback session leader: Perl's setsid(2) binding, then exec of the argv that follows. */
-    public static List<String> perlSetsid(String perl) {
-        return List.of(perl, "-MPOSIX", "-e",
-                "POSIX::setsid() or die \"setsid: $!\\n\"; exec { $ARGV[0] } @ARGV or die \"exec $ARGV[0]: $!\\n\"");
     }
 
     /** The first executable {@code program} in this process's PATH, as an absolute or PATH-relative path. */
@@ -100,28 +95,8 @@ public final class LocalHost implements Host {
     }
 
     @Override
-    public List<String> sessionLeader() {
+    public String sessionLeader() {
         return sessionLeader;
-    }
-
-    @Override
-    public void startDetached(List<String> argv, String workingDirectory, Map<String, String> environment,
-                              String launchLog) {
-        ProcessBuilder builder = new ProcessBuilder(argv)
-                .directory(new File(workingDirectory))
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(new File(launchLog)))
-                .redirectErrorStream(true);
-        Map<String, String> env = builder.environment();
-        env.clear();
-        env.putAll(environment);
-        try {
-            // Not waited for: the JDK reaps it if it ends while we run; after we exit, init does.
-            builder.start();
-        } catch (IOException e) {
-            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "could not start " + argv.get(0) + " in "
-                    + workingDirectory + ": " + e.getMessage(), e);
-        }
     }
 
     @Override
@@ -219,36 +194,6 @@ public final class LocalHost implements Host {
             return new byte[0];
         } catch (IOException e) {
             throw io("read " + path, e);
-        }
-    }
-
-    @Override
-    public AutoCloseable lock(String path) {
-        ReentrantLock inProcess = IN_PROCESS.computeIfAbsent(path, p -> new ReentrantLock());
-        inProcess.lock();
-        try {
-            FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock fileLock;
-            try {
-                fileLock = channel.lock();
-            } catch (IOException | RuntimeException e) {
-                channel.close();
-                throw e;
-            }
-            return () -> {
-                try {
-                    fileLock.release();
-                    channel.close();
-                } finally {
-                    inProcess.unlock();
-                }
-            };
-        } catch (IOException e) {
-            inProcess.unlock();
-            throw io("lock " + path, e);
-        } catch (RuntimeException e) {
-            inProcess.unlock();
-            throw e;
         }
     }
 
@@ -377,25 +322,42 @@ public final class LocalHost implements Host {
                 + e.getMessage(), e);
     }
 
+    /** Output only; the exit status is the probe's own business (its sections say what failed). */
     @Override
     public String run(List<String> argv, Duration timeout) {
+        return exec(argv, Optional.empty(), timeout).stdoutText();
+    }
+
+    /**
+     * A child of this process with its environment, less the GANTRY_ variables that would describe another job
+     * (a job launched through it inherits what it has).
+     */
+    @Override
+    public CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout) {
         try {
-            Process process = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            // Read while it runs: a full pipe would otherwise stall a chatty probe.
-            java.util.concurrent.CompletableFuture<byte[]> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try (InputStream in = process.getInputStream()) {
-                    return in.readAllBytes();
+            ProcessBuilder builder = new ProcessBuilder(argv);
+            builder.environment().keySet().removeIf(name -> name.startsWith(Workload.RESERVED_ENV_PREFIX));
+            if (stdin.isEmpty()) {
+                builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            }
+            Process process = builder.start();
+            // Read while it runs: a full pipe would otherwise stall a chatty command.
+            CompletableFuture<byte[]> out = drain(process.getInputStream());
+            CompletableFuture<byte[]> err = drain(process.getErrorStream());
+            if (stdin.isPresent()) {
+                try (var in = process.getOutputStream()) {
+                    in.write(stdin.get());
                 } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    // The command ended without reading all of it; its exit status says what happened.
                 }
-            });
+            }
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new GantryException(ErrorCode.REMOTE_ERROR, argv.get(0) + " did not finish within "
                         + timeout.toSeconds() + "s on " + name());
             }
-            return new String(out.join(), StandardCharsets.UTF_8);
+            return new CommandResult(process.exitValue(), out.join(),
+                    new String(err.join(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot run " + argv.get(0) + " on " + name() + ": "
                     + e.getMessage(), e);
@@ -403,5 +365,16 @@ public final class LocalHost implements Host {
             Thread.currentThread().interrupt();
             throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while running " + argv.get(0), e);
         }
+    }
+
+    private static CompletableFuture<byte[]> drain(InputStream stream) {
+        // Own threads, not the common pool: a reader blocks until the command ends.
+        return CompletableFuture.supplyAsync(() -> {
+            try (InputStream in = stream) {
+                return in.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, READERS);
     }
 }

@@ -14,74 +14,22 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A host reached over SSH. Every operation is one remote command: a fixed {@code sh -c} script whose inputs are its
  * positional parameters, turned into one command line by {@link ShellQuoting} inside {@link SshPool}, so no path or
- * user value is ever part of shell text. Environment values travel on the launch command's stdin into a 0600 file
+ * user value is ever part of shell text. Environment values travel on the launch command's stdin into a 0600 file ({@link dev.gantry.hosts.jobs.JobLauncher})
  * that the job's loader sources and deletes before anything else runs; they never appear on a command line.
  */
 public final class SshHost implements Host {
     /** Clock skew allowed between the wrapper's {@code started} stamp (whole seconds) and the kernel's start time. */
     private static final Duration START_SLACK = Duration.ofSeconds(2);
-
-    /**
-     * Stores stdin as the env file (0600), enters the working directory and starts the argv in a new session with
-     * all three standard streams detached, so the SSH channel closes as soon as this script exits. Arguments: launch
-     * log, working directory, env file, then the argv.
-     */
-    static final String LAUNCH = """
-            log=$1 cwd=$2 envfile=$3
-            shift 3
-            old=$(umask)
-            umask 077
-            cat > "$envfile.tmp" && mv -f "$envfile.tmp" "$envfile" || exit 70
-            umask "$old"
-            [ -n "$cwd" ] || cwd=$HOME
-            if ! cd "$cwd" 2>/dev/null; then rm -f "$envfile"; echo "cannot enter $cwd" >&2; exit 71; fi
-            load='f=$1; shift; set -a; . "$f"; set +a; rm -f "$f"; exec "$@"'
-            if command -v setsid >/dev/null 2>&1; then
-              setsid sh -c "$load" gantry-env "$envfile" "$@" </dev/null >>"$log" 2>&1 &
-            elif command -v perl >/dev/null 2>&1; then
-              perl -MPOSIX -e 'POSIX::setsid() or die "setsid: $!\\n"; exec { $ARGV[0] } @ARGV or die "exec: $!\\n"' \\
-                sh -c "$load" gantry-env "$envfile" "$@" </dev/null >>"$log" 2>&1 &
-            else
-              rm -f "$envfile"; echo "the host needs setsid (util-linux) or perl to start detached jobs" >&2; exit 72
-            fi
-            # Return only once the child leads its own session: a channel torn down before that (a dropped
-            # connection, a killed client) must not take the job with it.
-            pid=$! i=0
-            while [ "$i" -lt 100 ] && read -r st < "/proc/$pid/stat" 2>/dev/null; do
-              set -- ${st##*) }
-              [ "$4" = "$pid" ] && break
-              i=$((i + 1)); sleep 0.05
-            done
-            """;
-
-    /**
-     * mkdir is atomic on every file system. A lock directory older than a minute belongs to a submit that died
-     * holding it (a submit holds it for well under a second) and is taken over. Waits up to 20 s per command; the
-     * caller asks again while its own deadline allows.
-     */
-    private static final String LOCK = """
-            mkdir -p -- "${1%/*}" || exit 2
-            i=0
-            while ! mkdir -- "$1" 2>/dev/null; do
-              if [ -n "$(find "$1" -maxdepth 0 -mmin +1 2>/dev/null)" ]; then rmdir -- "$1" 2>/dev/null; continue; fi
-              i=$((i + 1)); [ "$i" -gt 200 ] && exit 4
-              sleep 0.1
-            done
-            """;
-    private static final int LOCK_ATTEMPTS = 5;
 
     private static final String GROUP_ALIVE = """
             for s in /proc/[0-9]*/stat; do
@@ -99,8 +47,6 @@ public final class SshHost implements Host {
             while read -r k v; do [ "$k" = btime ] && btime=$v; done < /proc/stat
             echo "$state $start $btime $(getconf CLK_TCK)"
             """;
-
-    private static final Map<String, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
 
     private final String name;
     private final SshTarget target;
@@ -137,35 +83,21 @@ public final class SshHost implements Host {
     }
 
     /** Remote commands this host has run so far: what the one-command-per-poll promise is measured with. */
-    public long commands() {
-        return commands.get();
+    @Override
+    public OptionalLong commands() {
+        return OptionalLong.of(commands.get());
+    }
+
+    @Override
+    public CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration limit) {
+        commands.incrementAndGet();
+        RemoteResult r = pool.exec(target, argv, stdin, limit);
+        return new CommandResult(r.exitCode(), r.stdout(), r.stderrText());
     }
 
     @Override
     public String name() {
         return name;
-    }
-
-    @Override
-    public List<String> sessionLeader() {
-        return List.of(); // the launch script makes the new session itself, with setsid or perl
-    }
-
-    @Override
-    public void startDetached(List<String> argv, String workingDirectory, Map<String, String> environment,
-                              String launchLog) {
-        String envFile = launchLog.substring(0, launchLog.lastIndexOf('/') + 1) + "env";
-        StringBuilder env = new StringBuilder();
-        environment.forEach((name, value) -> env.append(name).append('=').append(ShellQuoting.quote(value))
-                .append('\n'));
-        List<String> command = new ArrayList<>(List.of("sh", "-c", LAUNCH, "gantry-launch", launchLog,
-                workingDirectory, envFile));
-        command.addAll(argv);
-        RemoteResult result = exec(command, Optional.of(env.toString().getBytes(StandardCharsets.UTF_8)));
-        if (!result.succeeded()) {
-            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "could not start the job on " + name() + " in "
-                    + workingDirectory + ": " + result.stderrText().strip() + " (exit " + result.exitCode() + ")");
-        }
     }
 
     @Override
@@ -237,31 +169,6 @@ public final class SshHost implements Host {
             throw failed("read " + path, r);
         }
         return r.stdout();
-    }
-
-    @Override
-    public AutoCloseable lock(String path) {
-        ReentrantLock inProcess = IN_PROCESS.computeIfAbsent(name() + ":" + path, p -> new ReentrantLock());
-        inProcess.lock();
-        try {
-            RemoteResult r = script(LOCK, path);
-            for (int attempt = 1; r.exitCode() == 4 && attempt < LOCK_ATTEMPTS; attempt++) {
-                r = script(LOCK, path);
-            }
-            if (!r.succeeded()) {
-                throw failed("lock " + path + " (another submit of this job holds it)", r);
-            }
-        } catch (RuntimeException e) {
-            inProcess.unlock();
-            throw e;
-        }
-        return () -> {
-            try {
-                script("rmdir -- \"$1\"", path);
-            } finally {
-                inProcess.unlock();
-            }
-        };
     }
 
     @Override
@@ -337,33 +244,6 @@ public final class SshHost implements Host {
         RemoteResult r = script("cd -- \"$1\" 2>/dev/null || exit 0; for d in */; do [ -d \"$d\" ] && "
                 + "printf '%s\\n' \"${d%/}\"; done; exit 0", directory);
         return r.stdoutText().lines().filter(s -> !s.isEmpty()).toList();
-    }
-
-    /** Which of the named files exist in a directory: one command for what would be one per file. */
-    public Set<String> present(String directory, List<String> names) {
-        List<String> argv = new ArrayList<>(List.of("sh", "-c",
-                "d=$1; shift; for f in \"$@\"; do [ -e \"$d/$f\" ] && printf '%s\\n' \"$f\"; done; exit 0", "sh",
-                directory));
-        argv.addAll(names);
-        RemoteResult r = exec(argv, Optional.empty());
-        if (!r.succeeded()) {
-            throw failed("look into " + directory, r);
-        }
-        return Set.copyOf(r.stdoutText().lines().toList());
-    }
-
-    /**
-     * Runs one command under the host's command timeout and returns its standard output; unlike {@link #run}, a
-     * non-zero exit fails with REMOTE_ERROR, quoting its standard error.
-     *
-     * @param what what the command does, for the message ("read the job directories in /srv/gantry")
-     */
-    public String runOrFail(List<String> argv, String what) {
-        RemoteResult r = exec(argv, Optional.empty());
-        if (!r.succeeded()) {
-            throw failed(what, r);
-        }
-        return r.stdoutText();
     }
 
     private RemoteResult script(String text, String... args) {

@@ -2,6 +2,7 @@ package dev.gantry.api.backend;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,21 @@ public final class ConfigProblems {
                 problems.addAll(e.problems());
             }
             return fallback;
+        }
+    }
+
+    /**
+     * Keeps a problem for every given key that is none of {@code accepted}, each with the accepted key it most
+     * likely meant, or, when none is near, where the accepted keys are listed: never the whole list in the message.
+     */
+    public void unknownKeys(List<ConfigKey> accepted) {
+        List<String> names = accepted.stream().map(ConfigKey::name).toList();
+        for (String unknown : config.unknownKeys(accepted)) {
+            String pattern = unknown.replaceAll("\\[\\d+]", "[*]");
+            String hint = names.isEmpty() ? config.backend() + " accepts no settings"
+                    : NearMiss.closest(pattern, names).map(key -> "did you mean '" + key + "'?")
+                    .orElse("'gantry backends --output json' lists the keys " + config.backend() + " accepts");
+            problems.add(config.problem(unknown, "unknown setting; " + hint));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.gantry.api.backend;
 
 import dev.gantry.api.Plan;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +24,32 @@ public interface ProvisionedHostDoctor {
      * @throws dev.gantry.api.GantryException CONFIG_INVALID when the settings cannot reach the VM at all
      */
     List<HostReport> check(BackendConfig settings, BackendContext context, ProvisionedHost host, Optional<Plan> plan);
+
+    /**
+     * The same check, logging in with {@code loginKey} when one is given: the private key whose public half
+     * {@code vm up} installed on the VM, the one login sure to work there. A backend that logs in otherwise (or
+     * not at all) ignores it, as this default does.
+     */
+    default List<HostReport> check(BackendConfig settings, BackendContext context, ProvisionedHost host,
+                                   Optional<Plan> plan, Optional<Path> loginKey) {
+        return check(settings, context, host, plan);
+    }
+
+    /**
+     * Why the check could not log in to a new VM with these settings and {@code loginKey}: empty when it can. Core
+     * asks before any VM is created, so that a doctor that cannot log in never leaves billing VMs behind.
+     */
+    default List<String> loginProblems(BackendConfig settings, Optional<Path> loginKey) {
+        return List.of();
+    }
+
+    /**
+     * How to configure the backend to run jobs on VMs whose names match {@code namePattern} (such as
+     * {@code train-*}), for the user once they are ready; empty when there is nothing to say.
+     */
+    default Optional<String> settingsFor(String namePattern) {
+        return Optional.empty();
+    }
 
     /**
      * Names of checks whose MISSING no wait can change (a host key that is not the recorded one), so core stops

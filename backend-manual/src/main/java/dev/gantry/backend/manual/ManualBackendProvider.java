@@ -11,9 +11,6 @@ import dev.gantry.api.backend.ProvisionedHostDoctor;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.ManualSettings;
 import dev.gantry.backend.manual.internal.ProvisionedVmDoctor;
-import dev.gantry.backend.manual.internal.SshBackend;
-import dev.gantry.hosts.LocalHost;
-import dev.gantry.hosts.events.SpotSettings;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -65,12 +62,10 @@ public final class ManualBackendProvider implements BackendProvider {
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
         ManualSettings settings = ManualSettings.bind(config, context);
-        boolean ssh = settings.transport().equals("ssh");
-        Capabilities capabilities = new Capabilities(ssh, settings.container().enabled(), CAPABILITIES.spot(),
-                CAPABILITIES.nativeDependencies(), CAPABILITIES.followLogs(), CAPABILITIES.gpuVendors());
-        if (ssh) {
-            return SshBackend.create(config, settings, context, capabilities);
-        }
-        return new ManualBackend(LocalHost.detect(), settings, context, capabilities, SpotSettings.bind(config));
+        Capabilities capabilities = CAPABILITIES.toBuilder()
+                .multiNode(settings.transport() == ManualSettings.Transport.SSH)
+                .containers(settings.container().enabled())
+                .build();
+        return ManualBackend.create(settings, context, capabilities);
     }
 }

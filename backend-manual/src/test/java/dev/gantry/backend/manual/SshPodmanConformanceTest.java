@@ -2,7 +2,7 @@ package dev.gantry.backend.manual;
 
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.JobRef;
-import dev.gantry.backend.manual.internal.SshBackend;
+import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.SshHosts;
 import dev.gantry.tck.BackendConformanceTest;
 import dev.gantry.tck.BackendFixture;
@@ -35,7 +35,7 @@ class SshPodmanConformanceTest extends BackendConformanceTest {
 
             @Override
             public void evict(Backend backend, JobRef job) {
-                ((SshBackend) backend).preempt(job, "conformance kit eviction");
+                ((ManualBackend) backend).preempt(job, "conformance kit eviction");
             }
 
             /** One status command per test host. */

@@ -2,7 +2,6 @@ package dev.gantry.backend.manual;
 
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.JobRef;
-import dev.gantry.backend.manual.internal.SshBackend;
 import dev.gantry.backend.manual.internal.SshHosts;
 import dev.gantry.hosts.events.FakeMetadataService;
 import dev.gantry.tck.BackendConformanceTest;

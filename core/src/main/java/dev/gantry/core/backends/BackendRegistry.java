@@ -2,6 +2,7 @@ package dev.gantry.core.backends;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.Backend;
@@ -9,7 +10,7 @@ import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.ConfigKey;
-import dev.gantry.core.spec.yaml.NearMiss;
+import dev.gantry.api.backend.ConfigProblems;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -72,17 +73,10 @@ public final class BackendRegistry {
      * sees them: unknown keys, secrets in clear and missing required keys fail with CONFIG_INVALID.
      */
     public void checkSettings(BackendProvider provider, BackendConfig config) {
-        String name = provider.name();
-        List<Problem> problems = new ArrayList<>();
+        ConfigProblems found = new ConfigProblems(config);
         List<ConfigKey> keys = provider.configKeys();
-        List<String> names = keys.stream().map(ConfigKey::name).toList();
-        for (String unknown : config.unknownKeys(keys)) {
-            String pattern = unknown.replaceAll("\\[\\d+]", "[*]");
-            String hint = names.isEmpty() ? name + " accepts no settings"
-                    : NearMiss.closest(pattern, names).map(key -> "did you mean '" + key + "'?")
-                    .orElse("'gantry backends --output json' lists the keys " + name + " accepts");
-            problems.add(config.problem(unknown, "unknown setting; " + hint));
-        }
+        found.unknownKeys(keys);
+        List<Problem> problems = new ArrayList<>(found.problems());
         for (ConfigKey key : keys) {
             if (key.secret()) {
                 config.values().forEach((given, value) -> {

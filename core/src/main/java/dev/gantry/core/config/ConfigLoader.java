@@ -2,9 +2,9 @@ package dev.gantry.core.config;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
 import dev.gantry.core.spec.yaml.Binder;
-import dev.gantry.core.spec.yaml.NearMiss;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.NearMiss;
 import dev.gantry.api.SpotPolicy;
-import dev.gantry.core.spec.yaml.NearMiss;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -10,6 +10,7 @@ import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.ProvisionedHostDoctor;
 import dev.gantry.core.backends.BackendRegistry;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,7 @@ public final class DoctorCheck implements ReadinessCheck {
     private final BackendConfig settings;
     private final BackendContext context;
     private final Optional<Plan> plan;
+    private final Optional<Path> loginKey;
 
     /**
      * @param backend the backend whose check decides readiness; it must run jobs on provisioned VMs
@@ -45,14 +47,30 @@ public final class DoctorCheck implements ReadinessCheck {
      */
     public DoctorCheck(BackendRegistry registry, String backend, Map<String, String> settings,
             BackendContext context, Optional<Plan> plan) {
+        this(registry, new BackendConfig(backend, settings), context, plan, Optional.empty());
+    }
+
+    /**
+     * @param settings the backend's configured settings, with where each was written
+     * @param loginKey the private key whose public half is on the VMs, which the backend logs in with when given
+     */
+    public DoctorCheck(BackendRegistry registry, BackendConfig settings, BackendContext context, Optional<Plan> plan,
+            Optional<Path> loginKey) {
+        String backend = settings.backend();
         this.registry = Objects.requireNonNull(registry, "registry");
         this.provider = registry.require(backend);
         this.doctor = provider.provisionedHostDoctor().orElseThrow(() -> new GantryException(
                 ErrorCode.CONFIG_INVALID, "backend '" + backend + "' does not run jobs on VMs Gantry provisions, so "
                 + "it cannot say when they are ready; use a backend that does (" + BACKEND + "), or --skip-doctor"));
-        this.settings = new BackendConfig(backend, settings);
+        this.settings = settings;
         this.context = Objects.requireNonNull(context, "context");
         this.plan = Objects.requireNonNull(plan, "plan");
+        this.loginKey = Objects.requireNonNull(loginKey, "loginKey");
+    }
+
+    /** Why the backend could not log in to a new VM with its settings and the login key; empty when it can. */
+    public List<String> loginProblems() {
+        return doctor.loginProblems(settings, loginKey);
     }
 
     /** The check of the default backend, {@value #BACKEND}. */
@@ -66,7 +84,7 @@ public final class DoctorCheck implements ReadinessCheck {
         List<HostReport> reports;
         try {
             registry.checkSettings(provider, settings);
-            reports = doctor.check(settings, context, vm.asProvisionedHost(), plan);
+            reports = doctor.check(settings, context, vm.asProvisionedHost(), plan, loginKey);
         } catch (GantryException e) {
             if (e.code() == ErrorCode.CONFIG_INVALID || e.code() == ErrorCode.HOST_KEY_REJECTED) {
                 return Readiness.never("doctor cannot run: " + e.getMessage());

@@ -7,6 +7,7 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
 import dev.gantry.hosts.Host;
 import dev.gantry.hosts.jobs.JobDirectory;
+import dev.gantry.hosts.jobs.JobLaunch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class ContainerLaunch {
     }
 
     /** The command the wrapper runs and the variables the runtime process needs in its environment. */
-    public record Launch(List<String> argv, Map<String, String> runtimeEnvironment) {
+    public record Launch(List<String> argv, Map<String, String> runtimeEnvironment, JobLaunch.PrivateFile envFile) {
     }
 
     /** Whether this workload runs in a container: it names an image and a runtime is configured. */
@@ -98,21 +99,16 @@ public final class ContainerLaunch {
     }
 
     /**
-     * Writes the env file (0600 from creation) and returns the runtime command line for the job.
+     * Records the container's name and returns the runtime command line for the job; the env file it reads is
+     * {@link Launch#envFile()}, which the launch writes (0600) only once it knows the job is not started yet.
      *
      * @param gpus the host's GPUs the container gets
      */
-    public Launch prepare(Plan plan, String jobId, JobDirectory job, EnvFile envFile, GpuSlice gpus) {
-        return prepare(plan, jobId, 0, job, envFile, gpus);
-    }
-
-    /** The same for one rank of a job. */
     public Launch prepare(Plan plan, String jobId, int rank, JobDirectory job, EnvFile envFile, GpuSlice gpus) {
         ContainerCommand.checkpointMount(plan.workload()).ifPresent(host::createDirectory);
         host.writeAtomically(job.file(MARKER), ContainerCommand.containerName(jobId, rank, plan.nodes()) + "\n");
-        host.writePrivate(job.file(ENV_FILE), envFile.text());
         return new Launch(ContainerCommand.run(settings, plan, jobId, rank, job.file(ENV_FILE), gpus),
-                envFile.byName());
+                envFile.byName(), new JobLaunch.PrivateFile(ENV_FILE, envFile.text()));
     }
 
     /**

@@ -100,9 +100,10 @@ public final class MetadataQuery {
      * {@code exit} and {@code cd} stay there), then these requests: two questions for the price of one round trip.
      * The script's own output must not contain the answer markers.
      */
-    public static List<String> argvAfter(String script, String argument, List<Request> requests) {
-        List<String> argv = new ArrayList<>(List.of("sh", "-c", "(\n" + script + ")\nshift\n" + SCRIPT, "sh",
-                argument));
+    public static List<String> argvAfter(String script, List<String> arguments, List<Request> requests) {
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", "(\n" + script + ")\nshift " + arguments.size()
+                + "\n" + SCRIPT, "sh"));
+        argv.addAll(arguments);
         for (Request request : requests) {
             argv.add(request.name());
             argv.add(request.url().toString());

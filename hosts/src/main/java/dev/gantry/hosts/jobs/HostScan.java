@@ -1,9 +1,14 @@
 package dev.gantry.hosts.jobs;
 
-import dev.gantry.hosts.SshHost;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.hosts.CommandResult;
+import dev.gantry.hosts.Host;
 import dev.gantry.hosts.events.MetadataQuery;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +30,17 @@ public final class HostScan {
      * preempted (time or -), alive, placement line, eviction reason (last: it is free text and may hold tabs).
      */
     public static final String SCRIPT = """
+            if [ -n "$2" ]; then
+              c="$1/.claims/$2"
+              mkdir -p -- "$1/.claims" 2>/dev/null
+              if mkdir -- "$c" 2>/dev/null; then echo "C\tmine"
+              elif [ -n "$(find "$c" -maxdepth 0 -mmin +1 2>/dev/null)" ] && rmdir -- "$c" 2>/dev/null \
+                  && mkdir -- "$c" 2>/dev/null; then echo "C\tmine"
+              else echo "C\ttaken"
+              fi
+              # Claims are write-once and outlive their submit; a day later nobody waits on them.
+              find "$1/.claims" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rmdir -- {} + 2>/dev/null
+            fi
             cd -- "$1" 2>/dev/null || exit 0
             for d in job-*; do
               [ -d "$d" ] || continue
@@ -53,6 +69,9 @@ public final class HostScan {
             done
             """;
 
+    /** A scan of thousands of jobs takes well under a second; the metadata requests have their own limits. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
     /** One job directory as the scan saw it. */
     public record Entry(String id, JobSnapshot snapshot, Optional<RankPlacement> placement) {
     }
@@ -65,10 +84,40 @@ public final class HostScan {
      * Scheduled Events of a host watched for evictions) their answers follow in the same command's output, for
      * {@link MetadataQuery#answers}.
      */
-    public static String read(SshHost host, List<MetadataQuery.Request> metadata) {
-        List<String> argv = metadata.isEmpty() ? List.of("sh", "-c", SCRIPT, "sh", host.workDir())
-                : MetadataQuery.argvAfter(SCRIPT, host.workDir(), metadata);
-        return host.runOrFail(argv, "read the job directories in " + host.workDir());
+    public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata) {
+        return read(host, workDir, metadata, Optional.empty());
+    }
+
+    /**
+     * The same, first claiming {@code claim} under {@code .claims/} of the work directory in the same command: an
+     * atomic mkdir that only the first submit of a job gets (or one that finds the claim over a minute old, left by
+     * a submit that died); {@link #claimed} reads the outcome.
+     */
+    public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata,
+                              Optional<String> claim) {
+        List<String> arguments = List.of(workDir, claim.orElse(""));
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", SCRIPT, "sh"));
+        argv.addAll(arguments);
+        if (!metadata.isEmpty()) {
+            argv = MetadataQuery.argvAfter(SCRIPT, arguments, metadata);
+        }
+        CommandResult result = host.exec(argv, Optional.empty(), TIMEOUT);
+        if (!result.succeeded()) {
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "could not read the job directories in " + workDir
+                    + " on " + host.name() + ": exit " + result.exitCode()
+                    + (result.stderr().isBlank() ? "" : ", " + result.stderr().strip()));
+        }
+        return result.stdoutText();
+    }
+
+    /** Whether the scan got the claim it was asked to take; empty when it was asked for none. */
+    public static Optional<Boolean> claimed(String output) {
+        for (String line : output.split("\n")) {
+            if (line.startsWith("C\t")) {
+                return Optional.of(line.substring(2).strip().equals("mine"));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The scan's output by job id; lines it does not understand are skipped (a damaged directory). */

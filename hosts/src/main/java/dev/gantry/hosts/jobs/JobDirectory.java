@@ -14,7 +14,6 @@ import java.util.OptionalLong;
  */
 public final class JobDirectory {
     public static final String RECORD = "job.json";
-    public static final String LOCK = "lock";
     public static final String LAUNCHED = "launched";
     public static final String LAUNCH_LOG = "launch.log";
     public static final String PID = "pid";
@@ -62,10 +61,6 @@ public final class JobDirectory {
 
     public boolean launched() {
         return host.exists(file(LAUNCHED)) || host.exists(file(PID));
-    }
-
-    public void markLaunched(Instant when) {
-        host.writeAtomically(file(LAUNCHED), when + "\n");
     }
 
     public OptionalLong pgid() {

@@ -17,10 +17,8 @@ import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.hosts.LocalHost;
 import dev.gantry.hosts.jobs.JobDirectory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,7 +85,7 @@ class ContainerLaunchTest {
     }
 
     @Test
-    void prepareWritesAPrivateEnvFileAndStoppedRemovesIt() throws Exception {
+    void prepareGivesTheEnvFileToTheLaunchAndStoppedRemovesIt() throws Exception {
         LocalHost host = LocalHost.detect();
         JobDirectory job = new JobDirectory(host, temp.resolve("job-a").toString());
         assertTrue(job.create());
@@ -99,12 +97,14 @@ class ContainerLaunchTest {
         env.put("GANTRY_JOB_ID", "job-a");
 
         ContainerLaunch launch = new ContainerLaunch(host, DOCKER_STUB);
-        ContainerLaunch.Launch prepared = launch.prepare(Plan.builder(w, CPU).build(), "job-a", job,
+        ContainerLaunch.Launch prepared = launch.prepare(Plan.builder(w, CPU).build(), "job-a", 0, job,
                 launch.envFile(w, env), GpuSlice.none());
 
         Path envFile = Path.of(job.file(ContainerLaunch.ENV_FILE));
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(envFile)));
-        assertEquals("TOKEN=s3cret\nPEM\nGANTRY_JOB_ID=job-a\n", Files.readString(envFile, StandardCharsets.UTF_8));
+        assertFalse(Files.exists(envFile), "the launch writes the env file, under its lock, not prepare");
+        assertEquals(ContainerLaunch.ENV_FILE, prepared.envFile().name());
+        assertEquals("TOKEN=s3cret\nPEM\nGANTRY_JOB_ID=job-a\n", prepared.envFile().text());
+        host.writePrivate(envFile.toString(), prepared.envFile().text()); // as the launch does
         assertEquals(Map.of("PEM", "line one\nline two"), prepared.runtimeEnvironment());
         assertTrue(Files.isDirectory(checkpoints), "the checkpoint directory exists before it is mounted");
         assertEquals(envFile.toString(), prepared.argv().get(prepared.argv().indexOf("--env-file") + 1));

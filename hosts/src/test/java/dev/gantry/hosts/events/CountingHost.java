@@ -1,5 +1,6 @@
 package dev.gantry.hosts.events;
 
+import dev.gantry.hosts.CommandResult;
 import dev.gantry.hosts.Host;
 import dev.gantry.hosts.LocalHost;
 import dev.gantry.hosts.MachineFacts;
@@ -7,15 +8,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
-/** The local machine, counting the short commands run on it: each would be one remote command on an SSH host. */
+/**
+ * The local machine, counting the short commands run through {@link #run} (Scheduled Events queries, probes): each
+ * would be one remote command on an SSH host.
+ */
 public final class CountingHost implements Host {
     private final Host local = LocalHost.detect();
     private final List<List<String>> commands = new ArrayList<>();
 
-    public synchronized int commands() {
+    public synchronized int runs() {
         return commands.size();
     }
 
@@ -36,15 +39,10 @@ public final class CountingHost implements Host {
         return local.name();
     }
 
+    /** The job protocol's scripts (launch, scan) run uncounted: these tests count what goes through run. */
     @Override
-    public void startDetached(List<String> argv, String workingDirectory, Map<String, String> environment,
-                              String launchLog) {
-        local.startDetached(argv, workingDirectory, environment, launchLog);
-    }
-
-    @Override
-    public List<String> sessionLeader() {
-        return local.sessionLeader();
+    public CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout) {
+        return local.exec(argv, stdin, timeout);
     }
 
     @Override
@@ -75,11 +73,6 @@ public final class CountingHost implements Host {
     @Override
     public byte[] readFrom(String path, long offset) {
         return local.readFrom(path, offset);
-    }
-
-    @Override
-    public AutoCloseable lock(String path) {
-        return local.lock(path);
     }
 
     @Override

@@ -36,13 +36,13 @@ class EvictionWatchTest {
     void findsAPreemptEventForThisVmWithOneCommandPerCheck() {
         EvictionWatch watch = watch(Spot.TRUE, Optional.of(VM), false);
         assertEquals(new EvictionWatch.Check(Optional.empty(), Optional.empty()), watch.check());
-        assertEquals(1, host.commands());
+        assertEquals(1, host.runs());
         assertEquals(1, imds.eventQueries());
         String id = imds.injectPreempt(VM);
         EvictionWatch.Check check = watch.check();
         assertEquals(Optional.empty(), check.problem());
         assertEquals(id, check.preemption().orElseThrow().eventId());
-        assertEquals(2, host.commands());
+        assertEquals(2, host.runs());
         assertEquals(2, imds.eventQueries());
         assertTrue(imds.seen().stream().allMatch(FakeMetadataService.Seen::metadataHeader));
     }
@@ -62,7 +62,7 @@ class EvictionWatchTest {
         watch.check();
         imds.injectPreempt(VM);
         assertTrue(watch.check().preemption().isPresent());
-        assertEquals(2, host.commands());
+        assertEquals(2, host.runs());
         assertEquals(List.of("/metadata/instance/compute/name", "/metadata/scheduledevents",
                 "/metadata/scheduledevents"), imds.seen().stream().map(FakeMetadataService.Seen::path).toList());
         assertEquals("api-version=2021-02-01&format=text", imds.seen().get(0).query());
@@ -77,7 +77,7 @@ class EvictionWatchTest {
         assertFalse(watch.spotHost());
         assertFalse(watch.watching());
         watch.check();
-        assertEquals(1, host.commands(), "a regular VM is not asked again");
+        assertEquals(1, host.runs(), "a regular VM is not asked again");
     }
 
     @Test
@@ -86,7 +86,7 @@ class EvictionWatchTest {
         imds.injectPreempt(VM);
         assertTrue(watch.check().preemption().isPresent());
         assertTrue(watch.spotHost());
-        assertEquals(1, host.commands());
+        assertEquals(1, host.runs());
     }
 
     @Test
@@ -94,7 +94,7 @@ class EvictionWatchTest {
         EvictionWatch watch = watch(Spot.FALSE, Optional.of(VM), false);
         assertFalse(watch.watching());
         assertEquals(new EvictionWatch.Check(Optional.empty(), Optional.empty()), watch.check());
-        assertEquals(0, host.commands());
+        assertEquals(0, host.runs());
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
-import dev.gantry.hosts.SshHost;
 import dev.gantry.hosts.jobs.HostScan;
 import dev.gantry.hosts.jobs.RankPlacement;
 import dev.gantry.hosts.jobs.StatusMapping;
@@ -29,10 +28,10 @@ final class FleetPlacement {
                 resources.memoryGib().orElse(plan.vmSize().memoryGib()));
     }
 
-    static List<RankPlacement> place(SshFleet fleet, Placement.Request request, Map<String, SshFleet.Scan> scans) {
+    static List<RankPlacement> place(Fleet fleet, Placement.Request request, Map<String, FleetHost.Scan> scans) {
         List<Placement.HostLoad> loads = new ArrayList<>();
-        for (SshHost host : fleet.hosts()) {
-            loads.add(load(host, scans.get(host.name())));
+        for (FleetHost host : fleet.hosts()) {
+            loads.add(fleet.sharesCapacity() ? capacity(host, Set.of(), 0, 0) : load(host, scans.get(host.name())));
         }
         List<Placement.Slot> slots = Placement.choose(request, loads);
         List<String> names = slots.stream().map(Placement.Slot::host).toList();
@@ -47,17 +46,18 @@ final class FleetPlacement {
      * A retried submit that stopped before every rank recorded its placement: the missing ranks keep the host the
      * first attempt chose for them and take free GPUs there now.
      */
-    static List<RankPlacement> complete(SshFleet fleet, String id, Placement.Request request,
-                                        List<RankPlacement> ranks, Map<String, SshFleet.Scan> scans) {
+    static List<RankPlacement> complete(Fleet fleet, String id, Placement.Request request,
+                                        List<RankPlacement> ranks, Map<String, FleetHost.Scan> scans) {
         List<RankPlacement> complete = new ArrayList<>();
         for (RankPlacement rank : ranks) {
-            SshFleet.Scan scan = scans.get(rank.host());
+            FleetHost.Scan scan = scans.get(rank.host());
             HostScan.Entry entry = scan == null ? null : scan.entries().get(id);
             if (entry != null && entry.placement().isPresent()) {
                 complete.add(rank);
                 continue;
             }
-            SshFleet.Scan seen = scan == null ? new SshFleet.Scan(Map.of(), Optional.of("not in the inventory")) : scan;
+            FleetHost.Scan seen = scan == null ? new FleetHost.Scan(Map.of(), Optional.of("not in the inventory"))
+                    : scan;
             Placement.HostLoad load = load(fleet.host(rank.host()), seen);
             List<Placement.Slot> slot = Placement.choose(new Placement.Request(1, request.gpus(), request.vcpus(),
                     request.memoryGib()), List.of(load));
@@ -68,7 +68,7 @@ final class FleetPlacement {
     }
 
     /** A host's capacity less what the jobs there that have not ended hold, from their placement files. */
-    static Placement.HostLoad load(SshHost host, SshFleet.Scan scan) {
+    static Placement.HostLoad load(FleetHost host, FleetHost.Scan scan) {
         if (scan.error().isPresent()) {
             return Placement.HostLoad.unusable(host.name(), "unreachable (" + scan.error().get() + ")");
         }
@@ -85,9 +85,9 @@ final class FleetPlacement {
         return capacity(host, gpus, vcpus, memory);
     }
 
-    static Placement.HostLoad capacity(SshHost host, Set<Integer> gpus, int vcpus, double memory) {
+    static Placement.HostLoad capacity(FleetHost host, Set<Integer> gpus, int vcpus, double memory) {
         try {
-            return new Placement.HostLoad(host.name(), host.facts(), gpus, vcpus, memory, Optional.empty());
+            return new Placement.HostLoad(host.name(), host.host().facts(), gpus, vcpus, memory, Optional.empty());
         } catch (GantryException e) {
             return Placement.HostLoad.unusable(host.name(), "unreachable (" + e.getMessage() + ")");
         }

@@ -4,7 +4,6 @@ import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
-import dev.gantry.hosts.SshHost;
 import dev.gantry.hosts.jobs.HostScan;
 import dev.gantry.hosts.jobs.JobRecord;
 import dev.gantry.hosts.jobs.JobSnapshot;
@@ -26,9 +25,9 @@ final class JobRanks {
     private JobRanks() {
     }
 
-    static boolean allLaunched(String id, List<RankPlacement> ranks, Map<String, SshFleet.Scan> scans) {
+    static boolean allLaunched(String id, List<RankPlacement> ranks, Map<String, FleetHost.Scan> scans) {
         for (RankPlacement rank : ranks) {
-            SshFleet.Scan scan = scans.get(rank.host());
+            FleetHost.Scan scan = scans.get(rank.host());
             HostScan.Entry entry = scan == null ? null : scan.entries().get(id);
             if (entry == null || !(entry.snapshot().launched() || entry.snapshot().cancelled()
                     || entry.snapshot().preempted().isPresent())) {
@@ -39,10 +38,10 @@ final class JobRanks {
     }
 
     /** The placement the job's ranks recorded, from whichever of its directories a reachable host still has. */
-    static Optional<List<RankPlacement>> placed(String id, Map<String, SshFleet.Scan> scans, boolean placedOnly) {
+    static Optional<List<RankPlacement>> placed(String id, Map<String, FleetHost.Scan> scans, boolean placedOnly) {
         List<String> order = null;
         Map<Integer, RankPlacement> own = new TreeMap<>();
-        for (Map.Entry<String, SshFleet.Scan> scan : scans.entrySet()) {
+        for (Map.Entry<String, FleetHost.Scan> scan : scans.entrySet()) {
             HostScan.Entry entry = scan.getValue().entries().get(id);
             if (entry == null) {
                 continue;
@@ -73,24 +72,29 @@ final class JobRanks {
         return Optional.of(ranks);
     }
 
-    /** Every rank's status; empty when no reachable host has the job. */
-    static Optional<List<MultiHostJob.Rank>> statuses(SshFleet fleet, String id, Map<String, SshFleet.Scan> scans) {
+    /**
+     * Every rank's status; empty when no reachable host has the job.
+     *
+     * @param now when this poll found what it found: the time of an eviction nothing on the host dates
+     */
+    static Optional<List<MultiHostJob.Rank>> statuses(Fleet fleet, String id, Map<String, FleetHost.Scan> scans,
+                                                      Instant now) {
         Optional<List<RankPlacement>> placement = placed(id, scans, false);
         if (placement.isEmpty()) {
             return Optional.empty();
         }
         List<MultiHostJob.Rank> ranks = new ArrayList<>();
         for (RankPlacement rank : placement.get()) {
-            SshFleet.Scan scan = scans.get(rank.host());
-            SshHost host = fleet.find(rank.host()).orElse(null);
+            FleetHost.Scan scan = scans.get(rank.host());
+            FleetHost host = fleet.find(rank.host()).orElse(null);
             JobStatus status;
             if (scan == null || host == null) {
                 status = JobStatus.of(JobState.FAILED, "host " + rank.host() + " is no longer in the inventory");
             } else if (scan.error().isPresent()) {
-                status = fleet.entry(host).spot()
+                status = host.spot()
                         // Nothing on the host says when: the eviction is dated by this poll, which found it gone.
                         ? JobStatus.of(JobState.PREEMPTED, "host vanished (Spot VM, evicted?): " + scan.error().get())
-                                .withEviction(new Eviction(Instant.now(), "host vanished: " + scan.error().get()))
+                                .withEviction(new Eviction(now, "host vanished: " + scan.error().get()))
                         : JobStatus.of(JobState.FAILED, "host cannot be reached: " + scan.error().get());
             } else if (!scan.entries().containsKey(id)) {
                 status = JobStatus.of(JobState.PENDING, "not created yet (the submit stopped first); submit again "
@@ -98,7 +102,7 @@ final class JobRanks {
             } else {
                 // On a Spot host a process gone without an exit code was most likely evicted with its VM.
                 status = StatusMapping.map(withProgram(host, id, scan.entries().get(id).snapshot()),
-                        fleet.entry(host).spot());
+                        host.spot());
             }
             ranks.add(new MultiHostJob.Rank(rank.rank(), rank.host(), status));
         }
@@ -106,21 +110,23 @@ final class JobRanks {
     }
 
     /** The program name, read only for the exit codes whose message names it (126, 127): one more command. */
-    private static JobSnapshot withProgram(SshHost host, String id, JobSnapshot s) {
+    private static JobSnapshot withProgram(FleetHost host, String id, JobSnapshot s) {
         OptionalInt code = s.exitCode();
         if (code.isEmpty() || code.getAsInt() != StatusMapping.COMMAND_NOT_FOUND
                 && code.getAsInt() != StatusMapping.NOT_EXECUTABLE) {
             return s;
         }
-        String program = SshFleet.directory(host, id).record().map(JobRecord::program).orElse("");
+        String program = host.directory(id).record().map(JobRecord::program).orElse("");
         return new JobSnapshot(program, s.launched(), s.pid(), s.alive(), s.exitCode(), s.cancelled(),
                 s.preempted(), s.started(), s.ended());
     }
 
-    static String notFound(JobRef ref, Map<String, SshFleet.Scan> scans) {
+    static String notFound(Fleet fleet, JobRef ref, Map<String, FleetHost.Scan> scans) {
         List<String> down = new ArrayList<>();
         scans.forEach((name, scan) -> scan.error().ifPresent(e -> down.add(name)));
-        return "no job " + ref.id() + " on any host of the inventory"
+        FleetHost first = fleet.first();
+        String where = fleet.size() == 1 && !first.remote() ? "in " + first.workDir() : "on any host of the inventory";
+        return "no job " + ref.id() + " " + where
                 + (ref.backend().equals(ManualBackend.NAME) ? "" : " (the job belongs to backend '" + ref.backend()
                 + "')") + (down.isEmpty() ? "" : "; unreachable: " + String.join(", ", down));
     }

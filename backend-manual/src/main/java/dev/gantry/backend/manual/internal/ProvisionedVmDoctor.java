@@ -26,6 +26,8 @@ import java.util.TreeMap;
 public final class ProvisionedVmDoctor implements ProvisionedHostDoctor {
     /** The check the doctor reports when the host offered a key that is not the trusted one. */
     public static final String HOST_KEY_CHECK = "ssh.hostKey";
+    private static final String IDENTITY_FILE = Inventory.DEFAULTS + "." + "identityFile";
+    private static final String AGENT = Inventory.DEFAULTS + "." + "agent";
 
     private final BackendProvider provider;
 
@@ -37,12 +39,39 @@ public final class ProvisionedVmDoctor implements ProvisionedHostDoctor {
     @Override
     public List<HostReport> check(BackendConfig settings, BackendContext context, ProvisionedHost host,
                                   Optional<Plan> plan) {
+        return check(settings, context, host, plan, Optional.empty());
+    }
+
+    /** With a login key, the SSH login uses it instead of the configured identity file or agent. */
+    @Override
+    public List<HostReport> check(BackendConfig settings, BackendContext context, ProvisionedHost host,
+                                  Optional<Plan> plan, Optional<Path> loginKey) {
         Map<String, String> config = doctorSettings(settings.values());
+        loginKey.ifPresent(key -> {
+            config.remove(AGENT);
+            config.put(IDENTITY_FILE, key.toString());
+        });
         config.put("provisioned[0]", host.name());
         try (Backend backend = provider.create(new BackendConfig(settings.backend(), config, settings.locations()),
                 onlyThis(context, host))) {
             return backend.doctor(plan);
         }
+    }
+
+    @Override
+    public List<String> loginProblems(BackendConfig settings, Optional<Path> loginKey) {
+        if (loginKey.isPresent() || settings.get(IDENTITY_FILE).isPresent()
+                || settings.get(AGENT).map("true"::equals).orElse(false)) {
+            return List.of();
+        }
+        return List.of("backends." + settings.backend() + " sets neither " + IDENTITY_FILE + " nor " + AGENT);
+    }
+
+    @Override
+    public Optional<String> settingsFor(String namePattern) {
+        return Optional.of("backends." + ManualBackend.NAME + ": {" + ManualSettings.TRANSPORT + ": "
+                + ManualSettings.Transport.SSH.configName() + ", " + ProvisionedReferences.KEY + ": [" + namePattern
+                + "]} (and " + IDENTITY_FILE + ")");
     }
 
     @Override

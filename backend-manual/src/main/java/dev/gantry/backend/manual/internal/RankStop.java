@@ -2,32 +2,31 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.BackendContext;
-import dev.gantry.hosts.SshHost;
 import dev.gantry.hosts.jobs.JobDirectory;
 import java.time.Duration;
 
-/** Stops one rank of a job on its host, the way the local transport stops a job. */
+/** Stops one rank of a job on its host: marker first, then its process group. */
 final class RankStop {
     private RankStop() {
     }
 
-    /** Marker first, then SIGTERM to the group, SIGKILL after the grace period: as the local transport does. */
-    static void stop(SshFleet fleet, String id, MultiHostJob.Rank rank, String marker, String reason,
+    /** Marker first, then SIGTERM to the group, SIGKILL after the grace period. */
+    static void stop(Fleet fleet, String id, MultiHostJob.Rank rank, String marker, String reason,
                      Duration grace, BackendContext context) {
-        SshHost host = fleet.find(rank.host()).orElse(null);
+        FleetHost host = fleet.find(rank.host()).orElse(null);
         if (host == null) {
             return;
         }
         try {
-            JobDirectory job = SshFleet.directory(host, id);
+            JobDirectory job = host.directory(id);
             if (!job.mark(marker, context.clock().instant(), reason.replace('\n', ' ').replace('\t', ' '))) {
                 return;
             }
             try {
-                GroupStop.stop(host, job, grace);
+                GroupStop.stop(host.host(), job, grace);
             } finally {
                 // The runtime's client was in the group, the container itself may not be (its monitor left it).
-                fleet.containers(host).stopped(job);
+                host.containers().stopped(job);
             }
         } catch (GantryException e) {
             // A host that cannot be reached cannot be stopped: its rank is reported as lost instead.

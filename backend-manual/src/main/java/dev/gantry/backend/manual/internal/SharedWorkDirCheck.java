@@ -2,7 +2,6 @@ package dev.gantry.backend.manual.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.hosts.SshHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -16,18 +15,18 @@ final class SharedWorkDirCheck {
     private SharedWorkDirCheck() {
     }
 
-    static void require(List<SshHost> hosts) {
+    static void require(List<FleetHost> hosts) {
         if (hosts.size() < 2) {
             return;
         }
-        SshHost first = hosts.get(0);
+        FleetHost first = hosts.get(0);
         String marker = first.workDir() + "/.gantry-host-" + UUID.randomUUID();
-        first.writeAtomically(marker, first.name() + "\n");
+        first.host().writeAtomically(marker, first.name() + "\n");
         try {
             List<String> sharing = new ArrayList<>();
-            for (SshHost other : hosts.subList(1, hosts.size())) {
+            for (FleetHost other : hosts.subList(1, hosts.size())) {
                 String theirs = other.workDir() + marker.substring(first.workDir().length());
-                if (other.exists(theirs)) {
+                if (other.host().exists(theirs)) {
                     sharing.add(other.name());
                 }
             }
@@ -39,7 +38,7 @@ final class SharedWorkDirCheck {
                         + "defaults.workDir)");
             }
         } finally {
-            first.delete(marker);
+            first.host().delete(marker);
         }
     }
 }

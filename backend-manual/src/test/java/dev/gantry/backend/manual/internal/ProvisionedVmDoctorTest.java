@@ -21,6 +21,7 @@ import dev.gantry.api.backend.ProvisionedHost;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.ManualBackendProvider;
 import dev.gantry.tck.TckContext;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,39 @@ class ProvisionedVmDoctorTest {
                 "defaults.connectTimeout", "5s", "containerRuntime", "docker"), configs.get(0).values());
         assertEquals(List.of(VM), hostsSeen.get(0), "the checked VM is the only provisioned host");
         assertEquals(1, closed, "each check closes its backend (and its SSH sessions)");
+    }
+
+    @Test
+    void theKeyVmUpInstalledReplacesTheConfiguredLogin() {
+        HostReport report = new HostReport("train-1", Map.of(), List.of());
+        ProvisionedVmDoctor doctor = new ProvisionedVmDoctor(recording(report));
+        try (TckContext context = TckContext.create()) {
+            doctor.check(new BackendConfig("manual", Map.of("defaults.agent", "true", "defaults.user", "ops")),
+                    context, VM, Optional.empty(), Optional.of(Path.of("/home/me/.ssh/id_ed25519")));
+        }
+        assertEquals(Map.of("transport", "ssh", "provisioned[0]", "train-1", "defaults.identityFile",
+                "/home/me/.ssh/id_ed25519", "defaults.user", "ops"), configs.get(0).values());
+    }
+
+    @Test
+    void aDoctorWithoutAnyLoginSaysSoBeforeAnythingIsCreated() {
+        ProvisionedVmDoctor doctor = new ProvisionedVmDoctor(new ManualBackendProvider());
+        assertEquals(List.of("backends.manual sets neither defaults.identityFile nor defaults.agent"),
+                doctor.loginProblems(new BackendConfig("manual", Map.of("defaults.agent", "false")),
+                        Optional.empty()));
+        assertEquals(List.of(), doctor.loginProblems(BackendConfig.empty("manual"),
+                Optional.of(Path.of("/keys/id"))));
+        assertEquals(List.of(), doctor.loginProblems(new BackendConfig("manual", Map.of("defaults.agent", "true")),
+                Optional.empty()));
+        assertEquals(List.of(), doctor.loginProblems(new BackendConfig("manual",
+                Map.of("defaults.identityFile", "/keys/id")), Optional.empty()));
+    }
+
+    @Test
+    void theUserIsToldHowToRunJobsOnTheNewVms() {
+        assertEquals(Optional.of("backends.manual: {transport: ssh, provisioned: [train-*]} (and "
+                + "defaults.identityFile)"),
+                new ProvisionedVmDoctor(new ManualBackendProvider()).settingsFor("train-*"));
     }
 
     @Test

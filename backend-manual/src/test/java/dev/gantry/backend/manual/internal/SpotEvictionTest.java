@@ -64,10 +64,10 @@ class SpotEvictionTest {
     private ManualBackend create(Map<String, String> spot) {
         Map<String, String> config = new HashMap<>(spot);
         config.putIfAbsent(SpotSettings.EVENTS_ENDPOINT, imds.eventsUrl());
-        ManualSettings settings = new ManualSettings("local", context.stateDirectory().resolve("jobs"),
-                Duration.ofSeconds(2));
+        ManualSettings settings = ManualSettings.local(context.stateDirectory().resolve("jobs"),
+                Duration.ofSeconds(2)).withSpot(SpotSettings.bind(new BackendConfig("manual", config)));
         backend = new ManualBackend(host, settings, context, new Capabilities(false, false, true, false, true,
-                Set.of(GpuVendor.NVIDIA)), SpotSettings.bind(new BackendConfig("manual", config)));
+                Set.of(GpuVendor.NVIDIA)));
         return backend;
     }
 
@@ -96,12 +96,12 @@ class SpotEvictionTest {
         Map<JobRef, JobStatus> before = backend.statuses(List.of(first, second));
         assertEquals(List.of(JobState.RUNNING, JobState.RUNNING),
                 before.values().stream().map(JobStatus::state).toList());
-        assertEquals(1, host.commands());
+        assertEquals(1, host.runs());
         assertEquals(1, imds.eventQueries());
 
         String id = imds.injectPreempt(VM);
         Map<JobRef, JobStatus> after = backend.statuses(List.of(first, second));
-        assertEquals(2, host.commands(), "one command per poll, however many jobs run");
+        assertEquals(2, host.runs(), "one command per poll, however many jobs run");
         assertEquals(2, imds.eventQueries());
         assertTrue(imds.seen().stream().allMatch(FakeMetadataService.Seen::metadataHeader));
         for (JobRef job : List.of(first, second)) {
@@ -113,7 +113,7 @@ class SpotEvictionTest {
                     .strip(), "the job got SIGTERM and saved its checkpoint");
         }
         backend.statuses(List.of(first, second));
-        assertEquals(2, host.commands(), "no job runs any more: nothing to watch");
+        assertEquals(2, host.runs(), "no job runs any more: nothing to watch");
     }
 
     @Test
@@ -129,7 +129,7 @@ class SpotEvictionTest {
         String id = imds.injectPreempt(VM);
         assertEquals(JobState.PREEMPTED, backend.status(job).state());
         assertEquals(3, imds.eventQueries());
-        assertEquals(3, host.commands());
+        assertEquals(3, host.runs());
         JobStatus unpolled = backend.status(other);
         assertEquals(JobState.PREEMPTED, unpolled.state(), "the VM takes every job down: each gets its SIGTERM");
         assertTrue(unpolled.message().contains(id), unpolled.message());
@@ -143,7 +143,7 @@ class SpotEvictionTest {
         JobRef job = submit("regular", CHECKPOINTING);
         imds.injectPreempt(VM);
         assertEquals(JobState.RUNNING, backend.status(job).state());
-        assertEquals(0, host.commands());
+        assertEquals(0, host.runs());
         assertEquals(List.of(), imds.seen());
     }
 

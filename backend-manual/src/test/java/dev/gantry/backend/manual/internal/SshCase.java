@@ -15,7 +15,7 @@ import java.util.Map;
 final class SshCase implements AutoCloseable {
     private final SshHosts hosts;
     private final TckContext context = TckContext.create();
-    private final List<SshBackend> backends = new ArrayList<>();
+    private final List<ManualBackend> backends = new ArrayList<>();
     private final List<JobRef> jobs = new ArrayList<>();
 
     SshCase(SshHosts hosts) {
@@ -31,17 +31,17 @@ final class SshCase implements AutoCloseable {
     }
 
     /** A backend for the hosts with these settings added, closed after the case. */
-    SshBackend backend(Map<String, String> extra) {
+    ManualBackend backend(Map<String, String> extra) {
         return track(hosts.backend(context, extra));
     }
 
-    SshBackend track(SshBackend backend) {
+    ManualBackend track(ManualBackend backend) {
         backends.add(backend);
         return backend;
     }
 
     /** Submits with a fresh key made from the workload's name; the job is cancelled after the case. */
-    JobRef submit(SshBackend backend, Plan plan) {
+    JobRef submit(ManualBackend backend, Plan plan) {
         return track(backend.submit(plan, SubmitOptions.withKey(SshJobs.key(plan.workload().name()))));
     }
 
@@ -64,7 +64,7 @@ final class SshCase implements AutoCloseable {
                 // best effort: the case may have ended it
             }
         }
-        backends.forEach(SshBackend::close);
+        backends.forEach(ManualBackend::close);
         context.close();
         hosts.close();
     }

@@ -65,14 +65,14 @@ class SshContainerTest {
     }
 
     /** Podman as the sandbox needs it, no network of its own unless a case removes that (multi-node). */
-    private SshBackend backend(Map<String, String> extra) {
+    private ManualBackend backend(Map<String, String> extra) {
         Map<String, String> config = new TreeMap<>(PodmanSandbox.config(Map.of()));
         config.putAll(extra);
         config.values().removeIf(String::isEmpty); // an empty value removes a sandbox setting
         return cases.backend(config);
     }
 
-    private JobRef submit(SshBackend backend, Plan plan) {
+    private JobRef submit(ManualBackend backend, Plan plan) {
         return cases.submit(backend, plan);
     }
 
@@ -102,7 +102,7 @@ class SshContainerTest {
         String value = "ssh-container-secret-" + UUID.randomUUID();
         SecretRef ref = SecretRef.parse("env:SSH_CONTAINER_SECRET");
         context.putSecret(ref, value);
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(contained("argv").secret("TOKEN", ref)
                 .command("sh", "-c", "printf '<%s>' \"$@\"; echo; [ \"$TOKEN\" = \"$EXPECTED\" ] && echo secret-ok; "
                         + "echo rank=$NODE_RANK world=$WORLD_SIZE; sleep 30", "sh", "two words", "$(id)", "it's")
@@ -130,7 +130,7 @@ class SshContainerTest {
 
     @Test
     void anExitCodeAndStderrComeBackFromTheContainer() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(contained("exit").command("sh", "-c", "echo oops >&2; exit 7"), 1, 0));
         JobStatus status = awaitEnd(backend, job);
         assertEquals(JobState.FAILED, status.state(), status.toString());
@@ -144,7 +144,7 @@ class SshContainerTest {
     /** Two ranks in containers on two hosts: rank 1 reaches rank 0 at MASTER_ADDR:MASTER_PORT, over TCP. */
     @Test
     void twoRanksMeetAtTheRendezvousOnTheHostsNetwork() throws Exception {
-        SshBackend backend = backend(Map.of("containerRunOptions[0]", "", "masterPort", "29517"));
+        ManualBackend backend = backend(Map.of("containerRunOptions[0]", "", "masterPort", "29517"));
         JobRef job = submit(backend, plan(contained("rendezvous").command("sh", "-c",
                 "if [ \"$NODE_RANK\" = 0 ]; then nc -l -p \"$MASTER_PORT\"; else "
                         + "for i in $(seq 1 100); do echo \"hello from rank $NODE_RANK of $WORLD_SIZE\" "
@@ -158,7 +158,7 @@ class SshContainerTest {
 
     @Test
     void aFailingRankStopsTheOtherRanksContainer() throws Exception {
-        SshBackend backend = backend(Map.of("containerRunOptions[0]", ""));
+        ManualBackend backend = backend(Map.of("containerRunOptions[0]", ""));
         JobRef job = submit(backend, plan(contained("rank-fails").command("sh", "-c",
                 "if [ \"$NODE_RANK\" = 1 ]; then sleep 1; exit 3; fi; sleep 60"), 2, 0));
         JobStatus status = await(backend, job, s -> s.state().isTerminal(), WAIT);
@@ -183,7 +183,7 @@ class SshContainerTest {
                     + "cat \"$2\" > runtime-env\n"
                     + "exec sleep 60\n");
             Files.setPosixFilePermissions(standIn, PosixFilePermissions.fromString("rwxr-xr-x"));
-            SshBackend backend = backend(Map.of("containerRuntimePath", standIn.toString(), "hosts[0].gpus", "4",
+            ManualBackend backend = backend(Map.of("containerRuntimePath", standIn.toString(), "hosts[0].gpus", "4",
                     "hosts[1].gpus", "0"));
             JobRef first = submit(backend, gpuPlan("gpus-first"));
             JobRef second = submit(backend, gpuPlan("gpus-second"));
@@ -209,7 +209,7 @@ class SshContainerTest {
      */
     @Test
     void aRetriedSubmitWritesNoEnvFileForARankAlreadyLaunched() throws Exception {
-        SshBackend first = backend(Map.of("containerRunOptions[0]", ""));
+        ManualBackend first = backend(Map.of("containerRunOptions[0]", ""));
         Plan plan = plan(contained("retry").command("sh", "-c", "echo rank $NODE_RANK"), 2, 0);
         String key = SshJobs.key("retry");
         first.stages((reached, rank) -> {
@@ -218,7 +218,7 @@ class SshContainerTest {
             }
         });
         assertThrows(IllegalStateException.class, () -> first.submit(plan, SubmitOptions.withKey(key)));
-        Map<String, SshFleet.Scan> scans = first.scanAll();
+        Map<String, FleetHost.Scan> scans = first.scanAll();
         String rank0Host = scans.entrySet().stream().filter(e -> e.getValue().entries().values().stream()
                 .anyMatch(entry -> entry.placement().map(p -> p.rank() == 0).orElse(false)))
                 .map(Map.Entry::getKey).findFirst().orElseThrow();
@@ -232,7 +232,7 @@ class SshContainerTest {
         }
         assertEquals(1, onHost(k, "test", "-e", envFile).exitCode(), "rank 0's container removed its env file");
 
-        SshBackend retry = backend(Map.of("containerRunOptions[0]", ""));
+        ManualBackend retry = backend(Map.of("containerRunOptions[0]", ""));
         JobRef job = cases.track(retry.submit(plan, SubmitOptions.withKey(key)));
         assertEquals(JobState.SUCCEEDED, await(retry, job, s -> s.state().isTerminal(), WAIT).state());
         assertEquals(1, onHost(k, "test", "-e", envFile).exitCode(), "the retry wrote rank 0's secrets again");

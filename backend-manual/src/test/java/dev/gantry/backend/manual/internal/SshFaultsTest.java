@@ -39,11 +39,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SshFaultsTest {
     private final SshHosts hosts = new SshHosts();
     private final TckContext context = TckContext.create();
-    private final List<SshBackend> backends = new ArrayList<>();
+    private final List<ManualBackend> backends = new ArrayList<>();
     private final List<JobRef> jobs = new ArrayList<>();
 
-    private SshBackend backend(Map<String, String> extra) {
-        SshBackend backend = hosts.backend(context, extra);
+    private ManualBackend backend(Map<String, String> extra) {
+        ManualBackend backend = hosts.backend(context, extra);
         backends.add(backend);
         return backend;
     }
@@ -51,7 +51,7 @@ class SshFaultsTest {
     @AfterEach
     void hostsBackUp() throws Exception {
         TestHosts.script("up", String.valueOf(TestHosts.COUNT));
-        SshBackend any = backend(Map.of());
+        ManualBackend any = backend(Map.of());
         for (JobRef job : jobs) {
             try {
                 any.cancel(job);
@@ -59,7 +59,7 @@ class SshFaultsTest {
                 // best effort
             }
         }
-        backends.forEach(SshBackend::close);
+        backends.forEach(ManualBackend::close);
         context.close();
         hosts.close();
     }
@@ -72,7 +72,7 @@ class SshFaultsTest {
     @ValueSource(strings = {"prepared", "launched"})
     void connectionKilledMidSubmitThenRetryFindsTheOneJob(String stage) throws Exception {
         Map<String, String> gpus = Map.of("hosts[0].gpus", "2", "hosts[1].gpus", "2");
-        SshBackend first = backend(gpus);
+        ManualBackend first = backend(gpus);
         first.stages((reached, rank) -> {
             if (reached.equals(stage) && rank == 0) {
                 TestHosts.script("drop-sessions", "1");
@@ -85,7 +85,7 @@ class SshFaultsTest {
         String key = key("mid-submit");
         assertThrows(IllegalStateException.class, () -> first.submit(plan, SubmitOptions.withKey(key)));
 
-        SshBackend retry = backend(gpus);
+        ManualBackend retry = backend(gpus);
         JobRef job = retry.submit(plan, SubmitOptions.withKey(key));
         jobs.add(job);
         JobRef again = retry.submit(plan, SubmitOptions.withKey(key));
@@ -102,7 +102,7 @@ class SshFaultsTest {
     /** The pool reconnects under a submit whose connections were dropped: the submit completes. */
     @Test
     void connectionDroppedDuringSubmitIsReopened() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         backend.stages((reached, rank) -> {
             if (reached.equals("launched")) {
                 TestHosts.script("drop-sessions", String.valueOf(rank + 1));
@@ -117,7 +117,7 @@ class SshFaultsTest {
 
     @Test
     void sshdRestartedWhileJobsRunThenTrackingResumes() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef two = backend.submit(plan(workload("restart-2").command("sleep", "30"), 2, 0),
                 SubmitOptions.withKey(key("restart-2")));
         JobRef one = backend.submit(plan(workload("restart-1").command("sleep", "30"), 1, 0),
@@ -133,7 +133,7 @@ class SshFaultsTest {
         Map<JobRef, JobStatus> statuses = backend.statuses(List.of(two, one));
         assertEquals(JobState.RUNNING, statuses.get(two).state(), statuses.get(two).message());
         assertEquals(JobState.RUNNING, statuses.get(one).state(), statuses.get(one).message());
-        SshBackend later = backend(Map.of()); // a later CLI invocation, new connections
+        ManualBackend later = backend(Map.of()); // a later CLI invocation, new connections
         assertEquals(JobState.RUNNING, later.status(two).state());
         later.cancel(two);
         assertEquals(JobState.CANCELLED, backend.status(two).state());
@@ -147,7 +147,7 @@ class SshFaultsTest {
     @ParameterizedTest
     @CsvSource({"false, FAILED, host cannot be reached", "true, PREEMPTED, host vanished (Spot VM"})
     void hostPoweredOffDuringTwoHostRun(boolean spot, JobState expected, String why) throws Exception {
-        SshBackend backend = backend(Map.of("hosts[1].spot", String.valueOf(spot)));
+        ManualBackend backend = backend(Map.of("hosts[1].spot", String.valueOf(spot)));
         JobRef job = backend.submit(plan(workload("power-off").command("sh", "-c",
                 "while :; do echo tick; sleep 0.2; done"), 2, 0), SubmitOptions.withKey(key("power-off")));
         jobs.add(job);

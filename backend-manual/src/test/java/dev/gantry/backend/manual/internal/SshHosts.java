@@ -69,8 +69,8 @@ public final class SshHosts implements AutoCloseable {
         return hosts.get(k - 1);
     }
 
-    public SshBackend backend(BackendContext context, Map<String, String> extra) {
-        return (SshBackend) new ManualBackendProvider().create(new BackendConfig("manual", config(extra)), context);
+    public ManualBackend backend(BackendContext context, Map<String, String> extra) {
+        return (ManualBackend) new ManualBackendProvider().create(new BackendConfig("manual", config(extra)), context);
     }
 
     /**

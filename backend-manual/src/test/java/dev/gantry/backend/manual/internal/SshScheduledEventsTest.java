@@ -40,7 +40,7 @@ class SshScheduledEventsTest {
         imds.vmNameOf(hosts.host(2).address(), "spot-vm-2");
     }
 
-    private SshBackend backend(Map<String, String> extra) {
+    private ManualBackend backend(Map<String, String> extra) {
         Map<String, String> config = new java.util.TreeMap<>(Map.of("defaults.spot", "true",
                 "scheduledEvents.endpoint", imds.eventsUrl(), "cancelGrace", "2s"));
         config.putAll(extra);
@@ -58,7 +58,7 @@ class SshScheduledEventsTest {
 
     @Test
     void aPollAsksEachSpotHostsEventsInTheSameCommandAsItsScan() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = cases.submit(backend, plan(workload("poll").command("sleep", "60"), 2, 0));
         awaitRunning(backend, job);
         long commands = backend.remoteCalls().getAsLong();
@@ -70,7 +70,7 @@ class SshScheduledEventsTest {
 
     @Test
     void aPreemptEventEvictsTheRanksOnThatVmAndStopsTheOthers() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = cases.submit(backend, plan(workload("evicted").command("sh", "-c",
                 "trap 'echo checkpointing; exit 0' TERM; while :; do sleep 0.1; done"), 2, 0));
         awaitRunning(backend, job);
@@ -84,7 +84,7 @@ class SshScheduledEventsTest {
         assertEquals(JobState.PREEMPTED, status.state(), status.toString());
         assertTrue(status.message().startsWith("rank 1 on " + rank1Host + ": "), status.message());
         assertTrue(status.message().contains("Preempt"), status.message());
-        Map<String, SshFleet.Scan> scans = backend.scanAll();
+        Map<String, FleetHost.Scan> scans = backend.scanAll();
         scans.forEach((host, scan) -> {
             HostScan.Entry entry = scan.entries().get(job.id());
             boolean evicted = host.equals(rank1Host);
@@ -96,7 +96,7 @@ class SshScheduledEventsTest {
 
     @Test
     void unreadableEventsAreSaidBesideTheStatusWithoutFailingThePoll() throws Exception {
-        SshBackend backend = backend(Map.of("scheduledEvents.endpoint",
+        ManualBackend backend = backend(Map.of("scheduledEvents.endpoint",
                 "http://10.200.0.1:9/metadata/scheduledevents?api-version=2020-07-01"));
         JobRef job = cases.submit(backend, plan(workload("no-imds").command("sleep", "60"), 1, 0));
         JobStatus status = awaitRunning(backend, job);

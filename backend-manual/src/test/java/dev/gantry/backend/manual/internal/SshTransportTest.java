@@ -21,7 +21,6 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.SubmitOptions;
-import dev.gantry.hosts.SshHost;
 import dev.gantry.hosts.jobs.HostScan;
 import dev.gantry.ssh.SshPool;
 import dev.gantry.tck.TckContext;
@@ -49,11 +48,11 @@ class SshTransportTest {
     private final TckContext context = cases.context();
     private final List<JobRef> jobs = cases.jobs();
 
-    private SshBackend backend(Map<String, String> extra) {
+    private ManualBackend backend(Map<String, String> extra) {
         return cases.backend(extra);
     }
 
-    private JobRef submit(SshBackend backend, dev.gantry.api.Plan plan) {
+    private JobRef submit(ManualBackend backend, dev.gantry.api.Plan plan) {
         return cases.submit(backend, plan);
     }
 
@@ -64,7 +63,7 @@ class SshTransportTest {
 
     @Test
     void twoHostRunTellsEachRankTheRendezvous() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(workload("rendezvous").command("sh", "-c",
                 "echo \"$MASTER_ADDR $MASTER_PORT $WORLD_SIZE $NODE_RANK $(hostname)\""), 2, 0));
         JobStatus status = awaitEnd(backend, job);
@@ -83,7 +82,7 @@ class SshTransportTest {
     void hostsThatShareAWorkDirectoryAreRefusedForAMultiHostJob() throws Exception {
         // The test hosts share one file system: pointing both at one directory is an NFS-shared home in miniature.
         String shared = hosts.workDir("gantry-h1");
-        SshBackend backend = backend(Map.of("hosts[0].workDir", shared, "hosts[1].workDir", shared));
+        ManualBackend backend = backend(Map.of("hosts[0].workDir", shared, "hosts[1].workDir", shared));
         dev.gantry.api.Plan plan = plan(workload("shared").command("true"), 2, 0);
         GantryException e = assertThrows(GantryException.class,
                 () -> backend.submit(plan, SubmitOptions.withKey(key("shared"))));
@@ -97,7 +96,7 @@ class SshTransportTest {
 
     @Test
     void masterPortIsConfigurable() throws Exception {
-        SshBackend backend = backend(Map.of("masterPort", "23456"));
+        ManualBackend backend = backend(Map.of("masterPort", "23456"));
         JobRef job = submit(backend, plan(workload("port").command("sh", "-c", "echo $MASTER_PORT"), 2, 0));
         assertEquals(JobState.SUCCEEDED, awaitEnd(backend, job).state());
         assertEquals(List.of("23456", "23456"), logs(backend, job).stream().map(LogLine::text).toList());
@@ -105,7 +104,7 @@ class SshTransportTest {
 
     @Test
     void aFailedRankFailsTheJobAndStopsTheOthers() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(workload("rank-fails").command("sh", "-c",
                 "if [ \"$NODE_RANK\" = 1 ]; then sleep 1; exit 3; fi; while :; do echo tick; sleep 0.2; done"),
                 2, 0));
@@ -121,21 +120,21 @@ class SshTransportTest {
 
     @Test
     void cancelStopsEveryRank() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(workload("cancel").command("sh", "-c",
                 "while :; do echo tick; sleep 0.2; done"), 2, 0));
         awaitRunning(backend, job);
         backend.cancel(job);
         JobStatus status = backend.status(job);
         assertEquals(JobState.CANCELLED, status.state(), status.message());
-        for (SshFleet.Scan scan : backend.scanAll().values()) {
+        for (FleetHost.Scan scan : backend.scanAll().values()) {
             assertFalse(scan.entries().get(job.id()).snapshot().alive());
         }
     }
 
     @Test
     void placementFillsGpusWithDistinctDevicesThenRefusesNamingEachHost() throws Exception {
-        SshBackend backend = backend(Map.of("hosts[0].gpus", "2", "hosts[1].gpus", "2"));
+        ManualBackend backend = backend(Map.of("hosts[0].gpus", "2", "hosts[1].gpus", "2"));
         Set<String> held = new HashSet<>();
         List<String> order = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -165,7 +164,7 @@ class SshTransportTest {
         String value = "ssh-secret-" + UUID.randomUUID();
         SecretRef ref = SecretRef.parse("env:SSH_TEST_SECRET");
         context.putSecret(ref, value);
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(workload("secret").secret("TOKEN", ref).env("PLAIN", value)
                 .command("sh", "-c", "printf %s \"$TOKEN\" | sha256sum; printf %s \"$PLAIN\" | sha256sum; "
                         + "sleep 30"), 1, 0));
@@ -193,7 +192,7 @@ class SshTransportTest {
 
     @Test
     void statusOfManyJobsIsOneRemoteCommandPerHost() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         List<JobRef> refs = new ArrayList<>();
         refs.add(submit(backend, plan(workload("count-a").command("true"), 1, 0)));
         refs.add(submit(backend, plan(workload("count-b").command("sh", "-c", "exit 4"), 1, 0)));
@@ -212,7 +211,7 @@ class SshTransportTest {
 
     @Test
     void aHostThatCannotBeReachedIsNamedAndTheOthersStillPlace() throws Exception {
-        SshBackend backend = backend(Map.of("hosts[1].address", "10.200.0.250", "hosts[1].connectTimeout", "1s"));
+        ManualBackend backend = backend(Map.of("hosts[1].address", "10.200.0.250", "hosts[1].connectTimeout", "1s"));
         JobRef job = submit(backend, plan(workload("one-down").command("hostname"), 1, 0));
         assertEquals(JobState.SUCCEEDED, awaitEnd(backend, job).state());
         assertEquals("gantry-h1", logs(backend, job).get(0).text());
@@ -223,7 +222,7 @@ class SshTransportTest {
 
     @Test
     void followDeliversEveryRanksLinesAndReturnsWhenTheJobEnds() throws Exception {
-        SshBackend backend = backend(Map.of());
+        ManualBackend backend = backend(Map.of());
         JobRef job = submit(backend, plan(workload("follow").command("sh", "-c",
                 "for i in 1 2 3; do echo \"$NODE_RANK:$i\"; sleep 0.3; done"), 2, 0));
         List<LogLine> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -238,11 +237,11 @@ class SshTransportTest {
     /** A job killed with its VM leaves no exit code: on a Spot host that is an eviction, elsewhere a failure. */
     @Test
     void aJobGoneWithoutAnExitCodeIsPreemptedOnASpotHostAndFailedElsewhere() throws Exception {
-        SshBackend backend = backend(Map.of("hosts[0].spot", "true"));
+        ManualBackend backend = backend(Map.of("hosts[0].spot", "true"));
         JobRef job = submit(backend, plan(workload("vanish").command("sh", "-c",
                 "echo \"$(hostname)\"; exec sleep 60"), 2, 0));
         awaitOutput(backend, job, lines -> lines.size() == 2);
-        for (SshFleet.Scan scan : backend.scanAll().values()) {
+        for (FleetHost.Scan scan : backend.scanAll().values()) {
             long pid = scan.entries().get(job.id()).snapshot().pid().orElseThrow();
             ProcessHandle.of(pid).ifPresent(p -> {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -254,7 +253,7 @@ class SshTransportTest {
         assertEquals(JobState.FAILED, status.state(), status.message());
         assertEquals("rank 1 on gantry-h2: process ended without recording an exit code (host rebooted or killed?)",
                 status.message());
-        SshBackend spotOnly = backend(Map.of("hosts[0].spot", "true", "hosts[1].spot", "true"));
+        ManualBackend spotOnly = backend(Map.of("hosts[0].spot", "true", "hosts[1].spot", "true"));
         JobStatus evicted = spotOnly.status(job);
         assertEquals(JobState.PREEMPTED, evicted.state(), evicted.message());
         assertTrue(evicted.message().startsWith("rank 0 on gantry-h1: process ended without recording an exit code "
@@ -263,7 +262,7 @@ class SshTransportTest {
 
     @Test
     void concurrentSubmitsOfOneKeyFromTwoProcessesMakeOneJob() throws Exception {
-        List<SshBackend> processes = List.of(backend(Map.of()), backend(Map.of()));
+        List<ManualBackend> processes = List.of(backend(Map.of()), backend(Map.of()));
         dev.gantry.api.Plan plan = plan(workload("concurrent").command("sh", "-c",
                 "echo \"ran on $NODE_RANK\""), 2, 0);
         String key = key("concurrent");
@@ -271,7 +270,7 @@ class SshTransportTest {
         try {
             List<java.util.concurrent.Future<JobRef>> refs = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                SshBackend process = processes.get(i % 2);
+                ManualBackend process = processes.get(i % 2);
                 refs.add(threads.submit(() -> process.submit(plan, SubmitOptions.withKey(key))));
             }
             Set<JobRef> distinct = new HashSet<>();
@@ -289,9 +288,39 @@ class SshTransportTest {
         }
     }
 
+    /**
+     * A warm single-node submit is one scan per host and one launch: two remote commands to a fleet of one host,
+     * three to a fleet of two (the first host's scan also takes the claim). A retry of it is the scans alone.
+     */
+    @Test
+    void aWarmSingleNodeSubmitIsOneScanPerHostAndOneLaunch() throws Exception {
+        for (Map.Entry<Integer, ManualBackend> fleet : Map.of(1, oneHostBackend(), 2, backend(Map.of())).entrySet()) {
+            ManualBackend backend = fleet.getValue();
+            submit(backend, plan(workload("warm-up").command("true"), 1, 0)); // connects and probes the hosts
+            long before = commands(backend);
+            String key = key("warm-" + fleet.getKey());
+            JobRef job = backend.submit(plan(workload("warm").command("true"), 1, 0), SubmitOptions.withKey(key));
+            jobs.add(job);
+            assertEquals((long) fleet.getKey() + 1, commands(backend) - before,
+                    "submit to " + fleet.getKey() + " host(s)");
+            before = commands(backend);
+            assertEquals(job, backend.submit(plan(workload("warm").command("true"), 1, 0),
+                    SubmitOptions.withKey(key)));
+            assertEquals((long) fleet.getKey(), commands(backend) - before, "a retry only scans");
+            assertEquals(JobState.SUCCEEDED, awaitEnd(backend, job).state());
+        }
+    }
+
+    private ManualBackend oneHostBackend() {
+        Map<String, String> config = new java.util.TreeMap<>(hosts.config(Map.of()));
+        config.keySet().removeIf(k -> k.startsWith("hosts[1]"));
+        return cases.track((ManualBackend) new dev.gantry.backend.manual.ManualBackendProvider().create(
+                new dev.gantry.api.backend.BackendConfig("manual", config), context));
+    }
+
     @Test
     void doctorProbesEveryHostOnce() {
-        SshBackend backend = backend(Map.of("hosts[1].gpus", "2"));
+        ManualBackend backend = backend(Map.of("hosts[1].gpus", "2"));
         long before = commands(backend);
         List<dev.gantry.api.backend.HostReport> reports = backend.doctor(java.util.Optional.empty());
         assertEquals(List.of("gantry-h1", "gantry-h2"), reports.stream().map(r -> r.host()).toList());
@@ -318,7 +347,7 @@ class SshTransportTest {
                 return new CapturingLogger(warnings);
             }
         };
-        SshBackend backend = (SshBackend) new dev.gantry.backend.manual.ManualBackendProvider().create(
+        ManualBackend backend = (ManualBackend) new dev.gantry.backend.manual.ManualBackendProvider().create(
                 new dev.gantry.api.backend.BackendConfig("manual", hosts.config(Map.of(
                         "hosts[1].hostKeyFingerprint", "", "hosts[1].insecureAcceptAnyHostKey", "true"))), loud);
         cases.track(backend);
@@ -350,7 +379,7 @@ class SshTransportTest {
         }
     }
 
-    private static long commands(SshBackend backend) {
-        return backend.hosts().values().stream().mapToLong(SshHost::commands).sum();
+    private static long commands(ManualBackend backend) {
+        return backend.remoteCalls().getAsLong();
     }
 }

@@ -1,6 +1,7 @@
 package dev.gantry.core.spec.yaml;
 
 import dev.gantry.api.GantryException;
+import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
 import dev.gantry.api.SourceLocation;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package dev.gantry.core.spec.yaml;
+package dev.gantry.api;
 
 import java.util.Collection;
 import java.util.Comparator;

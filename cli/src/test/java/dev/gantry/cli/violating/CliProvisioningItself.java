@@ -1,0 +1,8 @@
+package dev.gantry.cli.violating;
+
+import dev.gantry.core.provision.VmProvisioner;
+
+/** A deliberate violation of a layer rule, for LayerRulesCatchViolationsTest; never used elsewhere. */
+final class CliProvisioningItself {
+    VmProvisioner provisioner;
+}
