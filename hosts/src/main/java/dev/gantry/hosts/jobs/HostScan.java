@@ -26,24 +26,34 @@ import java.util.OptionalLong;
  */
 public final class HostScan {
     /**
-     * Argument: the work directory. Fields: id, launched, pid, started, ended, exit, cancelled (time or -),
-     * preempted (time or -), alive, placement line, eviction reason (last: it is free text and may hold tabs).
+     * Arguments: the work directory; a job id to claim under {@code .claims/} first, or empty; a job id for a
+     * submit's scan, or empty. A submit's scan reports that job whole and, of the others, only those that have not
+     * ended (what placement counts), and it takes a process that is not a zombie for alive without reading its
+     * command line: one look at each ended job instead of ten, no process started per running one. Fields: id,
+     * launched, pid, started, ended, exit, cancelled (time or -), preempted (time or -), alive, placement line,
+     * eviction reason (last: it is free text and may hold tabs).
      */
     public static final String SCRIPT = """
             if [ -n "$2" ]; then
               c="$1/.claims/$2"
-              mkdir -p -- "$1/.claims" 2>/dev/null
+              [ -d "$1/.claims" ] || mkdir -p -- "$1/.claims" 2>/dev/null
               if mkdir -- "$c" 2>/dev/null; then echo "C\tmine"
               elif [ -n "$(find "$c" -maxdepth 0 -mmin +1 2>/dev/null)" ] && rmdir -- "$c" 2>/dev/null \
                   && mkdir -- "$c" 2>/dev/null; then echo "C\tmine"
               else echo "C\ttaken"
               fi
-              # Claims are write-once and outlive their submit; a day later nobody waits on them.
-              find "$1/.claims" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rmdir -- {} + 2>/dev/null
+              # Claims are write-once and outlive their submit; a day later nobody waits on them. Swept now and
+              # then, not by every submit.
+              [ $(($$ % 32)) = 0 ] && find "$1/.claims" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rmdir -- {} + \
+                2>/dev/null
             fi
+            submit=$3
             cd -- "$1" 2>/dev/null || exit 0
             for d in job-*; do
               [ -d "$d" ] || continue
+              if [ -n "$submit" ] && [ "$d" != "$submit" ]; then
+                { [ -e "$d/exit" ] || [ -e "$d/cancelled" ] || [ -e "$d/preempted" ]; } && continue
+              fi
               launched=0 pid= started= ended= code= c=- p=- pr= pl= alive=0
               [ -e "$d/launched" ] && launched=1
               [ -f "$d/pid" ] && read -r pid < "$d/pid"
@@ -56,7 +66,9 @@ public final class HostScan {
               if [ -z "$code" ] && [ -n "$pid" ] && read -r st < "/proc/$pid/stat" 2>/dev/null; then
                 case ${st##*) } in
                   Z*) ;;
-                  *) tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$1/$d" && alive=1 ;;
+                  *) if [ -n "$submit" ]; then alive=1
+                     else tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$1/$d" && alive=1
+                     fi ;;
                 esac
               fi
               # It may have ended since exit was read: the wrapper writes exit before it exits, so look again.
@@ -95,7 +107,16 @@ public final class HostScan {
      */
     public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata,
                               Optional<String> claim) {
-        List<String> arguments = List.of(workDir, claim.orElse(""));
+        return read(host, workDir, metadata, claim, Optional.empty());
+    }
+
+    /**
+     * The same for a submit of job {@code submitted}: that job whole, of the others only those that have not
+     * ended, their liveness taken from the process table alone (see {@link #SCRIPT}).
+     */
+    public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata,
+                              Optional<String> claim, Optional<String> submitted) {
+        List<String> arguments = List.of(workDir, claim.orElse(""), submitted.orElse(""));
         List<String> argv = new ArrayList<>(List.of("sh", "-c", SCRIPT, "sh"));
         argv.addAll(arguments);
         if (!metadata.isEmpty()) {

@@ -33,11 +33,11 @@ public record JobLaunch(String directory, JobRecord record, Optional<String> pla
      * @param privateFile a file of the job directory to write with mode 0600 in the same step, only when the job is
      *     started (a container's env file, which holds the job's secrets)
      * @param launchedAt the time recorded in the {@code launched} marker
-     * @param pidWait how long the command waits for the wrapper to record its pid
+     * @param startWait how long the command waits for the job to lead its own session
      */
     public record Start(List<String> command, String launchDirectory, Optional<String> requiredDirectory,
                         Map<String, String> environment, Optional<PrivateFile> privateFile, Instant launchedAt,
-                        Duration pidWait) {
+                        Duration startWait) {
         public Start {
             command = List.copyOf(command);
             environment = Map.copyOf(environment);
@@ -45,8 +45,9 @@ public record JobLaunch(String directory, JobRecord record, Optional<String> pla
             Objects.requireNonNull(requiredDirectory, "requiredDirectory");
             Objects.requireNonNull(privateFile, "privateFile");
             Objects.requireNonNull(launchedAt, "launchedAt");
-            if (pidWait.compareTo(Duration.ofMillis(20)) < 0) {
-                throw new IllegalArgumentException("a launch waits for the job's pid, at least 20 ms: " + pidWait);
+            if (startWait.compareTo(Duration.ofMillis(20)) < 0) {
+                throw new IllegalArgumentException("a launch waits for the job to start, at least 20 ms: "
+                        + startWait);
             }
         }
     }

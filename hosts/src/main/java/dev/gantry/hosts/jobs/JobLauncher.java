@@ -25,8 +25,9 @@ import java.util.Optional;
  *   <li>takes the directory's launch lock and does nothing more when the job was launched or ended already, so a
  *       retried or concurrent submit never starts it twice or writes its secrets again;</li>
  *   <li>stores the environment from stdin in a 0600 file, and a container's 0600 env file beside it;</li>
- *   <li>starts {@link JobWrapper} in a new session, detached, records {@code launched} and waits for the wrapper's
- *       {@code pid}.</li>
+ *   <li>starts {@link JobWrapper} in a new session, detached, records {@code launched} and, once the job leads its
+ *       own session, its {@code pgid} and {@code pid} (the session's id, which the wrapper records as well), so the
+ *       job is RUNNING when the command returns.</li>
  * </ol>
  * A warm submit is then one scan and this command; every look the backend took one command for before is folded in.
  */
@@ -35,7 +36,7 @@ public final class JobLauncher {
     public enum Outcome {
         /** The directory and its records are in place; nothing was started (a prepare-only call). */
         PREPARED,
-        /** The job was started and its wrapper recorded its pid. */
+        /** The job was started in its own session. */
         STARTED,
         /** An earlier or concurrent submit launched it, or it was cancelled before it started: nothing new ran. */
         ALREADY_LAUNCHED,
@@ -57,9 +58,9 @@ public final class JobLauncher {
     /**
      * Runs the launch on the host.
      *
-     * @throws GantryException BACKEND_UNAVAILABLE when the job could not be started or did not record its pid in
-     *     time (the message quotes the launcher's log; status says later whether it started after all), REMOTE_ERROR
-     *     when the host could not be reached
+     * @throws GantryException BACKEND_UNAVAILABLE when the job could not be started or did not start in time (the
+     *     message quotes the launcher's log; status says later whether it started after all), REMOTE_ERROR when the
+     *     host could not be reached
      */
     public static Outcome launch(Host host, JobLaunch launch) {
         byte[] environment = launch.start().map(JobLauncher::environmentFile).orElse(new byte[0]);
@@ -69,7 +70,7 @@ public final class JobLauncher {
         ByteArrayOutputStream stdin = new ByteArrayOutputStream();
         stdin.writeBytes(environment);
         stdin.writeBytes(privateFile);
-        Duration wait = launch.start().map(JobLaunch.Start::pidWait).orElse(Duration.ZERO);
+        Duration wait = launch.start().map(JobLaunch.Start::startWait).orElse(Duration.ZERO);
         CommandResult result = host.exec(argv, Optional.of(stdin.toByteArray()), wait.plus(SLACK));
         String output = result.stdoutText();
         String first = output.lines().findFirst().orElse("");
@@ -110,7 +111,7 @@ public final class JobLauncher {
                 start.flatMap(JobLaunch.Start::privateFile).map(JobLaunch.PrivateFile::name).orElse(""),
                 Integer.toString(privateBytes),
                 start.map(s -> s.launchedAt().toString()).orElse(""),
-                Long.toString(start.map(s -> s.pidWait().toMillis() / 20).orElse(0L)), host.sessionLeader()));
+                Long.toString(start.map(s -> s.startWait().toMillis() / 20).orElse(0L)), host.sessionLeader()));
         start.ifPresent(s -> argv.addAll(JobWrapper.launchArgv(List.of(), launch.directory(), s.command())));
         return argv;
     }

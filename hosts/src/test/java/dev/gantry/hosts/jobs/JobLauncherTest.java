@@ -68,7 +68,11 @@ class JobLauncherTest {
         assertEquals("rank=0 hosts=local gpus= vcpus=1 memoryGib=1.000\n", Files.readString(dir.resolve("placement")));
         assertEquals(AT.toString(), Files.readString(dir.resolve(JobDirectory.LAUNCHED)).strip());
         assertFalse(Files.exists(dir.resolve("env")), "the environment file outlived the launch");
-        assertFalse(Files.exists(dir.resolve("launch.lock")), "the launch lock was not given back");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (Files.exists(dir.resolve("launch.lock"))) {
+            assertTrue(System.nanoTime() < deadline, "the launch lock was not given back");
+            Thread.sleep(20);
+        }
         try (var files = Files.list(dir)) {
             assertTrue(files.noneMatch(f -> f.getFileName().toString().contains(".tmp")), "temporary files remain");
         }

@@ -92,22 +92,30 @@ final class Fleet implements AutoCloseable {
 
     /** The same, without asking Scheduled Events when {@code events} is false. */
     Map<String, FleetHost.Scan> scanAll(boolean events) {
-        return scanAll(events, Optional.empty());
+        return scan(events, Optional.empty(), Optional.empty());
     }
 
-    /** The same, the first host also taking a submit's claim in its scan. */
-    Map<String, FleetHost.Scan> scanAll(boolean events, Optional<String> claim) {
+    /**
+     * Every host's scan for a submit of job {@code id}: the job whole, the others that still hold capacity, and the
+     * first host also taking the job's claim when {@code claim} is given ({@link FleetHost#scan(boolean, Optional,
+     * Optional)}).
+     */
+    Map<String, FleetHost.Scan> scanForSubmit(String id, Optional<String> claim) {
+        return scan(false, claim, Optional.of(id));
+    }
+
+    private Map<String, FleetHost.Scan> scan(boolean events, Optional<String> claim, Optional<String> submitted) {
         Map<String, FleetHost.Scan> scans = new LinkedHashMap<>();
         if (hosts.size() == 1) {
             FleetHost only = first();
-            scans.put(only.name(), only.scan(events, claim)); // no thread for a fleet of one
+            scans.put(only.name(), only.scan(events, claim, submitted)); // no thread for a fleet of one
             return scans;
         }
         Map<String, Future<FleetHost.Scan>> futures = new LinkedHashMap<>();
         FleetHost coordinator = first();
         for (FleetHost host : hosts.values()) {
             Optional<String> own = host == coordinator ? claim : Optional.empty();
-            futures.put(host.name(), fanOut.submit(() -> host.scan(events, own)));
+            futures.put(host.name(), fanOut.submit(() -> host.scan(events, own, submitted)));
         }
         futures.forEach((name, future) -> scans.put(name, unwrap(future)));
         return scans;

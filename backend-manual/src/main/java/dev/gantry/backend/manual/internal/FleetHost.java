@@ -72,17 +72,20 @@ record FleetHost(Host host, String workDir, String address, Optional<String> def
      * @param events whether to ask the Scheduled Events at all (a scan right after an eviction need not)
      */
     Scan scan(boolean events) {
-        return scan(events, Optional.empty());
+        return scan(events, Optional.empty(), Optional.empty());
     }
 
-    /** The same, taking a submit's claim in the same command ({@link HostScan#read(dev.gantry.hosts.Host, String,
-     * List, Optional)}). */
-    Scan scan(boolean events, Optional<String> claim) {
+    /**
+     * The same for a submit of job {@code submitted}: that job whole, of the others those that have not ended
+     * (placement counts them), and the job's claim taken in the same command when {@code claim} is given
+     * ({@link HostScan#read(dev.gantry.hosts.Host, String, List, Optional, Optional)}).
+     */
+    Scan scan(boolean events, Optional<String> claim, Optional<String> submitted) {
         boolean watching = events && watch.watching();
         boolean together = watching && remote;
         List<MetadataQuery.Request> requests = together ? watch.requests() : List.of();
         try {
-            String output = HostScan.read(host, workDir, requests, claim);
+            String output = HostScan.read(host, workDir, requests, claim, submitted);
             Map<String, HostScan.Entry> entries = HostScan.parse(output);
             Optional<EvictionWatch.Check> check = Optional.empty();
             if (together) {

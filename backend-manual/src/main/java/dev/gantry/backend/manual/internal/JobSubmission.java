@@ -44,7 +44,7 @@ final class JobSubmission {
         void reached(String stage, int rank);
     }
 
-    private static final Duration PID_WAIT = Duration.ofSeconds(10);
+    private static final Duration START_WAIT = Duration.ofSeconds(10);
     /** A claim goes stale after a minute ({@link dev.gantry.hosts.jobs.HostScan}); wait a little longer. */
     private static final Duration CLAIM_WAIT = Duration.ofSeconds(75);
     private static final Duration CLAIM_POLL = Duration.ofMillis(200);
@@ -82,7 +82,7 @@ final class JobSubmission {
         Optional<String> claim = fleet.size() == 1 ? Optional.empty() : Optional.of(id);
         long deadline = System.nanoTime() + CLAIM_WAIT.toNanos();
         while (true) {
-            Map<String, FleetHost.Scan> scans = fleet.scanAll(false, claim);
+            Map<String, FleetHost.Scan> scans = fleet.scanForSubmit(id, claim);
             FleetHost.Scan coordinator = scans.get(fleet.first().name());
             boolean placed = JobRanks.placed(id, scans, true).isPresent();
             if (claim.isEmpty() || placed || coordinator.claimed().orElse(false)) {
@@ -212,12 +212,12 @@ final class JobSubmission {
                     rank.directory(), rank.envFile().orElseThrow(),
                     new GpuSlice(rank.placement().gpus(), rank.host().host().facts().nvidiaGpus()));
             return new JobLaunch.Start(launch.argv(), rank.directory().path(), Optional.empty(),
-                    launch.runtimeEnvironment(), Optional.of(launch.envFile()), context.clock().instant(), PID_WAIT);
+                    launch.runtimeEnvironment(), Optional.of(launch.envFile()), context.clock().instant(), START_WAIT);
         }
         // In a container the working directory is the image's, not the host's: only here must it exist.
         Optional<String> required = Optional.of(rank.workingDirectory()).filter(d -> !d.isEmpty());
         return new JobLaunch.Start(plan.workload().command(), rank.workingDirectory(), required,
-                rank.environment(), Optional.empty(), context.clock().instant(), PID_WAIT);
+                rank.environment(), Optional.empty(), context.clock().instant(), START_WAIT);
     }
 
     private void launch(Rank rank, JobRecord record, Optional<JobLaunch.Start> start) {
