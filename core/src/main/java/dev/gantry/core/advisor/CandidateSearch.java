@@ -178,6 +178,15 @@ final class CandidateSearch {
      * kept size when the list is full, and goes where {@link Candidate#ORDER} puts it.
      */
     private void offer(int row, Layout layout, double perNode) {
+        double total = perNode * layout.nodes();
+        OptionalDouble hours = hours(row);
+        double primary = primary(total, hours);
+        int preference = preference(row);
+        if (top.size() == KEEP && cannotBeat(preference, primary, top.get(KEEP - 1))) {
+            // After the worst kept size by the first steps of the order, it is after every kept one, its own size's
+            // included: most feasible rows end here, before the look for their size.
+            return;
+        }
         int same = -1;
         for (int i = 0; i < top.size(); i++) {
             if (top.get(i).sizeRank() == index.sizeRank[row]) {
@@ -186,10 +195,6 @@ final class CandidateSearch {
             }
         }
         int replaced = same >= 0 ? same : top.size() == KEEP ? KEEP - 1 : -1;
-        double total = perNode * layout.nodes();
-        OptionalDouble hours = hours(row);
-        double primary = primary(total, hours);
-        int preference = preference(row);
         if (replaced >= 0 && cannotBeat(preference, primary, top.get(replaced))) {
             // Most feasible rows lose to the kept ones on the first steps of the order: no candidate is made for them.
             return;
