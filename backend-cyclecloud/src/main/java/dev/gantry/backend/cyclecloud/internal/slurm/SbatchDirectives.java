@@ -1,0 +1,137 @@
+package dev.gantry.backend.cyclecloud.internal.slurm;
+
+import dev.gantry.api.backend.JobDependency;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code #SBATCH} header of a job's batch script, rendered from what the backend decided for it: a pure function
+ * with golden tests. The job's environment never travels in the script or through Slurm ({@code --export=NONE}:
+ * Slurm keeps the submitted environment and script under its state directory), and Spot plans ask for
+ * {@code --requeue}, so that an eviction brings the job back instead of failing it.
+ *
+ * @param name the job's name as squeue shows it (derived from the idempotency key)
+ * @param partition the partition for the planned VM size; empty: the cluster's default
+ * @param nodes how many nodes
+ * @param tasksPerNode tasks per node (one rank per node)
+ * @param gpusPerNode GPUs per node; 0 for none
+ * @param gpuRequest how GPUs are asked for: {@code --gpus-per-node} or the older {@code --gres=gpu:N}
+ * @param cpusPerTask CPUs per task
+ * @param memoryMib memory per node in MiB; 0 to leave it to the partition's default
+ * @param timeLimit the job's time limit; empty: the partition's
+ * @param jobDirectory the job's directory on the cluster, where Slurm writes its output
+ * @param exclusive whole nodes for the job (multi-node RDMA plans)
+ * @param requeue whether Slurm requeues the job after an eviction (Spot plans) rather than ending it
+ * @param dependencies the jobs this one waits for, by Slurm job id
+ * @param account the account to charge, if any
+ * @param qos the quality of service, if any
+ */
+public record SbatchDirectives(String name, Optional<String> partition, int nodes, int tasksPerNode, int gpusPerNode,
+                               GpuRequest gpuRequest, int cpusPerTask, long memoryMib, Optional<Duration> timeLimit,
+                               String jobDirectory, boolean exclusive, boolean requeue, List<Dependency> dependencies,
+                               Optional<String> account, Optional<String> qos) {
+    /**
+     * What a directive's value may hold: sbatch reads a {@code #SBATCH} line as shell words, so a value with a
+     * blank, a quote or a newline would change the line's meaning.
+     */
+    private static final Pattern WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
+
+    /** How GPUs are asked for; clusters configured before Slurm 19.05 know only GRES. */
+    public enum GpuRequest {
+        GPUS_PER_NODE, GRES
+    }
+
+    /** A job this one waits for. */
+    public record Dependency(JobDependency.Condition condition, String slurmJobId) {
+        public Dependency {
+            Objects.requireNonNull(condition, "condition");
+            if (!slurmJobId.matches("[0-9]+(_[0-9]+)?")) {
+                throw new IllegalArgumentException("not a Slurm job id: '" + slurmJobId + "'");
+            }
+        }
+
+        String render() {
+            return (condition == JobDependency.Condition.AFTER_SUCCESS ? "afterok:" : "afterany:") + slurmJobId;
+        }
+    }
+
+    public SbatchDirectives {
+        word("name", name);
+        partition.ifPresent(p -> word("partition", p));
+        account.ifPresent(a -> word("account", a));
+        qos.ifPresent(q -> word("qos", q));
+        word("jobDirectory", jobDirectory);
+        if (!jobDirectory.startsWith("/")) {
+            throw new IllegalArgumentException("the job directory is an absolute path: " + jobDirectory);
+        }
+        if (nodes < 1 || tasksPerNode < 1 || cpusPerTask < 1 || gpusPerNode < 0 || memoryMib < 0) {
+            throw new IllegalArgumentException("nodes, tasks and CPUs are at least 1, GPUs and memory at least 0");
+        }
+        Objects.requireNonNull(gpuRequest, "gpuRequest");
+        timeLimit.ifPresent(t -> {
+            if (t.isNegative() || t.isZero()) {
+                throw new IllegalArgumentException("a time limit is positive: " + t);
+            }
+        });
+        dependencies = List.copyOf(dependencies);
+    }
+
+    /** The header lines, in a fixed order. */
+    public List<String> lines() {
+        List<String> lines = new ArrayList<>();
+        lines.add("--job-name=" + name);
+        partition.ifPresent(p -> lines.add("--partition=" + p));
+        account.ifPresent(a -> lines.add("--account=" + a));
+        qos.ifPresent(q -> lines.add("--qos=" + q));
+        lines.add("--nodes=" + nodes);
+        lines.add("--ntasks-per-node=" + tasksPerNode);
+        lines.add("--cpus-per-task=" + cpusPerTask);
+        if (gpusPerNode > 0) {
+            lines.add(gpuRequest == GpuRequest.GPUS_PER_NODE ? "--gpus-per-node=" + gpusPerNode
+                    : "--gres=gpu:" + gpusPerNode);
+        }
+        if (memoryMib > 0) {
+            lines.add("--mem=" + memoryMib + "M");
+        }
+        timeLimit.ifPresent(t -> lines.add("--time=" + slurmTime(t)));
+        if (exclusive) {
+            lines.add("--exclusive");
+        }
+        lines.add(requeue ? "--requeue" : "--no-requeue");
+        if (!dependencies.isEmpty()) {
+            lines.add("--dependency=" + String.join(",", dependencies.stream().map(Dependency::render).toList()));
+            // A dependency that can never be met (its job failed) ends this job instead of leaving it pending.
+            lines.add("--kill-on-invalid-dep=yes");
+        }
+        lines.add("--output=" + jobDirectory + "/slurm-%j.out");
+        lines.add("--error=" + jobDirectory + "/slurm-%j.err");
+        lines.add("--chdir=" + jobDirectory);
+        lines.add("--export=NONE");
+        List<String> header = new ArrayList<>(lines.size());
+        for (String line : lines) {
+            header.add("#SBATCH " + line);
+        }
+        return header;
+    }
+
+    /** {@code [D-]HH:MM:SS}, rounded up to the second. */
+    static String slurmTime(Duration limit) {
+        long seconds = limit.getSeconds() + (limit.getNano() > 0 ? 1 : 0);
+        long days = seconds / 86_400;
+        long rest = seconds % 86_400;
+        String clock = String.format(Locale.ROOT, "%02d:%02d:%02d", rest / 3600, rest % 3600 / 60, rest % 60);
+        return days > 0 ? days + "-" + clock : clock;
+    }
+
+    private static void word(String field, String value) {
+        if (!WORD.matcher(value).matches()) {
+            throw new IllegalArgumentException(field + " '" + value + "' is not one word of letters, digits and "
+                    + "._:@%+=/,-, which a #SBATCH line can carry");
+        }
+    }
+}

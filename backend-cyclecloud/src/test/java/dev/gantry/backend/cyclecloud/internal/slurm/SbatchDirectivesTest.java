@@ -1,0 +1,85 @@
+package dev.gantry.backend.cyclecloud.internal.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.backend.JobDependency;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SbatchDirectivesTest {
+    private static final String DIR = "/shared/gantry/jobs/job-train-7";
+
+    private static SbatchDirectives twoNodeSpotTraining() {
+        return new SbatchDirectives("gantry-train-7", Optional.of("gpu"), 2, 1, 8,
+                SbatchDirectives.GpuRequest.GPUS_PER_NODE, 96, 1_843_200, Optional.of(Duration.ofHours(30)), DIR,
+                true, true, List.of(new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_SUCCESS, "41"),
+                        new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "42_3")),
+                Optional.of("ml-team"), Optional.of("high"));
+    }
+
+    @Test
+    void twoNodeSpotGpuTrainingWithDependencies() throws IOException {
+        assertGolden("two-node-spot-gpu.sbatch", twoNodeSpotTraining().lines());
+    }
+
+    @Test
+    void oneNodeCpuJobOnTheDefaultPartitionWithGres() throws IOException {
+        SbatchDirectives cpu = new SbatchDirectives("gantry-fit", Optional.empty(), 1, 1, 0,
+                SbatchDirectives.GpuRequest.GRES, 8, 0, Optional.empty(), "/home/azureuser/gantry/job-fit", false,
+                false, List.of(), Optional.empty(), Optional.empty());
+        assertGolden("one-node-cpu.sbatch", cpu.lines());
+        SbatchDirectives gres = new SbatchDirectives("gantry-infer", Optional.of("gpu"), 1, 1, 1,
+                SbatchDirectives.GpuRequest.GRES, 4, 0, Optional.empty(), "/home/azureuser/gantry/job-infer", false,
+                false, List.of(), Optional.empty(), Optional.empty());
+        assertTrue(gres.lines().contains("#SBATCH --gres=gpu:1"), gres.lines().toString());
+    }
+
+    @Test
+    void theEnvironmentNeverTravelsThroughSlurmAndSpotJobsRequeue() {
+        List<String> lines = twoNodeSpotTraining().lines();
+        assertEquals("#SBATCH --export=NONE", lines.get(lines.size() - 1));
+        assertTrue(lines.contains("#SBATCH --requeue"));
+    }
+
+    @Test
+    void timeLimitsRoundUpToTheSecondAndNameDays() {
+        assertEquals("00:00:01", SbatchDirectives.slurmTime(Duration.ofMillis(1)));
+        assertEquals("01:30:00", SbatchDirectives.slurmTime(Duration.ofMinutes(90)));
+        assertEquals("1-06:00:00", SbatchDirectives.slurmTime(Duration.ofHours(30)));
+    }
+
+    @Test
+    void aValueThatWouldChangeTheLineIsRefused() {
+        for (String bad : List.of("gpu --exclusive", "gpu\n#SBATCH --export=ALL", "a'b", "")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SbatchDirectives(
+                    "gantry-x", Optional.of(bad), 1, 1, 0, SbatchDirectives.GpuRequest.GRES, 1, 0, Optional.empty(),
+                    DIR, false, false, List.of(), Optional.empty(), Optional.empty()));
+            assertTrue(e.getMessage().startsWith("partition '"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "41;rm"));
+    }
+
+    private static void assertGolden(String name, List<String> lines) throws IOException {
+        String actual = String.join("\n", lines) + "\n";
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(Path.of("src/test/resources/golden/slurm", name), actual, StandardCharsets.UTF_8);
+        }
+        try (InputStream in = SbatchDirectivesTest.class.getResourceAsStream("/golden/slurm/" + name)) {
+            if (in == null) {
+                throw new AssertionError("golden file golden/slurm/" + name + " is missing; run with "
+                        + "-Dgolden.update=true once and review it");
+            }
+            assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), actual, name);
+        }
+    }
+}
