@@ -92,27 +92,13 @@ public final class HostScan {
     }
 
     /**
-     * Reads every job directory under the host's work directory in one remote command; with metadata requests (the
+     * Reads every job directory under the host's work directory in one command. With metadata requests (the
      * Scheduled Events of a host watched for evictions) their answers follow in the same command's output, for
-     * {@link MetadataQuery#answers}.
-     */
-    public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata) {
-        return read(host, workDir, metadata, Optional.empty());
-    }
-
-    /**
-     * The same, first claiming {@code claim} under {@code .claims/} of the work directory in the same command: an
-     * atomic mkdir that only the first submit of a job gets (or one that finds the claim over a minute old, left by
-     * a submit that died); {@link #claimed} reads the outcome.
-     */
-    public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata,
-                              Optional<String> claim) {
-        return read(host, workDir, metadata, claim, Optional.empty());
-    }
-
-    /**
-     * The same for a submit of job {@code submitted}: that job whole, of the others only those that have not
-     * ended, their liveness taken from the process table alone (see {@link #SCRIPT}).
+     * {@link MetadataQuery#answers}. With a {@code claim}, the scan first claims that job under {@code .claims/}:
+     * an atomic mkdir that only the first submit of the job gets (or one that finds the claim over a minute old,
+     * left by a submit that died); {@link #claimed} reads the outcome. For a submit of job {@code submitted} it
+     * reports that job whole and, of the others, only those that have not ended, their liveness taken from the
+     * process table alone (see {@link #SCRIPT}).
      */
     public static String read(Host host, String workDir, List<MetadataQuery.Request> metadata,
                               Optional<String> claim, Optional<String> submitted) {

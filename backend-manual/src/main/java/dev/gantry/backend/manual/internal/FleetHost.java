@@ -68,17 +68,12 @@ record FleetHost(Host host, String workDir, String address, Optional<String> def
     /**
      * Reads every job directory in one command. A remote host's Scheduled Events ride in the same command (a round
      * trip costs more than the query); this machine asks them in a second command, only while one of its jobs runs.
+     * For a submit of job {@code submitted} the scan reports that job whole and, of the others, those that have not
+     * ended (placement counts them), and takes the job's claim in the same command when {@code claim} is given
+     * ({@link HostScan#read}).
      *
-     * @param events whether to ask the Scheduled Events at all (a scan right after an eviction need not)
-     */
-    Scan scan(boolean events) {
-        return scan(events, Optional.empty(), Optional.empty());
-    }
-
-    /**
-     * The same for a submit of job {@code submitted}: that job whole, of the others those that have not ended
-     * (placement counts them), and the job's claim taken in the same command when {@code claim} is given
-     * ({@link HostScan#read(dev.gantry.hosts.Host, String, List, Optional, Optional)}).
+     * @param events whether to ask the Scheduled Events at all (a scan right after an eviction or for a submit need
+     *     not)
      */
     Scan scan(boolean events, Optional<String> claim, Optional<String> submitted) {
         boolean watching = events && watch.watching();

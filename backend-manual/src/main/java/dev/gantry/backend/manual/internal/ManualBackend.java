@@ -15,6 +15,7 @@ import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.hosts.Host;
+import dev.gantry.hosts.LocalHost;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ public final class ManualBackend implements Backend {
     /** The backend the settings describe; warns loudly about every SSH host whose key is not verified. */
     public static ManualBackend create(ManualSettings settings, BackendContext context, Capabilities capabilities) {
         if (settings.inventory().isEmpty()) {
-            return new ManualBackend(dev.gantry.hosts.LocalHost.detect(), settings, context, capabilities);
+            return new ManualBackend(LocalHost.detect(), settings, context, capabilities);
         }
         Inventory inventory = settings.inventory().get();
         for (String host : inventory.insecureHosts()) {
