@@ -1,6 +1,7 @@
 package dev.gantry.hosts;
 
 import dev.gantry.hosts.events.MetadataHost;
+import dev.gantry.ssh.RemoteResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -74,11 +75,11 @@ public interface Host extends MetadataHost {
 
     /**
      * Runs a short command to completion with {@code stdin} as its standard input (closed when empty) and returns
-     * how it ended; fails with REMOTE_ERROR only when it cannot start, the host cannot be reached or it outlives the
+     * how it ended (the SSH module's result, whichever way the host runs it); fails with REMOTE_ERROR only when it cannot start, the host cannot be reached or it outlives the
      * timeout. The job protocol's fixed scripts ({@link dev.gantry.hosts.jobs.JobLauncher},
      * {@link dev.gantry.hosts.jobs.HostScan}) run through it, one command each on every kind of host.
      */
-    CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout);
+    RemoteResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout);
 
     /**
      * Commands this host has run for the backend so far, where the host counts them (an SSH host does: each is a

@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Workload;
 import dev.gantry.hosts.internal.MemInfo;
 import dev.gantry.hosts.internal.ProcStat;
+import dev.gantry.ssh.RemoteResult;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -333,7 +334,7 @@ public final class LocalHost implements Host {
      * (a job launched through it inherits what it has).
      */
     @Override
-    public CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout) {
+    public RemoteResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout) {
         try {
             ProcessBuilder builder = new ProcessBuilder(argv);
             builder.environment().keySet().removeIf(name -> name.startsWith(Workload.RESERVED_ENV_PREFIX));
@@ -356,8 +357,7 @@ public final class LocalHost implements Host {
                 throw new GantryException(ErrorCode.REMOTE_ERROR, argv.get(0) + " did not finish within "
                         + timeout.toSeconds() + "s on " + name());
             }
-            return new CommandResult(process.exitValue(), out.join(),
-                    new String(err.join(), StandardCharsets.UTF_8));
+            return new RemoteResult(process.exitValue(), out.join(), err.join());
         } catch (IOException e) {
             throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot run " + argv.get(0) + " on " + name() + ": "
                     + e.getMessage(), e);

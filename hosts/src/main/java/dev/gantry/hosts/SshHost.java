@@ -89,10 +89,9 @@ public final class SshHost implements Host {
     }
 
     @Override
-    public CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration limit) {
+    public RemoteResult exec(List<String> argv, Optional<byte[]> stdin, Duration limit) {
         commands.incrementAndGet();
-        RemoteResult r = pool.exec(target, argv, stdin, limit);
-        return new CommandResult(r.exitCode(), r.stdout(), r.stderrText());
+        return pool.exec(target, argv, stdin, limit);
     }
 
     @Override

@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * What a finished remote command left: its exit code and everything it wrote.
+ * What a finished command left: its exit code and everything it wrote. A remote command's, and also a local
+ * process's where the host module runs the same job scripts on this machine.
  *
  * @param exitCode the command's exit status; -1 when it was ended by a signal and the server sent no status
  */

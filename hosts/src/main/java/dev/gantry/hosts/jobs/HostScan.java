@@ -2,9 +2,9 @@ package dev.gantry.hosts.jobs;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.hosts.CommandResult;
 import dev.gantry.hosts.Host;
 import dev.gantry.hosts.events.MetadataQuery;
+import dev.gantry.ssh.RemoteResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -108,11 +108,11 @@ public final class HostScan {
         if (!metadata.isEmpty()) {
             argv = MetadataQuery.argvAfter(SCRIPT, arguments, metadata);
         }
-        CommandResult result = host.exec(argv, Optional.empty(), TIMEOUT);
+        RemoteResult result = host.exec(argv, Optional.empty(), TIMEOUT);
         if (!result.succeeded()) {
             throw new GantryException(ErrorCode.REMOTE_ERROR, "could not read the job directories in " + workDir
                     + " on " + host.name() + ": exit " + result.exitCode()
-                    + (result.stderr().isBlank() ? "" : ", " + result.stderr().strip()));
+                    + (result.stderrText().isBlank() ? "" : ", " + result.stderrText().strip()));
         }
         return result.stdoutText();
     }

@@ -2,8 +2,8 @@ package dev.gantry.hosts.jobs;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.hosts.CommandResult;
 import dev.gantry.hosts.Host;
+import dev.gantry.ssh.RemoteResult;
 import dev.gantry.ssh.ShellQuoting;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -71,12 +71,12 @@ public final class JobLauncher {
         stdin.writeBytes(environment);
         stdin.writeBytes(privateFile);
         Duration wait = launch.start().map(JobLaunch.Start::startWait).orElse(Duration.ZERO);
-        CommandResult result = host.exec(argv, Optional.of(stdin.toByteArray()), wait.plus(SLACK));
+        RemoteResult result = host.exec(argv, Optional.of(stdin.toByteArray()), wait.plus(SLACK));
         String output = result.stdoutText();
         String first = output.lines().findFirst().orElse("");
         if (!result.succeeded()) {
             throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "could not start " + launch.directory() + " on "
-                    + host.name() + ": " + result.stderr().strip() + " (exit " + result.exitCode() + ")");
+                    + host.name() + ": " + result.stderrText().strip() + " (exit " + result.exitCode() + ")");
         }
         return switch (first) {
             case "PREPARED" -> Outcome.PREPARED;
@@ -90,7 +90,7 @@ public final class JobLauncher {
                         + (log.isEmpty() ? "" : ": " + log) + "; status will say whether it started later");
             }
             default -> throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "the launch of " + launch.directory()
-                    + " on " + host.name() + " answered '" + first + "' (" + result.stderr().strip() + ")");
+                    + " on " + host.name() + " answered '" + first + "' (" + result.stderrText().strip() + ")");
         };
     }
 

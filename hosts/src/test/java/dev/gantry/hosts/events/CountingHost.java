@@ -1,9 +1,9 @@
 package dev.gantry.hosts.events;
 
-import dev.gantry.hosts.CommandResult;
 import dev.gantry.hosts.Host;
 import dev.gantry.hosts.LocalHost;
 import dev.gantry.hosts.MachineFacts;
+import dev.gantry.ssh.RemoteResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ public final class CountingHost implements Host {
 
     /** The job protocol's scripts (launch, scan) run uncounted: these tests count what goes through run. */
     @Override
-    public CommandResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout) {
+    public RemoteResult exec(List<String> argv, Optional<byte[]> stdin, Duration timeout) {
         return local.exec(argv, stdin, timeout);
     }
 

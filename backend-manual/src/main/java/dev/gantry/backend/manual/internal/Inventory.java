@@ -37,6 +37,8 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     static final String MASTER_PORT = "masterPort";
     static final int DEFAULT_MASTER_PORT = 29500;
     static final String INSECURE = "insecureAcceptAnyHostKey";
+    static final String IDENTITY_FILE = "identityFile";
+    static final String AGENT = "agent";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}=[^,]*");
@@ -144,7 +146,7 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
                     + "user, e.g. azureuser"));
         }
         // A host that says how it logs in, or how its key is trusted, says it alone: defaults do not mix in.
-        ClientIdentity identity = identity(config, at.scoped("identityFile", "agent"), problems);
+        ClientIdentity identity = identity(config, at.scoped(IDENTITY_FILE, AGENT), problems);
         HostKeyPolicy policy = hostKeyPolicy(config, at.scoped("knownHosts", "hostKeyFingerprint", INSECURE),
                 problems);
         Map<String, String> labels = labels(config, at, problems);
@@ -203,10 +205,10 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     }
 
     private static ClientIdentity identity(BackendConfig config, Lookup at, List<Problem> problems) {
-        Optional<String> file = at.get("identityFile").map(String::strip).filter(s -> !s.isEmpty());
-        boolean agent = bool(config, at, "agent", problems);
+        Optional<String> file = at.get(IDENTITY_FILE).map(String::strip).filter(s -> !s.isEmpty());
+        boolean agent = bool(config, at, AGENT, problems);
         if (file.isPresent() && agent) {
-            problems.add(problem(config, at.key("identityFile"), "and " + at.key("agent") + " are both set; "
+            problems.add(problem(config, at.key(IDENTITY_FILE), "and " + at.key(AGENT) + " are both set; "
                     + "use one: a private key file, or agent: true for the keys in ssh-agent"));
             return null;
         }
@@ -349,8 +351,8 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
         Map<String, String> keys = new java.util.LinkedHashMap<>();
         keys.put("port", "SSH port (22)");
         keys.put("user", "login user");
-        keys.put("identityFile", "private key file to log in with (or agent: true)");
-        keys.put("agent", "log in with the keys ssh-agent holds (SSH_AUTH_SOCK)");
+        keys.put(IDENTITY_FILE, "private key file to log in with (or agent: true)");
+        keys.put(AGENT, "log in with the keys ssh-agent holds (SSH_AUTH_SOCK)");
         keys.put("knownHosts", "OpenSSH known_hosts file that lists the host's key (default ~/.ssh/known_hosts)");
         keys.put("hostKeyFingerprint", "the host key's SHA256: fingerprint, pinned (comma-separated to rotate)");
         keys.put(INSECURE, "INSECURE: accept any host key without verifying it (throw-away hosts only)");

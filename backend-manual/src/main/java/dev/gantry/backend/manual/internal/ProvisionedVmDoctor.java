@@ -26,8 +26,8 @@ import java.util.TreeMap;
 public final class ProvisionedVmDoctor implements ProvisionedHostDoctor {
     /** The check the doctor reports when the host offered a key that is not the trusted one. */
     public static final String HOST_KEY_CHECK = "ssh.hostKey";
-    private static final String IDENTITY_FILE = Inventory.DEFAULTS + "." + "identityFile";
-    private static final String AGENT = Inventory.DEFAULTS + "." + "agent";
+    private static final String IDENTITY_FILE = Inventory.DEFAULTS + "." + Inventory.IDENTITY_FILE;
+    private static final String AGENT = Inventory.DEFAULTS + "." + Inventory.AGENT;
 
     private final BackendProvider provider;
 
