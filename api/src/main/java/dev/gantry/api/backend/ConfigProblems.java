@@ -66,6 +66,11 @@ public final class ConfigProblems {
         problems.add(config.problem(key, message));
     }
 
+    /** Keeps a problem a shared binding found (it names its key itself, e.g. the SSH login settings). */
+    public void add(Problem problem) {
+        problems.add(java.util.Objects.requireNonNull(problem, "problem"));
+    }
+
     public boolean isEmpty() {
         return problems.isEmpty();
     }

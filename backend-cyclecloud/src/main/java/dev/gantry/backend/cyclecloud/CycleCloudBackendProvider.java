@@ -1,7 +1,5 @@
 package dev.gantry.backend.cyclecloud;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
@@ -9,19 +7,35 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.api.backend.EvictionHandling;
+import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
+import dev.gantry.backend.cyclecloud.internal.slurm.SlurmBackend;
+import dev.gantry.hosts.SshHost;
+import dev.gantry.ssh.SshLoginSettings;
+import dev.gantry.ssh.SshPool;
+import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Azure CycleCloud clusters: Slurm (Pyxis/Enroot containers), Grid Engine and PBS over SSH. Discovered with ServiceLoader so that it is listed and configurable; it cannot create a backend until its
- * implementation lands, and says so instead of pretending.
+ * The {@code cyclecloud} backend: Azure CycleCloud clusters (and any Slurm cluster) driven from their login node over
+ * SSH. Jobs are the scheduler's own batch jobs, one directory each on the cluster's shared file system; status is
+ * one scheduler query per poll; Spot jobs are requeued by the scheduler after an eviction.
  */
 public final class CycleCloudBackendProvider implements BackendProvider {
-    static final String UNAVAILABLE = "the cyclecloud backend is not implemented in this version of Gantry; "
-            + "use backend: manual (machines you manage) meanwhile";
+    /**
+     * What the backend can do on some cluster: jobs of several nodes, containers where the cluster has Pyxis,
+     * Spot with the scheduler's requeue, dependencies Slurm orders itself, logs followed on the shared file system.
+     */
+    private static final Capabilities CAPABILITIES = Capabilities.builder().multiNode(true).containers(true)
+            .spot(true).nativeDependencies(true).followLogs(true).gpuVendors(Set.of(GpuVendor.NVIDIA, GpuVendor.AMD))
+            .evictions(EvictionHandling.REQUEUES).build();
+    /** The limit of each file command on the login node. */
+    private static final Duration FILE_COMMAND_TIMEOUT = Duration.ofSeconds(30);
 
     public CycleCloudBackendProvider() {
+        // ServiceLoader needs a public no-argument constructor; listing backends must stay cheap.
     }
 
     @Override
@@ -31,26 +45,30 @@ public final class CycleCloudBackendProvider implements BackendProvider {
 
     @Override
     public String description() {
-        return "Azure CycleCloud clusters: Slurm (Pyxis/Enroot containers), Grid Engine and PBS over SSH.";
+        return "Azure CycleCloud and other Slurm clusters, driven from the login node over SSH";
     }
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
+        return CAPABILITIES;
     }
 
     @Override
     public List<ConfigKey> configKeys() {
-        return List.of();
-    }
-
-    @Override
-    public Optional<String> unavailableReason() {
-        return Optional.of(UNAVAILABLE);
+        return CycleCloudSettings.KEYS;
     }
 
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
-        throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, UNAVAILABLE);
+        CycleCloudSettings settings = CycleCloudSettings.bind(config);
+        if (settings.insecureLogin()) {
+            context.logger().log(System.Logger.Level.WARNING, "backends.cyclecloud: " + SshLoginSettings.INSECURE
+                    + " is set: the login node's identity is NOT verified and a man in the middle would go unnoticed;"
+                    + " pin its key with hostKeyFingerprint or knownHosts");
+        }
+        SshPool pool = new SshPool();
+        SshHost login = new SshHost(settings.login().host(), settings.login(), settings.workDir(), OptionalInt.empty(),
+                pool, FILE_COMMAND_TIMEOUT);
+        return new SlurmBackend(login, settings, context, CAPABILITIES, pool::close);
     }
 }

@@ -4,7 +4,6 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.hosts.Host;
 import dev.gantry.ssh.RemoteResult;
-import dev.gantry.ssh.ShellQuoting;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -96,10 +95,7 @@ public final class JobLauncher {
 
     /** The environment file the loader sources: {@code NAME='value'} lines, each value quoted whole. */
     static byte[] environmentFile(JobLaunch.Start start) {
-        StringBuilder text = new StringBuilder();
-        start.environment().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey()).forEach(e ->
-                text.append(e.getKey()).append('=').append(ShellQuoting.quote(e.getValue())).append('\n'));
-        return text.toString().getBytes(StandardCharsets.UTF_8);
+        return JobVariables.environmentFile(start.environment());
     }
 
     static List<String> argv(Host host, JobLaunch launch, int environmentBytes, int privateBytes) {

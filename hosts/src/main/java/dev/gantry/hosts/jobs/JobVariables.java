@@ -5,6 +5,8 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.ssh.ShellQuoting;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +34,17 @@ public final class JobVariables {
         Map<String, String> env = new LinkedHashMap<>(workload);
         env.putAll(JobEnvironment.of(id, plan, options, rendezvous));
         return env;
+    }
+
+    /**
+     * An environment file a shell sources: {@code NAME='value'} lines in name order, each value quoted whole, so that
+     * any byte but NUL survives. Written with mode 0600; it holds secrets.
+     */
+    public static byte[] environmentFile(Map<String, String> environment) {
+        StringBuilder text = new StringBuilder();
+        environment.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
+                text.append(e.getKey()).append('=').append(ShellQuoting.quote(e.getValue())).append('\n'));
+        return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** The variable names a job record keeps (never their values). */

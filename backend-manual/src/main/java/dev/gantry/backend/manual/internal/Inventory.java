@@ -6,11 +6,9 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.ProvisionedHost;
-import dev.gantry.ssh.ClientIdentity;
 import dev.gantry.ssh.HostKeyPolicy;
+import dev.gantry.ssh.SshLoginSettings;
 import dev.gantry.ssh.SshTarget;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -36,9 +34,9 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     static final String DEFAULTS = "defaults";
     static final String MASTER_PORT = "masterPort";
     static final int DEFAULT_MASTER_PORT = 29500;
-    static final String INSECURE = "insecureAcceptAnyHostKey";
-    static final String IDENTITY_FILE = "identityFile";
-    static final String AGENT = "agent";
+    static final String INSECURE = SshLoginSettings.INSECURE;
+    static final String IDENTITY_FILE = SshLoginSettings.IDENTITY_FILE;
+    static final String AGENT = SshLoginSettings.AGENT;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}=[^,]*");
@@ -127,28 +125,16 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
                                                     List<Problem> problems) {
         int before = problems.size();
         Lookup at = new Lookup(config, prefix, own, defaults);
-        Optional<String> address = own.get("address").map(String::strip).filter(s -> !s.isEmpty());
-        if (address.isEmpty()) {
-            problems.add(problem(config, prefix + ".address", "is required: the host's DNS name or IP address"));
-        } else if (address.get().startsWith("-") || address.get().chars().anyMatch(Character::isWhitespace)) {
-            problems.add(problem(config, prefix + ".address", "'" + address.get() + "' is not a host name or "
-                    + "address; give e.g. 10.0.0.4 or node1.example.com"));
-        }
+        // The address is a host's own: defaults hold what hosts share.
+        Optional<String> address = SshLoginSettings.address(new Lookup(config, prefix, own, BackendConfig.empty(
+                config.backend())), problems);
         String name = own.get("name").map(String::strip).orElse(address.orElse(""));
         if (!name.isEmpty() && !NAME.matcher(name).matches()) {
             problems.add(problem(config, prefix + (own.get("name").isPresent() ? ".name" : ".address"),
                     "'" + name + "' cannot name a host; use letters, digits, '.', '_' and '-' (set name: to one)"));
         }
-        int port = port(config, at.key("port"), at.get("port"), 22, problems);
-        Optional<String> user = at.get("user").map(String::strip).filter(s -> !s.isEmpty());
-        if (user.isEmpty()) {
-            problems.add(problem(config, prefix + ".user", "is required (here or as defaults.user): the login "
-                    + "user, e.g. azureuser"));
-        }
-        // A host that says how it logs in, or how its key is trusted, says it alone: defaults do not mix in.
-        ClientIdentity identity = identity(config, at.scoped(IDENTITY_FILE, AGENT), problems);
-        HostKeyPolicy policy = hostKeyPolicy(config, at.scoped("knownHosts", "hostKeyFingerprint", INSECURE),
-                problems);
+        Optional<String> user = at.get(SshLoginSettings.USER).map(String::strip).filter(s -> !s.isEmpty());
+        Optional<SshTarget> target = SshLoginSettings.bind(address.orElse("unset"), at, problems);
         Map<String, String> labels = labels(config, at, problems);
         OptionalInt gpus = OptionalInt.empty();
         Optional<String> gpuText = at.get("gpus");
@@ -174,83 +160,18 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
             problems.add(problem(config, at.key("workDir"), "must be an absolute path on the host without tabs or "
                     + "line breaks, got '" + workDir + "'"));
         }
-        boolean spot = bool(config, at, "spot", problems);
-        Duration connectTimeout = SshTarget.DEFAULT_CONNECT_TIMEOUT;
-        Optional<String> timeoutText = at.get("connectTimeout");
-        if (timeoutText.isPresent()) {
-            try {
-                connectTimeout = new BackendConfig(config.backend(), Map.of("t", timeoutText.get()))
-                        .getDuration("t", connectTimeout);
-                if (connectTimeout.isZero()) {
-                    throw new GantryException(ErrorCode.CONFIG_INVALID, "zero");
-                }
-            } catch (GantryException e) {
-                problems.add(problem(config, at.key("connectTimeout"), "must be a positive duration such as 15s, "
-                        + "got '" + timeoutText.get() + "'"));
-            }
-        }
-        if (problems.size() > before || identity == null || policy == null) {
+        boolean spot = SshLoginSettings.flag(at, "spot", problems);
+        if (problems.size() > before || address.isEmpty() || target.isEmpty()) {
             return Optional.empty();
         }
-        SshTarget target = new SshTarget(address.orElseThrow(), port, user.orElseThrow(), identity, policy,
-                connectTimeout, SshTarget.DEFAULT_KEEPALIVE_INTERVAL);
         Optional<String> vmName = own.get("vmName").map(String::strip);
         if (vmName.isPresent() && vmName.get().isEmpty()) {
             problems.add(problem(config, prefix + ".vmName", "must be the VM's name, got an empty value; remove the "
                     + "key to read the name from the host's metadata service"));
             return Optional.empty();
         }
-        return Optional.of(new InventoryHost(name, target, labels, at.get("vmSize").map(String::strip), gpus,
+        return Optional.of(new InventoryHost(name, target.get(), labels, at.get("vmSize").map(String::strip), gpus,
                 workDir, spot, vmName));
-    }
-
-    private static ClientIdentity identity(BackendConfig config, Lookup at, List<Problem> problems) {
-        Optional<String> file = at.get(IDENTITY_FILE).map(String::strip).filter(s -> !s.isEmpty());
-        boolean agent = bool(config, at, AGENT, problems);
-        if (file.isPresent() && agent) {
-            problems.add(problem(config, at.key(IDENTITY_FILE), "and " + at.key(AGENT) + " are both set; "
-                    + "use one: a private key file, or agent: true for the keys in ssh-agent"));
-            return null;
-        }
-        if (file.isPresent()) {
-            Path path = Path.of(file.get().startsWith("~/")
-                    ? System.getProperty("user.home") + file.get().substring(1) : file.get());
-            return ClientIdentity.keyFile(path);
-        }
-        if (agent) {
-            return ClientIdentity.agent();
-        }
-        problems.add(problem(config, at.prefix + ".identityFile", "is required (here or as defaults.identityFile), "
-                + "or set agent: true to use the keys in ssh-agent"));
-        return null;
-    }
-
-    private static HostKeyPolicy hostKeyPolicy(BackendConfig config, Lookup at, List<Problem> problems) {
-        Optional<String> knownHosts = at.get("knownHosts").map(String::strip).filter(s -> !s.isEmpty());
-        Optional<String> pinned = at.get("hostKeyFingerprint").map(String::strip).filter(s -> !s.isEmpty());
-        boolean insecure = bool(config, at, INSECURE, problems);
-        int given = (knownHosts.isPresent() ? 1 : 0) + (pinned.isPresent() ? 1 : 0) + (insecure ? 1 : 0);
-        if (given > 1) {
-            problems.add(problem(config, at.prefix + ".hostKeyFingerprint", "give one way to trust the host's key: "
-                    + "knownHosts, hostKeyFingerprint or " + INSECURE + " (several are set)"));
-            return null;
-        }
-        if (insecure) {
-            return HostKeyPolicy.INSECURE_ACCEPT_ANY_HOST_KEY;
-        }
-        if (pinned.isPresent()) {
-            try {
-                return HostKeyPolicy.pinned(pinned.get().split("\\s*,\\s*"));
-            } catch (GantryException e) {
-                problems.add(problem(config, at.key("hostKeyFingerprint"), "'" + pinned.get() + "' is not a SHA-256 "
-                        + "host key fingerprint; give SHA256: and 43 base64 characters, as ssh-keygen -l -E sha256 "
-                        + "-f KEY.pub prints it (several: comma-separated)"));
-                return null;
-            }
-        }
-        String file = knownHosts.orElse(System.getProperty("user.home") + "/.ssh/known_hosts");
-        return HostKeyPolicy.knownHosts(Path.of(file.startsWith("~/")
-                ? System.getProperty("user.home") + file.substring(1) : file));
     }
 
     /** Labels as a list of {@code key=value} (YAML maps cannot be declared as configuration keys). */
@@ -273,40 +194,18 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
         return Map.copyOf(labels);
     }
 
-    private static boolean bool(BackendConfig config, Lookup at, String key, List<Problem> problems) {
-        Optional<String> text = at.get(key).map(String::strip);
-        if (text.isEmpty()) {
-            return false;
-        }
-        return switch (text.get()) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> {
-                problems.add(problem(config, at.key(key), "must be true or false, got '" + text.get() + "'"));
-                yield false;
-            }
-        };
-    }
-
     private static int port(BackendConfig config, String key, int fallback, List<Problem> problems) {
-        return port(config, key, config.get(key), fallback, problems);
-    }
-
-    private static int port(BackendConfig config, String key, Optional<String> text, int fallback,
-                            List<Problem> problems) {
-        if (text.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int port = Integer.parseInt(text.get().strip());
-            if (port >= 1 && port <= 65535) {
-                return port;
+        return SshLoginSettings.port(new SshLoginSettings.Source() {
+            @Override
+            public Optional<String> get(String name) {
+                return config.get(name);
             }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        problems.add(problem(config, key, "must be a TCP port from 1 to 65535, got '" + text.get() + "'"));
-        return fallback;
+
+            @Override
+            public String where(String name) {
+                return config.qualifiedKey(name);
+            }
+        }, key, fallback, problems);
     }
 
     private static Problem problem(BackendConfig config, String key, String message) {
@@ -314,19 +213,32 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     }
 
     /** A host's own value, else the default; {@link #key} names where the value came from. */
-    private record Lookup(BackendConfig config, String prefix, BackendConfig own, BackendConfig defaults) {
-        Optional<String> get(String key) {
+    private record Lookup(BackendConfig config, String prefix, BackendConfig own, BackendConfig defaults)
+            implements SshLoginSettings.Source {
+        @Override
+        public Optional<String> get(String key) {
             return own.get(key).or(() -> defaults.get(key));
         }
 
         /** This lookup without defaults when the host sets any of these keys itself. */
-        Lookup scoped(String... keys) {
+        @Override
+        public Lookup scoped(String... keys) {
             for (String key : keys) {
                 if (own.get(key).isPresent()) {
-                    return new Lookup(config, prefix, own, new BackendConfig(defaults.backend(), Map.of()));
+                    return new Lookup(config, prefix, own, BackendConfig.empty(defaults.backend()));
                 }
             }
             return this;
+        }
+
+        @Override
+        public String where(String key) {
+            return config.qualifiedKey(key(key));
+        }
+
+        @Override
+        public String elsewhere(String key) {
+            return " (here or as " + DEFAULTS + "." + key + ")";
         }
 
         String key(String key) {
@@ -348,20 +260,12 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     }
 
     private static Map<String, String> hostKeys() {
-        Map<String, String> keys = new java.util.LinkedHashMap<>();
-        keys.put("port", "SSH port (22)");
-        keys.put("user", "login user");
-        keys.put(IDENTITY_FILE, "private key file to log in with (or agent: true)");
-        keys.put(AGENT, "log in with the keys ssh-agent holds (SSH_AUTH_SOCK)");
-        keys.put("knownHosts", "OpenSSH known_hosts file that lists the host's key (default ~/.ssh/known_hosts)");
-        keys.put("hostKeyFingerprint", "the host key's SHA256: fingerprint, pinned (comma-separated to rotate)");
-        keys.put(INSECURE, "INSECURE: accept any host key without verifying it (throw-away hosts only)");
+        Map<String, String> keys = new java.util.LinkedHashMap<>(SshLoginSettings.LOGIN_KEYS);
         keys.put("labels", "labels as key=value items");
         keys.put("vmSize", "the host's Azure VM size, when known");
         keys.put("gpus", "GPUs to schedule on the host (default: counted with the probe)");
         keys.put("workDir", "directory on the host holding one directory per job (/var/tmp/gantry-USER/jobs)");
         keys.put("spot", "the host is a Spot VM: a host that vanishes mid-job reports PREEMPTED");
-        keys.put("connectTimeout", "bound on connecting, reconnects included (15s)");
         return keys;
     }
 

@@ -7,6 +7,7 @@ import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.hosts.jobs.JobDirectory;
+import dev.gantry.hosts.jobs.LogFiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,8 +56,10 @@ final class RankLogs {
             // A remote poll is a round trip: look less often there than on this machine.
             Duration poll = host.remote() ? Duration.ofMillis(250) : Duration.ofMillis(50);
             readers.add(() -> {
-                new JobLogs(host.host(), job, () -> ended.test(ref), poll).deliver(options,
-                        line -> shared.accept(new LogLine(line.stream(), rank.rank(), line.text())));
+                new LogFiles(host.host(), List.of(
+                        new LogFiles.LogFile(LogLine.Stream.STDOUT, rank.rank(), job.file(JobDirectory.STDOUT)),
+                        new LogFiles.LogFile(LogLine.Stream.STDERR, rank.rank(), job.file(JobDirectory.STDERR))),
+                        () -> ended.test(ref), poll).deliver(options, shared);
                 return null;
             });
         }

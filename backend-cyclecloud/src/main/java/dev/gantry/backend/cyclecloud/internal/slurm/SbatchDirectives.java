@@ -30,11 +30,12 @@ import java.util.regex.Pattern;
  * @param dependencies the jobs this one waits for, by Slurm job id
  * @param account the account to charge, if any
  * @param qos the quality of service, if any
+ * @param comment the job's comment ({@link SlurmJobComment}), if any
  */
 public record SbatchDirectives(String name, Optional<String> partition, int nodes, int tasksPerNode, int gpusPerNode,
                                GpuRequest gpuRequest, int cpusPerTask, long memoryMib, Optional<Duration> timeLimit,
                                String jobDirectory, boolean exclusive, boolean requeue, List<Dependency> dependencies,
-                               Optional<String> account, Optional<String> qos) {
+                               Optional<String> account, Optional<String> qos, Optional<String> comment) {
     /**
      * What a directive's value may hold: sbatch reads a {@code #SBATCH} line as shell words, so a value with a
      * blank, a quote or a newline would change the line's meaning.
@@ -65,6 +66,7 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
         partition.ifPresent(p -> word("partition", p));
         account.ifPresent(a -> word("account", a));
         qos.ifPresent(q -> word("qos", q));
+        comment.ifPresent(c -> word("comment", c));
         word("jobDirectory", jobDirectory);
         if (!jobDirectory.startsWith("/")) {
             throw new IllegalArgumentException("the job directory is an absolute path: " + jobDirectory);
@@ -108,6 +110,7 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
             // A dependency that can never be met (its job failed) ends this job instead of leaving it pending.
             lines.add("--kill-on-invalid-dep=yes");
         }
+        comment.ifPresent(c -> lines.add("--comment=" + c));
         lines.add("--output=" + jobDirectory + "/slurm-%j.out");
         lines.add("--error=" + jobDirectory + "/slurm-%j.err");
         lines.add("--chdir=" + jobDirectory);

@@ -23,7 +23,7 @@ class SbatchDirectivesTest {
                 SbatchDirectives.GpuRequest.GPUS_PER_NODE, 96, 1_843_200, Optional.of(Duration.ofHours(30)), DIR,
                 true, true, List.of(new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_SUCCESS, "41"),
                         new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "42_3")),
-                Optional.of("ml-team"), Optional.of("high"));
+                Optional.of("ml-team"), Optional.of("high"), Optional.of("gantry-depends-on=job-prep,job-data"));
     }
 
     @Test
@@ -35,11 +35,11 @@ class SbatchDirectivesTest {
     void oneNodeCpuJobOnTheDefaultPartitionWithGres() throws IOException {
         SbatchDirectives cpu = new SbatchDirectives("gantry-fit", Optional.empty(), 1, 1, 0,
                 SbatchDirectives.GpuRequest.GRES, 8, 0, Optional.empty(), "/home/azureuser/gantry/job-fit", false,
-                false, List.of(), Optional.empty(), Optional.empty());
+                false, List.of(), Optional.empty(), Optional.empty(), Optional.empty());
         assertGolden("one-node-cpu.sbatch", cpu.lines());
         SbatchDirectives gres = new SbatchDirectives("gantry-infer", Optional.of("gpu"), 1, 1, 1,
                 SbatchDirectives.GpuRequest.GRES, 4, 0, Optional.empty(), "/home/azureuser/gantry/job-infer", false,
-                false, List.of(), Optional.empty(), Optional.empty());
+                false, List.of(), Optional.empty(), Optional.empty(), Optional.empty());
         assertTrue(gres.lines().contains("#SBATCH --gres=gpu:1"), gres.lines().toString());
     }
 
@@ -62,7 +62,7 @@ class SbatchDirectivesTest {
         for (String bad : List.of("gpu --exclusive", "gpu\n#SBATCH --export=ALL", "a'b", "")) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SbatchDirectives(
                     "gantry-x", Optional.of(bad), 1, 1, 0, SbatchDirectives.GpuRequest.GRES, 1, 0, Optional.empty(),
-                    DIR, false, false, List.of(), Optional.empty(), Optional.empty()));
+                    DIR, false, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
             assertTrue(e.getMessage().startsWith("partition '"), e.getMessage());
         }
         assertThrows(IllegalArgumentException.class,

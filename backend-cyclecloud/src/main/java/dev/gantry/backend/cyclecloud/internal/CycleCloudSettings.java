@@ -1,0 +1,174 @@
+package dev.gantry.backend.cyclecloud.internal;
+
+import dev.gantry.api.Problem;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.api.backend.ConfigProblems;
+import dev.gantry.api.backend.JobEnvironment;
+import dev.gantry.backend.cyclecloud.internal.slurm.SbatchDirectives;
+import dev.gantry.ssh.HostKeyPolicy;
+import dev.gantry.ssh.SshLoginSettings;
+import dev.gantry.ssh.SshTarget;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The CycleCloud backend's settings, bound once from {@code backends.cyclecloud.*}; every problem is reported at once,
+ * each naming its key, the value given and the fix.
+ *
+ * @param scheduler the cluster's scheduler
+ * @param login the scheduler (login) node, reached and trusted like every SSH host Gantry uses
+ * @param workDir the directory holding one directory per job, on the file system the login node and every compute
+ *     node share
+ * @param partitions which partition (queue) each VM size runs in
+ * @param account the account jobs are charged to, if any
+ * @param qos the quality of service jobs ask for, if any
+ * @param gpuRequest how GPUs are asked for
+ * @param binDir where the scheduler's commands are on the login node; empty: its PATH
+ * @param jobCompLog the scheduler's job completion log (Slurm {@code jobcomp/filetxt}), read for jobs it forgot
+ * @param masterPort the port rank 0 listens on for multi-node jobs ({@code MASTER_PORT})
+ */
+public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String workDir, PartitionMap partitions,
+                                 Optional<String> account, Optional<String> qos,
+                                 SbatchDirectives.GpuRequest gpuRequest, Optional<String> binDir,
+                                 Optional<String> jobCompLog, int masterPort) {
+    public static final String SCHEDULER = "scheduler";
+    public static final String WORK_DIR = "workDir";
+    public static final String PARTITIONS = "partitions";
+    public static final String DEFAULT_PARTITION = "defaultPartition";
+    public static final String ACCOUNT = "account";
+    public static final String QOS = "qos";
+    public static final String GPU_REQUEST = "gpuRequest";
+    public static final String BIN_DIR = "binDir";
+    public static final String JOB_COMP_LOG = "jobCompLog";
+    public static final String MASTER_PORT = "masterPort";
+
+    /** A path on the cluster as the fixed scripts take it: absolute, no control characters. */
+    private static final Pattern REMOTE_PATH = Pattern.compile("/[^\\x00-\\x1f\\x7f]*");
+    /** Account and QoS names: one word, as sbatch's directives carry them. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1,64}");
+
+    public static final List<ConfigKey> KEYS = keys();
+
+    public CycleCloudSettings {
+        Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(login, "login");
+        Objects.requireNonNull(workDir, "workDir");
+        Objects.requireNonNull(partitions, "partitions");
+        Objects.requireNonNull(account, "account");
+        Objects.requireNonNull(qos, "qos");
+        Objects.requireNonNull(gpuRequest, "gpuRequest");
+        Objects.requireNonNull(binDir, "binDir");
+        Objects.requireNonNull(jobCompLog, "jobCompLog");
+    }
+
+    /** Whether the login node's host key is not verified (the backend warns loudly). */
+    public boolean insecureLogin() {
+        return login.hostKeyPolicy() instanceof HostKeyPolicy.InsecureAcceptAnyHostKey;
+    }
+
+    public static CycleCloudSettings bind(BackendConfig config) {
+        ConfigProblems problems = new ConfigProblems(config);
+        problems.unknownKeys(KEYS);
+        Scheduler scheduler = problems.read(() -> Scheduler.fromConfig(config.getChoice(SCHEDULER, "slurm",
+                Scheduler.configNames())), Scheduler.SLURM);
+        SshLoginSettings.Source at = source(config);
+        List<Problem> login = new ArrayList<>();
+        Optional<SshTarget> target = SshLoginSettings.address(at, login)
+                .flatMap(address -> SshLoginSettings.bind(address, at, login));
+        login.forEach(problems::add);
+        String workDir = remotePath(config, WORK_DIR, problems).orElse("/");
+        if (config.get(WORK_DIR).isEmpty()) {
+            problems.add(WORK_DIR, "is required: the directory holding Gantry's job directories, on the file system "
+                    + "the login node and every compute node share (on CycleCloud e.g. /shared/home/USER/gantry)");
+        }
+        PartitionMap partitions = PartitionMap.bind(config, PARTITIONS, DEFAULT_PARTITION, problems);
+        Optional<String> account = name(config, ACCOUNT, problems);
+        Optional<String> qos = name(config, QOS, problems);
+        SbatchDirectives.GpuRequest gpuRequest = problems.read(() -> SbatchDirectives.GpuRequest.valueOf(
+                config.getChoice(GPU_REQUEST, "gpus-per-node", List.of("gpus-per-node", "gres"))
+                        .toUpperCase(Locale.ROOT).replace('-', '_')), SbatchDirectives.GpuRequest.GPUS_PER_NODE);
+        Optional<String> binDir = remotePath(config, BIN_DIR, problems);
+        Optional<String> jobCompLog = remotePath(config, JOB_COMP_LOG, problems);
+        List<Problem> portProblems = new ArrayList<>();
+        int masterPort = SshLoginSettings.port(at, MASTER_PORT, JobEnvironment.DEFAULT_MASTER_PORT, portProblems);
+        portProblems.forEach(problems::add);
+        if (scheduler != Scheduler.SLURM) {
+            problems.add(SCHEDULER, "'" + scheduler.configName() + "' is not runnable in this version of Gantry yet: "
+                    + "only slurm is; Grid Engine and PBS clusters follow (docs/backends/cyclecloud.md)");
+        }
+        problems.throwIfAny();
+        return new CycleCloudSettings(scheduler, target.orElseThrow(), workDir, partitions, account, qos,
+                gpuRequest, binDir, jobCompLog, masterPort);
+    }
+
+    private static SshLoginSettings.Source source(BackendConfig config) {
+        return new SshLoginSettings.Source() {
+            @Override
+            public Optional<String> get(String key) {
+                return config.get(key);
+            }
+
+            @Override
+            public String where(String key) {
+                return config.qualifiedKey(key);
+            }
+        };
+    }
+
+    private static Optional<String> remotePath(BackendConfig config, String key, ConfigProblems problems) {
+        Optional<String> value = config.get(key).map(String::strip).filter(s -> !s.isEmpty());
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        String path = value.get();
+        while (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (!REMOTE_PATH.matcher(path).matches()) {
+            problems.add(key, "must be an absolute path on the cluster without control characters (tabs, line "
+                    + "breaks), got '" + value.get() + "'");
+            return Optional.empty();
+        }
+        return Optional.of(path);
+    }
+
+    private static Optional<String> name(BackendConfig config, String key, ConfigProblems problems) {
+        Optional<String> value = config.get(key).map(String::strip).filter(s -> !s.isEmpty());
+        if (value.isPresent() && !NAME.matcher(value.get()).matches()) {
+            problems.add(key, "'" + value.get() + "' is not a scheduler " + key + " name; use up to 64 letters, "
+                    + "digits and ._@+- (as sacctmgr shows it)");
+            return Optional.empty();
+        }
+        return value;
+    }
+
+    private static List<ConfigKey> keys() {
+        List<ConfigKey> keys = new ArrayList<>();
+        keys.add(ConfigKey.optional(SCHEDULER, "the cluster's scheduler: slurm, gridengine or pbs", "slurm"));
+        keys.add(ConfigKey.required(SshLoginSettings.ADDRESS, "the scheduler (login) node's DNS name or IP address"));
+        SshLoginSettings.LOGIN_KEYS.forEach((key, text) -> keys.add(ConfigKey.optional(key, "login node: " + text,
+                null)));
+        keys.add(ConfigKey.required(WORK_DIR, "directory holding one directory per job, on the file system the "
+                + "login node and the compute nodes share"));
+        keys.add(ConfigKey.optional(PARTITIONS, "which partition each VM size runs in, as VMSIZE=PARTITION items "
+                + "(CycleCloud's node arrays: hpc, htc, gpu, dynamic)", null));
+        keys.add(ConfigKey.optional(PARTITIONS + "[*]", "one VMSIZE=PARTITION item", null));
+        keys.add(ConfigKey.optional(DEFAULT_PARTITION, "the partition of sizes not listed under partitions",
+                "the cluster's default partition"));
+        keys.add(ConfigKey.optional(ACCOUNT, "the account jobs are charged to", null));
+        keys.add(ConfigKey.optional(QOS, "the quality of service jobs ask for", null));
+        keys.add(ConfigKey.optional(GPU_REQUEST, "how GPUs are asked for: gpus-per-node or gres (gres=gpu:N, for "
+                + "clusters configured before Slurm 19.05)", "gpus-per-node"));
+        keys.add(ConfigKey.optional(BIN_DIR, "directory of the scheduler's commands on the login node", "its PATH"));
+        keys.add(ConfigKey.optional(JOB_COMP_LOG, "Slurm's job completion log (JobCompType=jobcomp/filetxt, "
+                + "JobCompLoc), read for jobs Slurm no longer lists", null));
+        keys.add(ConfigKey.optional(MASTER_PORT, "MASTER_PORT of multi-node jobs",
+                String.valueOf(JobEnvironment.DEFAULT_MASTER_PORT)));
+        return List.copyOf(keys);
+    }
+}

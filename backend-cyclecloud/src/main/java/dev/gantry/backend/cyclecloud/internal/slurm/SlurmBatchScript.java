@@ -1,0 +1,111 @@
+package dev.gantry.backend.cyclecloud.internal.slurm;
+
+import dev.gantry.ssh.ShellQuoting;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A job's batch script, rendered from its directives and command: a pure function with golden tests. The script
+ * holds no variable value and no secret: it reads the job's environment from the 0600 file {@code env} beside it
+ * (Slurm keeps every submitted script under its state directory and shows it to {@code scontrol write batch_script}).
+ * The command's words are quoted one by one and reach the workload's process as its arguments, never as shell text.
+ *
+ * <p>What it does on every run (a requeued job runs it again): records {@code started} (Slurm job id, run number,
+ * time), loads the environment, sets {@code GANTRY_RESUME=1} on a rerun, finds the first node's address for
+ * {@code MASTER_ADDR}, starts one rank per node with {@code srun} (each rank's stdout and stderr in
+ * {@code rank-N.out} and {@code rank-N.err}), then records {@code exit} (code, time, run number) and removes the
+ * environment file.
+ *
+ * @param directives the {@code #SBATCH} header
+ * @param jobId Gantry's id of the job, for the comment that says what the script is
+ * @param jobDirectory the job's directory on the cluster's shared file system
+ * @param slurmBin the directory of Slurm's commands on the nodes, ending in {@code /}; empty: their PATH
+ * @param workingDirectory the workload's working directory; empty: the user's home directory
+ * @param command the workload's command, one word per element
+ * @param container the container the ranks run in, through Pyxis; empty: on the node itself
+ */
+public record SlurmBatchScript(SbatchDirectives directives, String jobId, String jobDirectory, String slurmBin,
+                               Optional<String> workingDirectory, List<String> command,
+                               Optional<PyxisContainer> container) {
+    private static final String RANK = resource("rank.sh");
+    private static final String BODY = resource("batch-body.sh");
+
+    /** Where the job's output goes, per rank: srun replaces {@code %t} with the rank. */
+    public static final String RANK_STDOUT = "rank-%t.out";
+    public static final String RANK_STDERR = "rank-%t.err";
+
+    public SlurmBatchScript {
+        Objects.requireNonNull(directives, "directives");
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(jobDirectory, "jobDirectory");
+        Objects.requireNonNull(slurmBin, "slurmBin");
+        Objects.requireNonNull(workingDirectory, "workingDirectory");
+        Objects.requireNonNull(container, "container");
+        command = List.copyOf(command);
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("a job has a command");
+        }
+        if (!slurmBin.isEmpty() && !slurmBin.endsWith("/")) {
+            throw new IllegalArgumentException("slurmBin ends in '/': " + slurmBin);
+        }
+    }
+
+    /** The script's text. */
+    public String text() {
+        StringBuilder text = new StringBuilder("#!/bin/bash\n");
+        for (String line : directives.lines()) {
+            text.append(line).append('\n');
+        }
+        text.append("# Gantry job ").append(jobId).append(". Written by Gantry: the workload's variables and secrets "
+                + "are in ./env (mode 0600), never in this script.\n");
+        text.append("job_dir=").append(ShellQuoting.quote(jobDirectory)).append('\n');
+        text.append("slurm_bin=").append(ShellQuoting.quote(slurmBin)).append('\n');
+        text.append("rank_script=").append(ShellQuoting.quote(RANK)).append('\n');
+        text.append(BODY);
+        text.append(String.join(" ", srun())).append(" </dev/null &\n");
+        text.append("wait $!\n");
+        text.append("finish $?\n");
+        return text.toString();
+    }
+
+    /** The srun line, word by word as the script spells them. */
+    List<String> srun() {
+        List<String> words = new ArrayList<>();
+        words.add("\"${slurm_bin}srun\"");
+        // The job's environment was loaded above; --export=NONE on sbatch would otherwise reach srun too.
+        words.add("--export=ALL");
+        words.add("--ntasks-per-node=" + directives.tasksPerNode());
+        words.add("--kill-on-bad-exit=1");
+        words.add("--output=\"$job_dir/" + RANK_STDOUT + "\"");
+        words.add("--error=\"$job_dir/" + RANK_STDERR + "\"");
+        container.ifPresent(c -> words.addAll(c.srunOptions(jobDirectory, workingDirectory)));
+        words.add("--");
+        words.add("/bin/sh");
+        words.add("-c");
+        words.add("\"$rank_script\"");
+        words.add("gantry-rank");
+        words.add("\"$job_dir\"");
+        words.add(ShellQuoting.quote(workingDirectory.orElse("")));
+        for (String word : command) {
+            words.add(ShellQuoting.quote(word));
+        }
+        return words;
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = SlurmBatchScript.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the gantry-backend-cyclecloud jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

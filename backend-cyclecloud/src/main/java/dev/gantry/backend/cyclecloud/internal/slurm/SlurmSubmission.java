@@ -1,0 +1,110 @@
+package dev.gantry.backend.cyclecloud.internal.slurm;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Resources;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.JobEnvironment;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
+import dev.gantry.hosts.jobs.JobVariables;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Submits a plan as a Slurm batch job, exactly once per idempotency key: one remote command claims the job's
+ * directory ({@code mkdir}, which succeeds once per key, ever), writes the environment file and the script, runs
+ * sbatch and records the job id there, ignoring a hang-up so that a cut connection cannot stop it between sbatch and
+ * the record. A retry finds the claim and adopts the id; when the claim's holder died before recording one, it asks
+ * Slurm for the job by its name, which only that key's job has.
+ */
+final class SlurmSubmission {
+    /** The contract's variables that are a node's own: each rank sets them from Slurm's at run time. */
+    private static final List<String> PER_NODE = List.of(JobEnvironment.NODE_RANK_GANTRY, JobEnvironment.NODE_RANK,
+            JobEnvironment.RANK, JobEnvironment.LOCAL_RANK, JobEnvironment.MASTER_ADDR);
+
+    private final SlurmLogin login;
+    private final CycleCloudSettings settings;
+    private final BackendContext context;
+
+    SlurmSubmission(SlurmLogin login, CycleCloudSettings settings, BackendContext context) {
+        this.login = login;
+        this.settings = settings;
+        this.context = context;
+    }
+
+    JobRef submit(Plan plan, SubmitOptions options) {
+        String id = SlurmJobs.idFor(options.idempotencyKey());
+        String directory = SlurmJobs.directory(settings, id);
+        List<String> dependencyIds = options.dependencies().stream().map(d -> SlurmJobs.jobId(d.job())).toList();
+        List<SbatchDirectives.Dependency> dependencies = new ArrayList<>();
+        for (JobDependency dependency : options.dependencies()) {
+            dependencies.add(new SbatchDirectives.Dependency(dependency.condition(), slurmIdOf(dependency.job())));
+        }
+        SlurmBatchScript script = script(plan, id, directory, dependencies, dependencyIds);
+        byte[] environment = JobVariables.environmentFile(environment(plan, options, id));
+        String answer = login.run(SlurmLogin.Script.SUBMIT, List.of(directory, script.text(), login.slurmBin(), id),
+                Optional.of(environment)).strip();
+        String word = answer.split(" ", 2)[0];
+        String rest = answer.contains(" ") ? answer.substring(answer.indexOf(' ') + 1) : "";
+        JobRef ref = new JobRef(SlurmJobs.BACKEND, id);
+        return switch (word) {
+            case "SUBMITTED", "ADOPTED", "FORGOTTEN", "CANCELLED" -> ref;
+            case "BUSY" -> throw new GantryException(ErrorCode.REMOTE_ERROR, "an earlier submit of " + id + " is "
+                    + "still running on the login node " + login.host().name() + "; retry in a moment (the retry "
+                    + "adopts its job)");
+            case "NO_WORKDIR" -> throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot create the work "
+                    + "directory " + settings.workDir() + " on " + login.host().name() + "; create it, writable by "
+                    + settings.login().user() + ", or set backends.cyclecloud.workDir to one that is");
+            case "FAILED" -> throw new GantryException(ErrorCode.PLAN_REJECTED, "Slurm refused " + id + ": "
+                    + rest.strip() + "; check the partition, node count, GPUs and memory against sinfo, or run "
+                    + "gantry doctor");
+            default -> throw new GantryException(ErrorCode.REMOTE_ERROR, "the submit of " + id + " answered '"
+                    + answer + "'");
+        };
+    }
+
+    private SlurmBatchScript script(Plan plan, String id, String directory,
+                                    List<SbatchDirectives.Dependency> dependencies, List<String> dependencyIds) {
+        Workload workload = plan.workload();
+        Resources resources = workload.resources();
+        int gpus = resources.gpus().orElse(plan.gpusPerNode());
+        int cpus = resources.vcpus().orElse(plan.vmSize().vcpus());
+        long memoryMib = resources.memoryGib().isPresent() ? (long) Math.ceil(resources.memoryGib().getAsDouble()
+                * 1024) : 0;
+        boolean exclusive = plan.nodes() > 1 && plan.vmSize().rdma();
+        SbatchDirectives directives = new SbatchDirectives(id, settings.partitions().partitionFor(
+                plan.vmSize().name()), plan.nodes(), 1, gpus, settings.gpuRequest(), Math.max(1, cpus), memoryMib,
+                Optional.empty(), directory, exclusive, plan.spot(), dependencies, settings.account(),
+                settings.qos(), SlurmJobComment.of(dependencyIds));
+        Optional<PyxisContainer> container = workload.container().map(c -> new PyxisContainer(c.image(),
+                workload.checkpoint().map(k -> List.of(k.path())).orElse(List.of())));
+        return new SlurmBatchScript(directives, id, directory, login.slurmBin(), workload.workingDir(),
+                workload.command(), container);
+    }
+
+    /** The workload's variables and secrets, then the contract's job-wide variables; the per-node ones come later. */
+    private Map<String, String> environment(Plan plan, SubmitOptions options, String id) {
+        Map<String, String> env = new LinkedHashMap<>(JobVariables.workload(plan.workload(), context.secrets()));
+        Map<String, String> contract = new LinkedHashMap<>(JobEnvironment.of(id, plan, options,
+                new JobEnvironment.Rendezvous(0, "127.0.0.1", settings.masterPort())));
+        PER_NODE.forEach(contract::remove);
+        env.putAll(contract);
+        return env;
+    }
+
+    private String slurmIdOf(JobRef job) {
+        String id = SlurmJobs.jobId(job);
+        String file = SlurmJobs.directory(settings, id) + "/" + SlurmJobs.SLURM_ID;
+        return login.host().readText(file).map(String::strip).filter(s -> !s.isEmpty())
+                .orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency " + job
+                        + " has no Slurm job on " + login.host().name() + " (no " + file + ")"));
+    }
+}

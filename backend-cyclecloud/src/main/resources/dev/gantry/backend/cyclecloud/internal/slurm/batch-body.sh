@@ -1,0 +1,38 @@
+set -u
+# The job directory and Slurm's commands are the first assignments above this body.
+cd "$job_dir" || exit 120
+PATH=${PATH:-/usr/local/bin:/usr/bin:/bin}
+export PATH
+run=${SLURM_RESTART_COUNT:-0}
+printf '%s %s %s\n' "$SLURM_JOB_ID" "$run" "$(date +%s)" >.started && mv -f .started started
+# The environment file holds secrets: it is removed once the job has ended for good, and kept for a rerun when Slurm
+# requeues the job (a node failure or a preemption stops this script too).
+forget_env() {
+  state=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case $state in
+    REQUEUE*|PENDING|PREEMPTED|NODE_FAIL|BOOT_FAIL|SUSPENDED|CONFIGURING) ;;
+    *) rm -f "$job_dir/env" ;;
+  esac
+}
+finish() {
+  printf '%s %s %s\n' "$1" "$(date +%s)" "$run" >.exit && mv -f .exit exit
+  rm -f "$job_dir/env"
+  exit "$1"
+}
+trap 'forget_env; exit 143' TERM
+if [ ! -r env ]; then
+  printf '%s\n' "gantry: $job_dir/env is missing: the job was cancelled or its environment removed" >failure-batch
+  finish 122
+fi
+set -a
+. ./env
+set +a
+if [ "$run" -gt 0 ]; then
+  GANTRY_RESUME=1
+fi
+# The ranks meet at the first node of the allocation, at the address Slurm itself reaches it by.
+first=$("${slurm_bin}scontrol" show hostnames "$SLURM_JOB_NODELIST" | head -n 1)
+MASTER_ADDR=$("${slurm_bin}scontrol" show node -o "$first" 2>/dev/null | sed -n 's/.* NodeAddr=\([^ ]*\).*/\1/p')
+MASTER_ADDR=${MASTER_ADDR:-$first}
+export MASTER_ADDR
+rm -f failure-* 

@@ -1,0 +1,48 @@
+# Gantry status: what the job directories and ONE squeue say about the given jobs.
+# Arguments: $1 = the work directory, $2 = the directory of Slurm's commands ("" or ending in /), $3 = Slurm's job
+# completion log ("" when not configured), then Gantry's job ids.
+# Prints, per job: J<TAB>id<TAB>slurm id<TAB>started line<TAB>exit line<TAB>first failure line<TAB>cancelled line
+# ("-" in the first field after J when its directory does not exist); then squeue's lines as Q<TAB>line; then, for
+# ids squeue no longer lists, their last completion log line as C<TAB>line.
+set -u
+wd=$1
+bin=$2
+jobcomp=$3
+shift 3
+ids=
+for job in "$@"; do
+  d=$wd/$job
+  if [ ! -d "$d" ]; then
+    printf 'J\t-\t%s\n' "$job"
+    continue
+  fi
+  sid= started= ended= failure= cancelled=
+  [ -r "$d/slurm-id" ] && read -r sid <"$d/slurm-id"
+  [ -r "$d/started" ] && read -r started <"$d/started"
+  [ -r "$d/exit" ] && read -r ended <"$d/exit"
+  [ -r "$d/cancelled" ] && read -r cancelled <"$d/cancelled"
+  for f in "$d"/failure-*; do
+    [ -r "$f" ] && { read -r failure <"$f"; break; }
+  done
+  printf 'J\t%s\t%s\t%s\t%s\t%s\t%s\n' "$job" "$sid" "$started" "$ended" "$failure" "$cancelled"
+  [ -n "$sid" ] && ids=$ids,$sid
+done
+[ -n "$ids" ] || exit 0
+listed=$(TZ=UTC "${bin}squeue" -h -t all -j "${ids#,}" -O 'JobID:|,State:|,Reason:|,RestartCnt:|,StartTime:|,EndTime:|,Comment:|' 2>/dev/null)
+printf '%s\n' "$listed" | while IFS= read -r line; do
+  [ -n "$line" ] && printf 'Q\t%s\n' "$line"
+done
+[ -n "$jobcomp" ] && [ -r "$jobcomp" ] || exit 0
+# Jobs Slurm forgot (MinJobAge): their last line in the completion log, in one pass over it.
+listed_ids=" $(printf '%s\n' "$listed" | cut -d'|' -f1 | tr '\n' ' ') "
+missing=
+for sid in $(printf '%s\n' "${ids#,}" | tr ',' ' '); do
+  case $listed_ids in
+    *" $sid "*) ;;
+    *) missing="$missing $sid" ;;
+  esac
+done
+[ -n "$missing" ] || exit 0
+awk -v ids="$missing" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) want["JobId=" a[i]] = 1 }
+  ($1 in want) { last[$1] = $0 }
+  END { for (k in last) print "C\t" last[k] }' "$jobcomp"
