@@ -42,6 +42,21 @@ public interface Backend extends AutoCloseable {
     JobRef submit(Plan plan, SubmitOptions options);
 
     /**
+     * Starts many jobs, in order, each exactly as {@link #submit} would (SPI v2): the references come back in the
+     * submissions' order. A backend whose orchestrator takes many jobs in one request (one command on a cluster's
+     * login node, one batch call) overrides this to save a round trip per job; this default loops. When one
+     * submission fails the call throws, and the ones before it may have started: retrying with the same keys returns
+     * those and starts the rest, since every submission carries its own idempotency key.
+     */
+    default List<JobRef> submitAll(List<Submission> submissions) {
+        List<JobRef> refs = new java.util.ArrayList<>(submissions.size());
+        for (Submission submission : submissions) {
+            refs.add(submit(submission.plan(), submission.options()));
+        }
+        return refs;
+    }
+
+    /**
      * The status of one job; {@link dev.gantry.api.ErrorCode#JOB_NOT_FOUND} when the backend does not know it. An
      * eviction is never FAILED: see {@link EvictionHandling} for what this backend reports.
      */

@@ -93,7 +93,7 @@ public record ClusterFacts(Map<String, Partition> partitions, Optional<String> s
         return lines.isEmpty() ? "" : lines.get(0).strip();
     }
 
-    /** {@code %R|%a|%D|%c|%m|%G|%N}: partition, availability, nodes, CPUs, memory, GRES, node list. */
+    /** {@code %P|%a|%D|%c|%m|%G|%N}: partition (the default one marked {@code *}), availability, nodes, CPUs, memory, GRES, node list. */
     static Optional<Partition> sinfoLine(String line) {
         String[] f = line.strip().split("\\|", -1);
         if (f.length < 7 || f[0].isEmpty()) {

@@ -12,6 +12,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.hosts.Host;
@@ -76,6 +77,18 @@ public final class SlurmBackend implements Backend {
             throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
         }
         return submission.submit(plan, options);
+    }
+
+    /** One remote command for all of them: sbatch runs on the login node once per job, in order. */
+    @Override
+    public List<JobRef> submitAll(List<Submission> submissions) {
+        for (Submission s : submissions) {
+            List<Problem> problems = check.problems(s.plan());
+            if (!problems.isEmpty()) {
+                throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
+            }
+        }
+        return submission.submitAll(submissions);
     }
 
     @Override

@@ -21,13 +21,15 @@ public final class SlurmLogin {
     /** Long enough for sbatch to wait out a busy controller, short enough that a wedged one is reported. */
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
-    /** The fixed scripts. */
+    /** The fixed scripts, and the shell each is written for (bash where builtins spare a process per job). */
     enum Script {
-        SUBMIT("submit.sh"), STATUS("status.sh"), CANCEL("cancel.sh"), PROBE("probe.sh");
+        SUBMIT("bash", "submit.sh"), STATUS("sh", "status.sh"), CANCEL("sh", "cancel.sh"), PROBE("sh", "probe.sh");
 
+        private final String shell;
         private final String text;
 
-        Script(String resource) {
+        Script(String shell, String resource) {
+            this.shell = shell;
             this.text = load(resource);
         }
 
@@ -55,7 +57,7 @@ public final class SlurmLogin {
 
     /** Runs a script; its standard output when it ran, REMOTE_ERROR naming what failed otherwise. */
     String run(Script script, List<String> args, Optional<byte[]> stdin) {
-        List<String> argv = new ArrayList<>(List.of("sh", "-c", script.text(), "gantry-" + script.name()
+        List<String> argv = new ArrayList<>(List.of(script.shell, "-c", script.text(), "gantry-" + script.name()
                 .toLowerCase(java.util.Locale.ROOT)));
         argv.addAll(args);
         RemoteResult result = host.exec(argv, stdin, COMMAND_TIMEOUT);

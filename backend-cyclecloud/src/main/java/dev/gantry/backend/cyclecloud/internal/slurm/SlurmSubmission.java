@@ -9,9 +9,12 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.hosts.jobs.JobVariables;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,22 +44,58 @@ final class SlurmSubmission {
     }
 
     JobRef submit(Plan plan, SubmitOptions options) {
-        String id = SlurmJobs.idFor(options.idempotencyKey());
-        String directory = SlurmJobs.directory(settings, id);
-        List<String> dependencyIds = options.dependencies().stream().map(d -> SlurmJobs.jobId(d.job())).toList();
-        List<SbatchDirectives.Dependency> dependencies = new ArrayList<>();
-        for (JobDependency dependency : options.dependencies()) {
-            dependencies.add(new SbatchDirectives.Dependency(dependency.condition(), slurmIdOf(dependency.job())));
+        return submitAll(List.of(new Submission(plan, options))).get(0);
+    }
+
+    /**
+     * Every job in one remote command: its claims, environment files, scripts and sbatch calls, one after the
+     * other, each answered on its own line.
+     */
+    List<JobRef> submitAll(List<Submission> submissions) {
+        List<String> args = new ArrayList<>(List.of(login.slurmBin()));
+        ByteArrayOutputStream stdin = new ByteArrayOutputStream();
+        List<String> ids = new ArrayList<>();
+        for (Submission submission : submissions) {
+            Plan plan = submission.plan();
+            SubmitOptions options = submission.options();
+            String id = SlurmJobs.idFor(options.idempotencyKey());
+            String directory = SlurmJobs.directory(settings, id);
+            List<String> dependencyIds = options.dependencies().stream().map(d -> SlurmJobs.jobId(d.job())).toList();
+            List<SbatchDirectives.Dependency> dependencies = new ArrayList<>();
+            for (JobDependency dependency : options.dependencies()) {
+                dependencies.add(new SbatchDirectives.Dependency(dependency.condition(),
+                        slurmIdOf(dependency.job())));
+            }
+            byte[] environment = JobVariables.environmentFile(environment(plan, options, id));
+            byte[] script = script(plan, id, directory, dependencies, dependencyIds).text()
+                    .getBytes(StandardCharsets.UTF_8);
+            // Sizes on the command line, contents on stdin: an SSH command line is bounded, stdin is not.
+            args.addAll(List.of(directory, id, Integer.toString(environment.length),
+                    Integer.toString(script.length)));
+            stdin.writeBytes(environment);
+            stdin.writeBytes(script);
+            ids.add(id);
         }
-        SlurmBatchScript script = script(plan, id, directory, dependencies, dependencyIds);
-        byte[] environment = JobVariables.environmentFile(environment(plan, options, id));
-        String answer = login.run(SlurmLogin.Script.SUBMIT, List.of(directory, script.text(), login.slurmBin(), id),
-                Optional.of(environment)).strip();
+        List<String> answers = login.run(SlurmLogin.Script.SUBMIT, args, Optional.of(stdin.toByteArray()))
+                .lines().toList();
+        List<JobRef> refs = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            if (i >= answers.size()) {
+                throw new GantryException(ErrorCode.REMOTE_ERROR, "the submit on " + login.host().name()
+                        + " answered for " + i + " of " + ids.size() + " jobs; retry: the retry adopts the jobs it "
+                        + "made");
+            }
+            refs.add(ref(id, answers.get(i).strip()));
+        }
+        return refs;
+    }
+
+    private JobRef ref(String id, String answer) {
         String word = answer.split(" ", 2)[0];
         String rest = answer.contains(" ") ? answer.substring(answer.indexOf(' ') + 1) : "";
-        JobRef ref = new JobRef(SlurmJobs.BACKEND, id);
         return switch (word) {
-            case "SUBMITTED", "ADOPTED", "FORGOTTEN", "CANCELLED" -> ref;
+            case "SUBMITTED", "ADOPTED", "FORGOTTEN", "CANCELLED" -> new JobRef(SlurmJobs.BACKEND, id);
             case "BUSY" -> throw new GantryException(ErrorCode.REMOTE_ERROR, "an earlier submit of " + id + " is "
                     + "still running on the login node " + login.host().name() + "; retry in a moment (the retry "
                     + "adopts its job)");

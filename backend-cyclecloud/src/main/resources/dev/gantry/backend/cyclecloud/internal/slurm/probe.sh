@@ -4,7 +4,7 @@ set -u
 wd=$1
 bin=$2
 echo "=sinfo"
-"${bin}sinfo" -h -o '%R|%a|%D|%c|%m|%G|%N' 2>&1
+"${bin}sinfo" -h -o '%P|%a|%D|%c|%m|%G|%N' 2>&1
 echo "=sinfo-status $?"
 echo "=pyxis"
 if "${bin}srun" --help 2>/dev/null | grep -- '--container-image' >/dev/null; then echo yes; else echo no; fi

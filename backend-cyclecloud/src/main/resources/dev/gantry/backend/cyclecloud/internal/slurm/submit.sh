@@ -1,70 +1,98 @@
-# Gantry submit: claims the job's directory on the cluster, then submits its batch script exactly once.
-# Arguments: $1 = the job directory, $2 = the batch script, $3 = the directory of Slurm's commands ("" or ending
-# in /), $4 = the job's name in Slurm. Stdin: the job's environment file (written with mode 0600).
-# Prints one line: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit is still at it),
-# CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and Slurm no longer knows its id), NO_WORKDIR, or FAILED and sbatch's message.
+# Gantry submit (bash): for each job, claims its directory on the cluster, then submits its batch script exactly once.
+# Arguments: $1 = the directory of Slurm's commands ("" or ending in /), then per job four: its directory, its name
+# in Slurm, and the sizes in bytes of its environment file and of its batch script. Stdin: per job, its environment
+# file, then its batch script.
+# Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
+# is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and Slurm no longer knows
+# its id), NO_WORKDIR, or FAILED and sbatch's message.
+# A fan-out of many jobs is one command: apart from mkdir and sbatch, everything here is a bash builtin.
 set -u
-dir=$1
-script=$2
-bin=$3
-name=$4
+export LC_ALL=C # bytes, not characters, for read -N
+bin=$1
+shift
 # A cut connection must not stop a submit halfway: what sbatch answers is recorded whatever happens to the caller.
 trap '' HUP PIPE
-record_id() {
-  printf '%s\n' "$1" >"$dir/.slurm-id" && mv -f "$dir/.slurm-id" "$dir/slurm-id"
-}
-holder_alive() {
-  holder=
-  [ -r "$dir/claim" ] && read -r holder <"$dir/claim"
-  [ -n "$holder" ] && kill -0 "$holder" 2>/dev/null
-}
-parent=${dir%/*}
-[ -d "$parent" ] || mkdir -p -- "$parent" 2>/dev/null || { echo NO_WORKDIR; exit 0; }
-# The claim is the directory itself: mkdir succeeds for one submit of a key, ever.
-if ! mkdir -- "$dir" 2>/dev/null; then
-  [ -d "$dir" ] || { echo NO_WORKDIR; exit 0; }
-  n=0
-  while [ ! -s "$dir/slurm-id" ] && [ "$n" -lt 100 ] && holder_alive; do
-    sleep 0.1
-    n=$((n + 1))
-  done
-  if [ -s "$dir/slurm-id" ]; then
-    read -r id <"$dir/slurm-id"
-    echo "ADOPTED $id"
-    exit 0
-  fi
-  holder_alive && { echo BUSY; exit 0; }
-  # The claim's holder died without recording an id. Its sbatch may have reached Slurm: ask by the job's name,
-  # which is its key's alone.
-  id=$("${bin}squeue" -h -t all -n "$name" -o %i 2>/dev/null | head -n 1)
-  if [ -n "$id" ]; then
-    record_id "$id"
-    echo "ADOPTED $id"
-    exit 0
-  fi
-  [ -e "$dir/started" ] && { echo FORGOTTEN; exit 0; }
-fi
-echo $$ >"$dir/claim"
-old=$(umask)
+# Every file a job directory holds is its owner's alone: the environment file holds secrets.
 umask 077
-cat >"$dir/.env" && mv -f "$dir/.env" "$dir/env" || { echo "FAILED cannot write $dir/env"; exit 0; }
-umask "$old"
-printf '%s' "$script" >"$dir/.job.sh" && mv -f "$dir/.job.sh" "$dir/job.sh" || { echo "FAILED cannot write $dir/job.sh"; exit 0; }
-# A cancel that came while this submit was on its way wins: nothing is submitted.
-[ -e "$dir/cancelled" ] && { rm -f "$dir/env"; echo CANCELLED; exit 0; }
-out=$("${bin}sbatch" --parsable "$dir/job.sh" 2>"$dir/sbatch.err")
-status=$?
-id=$(printf '%s\n' "$out" | tail -n 1)
-id=${id%%;*}
-case $id in
-  *[!0-9]*|'') status=1 ;;
-esac
-if [ "$status" -ne 0 ]; then
-  # Nothing was submitted: the key is free again for a corrected retry.
-  message=$(tr '\n' ' ' <"$dir/sbatch.err")
-  rm -rf -- "$dir"
-  printf 'FAILED %s %s\n' "$message" "$out"
-  exit 0
-fi
-record_id "$id"
-echo "SUBMITTED $id"
+# Whether the submit holding a claim still runs. Between its mkdir and its pid there is a moment without a claim
+# file: a directory changed within the last minute counts as held.
+holder_alive() {
+  local holder=
+  [ -r "$1/claim" ] && read -r holder <"$1/claim"
+  if [ -z "$holder" ]; then
+    [ -n "$(find "$1" -maxdepth 0 -mmin -1 2>/dev/null)" ]
+    return
+  fi
+  kill -0 "$holder" 2>/dev/null
+}
+# take BYTES: exactly that many bytes of stdin into $taken (the next job's stay for it).
+take() {
+  taken=
+  [ "$1" -gt 0 ] || return 0
+  IFS= read -r -d '' -N "$1" taken
+  [ "${#taken}" -eq "$1" ]
+}
+# submit_one DIR NAME ENV_BYTES SCRIPT_BYTES: prints the job's answer line.
+submit_one() {
+  local dir=$1 name=$2 id= claimed=0 env script
+  take "$3" || { echo "FAILED the environment of $name arrived short"; return; }
+  env=$taken
+  take "$4" || { echo "FAILED the script of $name arrived short"; return; }
+  script=$taken
+  [ -d "${dir%/*}" ] || mkdir -p -- "${dir%/*}" 2>/dev/null
+  # The claim is the directory itself: mkdir succeeds for one submit of a key, ever.
+  if mkdir -- "$dir" 2>/dev/null; then
+    claimed=1
+    echo $$ >"$dir/claim"
+  elif [ ! -d "$dir" ]; then
+    echo NO_WORKDIR
+    return
+  fi
+  if [ "$claimed" = 0 ]; then
+    local n=0
+    while [ ! -s "$dir/slurm-id" ] && [ "$n" -lt 100 ] && holder_alive "$dir"; do
+      sleep 0.1
+      n=$((n + 1))
+    done
+    if [ -s "$dir/slurm-id" ]; then
+      read -r id <"$dir/slurm-id"
+      echo "ADOPTED $id"
+      return
+    fi
+    holder_alive "$dir" && { echo BUSY; return; }
+    # The claim's holder died without recording an id. Its sbatch may have reached Slurm: ask by the job's name,
+    # which is its key's alone.
+    id=$("${bin}squeue" -h -t all -n "$name" -o %i 2>/dev/null)
+    id=${id%%$'\n'*}
+    if [ -n "$id" ]; then
+      printf '%s\n' "$id" >"$dir/slurm-id"
+      echo "ADOPTED $id"
+      return
+    fi
+    [ -e "$dir/started" ] && { echo FORGOTTEN; return; }
+    [ -e "$dir/cancelled" ] && { echo CANCELLED; return; }
+    # Its sbatch never reached Slurm: this submit takes the claim over.
+    echo $$ >"$dir/claim"
+  fi
+  printf '%s' "$env" >"$dir/env" || { echo "FAILED cannot write $dir/env"; return; }
+  printf '%s' "$script" >"$dir/job.sh" || { echo "FAILED cannot write $dir/job.sh"; return; }
+  # A cancel that came while this submit was on its way wins: nothing is submitted.
+  [ -e "$dir/cancelled" ] && { rm -f -- "$dir/env"; echo CANCELLED; return; }
+  if ! "${bin}sbatch" --parsable "$dir/job.sh" >"$dir/sbatch.out" 2>"$dir/sbatch.err"; then
+    local message
+    message=$(<"$dir/sbatch.err")
+    # Nothing was submitted: the key is free again for a corrected retry.
+    rm -rf -- "$dir"
+    message=${message//$'\n'/ }
+    echo "FAILED ${message//$'\r'/}"
+    return
+  fi
+  read -r id <"$dir/sbatch.out"
+  id=${id%%;*}
+  printf '%s\n' "$id" >"$dir/slurm-id"
+  echo "SUBMITTED $id"
+}
+while [ "$#" -ge 4 ]; do
+  submit_one "$1" "$2" "$3" "$4"
+  shift 4
+done

@@ -1,0 +1,17 @@
+package dev.gantry.api.backend;
+
+import dev.gantry.api.Plan;
+import java.util.Objects;
+
+/**
+ * One job of a {@link Backend#submitAll} fan-out: the plan to run and how to submit it (SPI v2).
+ *
+ * @param plan the plan
+ * @param options its idempotency key, attempt and dependencies
+ */
+public record Submission(Plan plan, SubmitOptions options) {
+    public Submission {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(options, "options");
+    }
+}
