@@ -173,6 +173,7 @@ public record ClusterLayout(String cluster, Optional<String> state, Optional<Str
         return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
+    /** A node array that can take the plan, with its partition and how many VMs of the size it can start now. */
     private record Candidate(NodeArray array, String partition, long available) {
     }
 }

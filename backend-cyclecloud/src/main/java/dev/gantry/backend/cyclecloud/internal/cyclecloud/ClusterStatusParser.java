@@ -27,6 +27,9 @@ import java.util.OptionalInt;
  */
 public final class ClusterStatusParser {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The fix for a body that does not follow the contract: something other than CycleCloud 8 answered. */
+    private static final String FIX = "check that url is the address of CycleCloud 8 or later (its REST API, not a "
+            + "proxy's login page)";
 
     private ClusterStatusParser() {
     }
@@ -65,9 +68,6 @@ public final class ClusterStatusParser {
         }
         return layout;
     }
-
-    private static final String FIX = "check that url is the address of CycleCloud 8 or later (its REST API, not a "
-            + "proxy's login page)";
 
     private static ClusterLayout cluster(String cluster, JsonNode root, Fields fields) {
         long maxCount = fields.whole(root, "", "maxCount");
