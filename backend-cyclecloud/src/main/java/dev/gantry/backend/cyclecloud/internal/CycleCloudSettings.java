@@ -1,14 +1,19 @@
 package dev.gantry.backend.cyclecloud.internal;
 
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.ConfigProblems;
 import dev.gantry.api.backend.JobEnvironment;
+import dev.gantry.backend.cyclecloud.internal.cyclecloud.CycleCloudEndpoint;
 import dev.gantry.backend.cyclecloud.internal.slurm.SbatchDirectives;
 import dev.gantry.ssh.HostKeyPolicy;
 import dev.gantry.ssh.SshLoginSettings;
 import dev.gantry.ssh.SshTarget;
+import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,11 +36,14 @@ import java.util.regex.Pattern;
  * @param binDir where the scheduler's commands are on the login node; empty: its PATH
  * @param jobCompLog the scheduler's job completion log (Slurm {@code jobcomp/filetxt}), read for jobs it forgot
  * @param masterPort the port rank 0 listens on for multi-node jobs ({@code MASTER_PORT})
+ * @param cycleCloud the CycleCloud server that manages the cluster, when given: its node arrays map VM sizes to
+ *     partitions and say when a plan's size has none
  */
 public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String workDir, PartitionMap partitions,
                                  Optional<String> account, Optional<String> qos,
                                  SbatchDirectives.GpuRequest gpuRequest, Optional<String> binDir,
-                                 Optional<String> jobCompLog, int masterPort) {
+                                 Optional<String> jobCompLog, int masterPort,
+                                 Optional<CycleCloudEndpoint> cycleCloud) {
     public static final String SCHEDULER = "scheduler";
     public static final String WORK_DIR = "workDir";
     public static final String PARTITIONS = "partitions";
@@ -46,6 +54,8 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     public static final String BIN_DIR = "binDir";
     public static final String JOB_COMP_LOG = "jobCompLog";
     public static final String MASTER_PORT = "masterPort";
+    /** The CycleCloud server's keys: {@code cycleCloud.url}, {@code cycleCloud.cluster}, ... */
+    public static final String CYCLECLOUD = "cycleCloud";
 
     /** A path on the cluster as the fixed scripts take it: absolute, no control characters. */
     private static final Pattern REMOTE_PATH = Pattern.compile("/[^\\x00-\\x1f\\x7f]*");
@@ -64,6 +74,7 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         Objects.requireNonNull(gpuRequest, "gpuRequest");
         Objects.requireNonNull(binDir, "binDir");
         Objects.requireNonNull(jobCompLog, "jobCompLog");
+        Objects.requireNonNull(cycleCloud, "cycleCloud");
     }
 
     /** Whether the login node's host key is not verified (the backend warns loudly). */
@@ -97,13 +108,48 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         List<Problem> portProblems = new ArrayList<>();
         int masterPort = SshLoginSettings.port(at, MASTER_PORT, JobEnvironment.DEFAULT_MASTER_PORT, portProblems);
         portProblems.forEach(problems::add);
+        Optional<CycleCloudEndpoint> cycleCloud = cycleCloud(config, problems);
         if (scheduler != Scheduler.SLURM) {
             problems.add(SCHEDULER, "'" + scheduler.configName() + "' is not runnable in this version of Gantry yet: "
                     + "only slurm is; Grid Engine and PBS clusters follow (docs/backends/cyclecloud.md)");
         }
         problems.throwIfAny();
         return new CycleCloudSettings(scheduler, target.orElseThrow(), workDir, partitions, account, qos,
-                gpuRequest, binDir, jobCompLog, masterPort);
+                gpuRequest, binDir, jobCompLog, masterPort, cycleCloud);
+    }
+
+    /** {@code cycleCloud.*}, when {@code cycleCloud.url} is given; every wrong field named under its key. */
+    private static Optional<CycleCloudEndpoint> cycleCloud(BackendConfig config, ConfigProblems problems) {
+        BackendConfig cc = config.subset(CYCLECLOUD);
+        if (cc.get("url").isEmpty()) {
+            for (String key : List.of("cluster", "user", "password", "caFile", "insecureSkipTlsVerify", "timeout")) {
+                if (cc.get(key).isPresent()) {
+                    problems.add(CYCLECLOUD + "." + key, "is set but cycleCloud.url is not; give the CycleCloud "
+                            + "server's https:// address, or remove the cycleCloud settings");
+                }
+            }
+            return Optional.empty();
+        }
+        try {
+            URI url = URI.create(cc.get("url").get().strip());
+            Optional<SecretRef> password = cc.get("password").map(String::strip).map(SecretRef::parse);
+            Duration timeout = cc.getDuration("timeout", CycleCloudEndpoint.DEFAULT_TIMEOUT);
+            return Optional.of(new CycleCloudEndpoint(url, cc.get("cluster").map(String::strip).orElse(null),
+                    cc.get("user").map(String::strip).orElse(null), password.orElse(null),
+                    cc.get("caFile").map(String::strip).map(SshLoginSettings::userPath),
+                    cc.getBoolean("insecureSkipTlsVerify", false), timeout));
+        } catch (IllegalArgumentException e) {
+            problems.add(CYCLECLOUD + ".url", "'" + cc.get("url").get() + "' is not a URL (" + e.getMessage()
+                    + "); give e.g. https://cyclecloud.example.com");
+        } catch (GantryException e) {
+            if (e.problems().isEmpty()) {
+                problems.add(CYCLECLOUD, e.getMessage());
+            }
+            for (Problem p : e.problems()) {
+                problems.add(CYCLECLOUD + "." + p.path(), p.message());
+            }
+        }
+        return Optional.empty();
     }
 
     private static SshLoginSettings.Source source(BackendConfig config) {
@@ -169,6 +215,17 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
                 + "JobCompLoc), read for jobs Slurm no longer lists", null));
         keys.add(ConfigKey.optional(MASTER_PORT, "MASTER_PORT of multi-node jobs",
                 String.valueOf(JobEnvironment.DEFAULT_MASTER_PORT)));
+        keys.add(ConfigKey.optional(CYCLECLOUD + ".url", "the CycleCloud server's https:// address: its node "
+                + "arrays map VM sizes to partitions", null));
+        keys.add(ConfigKey.optional(CYCLECLOUD + ".cluster", "the cluster's name in CycleCloud", null));
+        keys.add(ConfigKey.optional(CYCLECLOUD + ".user", "the CycleCloud user to sign in as", null));
+        keys.add(ConfigKey.secret(CYCLECLOUD + ".password", "a secret reference (env:NAME, file:PATH, a Key Vault "
+                + "secret) to the user's password"));
+        keys.add(ConfigKey.optional(CYCLECLOUD + ".caFile", "PEM certificate(s) to trust for the server (its "
+                + "self-signed certificate)", "the JDK's trust store"));
+        keys.add(ConfigKey.optional(CYCLECLOUD + ".insecureSkipTlsVerify", "INSECURE: trust any certificate "
+                + "(throw-away test servers only)", "false"));
+        keys.add(ConfigKey.optional(CYCLECLOUD + ".timeout", "bound on each request to the server", "30s"));
         return List.copyOf(keys);
     }
 }

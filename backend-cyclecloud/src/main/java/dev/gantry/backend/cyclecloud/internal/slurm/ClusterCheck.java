@@ -16,11 +16,13 @@ import java.util.Optional;
 final class ClusterCheck {
     private final SlurmLogin login;
     private final CycleCloudSettings settings;
+    private final PartitionChoice partitions;
     private volatile ClusterFacts facts;
 
-    ClusterCheck(SlurmLogin login, CycleCloudSettings settings) {
+    ClusterCheck(SlurmLogin login, CycleCloudSettings settings, PartitionChoice partitions) {
         this.login = login;
         this.settings = settings;
+        this.partitions = partitions;
     }
 
     /** The cluster's facts, probed on first use; REMOTE_ERROR when the login node cannot be asked. */
@@ -63,7 +65,14 @@ final class ClusterCheck {
             return problems;
         }
         String size = plan.vmSize().name();
-        Optional<String> named = settings.partitions().partitionFor(size);
+        try {
+            problems.addAll(partitions.problems(plan));
+        } catch (GantryException e) {
+            problems.add(Problem.of("backends.cyclecloud.cycleCloud.url", "cannot read the cluster's node arrays "
+                    + "from CycleCloud: " + e.getMessage()));
+            return problems;
+        }
+        Optional<String> named = partitions.partitionFor(plan);
         Optional<ClusterFacts.Partition> partition = named.isPresent() ? cluster.partition(named.get())
                 : cluster.defaultPartition();
         String which = named.map(p -> "partition " + p).orElse("the default partition");

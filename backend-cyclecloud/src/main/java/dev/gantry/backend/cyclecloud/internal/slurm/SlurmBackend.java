@@ -49,8 +49,9 @@ public final class SlurmBackend implements Backend {
         this.settings = settings;
         this.context = context;
         this.declared = declared;
-        this.check = new ClusterCheck(this.login, settings);
-        this.submission = new SlurmSubmission(this.login, settings, context);
+        PartitionChoice partitions = new PartitionChoice(settings, context);
+        this.check = new ClusterCheck(this.login, settings, partitions);
+        this.submission = new SlurmSubmission(this.login, settings, context, partitions);
         this.connections = connections;
     }
 

@@ -36,11 +36,14 @@ final class SlurmSubmission {
     private final SlurmLogin login;
     private final CycleCloudSettings settings;
     private final BackendContext context;
+    private final PartitionChoice partitions;
 
-    SlurmSubmission(SlurmLogin login, CycleCloudSettings settings, BackendContext context) {
+    SlurmSubmission(SlurmLogin login, CycleCloudSettings settings, BackendContext context,
+                    PartitionChoice partitions) {
         this.login = login;
         this.settings = settings;
         this.context = context;
+        this.partitions = partitions;
     }
 
     JobRef submit(Plan plan, SubmitOptions options) {
@@ -119,8 +122,8 @@ final class SlurmSubmission {
         long memoryMib = resources.memoryGib().isPresent() ? (long) Math.ceil(resources.memoryGib().getAsDouble()
                 * 1024) : 0;
         boolean exclusive = plan.nodes() > 1 && plan.vmSize().rdma();
-        SbatchDirectives directives = new SbatchDirectives(id, settings.partitions().partitionFor(
-                plan.vmSize().name()), plan.nodes(), 1, gpus, settings.gpuRequest(), Math.max(1, cpus), memoryMib,
+        SbatchDirectives directives = new SbatchDirectives(id, partitions.partitionFor(plan),
+                plan.nodes(), 1, gpus, settings.gpuRequest(), Math.max(1, cpus), memoryMib,
                 Optional.empty(), directory, exclusive, plan.spot(), dependencies, settings.account(),
                 settings.qos(), SlurmJobComment.of(dependencyIds));
         Optional<PyxisContainer> container = workload.container().map(c -> new PyxisContainer(c.image(),

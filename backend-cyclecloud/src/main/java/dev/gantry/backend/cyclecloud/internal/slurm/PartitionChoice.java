@@ -1,0 +1,63 @@
+package dev.gantry.backend.cyclecloud.internal.slurm;
+
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import dev.gantry.api.backend.BackendContext;
+import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
+import dev.gantry.backend.cyclecloud.internal.cyclecloud.ClusterLayout;
+import dev.gantry.backend.cyclecloud.internal.cyclecloud.CycleCloudClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which partition a plan's job goes to: the size's own entry in {@code partitions}; else, with a CycleCloud server
+ * configured, the node array that starts the size (Spot plans on Spot arrays only); else {@code defaultPartition};
+ * else the cluster's default partition. CycleCloud's layout is read once, on first use.
+ */
+final class PartitionChoice {
+    private final CycleCloudSettings settings;
+    private final Optional<CycleCloudClient> cycleCloud;
+    private volatile ClusterLayout layout;
+
+    PartitionChoice(CycleCloudSettings settings, BackendContext context) {
+        this.settings = settings;
+        this.cycleCloud = settings.cycleCloud().map(endpoint -> new CycleCloudClient(endpoint, context.secrets(),
+                context.logger()));
+    }
+
+    Optional<String> partitionFor(Plan plan) {
+        String size = plan.vmSize().name();
+        if (settings.partitions().lists(size)) {
+            return settings.partitions().partitionFor(size);
+        }
+        return layout().flatMap(l -> l.partitionFor(size, plan.spot())).or(() -> settings.partitions()
+                .partitionFor(size));
+    }
+
+    /** What CycleCloud says against the plan: no node array starts its size, or none can hold its nodes. */
+    List<Problem> problems(Plan plan) {
+        if (settings.partitions().lists(plan.vmSize().name())) {
+            return List.of();
+        }
+        List<Problem> problems = new ArrayList<>();
+        layout().ifPresent(l -> problems.addAll(l.problems(plan.vmSize().name(), plan.spot(), plan.nodes())));
+        return problems;
+    }
+
+    private Optional<ClusterLayout> layout() {
+        if (cycleCloud.isEmpty()) {
+            return Optional.empty();
+        }
+        ClusterLayout known = layout;
+        if (known == null) {
+            synchronized (this) {
+                if (layout == null) {
+                    layout = cycleCloud.get().clusterLayout();
+                }
+                known = layout;
+            }
+        }
+        return Optional.of(known);
+    }
+}
