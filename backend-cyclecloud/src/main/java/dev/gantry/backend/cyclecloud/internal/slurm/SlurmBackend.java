@@ -138,8 +138,20 @@ public final class SlurmBackend implements Backend {
     public void logs(JobRef job, LogOptions options, LogSink sink) throws InterruptedException {
         String id = SlurmJobs.jobId(job);
         status(job);
-        new SlurmLogs(login.host(), SlurmJobs.directory(settings, id), () -> status(job).state().isTerminal())
-                .deliver(options, sink);
+        new SlurmLogs(login.host(), SlurmJobs.directory(settings, id), () -> ended(job)).deliver(options, sink);
+    }
+
+    /** Whether a followed job has ended; a poll the controller cannot answer now is "not yet". */
+    private boolean ended(JobRef job) {
+        try {
+            return status(job).state().isTerminal();
+        } catch (GantryException e) {
+            if (e.code() == ErrorCode.REMOTE_ERROR) {
+                context.logger().log(System.Logger.Level.DEBUG, "following " + job + ": " + e.getMessage());
+                return false;
+            }
+            throw e;
+        }
     }
 
     @Override

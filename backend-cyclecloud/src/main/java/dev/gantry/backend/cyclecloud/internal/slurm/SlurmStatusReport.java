@@ -1,5 +1,7 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -68,6 +70,10 @@ public final class SlurmStatusReport {
                 if (fields.length > COMMENT) {
                     queue.put(fields[ID].strip(), fields);
                 }
+            } else if (line.startsWith("E\t")) {
+                // Without squeue's answer no job's state is known: the poll fails, and the next one asks again.
+                throw new GantryException(ErrorCode.REMOTE_ERROR, line.substring(2).strip() + "; is slurmctld up? "
+                        + "Gantry asks again at the next poll");
             } else if (line.startsWith("C\t")) {
                 Map<String, String> values = keyValues(line.substring(2));
                 String id = values.get("JobId");

@@ -3,7 +3,8 @@
 # completion log ("" when not configured), then Gantry's job ids.
 # Prints, per job: J<TAB>id<TAB>slurm id<TAB>started line<TAB>exit line<TAB>first failure line<TAB>cancelled line
 # ("-" in the first field after J when its directory does not exist); then squeue's lines as Q<TAB>line; then, for
-# ids squeue no longer lists, their last completion log line as C<TAB>line.
+# ids squeue no longer lists, their last completion log line as C<TAB>line. When squeue itself fails (the controller
+# is down), one E<TAB>message line instead of the Q and C lines.
 set -u
 wd=$1
 bin=$2
@@ -28,7 +29,22 @@ for job in "$@"; do
   [ -n "$sid" ] && ids=$ids,$sid
 done
 [ -n "$ids" ] || exit 0
-listed=$(TZ=UTC "${bin}squeue" -h -t all -j "${ids#,}" -O 'JobID:|,State:|,Reason:|,RestartCnt:|,StartTime:|,EndTime:|,Comment:|' 2>/dev/null)
+# squeue waits a long time for a controller that is down: bounded, so the poll answers (with the error) instead.
+limit=
+command -v timeout >/dev/null 2>&1 && limit="timeout 20"
+listed=$(TZ=UTC $limit "${bin}squeue" -h -t all -j "${ids#,}" \
+  -O 'JobID:|,State:|,Reason:|,RestartCnt:|,StartTime:|,EndTime:|,Comment:|' 2>"$wd/.squeue.err.$$")
+status=$?
+error=$(cat "$wd/.squeue.err.$$" 2>/dev/null)
+rm -f "$wd/.squeue.err.$$"
+# Every id unknown to Slurm (all past MinJobAge) is an answer, not a failure.
+case $error in
+  *"Invalid job id"*) status=0 ;;
+esac
+if [ "$status" -ne 0 ]; then
+  printf 'E\t%s\n' "squeue failed (exit $status): $(printf '%s' "$error" | tr '\n\t' '  ')"
+  exit 0
+fi
 printf '%s\n' "$listed" | while IFS= read -r line; do
   [ -n "$line" ] && printf 'Q\t%s\n' "$line"
 done

@@ -1,0 +1,201 @@
+package dev.gantry.backend.cyclecloud.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.gantry.api.GantryException;
+import dev.gantry.api.ModelClass;
+import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
+import dev.gantry.api.backend.LogOptions;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.cyclecloud.CycleCloudBackendProvider;
+import dev.gantry.tck.BackendFixture;
+import dev.gantry.tck.TckContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Faults on the real test cluster: the connection cut between sbatch and its answer, slurmctld restarted while jobs
+ * are tracked, the login node's sshd restarted. These stop or restart the shared cluster: run them alone.
+ */
+class SlurmFaultsTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final TestCluster cluster = TestCluster.get();
+    private TckContext context;
+    private Map<String, String> settings;
+    private Path bin;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        context = TckContext.create();
+        settings = new java.util.LinkedHashMap<>(cluster.settings());
+        // Slurm's commands through wrappers, so that a test can hold sbatch's answer back.
+        bin = Path.of(cluster.sharedDirectory(), "bin-" + UUID.randomUUID());
+        Files.createDirectories(bin);
+        for (String command : List.of("sbatch", "squeue", "scancel", "scontrol", "sinfo", "srun")) {
+            String real = TestCluster.slurm("sh", "-c", "command -v " + command).strip();
+            String hold = command.equals("sbatch")
+                    ? "out=$('" + real + "' \"$@\"); rc=$?; [ -e '" + bin + "/hold' ] && sleep 4; "
+                    + "printf '%s\\n' \"$out\"; exit $rc\n"
+                    : "exec '" + real + "' \"$@\"\n";
+            Path wrapper = bin.resolve(command);
+            Files.writeString(wrapper, "#!/bin/sh\n" + hold);
+            Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        TestCluster.slurm("chown", "-R", cluster.value("LOGIN_USER") + ":", bin.toString());
+        settings.put("binDir", bin.toString());
+    }
+
+    @AfterEach
+    void tearDown() {
+        TestCluster.slurm("rm", "-rf", bin.toString());
+        context.close();
+    }
+
+    private Backend backend() {
+        return new CycleCloudBackendProvider().create(new BackendConfig("cyclecloud", settings), context);
+    }
+
+    private static Plan plan(String name, String... command) {
+        return Plan.builder(Workload.builder(name).phase(Phase.TRAINING).model(ModelClass.SMALL).command(command)
+                .build(), BackendFixture.smallCpuSize()).build();
+    }
+
+    @Test
+    void aSubmitCutOffBetweenSbatchAndItsAnswerIsAdoptedByTheRetry() throws Exception {
+        try (Backend backend = backend()) {
+            Plan plan = plan("cut", "sh", "-c", "echo ran once");
+            String key = "cut-" + UUID.randomUUID();
+            backend.validate(plan); // connected and probed before the cut
+            Files.writeString(bin.resolve("hold"), "");
+            CompletableFuture<JobRef> first = CompletableFuture.supplyAsync(() ->
+                    backend.submit(plan, SubmitOptions.withKey(key)));
+            // sbatch has run once the job's name is in squeue; its answer is still held back by the wrapper.
+            awaitSlurmJobs("job-" + key, 1);
+            TestCluster.script("drop-login-sessions");
+            GantryException lost = assertThrows(GantryException.class, () -> {
+                try {
+                    first.get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause();
+                }
+            });
+            assertTrue(lost.getMessage().contains("lost"), lost.getMessage());
+            Files.delete(bin.resolve("hold"));
+            JobRef retried = backend.submit(plan, SubmitOptions.withKey(key));
+            assertEquals("job-" + key, retried.id());
+            JobStatus status = awaitEnd(backend, retried);
+            assertEquals(JobState.SUCCEEDED, status.state(), status.toString());
+            assertEquals(1, slurmJobs("job-" + key), "exactly one Slurm job for the key");
+            assertEquals(List.of("ran once"), lines(backend, retried));
+        }
+    }
+
+    @Test
+    void trackingResumesAfterSlurmctldRestarts() throws Exception {
+        try (Backend backend = backend()) {
+            JobRef job = backend.submit(plan("ctld", "sh", "-c", "sleep 8; echo survived"),
+                    SubmitOptions.withKey("ctld-" + UUID.randomUUID()));
+            awaitState(backend, job, JobState.RUNNING);
+            TestCluster.script("restart-slurmctld");
+            JobStatus status = awaitEnd(backend, job);
+            assertEquals(JobState.SUCCEEDED, status.state(), status.toString());
+            assertEquals(List.of("survived"), lines(backend, job));
+        }
+    }
+
+    @Test
+    void theBackendReconnectsAfterTheLoginSshdRestarts() throws Exception {
+        try (Backend backend = backend()) {
+            JobRef job = backend.submit(plan("sshd", "sh", "-c", "sleep 3; echo after restart"),
+                    SubmitOptions.withKey("sshd-" + UUID.randomUUID()));
+            awaitState(backend, job, JobState.RUNNING);
+            TestCluster.script("restart-login-sshd");
+            TestCluster.script("drop-login-sessions");
+            JobStatus status = awaitEnd(backend, job);
+            assertEquals(JobState.SUCCEEDED, status.state(), status.toString());
+            assertEquals(List.of("after restart"), lines(backend, job));
+            JobRef next = backend.submit(plan("sshd-next", "sh", "-c", "sleep 30"),
+                    SubmitOptions.withKey("sshd-next-" + UUID.randomUUID()));
+            awaitState(backend, next, JobState.RUNNING);
+            backend.cancel(next);
+            assertEquals(JobState.CANCELLED, awaitEnd(backend, next).state());
+        }
+    }
+
+    private static int slurmJobs(String name) {
+        return (int) TestCluster.slurm("squeue", "-h", "-t", "all", "-n", name, "-o", "%i").lines()
+                .filter(l -> !l.isBlank()).count();
+    }
+
+    private static void awaitSlurmJobs(String name, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (slurmJobs(name) < count) {
+            if (System.nanoTime() > deadline) {
+                fail("no Slurm job named " + name + " within " + WAIT);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Polls through the fault: a poll the cluster cannot answer right now is asked again. */
+    private static JobStatus poll(Backend backend, JobRef job) {
+        return backend.statuses(List.of(job)).get(job);
+    }
+
+    private static void awaitState(Backend backend, JobRef job, JobState state) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        JobStatus status = poll(backend, job);
+        while (status.state() != state) {
+            if (System.nanoTime() > deadline || status.state().isTerminal()) {
+                fail(job + " never reached " + state + "; last " + status);
+            }
+            Thread.sleep(100);
+            status = poll(backend, job);
+        }
+    }
+
+    private static JobStatus awaitEnd(Backend backend, JobRef job) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        GantryException lastError = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                JobStatus status = poll(backend, job);
+                if (status.state().isTerminal()) {
+                    return status;
+                }
+            } catch (GantryException e) {
+                lastError = e; // the controller or the login node is coming back
+            }
+            Thread.sleep(200);
+        }
+        return fail(job + " did not end within " + WAIT + (lastError == null ? "" : "; last error " + lastError));
+    }
+
+    private static List<String> lines(Backend backend, JobRef job) throws InterruptedException {
+        List<String> lines = new ArrayList<>();
+        backend.logs(job, new LogOptions(false, java.util.OptionalInt.empty(), true, false), l -> lines.add(l.text()));
+        return lines;
+    }
+}
