@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * @param jobName the job's name
  * @param jobNumber the job number
  * @param taskId the array task; empty for a job that is not an array
- * @param submitTime when it was submitted ({@code qsub_time})
+ * @param submitTime when it was submitted ({@code qsub_time}); empty in a reschedule's record, which keeps none
  * @param startTime when this run started; empty if it never did
  * @param endTime when this run ended; empty if it never started
  * @param parallelEnvironment the parallel environment granted, if any

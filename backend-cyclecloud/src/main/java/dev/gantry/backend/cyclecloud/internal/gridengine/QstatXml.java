@@ -159,8 +159,8 @@ public final class QstatXml {
             });
             return builder.parse(new InputSource(new StringReader(xml)));
         } catch (SAXException e) {
-            throw new IllegalArgumentException("qstat -xml's answer is not a well-formed XML document (" + e.getMessage()
-                    + "); it starts '" + xml.strip().lines().findFirst().orElse("") + "'", e);
+            throw new IllegalArgumentException("qstat -xml's answer is not a well-formed XML document ("
+                    + e.getMessage() + "); it starts '" + xml.strip().lines().findFirst().orElse("") + "'", e);
         } catch (IOException | ParserConfigurationException e) {
             throw new IllegalStateException("the JDK's XML parser cannot be set up: " + e.getMessage(), e);
         }

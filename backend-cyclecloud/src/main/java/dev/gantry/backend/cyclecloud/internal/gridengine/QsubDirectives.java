@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * The {@code #$} header of a job's script for Grid Engine's qsub, rendered from what the backend decided for it: a
  * pure function with golden tests. The environment never travels through the scheduler: there is no {@code -V} (and
  * no {@code -v}); the job reads its secrets from a 0600 file in its directory. Spot plans are rerunnable
- * ({@code -r y}) so that Grid Engine reschedules the job after its host is lost instead of ending it.
+ * ({@code -r y}) so that Grid Engine reschedules the job after its host is lost instead of ending it; it does so only
+ * where the cluster sets {@code reschedule_unknown} (sge_conf(5); its default, 00:00:00, never reschedules).
  *
  * <p>No directive changes what qsub answers, so {@code qsub -terse} prints the job id alone ({@code 2}, or
  * {@code 6.1-4:1} for an array): the header never holds {@code -sync}, {@code -now}, {@code -verify} or {@code -terse}

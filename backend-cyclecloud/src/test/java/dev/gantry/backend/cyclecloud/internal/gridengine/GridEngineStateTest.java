@@ -94,6 +94,7 @@ class GridEngineStateTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new GridEngineState("qw", EnumSet.of(GridEngineState.Flag.RUNNING)));
         assertThrows(IllegalArgumentException.class,
-                () -> new GridEngineState("qwq", EnumSet.of(GridEngineState.Flag.QUEUED, GridEngineState.Flag.WAITING)));
+                () -> new GridEngineState("qwq",
+                        EnumSet.of(GridEngineState.Flag.QUEUED, GridEngineState.Flag.WAITING)));
     }
 }

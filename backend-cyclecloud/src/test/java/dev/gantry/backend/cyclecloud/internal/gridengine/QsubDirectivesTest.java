@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class QsubDirectivesTest {
     private static final String DIR = "/home/gantryqa/jobs/train-7";
 
-    /** The header Son of Grid Engine 8.1.9's qsub accepted as job 3 in the capture (see golden/gridengine/README.md). */
+    /** The header Son of Grid Engine 8.1.9's qsub accepted and ran (see golden/gridengine/README.md). */
     private static QsubDirectives twoSlotSpotTraining() {
         return new QsubDirectives("gantry-train-7", Optional.of("all.q"), Optional.of("ml-team"), 2,
                 Optional.of("smp"), Optional.of(Duration.ofHours(30)), 4096, "h_vmem", 2, "gpu", true, DIR, true,
