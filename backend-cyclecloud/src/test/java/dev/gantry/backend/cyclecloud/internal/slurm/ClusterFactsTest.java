@@ -81,7 +81,8 @@ class ClusterFactsTest {
 
     @Test
     void sinfoWarningsBesideThePartitionLinesAreSkipped() {
-        ClusterFacts facts = sinfo("sinfo: warning: the slurm.conf of this host differs", "hpc*|up|2|8|8000|(null)|c[1-2]");
+        ClusterFacts facts = sinfo("sinfo: warning: the slurm.conf of this host differs",
+                "hpc*|up|2|8|8000|(null)|c[1-2]");
         assertEquals(List.of("hpc*"), List.copyOf(facts.partitions().keySet()));
         assertEquals(Optional.empty(), facts.sinfoError());
     }
