@@ -89,11 +89,12 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
                 Scheduler.configNames())), Scheduler.SLURM);
         SshLoginSettings.Source at = source(config);
         List<Problem> login = new ArrayList<>();
-        Optional<SshTarget> target = SshLoginSettings.address(at, login)
-                .flatMap(address -> SshLoginSettings.bind(address, at, login));
+        Optional<String> address = SshLoginSettings.address(at, login);
+        // Bound without an address too, so that the login's other problems come in the same round.
+        Optional<SshTarget> target = SshLoginSettings.bind(address.orElse("unset"), at, login);
         login.forEach(problems::add);
         String workDir = remotePath(config, WORK_DIR, problems).orElse("/");
-        if (config.get(WORK_DIR).isEmpty()) {
+        if (config.get(WORK_DIR).filter(s -> !s.isBlank()).isEmpty()) {
             problems.add(WORK_DIR, "is required: the directory holding Gantry's job directories, on the file system "
                     + "the login node and every compute node share (on CycleCloud e.g. /shared/home/USER/gantry)");
         }

@@ -1,6 +1,7 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ public record ClusterFacts(Map<String, Partition> partitions, Optional<String> s
     }
 
     public ClusterFacts {
-        partitions = Map.copyOf(partitions);
+        partitions = Collections.unmodifiableMap(new LinkedHashMap<>(partitions)); // Map.copyOf loses sinfo's order
         config = Map.copyOf(config);
     }
 

@@ -95,7 +95,9 @@ public final class SlurmStatusReport {
             return JobStatus.of(JobState.UNKNOWN, "no job " + r.jobId() + " in the cluster's work directory");
         }
         if (r.slurmId().isEmpty()) {
-            return JobStatus.of(JobState.PENDING, "being submitted: no Slurm job id is recorded yet");
+            // A cancel that came before sbatch makes submit.sh submit nothing: no id ever follows.
+            return r.cancelled() ? JobStatus.of(JobState.CANCELLED, "cancelled before it was submitted to Slurm")
+                    : JobStatus.of(JobState.PENDING, "being submitted: no Slurm job id is recorded yet");
         }
         String slurmId = r.slurmId().get();
         Optional<Instant> started = r.started().map(Run::at);
@@ -128,13 +130,15 @@ public final class SlurmStatusReport {
         Optional<SlurmState> parsed = SlurmState.parse(q[STATE]);
         String reason = q[REASON].strip();
         int restarts = parseInt(q[RESTARTS]).orElse(0);
-        Optional<Instant> start = utc(q[START]).or(() -> started);
         Optional<Instant> end = utc(q[END]);
         if (parsed.isEmpty()) {
             return JobStatus.of(JobState.UNKNOWN, "Slurm job " + slurmId + " is in state '" + q[STATE].strip()
                     + "', which this version of Gantry does not know");
         }
         SlurmState state = parsed.get();
+        // While a job waits, squeue's StartTime is only when Slurm expects to start it.
+        Optional<Instant> start = state.kind() == SlurmState.Kind.WAITING || state.kind() == SlurmState.Kind.REQUEUED
+                ? started : utc(q[START]).or(() -> started);
         String because = reason.isEmpty() || reason.equals("None") ? "" : " (" + reason + ")";
         JobStatus status;
         switch (state.kind()) {
@@ -176,7 +180,8 @@ public final class SlurmStatusReport {
         JobStatus status = state.get() == SlurmState.COMPLETED || state.get() == SlurmState.FAILED
                 ? ended(code.orElse(state.get() == SlurmState.COMPLETED ? 0 : 1), slurmId, r.failure(), started,
                 end)
-                : new JobStatus(state.get().jobState(), code, "Slurm job " + slurmId + " " + state.get().meaning()
+                : new JobStatus(state.get().jobState(), state.get().kind() == SlurmState.Kind.EVICTED
+                ? OptionalInt.empty() : code, "Slurm job " + slurmId + " " + state.get().meaning()
                 + " (from Slurm's completion log)", started, end);
         int evictions = r.started().map(Run::number).orElse(0)
                 + (state.get().kind() == SlurmState.Kind.EVICTED ? 1 : 0);

@@ -1,0 +1,80 @@
+#!/bin/bash
+#SBATCH --job-name=job-fit-1
+#SBATCH --nodes=1
+#SBATCH --ntasks-per-node=1
+#SBATCH --cpus-per-task=8
+#SBATCH --no-requeue
+#SBATCH --output=/shared/gantry/jobs/job-fit-1/slurm-%j.out
+#SBATCH --error=/shared/gantry/jobs/job-fit-1/slurm-%j.err
+#SBATCH --chdir=/shared/gantry/jobs/job-fit-1
+#SBATCH --export=NONE
+# Gantry job job-fit-1. Written by Gantry: the workload's variables and secrets are in ./env (mode 0600), never in this script.
+job_dir=/shared/gantry/jobs/job-fit-1
+slurm_bin=''
+rank_script='# Gantry rank: one per node, started by srun. The job contract'\''s per-node variables come from Slurm'\''s; then the
+# workload'\''s command runs, its words exactly as given (they arrive as arguments, never as shell text).
+# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory), then the command.
+RANK=${SLURM_PROCID:-0}
+NODE_RANK=${SLURM_NODEID:-0}
+GANTRY_NODE_RANK=$NODE_RANK
+LOCAL_RANK=0
+export RANK NODE_RANK GANTRY_NODE_RANK LOCAL_RANK
+job_dir=$1
+work_dir=$2
+shift 2
+# A failure Gantry reports is written whole (temporary name, then rename), one file per rank.
+fail() {
+  printf '\''%s\n'\'' "$2" >&2
+  printf '\''%s\n'\'' "$2" >"$job_dir/.failure-$RANK" && mv -f "$job_dir/.failure-$RANK" "$job_dir/failure-$RANK"
+  exit "$1"
+}
+if [ -n "$work_dir" ]; then
+  cd "$work_dir" 2>/dev/null || fail 121 "gantry: the working directory $work_dir does not exist on $(hostname)"
+else
+  cd "$HOME" 2>/dev/null || cd /
+fi
+command -v "$1" >/dev/null 2>&1 || fail 127 "gantry: command not found: $1 (rank $RANK on $(hostname))"
+exec "$@"
+'
+set -u
+# The job directory and Slurm's commands are the first assignments above this body.
+cd "$job_dir" || exit 120
+PATH=${PATH:-/usr/local/bin:/usr/bin:/bin}
+export PATH
+run=${SLURM_RESTART_COUNT:-0}
+printf '%s %s %s\n' "$SLURM_JOB_ID" "$run" "$(date +%s)" >.started && mv -f .started started
+# The environment file holds secrets: it is removed once the job has ended for good, and kept for a rerun when Slurm
+# requeues the job (a node failure or a preemption stops this script too).
+forget_env() {
+  state=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case $state in
+    REQUEUE*|PENDING|PREEMPTED|NODE_FAIL|BOOT_FAIL|SUSPENDED|CONFIGURING) ;;
+    *) rm -f "$job_dir/env" ;;
+  esac
+}
+finish() {
+  printf '%s %s %s\n' "$1" "$(date +%s)" "$run" >.exit && mv -f .exit exit
+  rm -f "$job_dir/env"
+  exit "$1"
+}
+trap 'forget_env; exit 143' TERM
+if [ ! -r env ]; then
+  printf '%s\n' "gantry: $job_dir/env is missing: the job was cancelled or its environment removed" >failure-batch
+  finish 122
+fi
+set -a
+. ./env
+set +a
+if [ "$run" -gt 0 ]; then
+  GANTRY_RESUME=1
+fi
+# The ranks meet at the first node of the allocation, at the address Slurm itself reaches it by.
+first=$("${slurm_bin}scontrol" show hostnames "$SLURM_JOB_NODELIST" | head -n 1)
+MASTER_ADDR=$("${slurm_bin}scontrol" show node -o "$first" 2>/dev/null | sed -n 's/.* NodeAddr=\([^ ]*\).*/\1/p')
+MASTER_ADDR=${MASTER_ADDR:-$first}
+export MASTER_ADDR
+rm -f failure-* 
+"${slurm_bin}srun" --export=ALL --ntasks-per-node=1 --kill-on-bad-exit=1 --output="$job_dir/rank-%t.out" --error="$job_dir/rank-%t.err" -- /bin/sh -c "$rank_script" gantry-rank "$job_dir" /shared/home/alice/project python3 train.py 'it'\''s "quoted"' '$(id)' '`id`' '$(touch injected)' '`touch injected`' 'line one
+line two' '' '--lr=0.1' -n '$HOME' 'a;b|c&d' '*' '\' 'grüße 模型 🚀' ' leading and trailing blanks ' </dev/null &
+wait $!
+finish $?
