@@ -8,6 +8,9 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.EvictionHandling;
+import java.util.List;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +23,22 @@ class CycleCloudBackendProviderTest {
     }
 
     @Test
-    void createSaysTheBackendIsUnavailableAndWhatToUseInstead() {
+    void isAvailableAndDeclaresWhatSlurmClustersDo() {
         CycleCloudBackendProvider provider = new CycleCloudBackendProvider();
+        assertTrue(provider.unavailableReason().isEmpty());
+        Capabilities caps = provider.capabilities();
+        assertTrue(caps.multiNode() && caps.spot() && caps.nativeDependencies() && caps.followLogs(), caps.toString());
+        assertEquals(EvictionHandling.REQUEUES, caps.evictions());
+    }
+
+    @Test
+    void createWithoutSettingsNamesEveryRequiredKey() {
         GantryException e = assertThrows(GantryException.class,
-                () -> provider.create(BackendConfig.empty("cyclecloud"), null));
-        assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
-        assertTrue(e.getMessage().contains("backend: manual"), e.getMessage());
-        assertEquals(provider.unavailableReason().orElseThrow(), e.getMessage());
+                () -> new CycleCloudBackendProvider().create(BackendConfig.empty("cyclecloud"), null));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        for (String key : List.of("backends.cyclecloud.address", "backends.cyclecloud.user",
+                "backends.cyclecloud.identityFile", "backends.cyclecloud.workDir")) {
+            assertTrue(e.getMessage().contains(key + ": "), key + " in " + e.getMessage());
+        }
     }
 }

@@ -167,7 +167,7 @@ class CycleCloudSettingsTest {
                 Duration.ofSeconds(15));
         assertEquals(new CycleCloudSettings(Scheduler.SLURM, login, "/shared/home/azureuser/gantry",
                 PartitionMap.clusterDefault(), Optional.empty(), Optional.empty(),
-                SbatchDirectives.GpuRequest.GPUS_PER_NODE, Optional.empty(), Optional.empty(), 29500), settings);
+                SbatchDirectives.GpuRequest.GPUS_PER_NODE, Optional.empty(), Optional.empty(), 29500, Optional.empty()), settings);
         assertFalse(settings.insecureLogin());
     }
 
