@@ -15,7 +15,8 @@ job_dir=/shared/gantry/jobs/job-tune-3
 slurm_bin=''
 rank_script='# Gantry rank: one per node, started by srun. The job contract'\''s per-node variables come from Slurm'\''s; then the
 # workload'\''s command runs, its words exactly as given (they arrive as arguments, never as shell text).
-# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory), then the command.
+# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory; -: the container'\''s),
+# then the command.
 RANK=${SLURM_PROCID:-0}
 NODE_RANK=${SLURM_NODEID:-0}
 GANTRY_NODE_RANK=$NODE_RANK
@@ -30,7 +31,10 @@ fail() {
   printf '\''%s\n'\'' "$2" >"$job_dir/.failure-$RANK" && mv -f "$job_dir/.failure-$RANK" "$job_dir/failure-$RANK"
   exit "$1"
 }
-if [ -n "$work_dir" ]; then
+# "-": in a container, whose own working directory (Pyxis'\''s --container-workdir, else the image'\''s) stands.
+if [ "$work_dir" = - ]; then
+  :
+elif [ -n "$work_dir" ]; then
   cd "$work_dir" 2>/dev/null || fail 121 "gantry: the working directory $work_dir does not exist on $(hostname)"
 else
   cd "$HOME" 2>/dev/null || cd /
@@ -48,7 +52,12 @@ printf '%s %s %s\n' "$SLURM_JOB_ID" "$run" "$(date +%s)" >.started && mv -f .sta
 # The environment file holds secrets: it is removed once the job has ended for good, and kept for a rerun when Slurm
 # requeues the job (a node failure or a preemption stops this script too).
 forget_env() {
-  state=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  job=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null)
+  state=$(printf '%s\n' "$job" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case $job in
+    *" Requeue=1 "*) ;;
+    *) state=ENDED ;; # never requeued: whatever stopped it, it does not run again
+  esac
   case $state in
     REQUEUE*|PENDING|PREEMPTED|NODE_FAIL|BOOT_FAIL|SUSPENDED|CONFIGURING) ;;
     *) rm -f "$job_dir/env" ;;
@@ -76,6 +85,6 @@ MASTER_ADDR=$("${slurm_bin}scontrol" show node -o "$first" 2>/dev/null | sed -n 
 MASTER_ADDR=${MASTER_ADDR:-$first}
 export MASTER_ADDR
 rm -f failure-* 
-"${slurm_bin}srun" --export=ALL --ntasks-per-node=1 --kill-on-bad-exit=1 --output="$job_dir/rank-%t.out" --error="$job_dir/rank-%t.err" '--container-image=nvcr.io#nvidia/pytorch:24.01-py3' '--container-mounts=/shared/gantry/jobs/job-tune-3:/shared/gantry/jobs/job-tune-3,/shared/checkpoints/run-7:/shared/checkpoints/run-7' '--container-workdir=/shared/gantry/jobs/job-tune-3' -- /bin/sh -c "$rank_script" gantry-rank "$job_dir" '' python train.py --resume-from /shared/checkpoints/run-7 </dev/null &
+"${slurm_bin}srun" --export=ALL --ntasks-per-node=1 --kill-on-bad-exit=1 --output="$job_dir/rank-%t.out" --error="$job_dir/rank-%t.err" '--container-image=nvcr.io#nvidia/pytorch:24.01-py3' '--container-mounts=/shared/gantry/jobs/job-tune-3:/shared/gantry/jobs/job-tune-3,/shared/checkpoints/run-7:/shared/checkpoints/run-7' -- /bin/sh -c "$rank_script" gantry-rank "$job_dir" - python train.py --resume-from /shared/checkpoints/run-7 </dev/null &
 wait $!
 finish $?

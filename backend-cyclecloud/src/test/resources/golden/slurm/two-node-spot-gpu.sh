@@ -23,7 +23,8 @@ job_dir=/shared/gantry/jobs/job-train-7
 slurm_bin=/opt/slurm/bin/
 rank_script='# Gantry rank: one per node, started by srun. The job contract'\''s per-node variables come from Slurm'\''s; then the
 # workload'\''s command runs, its words exactly as given (they arrive as arguments, never as shell text).
-# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory), then the command.
+# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory; -: the container'\''s),
+# then the command.
 RANK=${SLURM_PROCID:-0}
 NODE_RANK=${SLURM_NODEID:-0}
 GANTRY_NODE_RANK=$NODE_RANK
@@ -38,7 +39,10 @@ fail() {
   printf '\''%s\n'\'' "$2" >"$job_dir/.failure-$RANK" && mv -f "$job_dir/.failure-$RANK" "$job_dir/failure-$RANK"
   exit "$1"
 }
-if [ -n "$work_dir" ]; then
+# "-": in a container, whose own working directory (Pyxis'\''s --container-workdir, else the image'\''s) stands.
+if [ "$work_dir" = - ]; then
+  :
+elif [ -n "$work_dir" ]; then
   cd "$work_dir" 2>/dev/null || fail 121 "gantry: the working directory $work_dir does not exist on $(hostname)"
 else
   cd "$HOME" 2>/dev/null || cd /
@@ -56,7 +60,12 @@ printf '%s %s %s\n' "$SLURM_JOB_ID" "$run" "$(date +%s)" >.started && mv -f .sta
 # The environment file holds secrets: it is removed once the job has ended for good, and kept for a rerun when Slurm
 # requeues the job (a node failure or a preemption stops this script too).
 forget_env() {
-  state=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  job=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null)
+  state=$(printf '%s\n' "$job" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case $job in
+    *" Requeue=1 "*) ;;
+    *) state=ENDED ;; # never requeued: whatever stopped it, it does not run again
+  esac
   case $state in
     REQUEUE*|PENDING|PREEMPTED|NODE_FAIL|BOOT_FAIL|SUSPENDED|CONFIGURING) ;;
     *) rm -f "$job_dir/env" ;;

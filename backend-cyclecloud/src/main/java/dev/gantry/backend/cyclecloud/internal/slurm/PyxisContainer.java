@@ -53,7 +53,7 @@ public record PyxisContainer(String image, List<String> mounts) {
         words.add(ShellQuoting.quote("--container-image=" + enrootImage()));
         words.add(ShellQuoting.quote("--container-mounts=" + String.join(",", all.stream().map(m -> m + ":" + m)
                 .toList())));
-        words.add(ShellQuoting.quote("--container-workdir=" + workingDirectory.orElse(jobDirectory)));
+        workingDirectory.ifPresent(dir -> words.add(ShellQuoting.quote("--container-workdir=" + dir)));
         return words;
     }
 }

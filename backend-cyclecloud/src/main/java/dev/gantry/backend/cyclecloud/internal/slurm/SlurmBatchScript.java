@@ -91,7 +91,8 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
         words.add("\"$rank_script\"");
         words.add("gantry-rank");
         words.add("\"$job_dir\"");
-        words.add(ShellQuoting.quote(workingDirectory.orElse("")));
+        // In a container the ranks start where it puts them (--container-workdir, else the image's WORKDIR).
+        words.add(ShellQuoting.quote(workingDirectory.orElse(container.isPresent() ? "-" : "")));
         for (String word : command) {
             words.add(ShellQuoting.quote(word));
         }

@@ -8,7 +8,12 @@ printf '%s %s %s\n' "$SLURM_JOB_ID" "$run" "$(date +%s)" >.started && mv -f .sta
 # The environment file holds secrets: it is removed once the job has ended for good, and kept for a rerun when Slurm
 # requeues the job (a node failure or a preemption stops this script too).
 forget_env() {
-  state=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  job=$("${slurm_bin}scontrol" show job -o "$SLURM_JOB_ID" 2>/dev/null)
+  state=$(printf '%s\n' "$job" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case $job in
+    *" Requeue=1 "*) ;;
+    *) state=ENDED ;; # never requeued: whatever stopped it, it does not run again
+  esac
   case $state in
     REQUEUE*|PENDING|PREEMPTED|NODE_FAIL|BOOT_FAIL|SUSPENDED|CONFIGURING) ;;
     *) rm -f "$job_dir/env" ;;

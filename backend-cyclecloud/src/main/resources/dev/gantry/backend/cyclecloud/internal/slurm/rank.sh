@@ -1,6 +1,7 @@
 # Gantry rank: one per node, started by srun. The job contract's per-node variables come from Slurm's; then the
 # workload's command runs, its words exactly as given (they arrive as arguments, never as shell text).
-# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory), then the command.
+# Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory; -: the container's),
+# then the command.
 RANK=${SLURM_PROCID:-0}
 NODE_RANK=${SLURM_NODEID:-0}
 GANTRY_NODE_RANK=$NODE_RANK
@@ -15,7 +16,10 @@ fail() {
   printf '%s\n' "$2" >"$job_dir/.failure-$RANK" && mv -f "$job_dir/.failure-$RANK" "$job_dir/failure-$RANK"
   exit "$1"
 }
-if [ -n "$work_dir" ]; then
+# "-": in a container, whose own working directory (Pyxis's --container-workdir, else the image's) stands.
+if [ "$work_dir" = - ]; then
+  :
+elif [ -n "$work_dir" ]; then
   cd "$work_dir" 2>/dev/null || fail 121 "gantry: the working directory $work_dir does not exist on $(hostname)"
 else
   cd "$HOME" 2>/dev/null || cd /

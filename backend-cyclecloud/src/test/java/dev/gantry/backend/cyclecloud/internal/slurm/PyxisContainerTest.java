@@ -39,12 +39,11 @@ class PyxisContainerTest {
     }
 
     @Test
-    void theJobDirectoryIsMountedOnceFirstAndIsTheWorkdirWhenTheWorkloadNamesNone() {
+    void theJobDirectoryIsMountedOnceFirstAndTheImagesWorkdirStandsWhenTheWorkloadNamesNone() {
         PyxisContainer container = new PyxisContainer("nvcr.io/nvidia/pytorch:24.01-py3",
                 List.of("/shared/ckpt", "/shared/jobs/job-a"));
         assertEquals(List.of("'--container-image=nvcr.io#nvidia/pytorch:24.01-py3'",
-                        "'--container-mounts=/shared/jobs/job-a:/shared/jobs/job-a,/shared/ckpt:/shared/ckpt'",
-                        "'--container-workdir=/shared/jobs/job-a'"),
+                        "'--container-mounts=/shared/jobs/job-a:/shared/jobs/job-a,/shared/ckpt:/shared/ckpt'"),
                 container.srunOptions("/shared/jobs/job-a", Optional.empty()));
         assertEquals("'--container-workdir=/workspace'",
                 container.srunOptions("/shared/jobs/job-a", Optional.of("/workspace")).get(2));

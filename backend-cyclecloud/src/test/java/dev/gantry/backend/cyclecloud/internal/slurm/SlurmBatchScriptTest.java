@@ -146,9 +146,9 @@ class SlurmBatchScriptTest {
         List<String> argv = nulSeparated(temp.resolve("log/srun.argv"));
         assertEquals(List.of("--container-image=nvcr.io#nvidia/pytorch:24.01-py3",
                 "--container-mounts=" + jobDir + ":" + jobDir + ",/shared/checkpoints/run-7:/shared/checkpoints/run-7",
-                "--container-workdir=" + jobDir, "--"), argv.subList(5, 9));
-        assertEquals(List.of("gantry-rank", jobDir, "", "python", "train.py", "--resume-from",
-                "/shared/checkpoints/run-7"), argv.subList(12, argv.size()));
+                "--"), argv.subList(5, 8));
+        assertEquals(List.of("gantry-rank", jobDir, "-", "python", "train.py", "--resume-from",
+                "/shared/checkpoints/run-7"), argv.subList(11, argv.size()));
     }
 
     /** The whole script under bash, with fake srun and scontrol, as Slurm runs it on the first node. */
@@ -217,12 +217,15 @@ class SlurmBatchScriptTest {
     }
 
     /** Slurm signals the batch script (SIGTERM) on a requeue, a cancel and at the time limit alike. */
-    @ParameterizedTest(name = "{0}: environment kept {1}")
-    @CsvSource({"REQUEUED, true", "REQUEUE_HOLD, true", "PENDING, true", "PREEMPTED, true", "CANCELLED, false",
-        "TIMEOUT, false", "COMPLETING, false"})
-    void aStopForARequeueKeepsTheEnvironmentAndAStopForGoodRemovesIt(String state, boolean kept) throws Exception {
+    @ParameterizedTest(name = "{0}, Requeue={1}: environment kept {2}")
+    @CsvSource({"REQUEUED, 1, true", "REQUEUE_HOLD, 1, true", "PENDING, 1, true", "PREEMPTED, 1, true",
+        "NODE_FAIL, 0, false", "PREEMPTED, 0, false", "CANCELLED, 1, false", "TIMEOUT, 1, false",
+        "COMPLETING, 1, false"})
+    void aStopForARequeueKeepsTheEnvironmentAndAStopForGoodRemovesIt(String state, int requeue, boolean kept)
+            throws Exception {
         Path bin = fakeCommands();
         Files.writeString(temp.resolve("log/job-state"), state);
+        Files.writeString(temp.resolve("log/requeue"), Integer.toString(requeue));
         Files.writeString(temp.resolve("log/srun-waits"), "");
         Path jobDir = jobDirectory(true);
         Path script = jobDir.resolve("job.sh");
@@ -345,8 +348,9 @@ class SlurmBatchScriptTest {
                 #!/bin/sh
                 log=LOG
                 case "$1 $2" in
-                  "show job") printf 'JobId=%s JobName=job-fit-1 JobState=%s Reason=None\\n' "$4" \
-                      "$(cat "$log/job-state" 2>/dev/null || echo RUNNING)"; exit 0 ;;
+                  "show job") printf 'JobId=%s JobName=job-fit-1 JobState=%s Reason=None Requeue=%s Restarts=0\\n' "$4" \
+                      "$(cat "$log/job-state" 2>/dev/null || echo RUNNING)" \
+                      "$(cat "$log/requeue" 2>/dev/null || echo 1)"; exit 0 ;;
                 esac
                 printf '%s\\n' "$*" >>"$log/scontrol.calls"
                 case "$1 $2" in
