@@ -30,7 +30,19 @@ public final class HostDoctor {
     }
 
     public static HostReport examine(Host host, String workDir, Optional<Plan> plan, String containerRuntime) {
-        String output = host.run(ProbeScript.argv(workDir), PROBE_TIMEOUT);
+        return report(host.name(), host.run(ProbeScript.argv(workDir), PROBE_TIMEOUT), workDir, plan,
+                containerRuntime);
+    }
+
+    /**
+     * The report of a probe that ran elsewhere: on a cluster's compute node through its scheduler, whose login node
+     * relays the probe's output.
+     *
+     * @param name the host's name in the report
+     * @param output what {@link ProbeScript#TEXT} printed there
+     */
+    public static HostReport report(String name, String output, String workDir, Optional<Plan> plan,
+                                    String containerRuntime) {
         HostFacts facts = ProbeReport.parse(output, workDir);
         List<ProbeFinding> findings = plan.map(p -> PlanFit.evaluate(facts, p, containerRuntime))
                 .orElseGet(() -> PlanFit.survey(facts, containerRuntime));
@@ -39,7 +51,7 @@ public final class HostDoctor {
             checks.add(new HostCheck(finding.check().checkName(), HostCheck.Status.valueOf(finding.status().name()),
                     finding.found(), finding.needed(), finding.fix()));
         }
-        return new HostReport(host.name(), facts(facts), checks);
+        return new HostReport(name, facts(facts), checks);
     }
 
     public static Map<String, String> facts(HostFacts facts) {

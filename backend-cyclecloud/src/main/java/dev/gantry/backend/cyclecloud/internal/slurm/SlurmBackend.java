@@ -7,6 +7,7 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -21,6 +22,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -36,6 +38,7 @@ public final class SlurmBackend implements Backend {
     private final Capabilities declared;
     private final ClusterCheck check;
     private final SlurmSubmission submission;
+    private final SlurmDoctor doctor;
     private final AutoCloseable connections;
 
     /**
@@ -52,6 +55,7 @@ public final class SlurmBackend implements Backend {
         PartitionChoice partitions = new PartitionChoice(settings, context);
         this.check = new ClusterCheck(this.login, settings, partitions);
         this.submission = new SlurmSubmission(this.login, settings, context, partitions);
+        this.doctor = new SlurmDoctor(this.login, settings.workDir(), partitions);
         this.connections = connections;
     }
 
@@ -167,6 +171,12 @@ public final class SlurmBackend implements Backend {
             throw new GantryException(ErrorCode.REMOTE_ERROR, "scancel of " + id + " failed: "
                     + answer.substring("FAILED".length()).strip());
         }
+    }
+
+    /** The compute nodes (those of the plan's partition, with a plan), each probed through Slurm. */
+    @Override
+    public List<HostReport> doctor(Optional<Plan> plan) {
+        return doctor.reports(plan);
     }
 
     @Override

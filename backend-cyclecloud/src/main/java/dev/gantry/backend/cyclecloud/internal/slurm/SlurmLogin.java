@@ -23,7 +23,8 @@ public final class SlurmLogin {
 
     /** The fixed scripts, and the shell each is written for (bash where builtins spare a process per job). */
     enum Script {
-        SUBMIT("bash", "submit.sh"), STATUS("sh", "status.sh"), CANCEL("sh", "cancel.sh"), PROBE("sh", "probe.sh");
+        SUBMIT("bash", "submit.sh"), STATUS("sh", "status.sh"), CANCEL("sh", "cancel.sh"), PROBE("sh", "probe.sh"),
+        DOCTOR("sh", "doctor.sh");
 
         private final String shell;
         private final String text;
@@ -57,10 +58,15 @@ public final class SlurmLogin {
 
     /** Runs a script; its standard output when it ran, REMOTE_ERROR naming what failed otherwise. */
     String run(Script script, List<String> args, Optional<byte[]> stdin) {
+        return run(script, args, stdin, COMMAND_TIMEOUT);
+    }
+
+    /** The same with its own time limit (the doctor runs the probe on every node). */
+    String run(Script script, List<String> args, Optional<byte[]> stdin, Duration timeout) {
         List<String> argv = new ArrayList<>(List.of(script.shell, "-c", script.text(), "gantry-" + script.name()
                 .toLowerCase(java.util.Locale.ROOT)));
         argv.addAll(args);
-        RemoteResult result = host.exec(argv, stdin, COMMAND_TIMEOUT);
+        RemoteResult result = host.exec(argv, stdin, timeout);
         if (!result.succeeded()) {
             throw new GantryException(ErrorCode.REMOTE_ERROR, "the " + script.name().toLowerCase(java.util.Locale.ROOT)
                     + " command on the login node " + host.name() + " failed (exit " + result.exitCode() + "): "
