@@ -242,6 +242,73 @@ run_gantry backends --output json
 check "backends --output json says the manual backend runs multi-node jobs and containers" json \
   "[b['capabilities']['multiNode'] and b['capabilities']['containers'] for b in d if b['name']=='manual']==[True]"
 
+# The same two-node workload file on the manual backend's SSH hosts and on the Slurm test cluster (backend cyclecloud).
+run_gantry --config "$ssh_config" run examples/distributed-hello.yaml
+check "examples/distributed-hello.yaml runs on the manual backend's two SSH hosts" bash -c \
+  "[[ $code -eq 0 ]] && grep -q '^rank 0 received: hello from rank 1$' '$out'"
+
+# --- the cyclecloud backend: the Slurm test cluster that scripts/test-all.sh starts ----------------------------
+cluster_env="${GANTRY_TEST_CLUSTER_DIR:-/var/lib/gantry-test-cluster}/cluster.env"
+# shellcheck disable=SC1090
+. "$cluster_env"
+cc_config="$work/cyclecloud.yaml"
+cat >"$cc_config" <<YAML
+backend: cyclecloud
+backends:
+  cyclecloud:
+    address: $LOGIN_ADDRESS
+    port: $LOGIN_PORT
+    user: $LOGIN_USER
+    identityFile: $LOGIN_IDENTITY
+    hostKeyFingerprint: '$LOGIN_FINGERPRINT'
+    workDir: $SHARED_DIR/e2e-$$
+    jobCompLog: $SLURM_JOBCOMP
+YAML
+run_gantry --config "$cc_config" run examples/distributed-hello.yaml
+check "the same file runs on Slurm: one rank per compute node, rank 1 reaches rank 0 at the first node's address" \
+  bash -c "[[ $code -eq 0 ]] && grep -q '^rank 0 of 2 on gantry-c1, master 10.200.0.101:29500$' '$out' \
+    && grep -q '^rank 1 of 2 on gantry-c2, master 10.200.0.101:29500$' '$out' \
+    && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q 'SUCCEEDED' '$err'"
+cat >"$work/ticker.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: ticker
+spec:
+  phase: training
+  model: small
+  command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo "tick $i"; i=$((i+1)); sleep 0.2; done']
+YAML
+run_gantry --config "$cc_config" run "$work/ticker.yaml" --detach
+job=$(head -n 1 "$out")
+check "run --detach submits to Slurm and prints the job id" bash -c "[[ $code -eq 0 && '$job' == ticker-* ]]"
+sleep 3
+run_gantry --config "$cc_config" status "$job" --output json
+check "status reports the Slurm job RUNNING" json "d['state']=='RUNNING'"
+timeout 5 ./gantry --config "$cc_config" logs --follow "$job" >"$out" 2>"$err"
+check "logs --follow streams the ticks while the job runs" bash -c "grep -q '^tick 1$' '$out'"
+run_gantry --config "$cc_config" cancel "$job"
+check "cancel stops it" bash -c "[[ $code -eq 0 ]]"
+run_gantry --config "$cc_config" status "$job" --output json
+check "status then says CANCELLED" json "d['state']=='CANCELLED'"
+run_gantry --config "$cc_config" doctor --output json
+check "doctor probes both compute nodes through Slurm" json \
+  "sorted(h['host'] for h in d)==['gantry-c1','gantry-c2'] and all(h['facts']['partition']=='hpc' for h in d)"
+cat >"$work/bad-cc.yaml" <<YAML
+backend: cyclecloud
+backends:
+  cyclecloud:
+    address: $LOGIN_ADDRESS
+    prot: 22
+    user: $LOGIN_USER
+    identityFile: $LOGIN_IDENTITY
+    workDir: relative/jobs
+YAML
+run_gantry --config "$work/bad-cc.yaml" run examples/distributed-hello.yaml
+check "bad cyclecloud settings exit 2 naming each key, with no trace" bash -c \
+  "[[ $code -eq 2 ]] && grep -q 'backends.cyclecloud.prot: unknown setting; did you mean .port.' '$err' \
+    && grep -q 'backends.cyclecloud.workDir: must be an absolute path' '$err' && ! grep -q 'Exception' '$err'"
+
 echo
 echo "e2e: $passed passed, $failed failed"
 ((failed == 0))
