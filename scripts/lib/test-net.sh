@@ -9,6 +9,7 @@
 # The bridge stays while any gantry-h* or gantry-c* namespace exists, whichever script is torn down first.
 #
 # The caller sets -euo pipefail and defines die().
+# shellcheck shell=bash
 
 TEST_BRIDGE=gantrybr0
 TEST_NET=10.200.0
