@@ -438,15 +438,28 @@ start_ge_master() {
   die "sge_qmaster does not answer; see /var/spool/gridengine/qmaster/messages (a client refused as \"localhost\" means $GE_ROOT/$GE_CELL/common/host_aliases is wrong)"
 }
 
-stop_ge_master() {
-  local pid
-  if pid=$(ge_master_pid); then
-    # The orderly way (it saves its state); then signals, should it not listen.
-    timeout 10 qconf -km >/dev/null 2>&1 || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    stop_pid "$pid"
+# The orderly shutdown (qconf -km, or TERM) takes the qmaster about 9 s, whatever it has to do: ask for it early,
+# wait for it late. A KILL would leave its Berkeley DB spool to recover.
+ask_ge_master_to_stop() {
+  if ge_master_pid >/dev/null; then timeout 10 qconf -km >/dev/null 2>&1 || true; fi
+}
+
+# wait_for_ge_master_to_stop [PID]: the qmaster that was asked to stop (or the one running now) is gone.
+wait_for_ge_master_to_stop() {
+  local pid=${1:-} deadline=$((SECONDS + 30))
+  [ -n "$pid" ] || pid=$(ge_master_pid) || true
+  if [ -n "$pid" ]; then
+    while [ $SECONDS -lt $deadline ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sge_qmaster ] && stop_pid "$pid"
   fi
   rm -f "$STATE/ge-master.ours"
+}
+
+stop_ge_master() {
+  local pid
+  pid=$(ge_master_pid) || return 0
+  ask_ge_master_to_stop
+  wait_for_ge_master_to_stop "$pid"
 }
 
 start_ge_execd() {
@@ -457,7 +470,6 @@ start_ge_execd() {
 
 stop_ge_execd() {
   local pid
-  /etc/init.d/gridengine-exec stop >/dev/null 2>&1 || true
   if pid=$(ge_execd_pid); then stop_pid "$pid"; fi
   rm -f "$STATE/ge-exec.ours"
 }
@@ -657,14 +669,19 @@ wait_for_ge() {
   die "Grid Engine queue $GE_QUEUE@$HOST is not up: $(timeout 5 qstat -f -q "$GE_QUEUE" 2>&1 | tail -n +3 | head -1); see /var/spool/gridengine/qmaster/messages and /var/spool/gridengine/execd/*/messages"
 }
 
-# Only what "up" started goes (a Grid Engine that was running before belongs to someone else).
-stop_ge() {
+# Only what "up" started goes (a Grid Engine that was running before belongs to someone else). Prints the pid of a
+# qmaster that was asked to stop, for wait_for_ge_master_to_stop.
+begin_stop_ge() {
+  local pid
   if [ -f "$STATE/ge-exec.ours" ]; then
     # Its jobs go with it, as with the Slurm nodes.
     if ge_answers; then timeout 10 qconf -kej "$HOST" >/dev/null 2>&1 || true; fi
     stop_ge_execd
   fi
-  [ -f "$STATE/ge-master.ours" ] && stop_ge_master
+  if [ -f "$STATE/ge-master.ours" ] && pid=$(ge_master_pid); then
+    ask_ge_master_to_stop
+    echo "$pid"
+  fi
   return 0
 }
 
@@ -796,14 +813,15 @@ cmd_up() {
 
 # Needs none of the packages: it also runs as the cleanup of a test run that failed before "up".
 cmd_down() {
-  local k pid
+  local k pid qmaster
   stop_login_sshd
   for pid in $(login_session_pids); do kill -9 "$pid" 2>/dev/null || true; done
+  qmaster=$(begin_stop_ge)
   # A node's namespace holds its slurmd, slurmstepds and job processes: they all go with it.
   for k in ${!NODE[*]}; do net_remove_namespace "${NODE[k]}" "${NODE_VETH[k]}"; done
   stop_slurmctld
   forget_slurm_jobs
-  stop_ge
+  [ -f "$STATE/ge-master.ours" ] && wait_for_ge_master_to_stop "$qmaster"
   stop_munge
   # The bridge stays while the SSH test hosts (gantry-hK) use it.
   net_remove_bridge_if_unused
