@@ -21,6 +21,13 @@ declare -A needed=(
   [ssh]=openssh-client
   [ip]=iproute2
   [pkill]=procps
+  [slurmctld]=slurmctld
+  [slurmd]=slurmd
+  [sbatch]=slurm-client
+  [munged]=munge
+  [sge_qmaster]=gridengine-master
+  [sge_execd]=gridengine-exec
+  [qsub]=gridengine-client
 )
 missing=()
 for cmd in "${!needed[@]}"; do
@@ -33,6 +40,15 @@ if ((${#missing[@]})); then
   fi
   log "installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  if [[ " ${missing[*]} " == *" gridengine-"* ]]; then
+    # Grid Engine's packages set up their cell (qmaster and execd on this host) only when debconf is told to.
+    ge_master=$(hostname -s)
+    for pkg in gridengine-common gridengine-master gridengine-exec gridengine-client; do
+      echo "$pkg shared/gridengineconfig boolean true"
+      echo "$pkg shared/gridenginecell string default"
+      echo "$pkg shared/gridenginemaster string $ge_master"
+    done | debconf-set-selections
+  fi
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
@@ -47,6 +63,12 @@ fi
 log "starting the SSH test hosts"
 trap 'scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
 scripts/test-hosts.sh up 2
+
+# A real Slurm cluster (slurmctld here, compute nodes gantry-c1 and gantry-c2 in namespaces on the same bridge) and
+# Grid Engine, both behind a login sshd on 127.0.0.1:2222; the summary is /var/lib/gantry-test-cluster/cluster.env.
+log "starting the test cluster (Slurm, Grid Engine)"
+trap 'scripts/test-cluster.sh down >/dev/null 2>&1 || true; scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
+scripts/test-cluster.sh up
 
 # Podman (runc, a busybox test image) for the manual backend's container mode; installs what is missing.
 log "preparing podman"

@@ -7,7 +7,8 @@
 #
 # Usage:
 #   scripts/test-hosts.sh up [N]            start hosts gantry-h1..gantry-hN (default 2); idempotent, repairs leftovers
-#   scripts/test-hosts.sh down              stop every test host and remove namespaces, veths and the bridge
+#   scripts/test-hosts.sh down              stop every test host and remove namespaces, veths and the bridge (the
+#                                           bridge stays while scripts/test-cluster.sh nodes use it)
 #   scripts/test-hosts.sh status [N]        print each host's state; exit 0 only when hosts 1..N (default 2) are up
 # Fault injection (used by the tests):
 #   scripts/test-hosts.sh drop-sessions K   kill host K's open SSH connections (the listener stays up)
@@ -26,12 +27,13 @@
 # Host keys and the client key are kept by "down", so pinned fingerprints stay valid across restarts.
 # All hosts share this machine's file system and the one "gantry" user (home /home/gantry).
 set -euo pipefail
+# shellcheck source=lib/test-net.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/test-net.sh"
 # No "grep -q" at the end of a pipe: it exits at the first match, the writer dies of SIGPIPE and pipefail
 # turns a match into a failure.
 
 STATE=${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}
-BRIDGE=gantrybr0
-NET=10.200.0
+NET=$TEST_NET
 PORT=22
 TEST_USER=gantry
 
@@ -50,7 +52,7 @@ ns_name() { echo "gantry-h$1"; }
 address() { echo "$NET.$((10 + $1))"; }
 host_dir() { echo "$STATE/h$1"; }
 
-ns_exists() { ip netns list | awk '{print $1}' | grep -x "$(ns_name "$1")" >/dev/null; }
+ns_exists() { net_ns_exists "$(ns_name "$1")"; }
 
 # Host numbers of the gantry-hK namespaces that exist now.
 existing_hosts() { ip netns list | awk '{print $1}' | sed -n 's/^gantry-h\([0-9][0-9]*\)$/\1/p' | sort -n; }
@@ -66,63 +68,18 @@ sshd_pid() {
   echo "$pid"
 }
 
-listening() { timeout 1 bash -c "exec 3<>/dev/tcp/$(address "$1")/$PORT" 2>/dev/null; }
+listening() { net_listening "$(address "$1")" "$PORT"; }
 
 host_is_up() { sshd_pid "$1" >/dev/null && listening "$1"; }
 
-# Kill every process of a namespace: TERM first, KILL what is left.
-kill_namespace_processes() {
-  local ns pids
-  ns=$(ns_name "$1")
-  ns_exists "$1" || return 0
-  pids=$(ip netns pids "$ns" || true)
-  [ -z "$pids" ] && return 0
-  kill $pids 2>/dev/null || true
-  for _ in 1 2 3 4 5 6 7 8 9 10; do
-    pids=$(ip netns pids "$ns" || true)
-    [ -z "$pids" ] && return 0
-    sleep 0.1
-  done
-  kill -9 $pids 2>/dev/null || true
-}
-
 remove_host() {
-  kill_namespace_processes "$1"
-  ip netns del "$(ns_name "$1")" 2>/dev/null || true
-  ip link del "gantry-v$1" 2>/dev/null || true
+  net_remove_namespace "$(ns_name "$1")" "gantry-v$1"
   rm -f "$(host_dir "$1")/sshd.pid"
 }
 
-ensure_user_and_client_key() {
-  mkdir -p "$STATE"
-  chmod 0755 "$STATE"
-  if ! id "$TEST_USER" >/dev/null 2>&1; then
-    useradd --create-home --shell /bin/bash "$TEST_USER"
-  fi
-  # A new account is locked ("!" in /etc/shadow); with UsePAM no sshd refuses locked accounts even for keys.
-  usermod -p '*' "$TEST_USER"
-  local home
-  home=$(getent passwd "$TEST_USER" | cut -d: -f6)
-  mkdir -p "$home/.ssh"
-  if [ ! -f "$STATE/client_ed25519" ]; then
-    ssh-keygen -q -t ed25519 -N '' -C gantry-test-client -f "$STATE/client_ed25519"
-  fi
-  chmod 0600 "$STATE/client_ed25519"
-  # StrictModes wants authorized_keys under the user's own home, owned by the user, not group/world writable.
-  cp "$STATE/client_ed25519.pub" "$home/.ssh/authorized_keys"
-  install -m 0600 -o root -g root "$STATE/client_ed25519.pub" "$STATE/root_authorized_keys"
-  chown -R "$TEST_USER:" "$home/.ssh"
-  chmod 0700 "$home/.ssh"
-  chmod 0600 "$home/.ssh/authorized_keys"
-  chown "$TEST_USER:" "$home"
-  chmod 0755 "$home"
-}
+ensure_user_and_client_key() { net_ensure_test_user_and_client_key "$STATE" "$TEST_USER"; }
 
-ensure_bridge() {
-  ip link show "$BRIDGE" >/dev/null 2>&1 || ip link add "$BRIDGE" type bridge
-  ip addr replace "$NET.1/24" dev "$BRIDGE"
-  ip link set "$BRIDGE" up
-}
+ensure_bridge() { net_ensure_bridge; }
 
 write_sshd_config() {
   local dir=$1
@@ -155,25 +112,7 @@ Match User root
 EOF
 }
 
-ensure_network() {
-  local k=$1 ns addr
-  ns=$(ns_name "$k")
-  addr=$(address "$k")
-  # A half-made host (crash, namespace deleted by power-off, stray veth) is rebuilt from scratch.
-  if ! ns_exists "$k" || ! ip link show "gantry-v$k" >/dev/null 2>&1 \
-      || ! ip -n "$ns" addr show dev eth0 2>/dev/null | grep "inet $addr/" >/dev/null; then
-    remove_host "$k"
-    ip netns add "$ns"
-    ip link add "gantry-v$k" type veth peer name eth0 netns "$ns"
-  fi
-  ip -n "$ns" link set lo up
-  ip -n "$ns" addr replace "$addr/24" dev eth0
-  ip -n "$ns" link set eth0 up
-  ip link set "gantry-v$k" master "$BRIDGE"
-  ip link set "gantry-v$k" up
-  # A host rebuilt after power-off has a new MAC; a cached neighbour entry would black-hole it for ~30 s.
-  ip neigh flush to "$addr" dev "$BRIDGE" 2>/dev/null || true
-}
+ensure_network() { net_ensure_namespace "$(ns_name "$1")" "gantry-v$1" "$(address "$1")"; }
 
 start_sshd() {
   local k=$1 dir
@@ -261,7 +200,8 @@ cmd_down() {
   for link in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep '^gantry-v[0-9]' || true); do
     ip link del "$link" 2>/dev/null || true
   done
-  ip link del "$BRIDGE" 2>/dev/null || true
+  # The bridge stays while the cluster of scripts/test-cluster.sh (namespaces gantry-cK) still uses it.
+  net_remove_bridge_if_unused
   rm -f "$STATE/hosts" "$STATE/known_hosts" "$STATE"/h*/sshd.pid
 }
 
