@@ -606,6 +606,8 @@ public abstract class BackendConformanceTest {
         assumeTrue(backend.capabilities().nativeDependencies(),
                 "without native dependencies the kit cannot hold a job pending on this backend");
         JobRef blocker = submit(workload("pending-blocker").command("sh", "-c", TICKER).build());
+        // Running first: a scheduler may take a moment to start it, and the case is about the dependent alone.
+        awaitOutput(blocker, out -> out.contains("tick"));
         String ran = fixture.sharedDirectory(context) + "/tck-pending-" + UUID.randomUUID();
         JobRef pending = submitDependent(workload("pending").command("sh", "-c", ": > \"$1\"", "sh", ran).build(),
                 JobDependency.afterSuccess(blocker));
