@@ -25,7 +25,7 @@
 #                                               the summary file $STATE/cluster.env (KEY=value lines)
 #   scripts/test-cluster.sh down                stop all of it; the SSH test hosts (gantry-hK) stay untouched
 #   scripts/test-cluster.sh status              print each part's state; exit 0 only when all of it is up
-# Fault injection and helpers for the tests:
+# Fault injection and other commands for the tests:
 #   scripts/test-cluster.sh restart-slurmctld   stop slurmctld and start it again with its saved state (jobs stay)
 #   scripts/test-cluster.sh restart-login-sshd  restart the login sshd listener (open connections survive)
 #   scripts/test-cluster.sh drop-login-sessions kill the login sshd's open SSH connections (the listener stays)
