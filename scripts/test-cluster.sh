@@ -25,7 +25,7 @@
 #                                               the summary file $STATE/cluster.env (KEY=value lines)
 #   scripts/test-cluster.sh down                stop all of it; the SSH test hosts (gantry-hK) stay untouched
 #   scripts/test-cluster.sh status              print each part's state; exit 0 only when all of it is up
-# Fault injection and helpers for the tests:
+# Fault injection and other commands for the tests:
 #   scripts/test-cluster.sh restart-slurmctld   stop slurmctld and start it again with its saved state (jobs stay)
 #   scripts/test-cluster.sh restart-login-sshd  restart the login sshd listener (open connections survive)
 #   scripts/test-cluster.sh drop-login-sessions kill the login sshd's open SSH connections (the listener stays)
@@ -36,7 +36,8 @@
 # State lives in GANTRY_TEST_CLUSTER_DIR (default /var/lib/gantry-test-cluster):
 #   cluster.env        the summary: login address, port, user, key, host key fingerprint and known_hosts; Slurm
 #                      nodes, partitions, GPUs, the job completion log; the Grid Engine queue; the shared directory
-#   login/             the login sshd's config, ed25519 host key (kept by "down"), known_hosts, pid file and log
+#   known_hosts        the login's host key, for [127.0.0.1]:2222 and [10.200.0.1]:2222 (readable by everyone)
+#   login/             the login sshd's config, ed25519 host key (kept by "down"), pid file and log
 #   slurm/             slurmctld's saved state, pid file, log and the job completion log (jobcomp/jobcomp.txt)
 #   nodes/gantry-cK/   node K's slurmd spool, pid file, log and fake GPU devices
 # "down" forgets Slurm's jobs (saved state, spools, job completion log; job ids start again at 1) and keeps logs.
@@ -53,7 +54,8 @@ set -euo pipefail
 STATE=${GANTRY_TEST_CLUSTER_DIR:-/var/lib/gantry-test-cluster}
 HOSTS_STATE=${GANTRY_TEST_HOSTS_DIR:-/var/lib/gantry-test-hosts}   # the test user's client key lives there
 # Seconds a finished Slurm job stays visible to squeue/scontrol; after that only the job completion log knows it.
-MIN_JOB_AGE=300
+# An "up" with another value than the running cluster's restarts the Slurm daemons (jobs stay).
+MIN_JOB_AGE=${GANTRY_TEST_CLUSTER_MIN_JOB_AGE:-300}
 NODE_COUNT=2
 CPUS_PER_NODE=8
 MEMORY_PER_NODE_MB=8000
@@ -757,7 +759,7 @@ write_summary() {
   local pub tmp
   pub=$(awk '{print $1" "$2}' "$(login_dir)/ssh_host_ed25519_key.pub")
   printf '[%s]:%s %s\n[%s]:%s %s\n' "$LOGIN_ADDRESS" "$LOGIN_PORT" "$pub" "$CONTROLLER_ADDRESS" "$LOGIN_PORT" "$pub" \
-    | write_if_changed "$(login_dir)/known_hosts" 0644 || true
+    | write_if_changed "$STATE/known_hosts" 0644 || true
   tmp=$(mktemp "$STATE/.cluster.env.XXXXXX")
   cat >"$tmp" <<EOF
 # The Gantry test cluster (scripts/test-cluster.sh); shell KEY=value lines.
@@ -767,7 +769,7 @@ LOGIN_PORT=$LOGIN_PORT
 LOGIN_USER=$TEST_USER
 LOGIN_IDENTITY=$HOSTS_STATE/client_ed25519
 LOGIN_FINGERPRINT=$(login_fingerprint)
-LOGIN_KNOWN_HOSTS=$(login_dir)/known_hosts
+LOGIN_KNOWN_HOSTS=$STATE/known_hosts
 SLURM_CONF=$SLURM_ETC/slurm.conf
 SLURM_CONTROLLER=$HOST
 SLURM_NODES="$NODE_LIST"
@@ -794,6 +796,7 @@ EOF
 # --- commands ------------------------------------------------------------------------------------------------
 cmd_up() {
   local start=$SECONDS
+  [[ "$MIN_JOB_AGE" =~ ^[0-9]+$ ]] || die "GANTRY_TEST_CLUSTER_MIN_JOB_AGE must be a number of seconds, got '$MIN_JOB_AGE'"
   require_tools
   mkdir -p "$STATE"
   chmod 0755 "$STATE"
@@ -825,7 +828,7 @@ cmd_down() {
   stop_munge
   # The bridge stays while the SSH test hosts (gantry-hK) use it.
   net_remove_bridge_if_unused
-  rm -f "$STATE/cluster.env"
+  rm -f "$STATE/cluster.env" "$STATE/known_hosts"
 }
 
 cmd_status() {
