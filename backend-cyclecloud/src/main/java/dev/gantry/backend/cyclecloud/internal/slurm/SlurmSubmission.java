@@ -15,6 +15,7 @@ import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.hosts.jobs.JobVariables;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,10 @@ final class SlurmSubmission {
     /** The contract's variables that are a node's own: each rank sets them from Slurm's at run time. */
     private static final List<String> PER_NODE = List.of(JobEnvironment.NODE_RANK_GANTRY, JobEnvironment.NODE_RANK,
             JobEnvironment.RANK, JobEnvironment.LOCAL_RANK, JobEnvironment.MASTER_ADDR);
+
+    /** Jobs per remote command of a fan-out: its stdin and its run time stay bounded. */
+    static final int BATCH = 100;
+    private static final Duration PER_JOB = Duration.ofSeconds(1);
 
     private final SlurmLogin login;
     private final CycleCloudSettings settings;
@@ -55,6 +60,14 @@ final class SlurmSubmission {
      * other, each answered on its own line.
      */
     List<JobRef> submitAll(List<Submission> submissions) {
+        List<JobRef> refs = new ArrayList<>(submissions.size());
+        for (int from = 0; from < submissions.size(); from += BATCH) {
+            refs.addAll(submitBatch(submissions.subList(from, Math.min(submissions.size(), from + BATCH))));
+        }
+        return refs;
+    }
+
+    private List<JobRef> submitBatch(List<Submission> submissions) {
         List<String> args = new ArrayList<>(List.of(login.slurmBin()));
         ByteArrayOutputStream stdin = new ByteArrayOutputStream();
         List<String> ids = new ArrayList<>();
@@ -79,7 +92,9 @@ final class SlurmSubmission {
             stdin.writeBytes(script);
             ids.add(id);
         }
-        List<String> answers = login.run(SlurmLogin.Script.SUBMIT, args, Optional.of(stdin.toByteArray()))
+        // sbatch takes tens of milliseconds on a busy controller: the command's bound grows with its jobs.
+        Duration limit = SlurmLogin.COMMAND_TIMEOUT.plus(PER_JOB.multipliedBy(ids.size()));
+        List<String> answers = login.run(SlurmLogin.Script.SUBMIT, args, Optional.of(stdin.toByteArray()), limit)
                 .lines().toList();
         List<JobRef> refs = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
@@ -145,7 +160,7 @@ final class SlurmSubmission {
     private String slurmIdOf(JobRef job) {
         String id = SlurmJobs.jobId(job);
         String file = SlurmJobs.directory(settings, id) + "/" + SlurmJobs.SLURM_ID;
-        return login.host().readText(file).map(String::strip).filter(s -> !s.isEmpty())
+        return login.host().readText(file).map(s -> s.strip().split(";", 2)[0]).filter(s -> !s.isEmpty())
                 .orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency " + job
                         + " has no Slurm job on " + login.host().name() + " (no " + file + ")"));
     }

@@ -8,6 +8,7 @@ bin=$2
 [ -e "$dir/exit" ] && { echo ENDED; exit 0; }
 sid=
 [ -r "$dir/slurm-id" ] && read -r sid <"$dir/slurm-id"
+sid=${sid%%;*}
 date +%s >"$dir/.cancelled" && mv -f "$dir/.cancelled" "$dir/cancelled"
 if [ -n "$sid" ]; then
   out=$("${bin}scancel" "$sid" 2>&1) || { printf 'FAILED %s\n' "$out" | tr '\n' ' '; echo; exit 0; }

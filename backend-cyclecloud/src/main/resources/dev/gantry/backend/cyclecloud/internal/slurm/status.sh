@@ -19,6 +19,7 @@ for job in "$@"; do
   fi
   sid= started= ended= failure= cancelled=
   [ -r "$d/slurm-id" ] && read -r sid <"$d/slurm-id"
+  sid=${sid%%;*} # sbatch --parsable: ID or ID;CLUSTER
   [ -r "$d/started" ] && read -r started <"$d/started"
   [ -r "$d/exit" ] && read -r ended <"$d/exit"
   [ -r "$d/cancelled" ] && read -r cancelled <"$d/cancelled"

@@ -5,7 +5,7 @@
 # Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
 # is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and Slurm no longer knows
 # its id), NO_WORKDIR, or FAILED and sbatch's message.
-# A fan-out of many jobs is one command: apart from mkdir and sbatch, everything here is a bash builtin.
+# A fan-out of many jobs is one command: apart from one mkdir and one sbatch per job, everything is a bash builtin.
 set -u
 export LC_ALL=C # bytes, not characters, for read -N
 bin=$1
@@ -14,16 +14,13 @@ shift
 trap '' HUP PIPE
 # Every file a job directory holds is its owner's alone: the environment file holds secrets.
 umask 077
-# Whether the submit holding a claim still runs. Between its mkdir and its pid there is a moment without a claim
-# file: a directory changed within the last minute counts as held.
+# Files are created, never overwritten, unless written with >| on purpose: the claim depends on it.
+set -C
+# Whether the submit holding a claim still runs.
 holder_alive() {
   local holder=
   [ -r "$1/claim" ] && read -r holder <"$1/claim"
-  if [ -z "$holder" ]; then
-    [ -n "$(find "$1" -maxdepth 0 -mmin -1 2>/dev/null)" ]
-    return
-  fi
-  kill -0 "$holder" 2>/dev/null
+  [ -n "$holder" ] && kill -0 "$holder" 2>/dev/null
 }
 # take BYTES: exactly that many bytes of stdin into $taken (the next job's stay for it).
 take() {
@@ -34,21 +31,14 @@ take() {
 }
 # submit_one DIR NAME ENV_BYTES SCRIPT_BYTES: prints the job's answer line.
 submit_one() {
-  local dir=$1 name=$2 id= claimed=0 env script
+  local dir=$1 name=$2 id= env script
   take "$3" || { echo "FAILED the environment of $name arrived short"; return; }
   env=$taken
   take "$4" || { echo "FAILED the script of $name arrived short"; return; }
   script=$taken
-  [ -d "${dir%/*}" ] || mkdir -p -- "${dir%/*}" 2>/dev/null
-  # The claim is the directory itself: mkdir succeeds for one submit of a key, ever.
-  if mkdir -- "$dir" 2>/dev/null; then
-    claimed=1
-    echo $$ >"$dir/claim"
-  elif [ ! -d "$dir" ]; then
-    echo NO_WORKDIR
-    return
-  fi
-  if [ "$claimed" = 0 ]; then
+  [ -d "$dir" ] || { echo NO_WORKDIR; return; }
+  # The claim: a file created only if it does not exist yet (noclobber, O_EXCL), once per key, ever.
+  if ! { echo $$ >"$dir/claim"; } 2>/dev/null; then
     local n=0
     while [ ! -s "$dir/slurm-id" ] && [ "$n" -lt 100 ] && holder_alive "$dir"; do
       sleep 0.1
@@ -56,7 +46,7 @@ submit_one() {
     done
     if [ -s "$dir/slurm-id" ]; then
       read -r id <"$dir/slurm-id"
-      echo "ADOPTED $id"
+      echo "ADOPTED ${id%%;*}"
       return
     fi
     holder_alive "$dir" && { echo BUSY; return; }
@@ -65,33 +55,51 @@ submit_one() {
     id=$("${bin}squeue" -h -t all -n "$name" -o %i 2>/dev/null)
     id=${id%%$'\n'*}
     if [ -n "$id" ]; then
-      printf '%s\n' "$id" >"$dir/slurm-id"
+      printf '%s\n' "$id" >|"$dir/slurm-id"
       echo "ADOPTED $id"
       return
     fi
     [ -e "$dir/started" ] && { echo FORGOTTEN; return; }
     [ -e "$dir/cancelled" ] && { echo CANCELLED; return; }
     # Its sbatch never reached Slurm: this submit takes the claim over.
-    echo $$ >"$dir/claim"
+    echo $$ >|"$dir/claim"
   fi
-  printf '%s' "$env" >"$dir/env" || { echo "FAILED cannot write $dir/env"; return; }
-  printf '%s' "$script" >"$dir/job.sh" || { echo "FAILED cannot write $dir/job.sh"; return; }
+  printf '%s' "$env" >|"$dir/env" || { echo "FAILED cannot write $dir/env"; return; }
+  printf '%s' "$script" >|"$dir/job.sh" || { echo "FAILED cannot write $dir/job.sh"; return; }
   # A cancel that came while this submit was on its way wins: nothing is submitted.
   [ -e "$dir/cancelled" ] && { rm -f -- "$dir/env"; echo CANCELLED; return; }
-  if ! "${bin}sbatch" --parsable "$dir/job.sh" >"$dir/sbatch.out" 2>"$dir/sbatch.err"; then
+  # sbatch's answer (ID, or ID;CLUSTER) goes straight into the record that a retry adopts.
+  if ! "${bin}sbatch" --parsable "$dir/job.sh" >|"$dir/slurm-id" 2>|"$errors"; then
     local message
-    message=$(<"$dir/sbatch.err")
+    message=$(<"$errors")
     # Nothing was submitted: the key is free again for a corrected retry.
     rm -rf -- "$dir"
     message=${message//$'\n'/ }
     echo "FAILED ${message//$'\r'/}"
     return
   fi
-  read -r id <"$dir/sbatch.out"
-  id=${id%%;*}
-  printf '%s\n' "$id" >"$dir/slurm-id"
-  echo "SUBMITTED $id"
+  read -r id <"$dir/slurm-id"
+  echo "SUBMITTED ${id%%;*}"
 }
+# Stdin into a file first, in one go: bash's read takes a pipe a byte at a time, but a file in blocks.
+if [ "$#" -ge 4 ]; then
+  wd=${1%/*}
+  [ -d "$wd" ] || mkdir -p -- "$wd" 2>/dev/null
+  spool=$wd/.submit.$$
+  if cat >|"$spool" 2>/dev/null; then
+    exec <"$spool"
+    rm -f -- "$spool"
+  fi
+fi
+# sbatch's complaints, read only when it fails; one file for the whole command.
+errors=${wd:-/tmp}/.submit-errors.$$
+trap 'rm -f -- "$errors"' EXIT
+# Every job's directory in one process: what claims a job is its claim file, not its directory.
+dirs=()
+for ((i = 1; i <= $#; i += 4)); do
+  dirs+=("${!i}")
+done
+((${#dirs[@]})) && mkdir -p -- "${dirs[@]}" 2>/dev/null
 while [ "$#" -ge 4 ]; do
   submit_one "$1" "$2" "$3" "$4"
   shift 4
