@@ -18,7 +18,7 @@ class PublicApiTest {
             ClientIdentity.KeyFile.class, ClientIdentity.Agent.class, HostKeyPolicy.class,
             HostKeyPolicy.KnownHostsFile.class, HostKeyPolicy.PinnedFingerprints.class,
             HostKeyPolicy.InsecureAcceptAnyHostKey.class, ShellQuoting.class, RemoteResult.class, RemoteCommand.class,
-            ReconnectPolicy.class, HostPublicKey.class);
+            ReconnectPolicy.class, HostPublicKey.class, SshLoginSettings.class, SshLoginSettings.Source.class);
 
     @Test
     void noPublicSignatureMentionsJschOrTheInternalPackage() {

@@ -35,6 +35,7 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
                                Optional<PyxisContainer> container) {
     private static final String RANK = resource("rank.sh");
     private static final String BODY = resource("batch-body.sh");
+    private static final String COMMON = "rank_script=" + ShellQuoting.quote(RANK) + "\n" + BODY;
 
     /** Where the job's output goes, per rank: srun replaces {@code %t} with the rank. */
     public static final String RANK_STDOUT = "rank-%t.out";
@@ -56,8 +57,13 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
         }
     }
 
-    /** The script's text. */
+    /** The script's text: {@link #head()}, then {@link #common()}, then {@link #tail()}. */
     public String text() {
+        return head() + common() + tail();
+    }
+
+    /** This job's own first lines: the directives and the job's directory. */
+    public String head() {
         StringBuilder text = new StringBuilder("#!/bin/bash\n");
         for (String line : directives.lines()) {
             text.append(line).append('\n');
@@ -66,12 +72,20 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
                 + "are in ./env (mode 0600), never in this script.\n");
         text.append("job_dir=").append(ShellQuoting.quote(jobDirectory)).append('\n');
         text.append("slurm_bin=").append(ShellQuoting.quote(slurmBin)).append('\n');
-        text.append("rank_script=").append(ShellQuoting.quote(RANK)).append('\n');
-        text.append(BODY);
-        text.append(String.join(" ", srun())).append(" </dev/null &\n");
-        text.append("wait $!\n");
-        text.append("finish $?\n");
         return text.toString();
+    }
+
+    /**
+     * The middle of every job's script, the same for all of them (the rank script and the body): a fan-out sends it
+     * once and the login node joins it to each job's head and tail.
+     */
+    public static String common() {
+        return COMMON;
+    }
+
+    /** This job's own last lines: its srun line. */
+    public String tail() {
+        return String.join(" ", srun()) + " </dev/null &\nwait $!\nfinish $?\n";
     }
 
     /** The srun line, word by word as the script spells them. */

@@ -68,8 +68,11 @@ final class SlurmSubmission {
     }
 
     private List<JobRef> submitBatch(List<Submission> submissions) {
-        List<String> args = new ArrayList<>(List.of(login.slurmBin()));
+        byte[] common = SlurmBatchScript.common().getBytes(StandardCharsets.UTF_8);
+        List<String> args = new ArrayList<>(List.of(login.slurmBin(), Integer.toString(common.length)));
         ByteArrayOutputStream stdin = new ByteArrayOutputStream();
+        // The part of the script every job shares travels once; each job's own lines and environment follow.
+        stdin.writeBytes(common);
         List<String> ids = new ArrayList<>();
         for (Submission submission : submissions) {
             Plan plan = submission.plan();
@@ -83,13 +86,15 @@ final class SlurmSubmission {
                         slurmIdOf(dependency.job())));
             }
             byte[] environment = JobVariables.environmentFile(environment(plan, options, id));
-            byte[] script = script(plan, id, directory, dependencies, dependencyIds).text()
-                    .getBytes(StandardCharsets.UTF_8);
+            SlurmBatchScript script = script(plan, id, directory, dependencies, dependencyIds);
+            byte[] head = script.head().getBytes(StandardCharsets.UTF_8);
+            byte[] tail = script.tail().getBytes(StandardCharsets.UTF_8);
             // Sizes on the command line, contents on stdin: an SSH command line is bounded, stdin is not.
-            args.addAll(List.of(directory, id, Integer.toString(environment.length),
-                    Integer.toString(script.length)));
+            args.addAll(List.of(directory, id, Integer.toString(environment.length), Integer.toString(head.length),
+                    Integer.toString(tail.length)));
             stdin.writeBytes(environment);
-            stdin.writeBytes(script);
+            stdin.writeBytes(head);
+            stdin.writeBytes(tail);
             ids.add(id);
         }
         // sbatch takes tens of milliseconds on a busy controller: the command's bound grows with its jobs.

@@ -1,7 +1,8 @@
 # Gantry submit (bash): for each job, claims its directory on the cluster, then submits its batch script exactly once.
-# Arguments: $1 = the directory of Slurm's commands ("" or ending in /), then per job four: its directory, its name
-# in Slurm, and the sizes in bytes of its environment file and of its batch script. Stdin: per job, its environment
-# file, then its batch script.
+# Arguments: $1 = the directory of Slurm's commands ("" or ending in /), $2 = the size in bytes of the part every
+# job's batch script shares, then per job five: its directory, its name in Slurm, and the sizes in bytes of its
+# environment file, of its script's own head and of its script's own tail. Stdin: the shared part, then per job its
+# environment file, head and tail; a job's script is its head, the shared part and its tail.
 # Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
 # is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and Slurm no longer knows
 # its id), NO_WORKDIR, or FAILED and sbatch's message.
@@ -9,7 +10,8 @@
 set -u
 export LC_ALL=C # bytes, not characters, for read -N
 bin=$1
-shift
+common_bytes=$2
+shift 2
 # A cut connection must not stop a submit halfway: what sbatch answers is recorded whatever happens to the caller.
 trap '' HUP PIPE
 # Every file a job directory holds is its owner's alone: the environment file holds secrets.
@@ -29,13 +31,15 @@ take() {
   IFS= read -r -d '' -N "$1" taken
   [ "${#taken}" -eq "$1" ]
 }
-# submit_one DIR NAME ENV_BYTES SCRIPT_BYTES: prints the job's answer line.
+# submit_one DIR NAME ENV_BYTES HEAD_BYTES TAIL_BYTES: prints the job's answer line.
 submit_one() {
   local dir=$1 name=$2 id= env script
   take "$3" || { echo "FAILED the environment of $name arrived short"; return; }
   env=$taken
   take "$4" || { echo "FAILED the script of $name arrived short"; return; }
-  script=$taken
+  script=$taken$common
+  take "$5" || { echo "FAILED the script of $name arrived short"; return; }
+  script=$script$taken
   [ -d "$dir" ] || { echo NO_WORKDIR; return; }
   # The claim: a file created only if it does not exist yet (noclobber, O_EXCL), once per key, ever.
   if ! { echo $$ >"$dir/claim"; } 2>/dev/null; then
@@ -82,7 +86,7 @@ submit_one() {
   echo "SUBMITTED ${id%%;*}"
 }
 # Stdin into a file first, in one go: bash's read takes a pipe a byte at a time, but a file in blocks.
-if [ "$#" -ge 4 ]; then
+if [ "$#" -ge 5 ]; then
   wd=${1%/*}
   [ -d "$wd" ] || mkdir -p -- "$wd" 2>/dev/null
   spool=$wd/.submit.$$
@@ -96,11 +100,16 @@ errors=${wd:-/tmp}/.submit-errors.$$
 trap 'rm -f -- "$errors"' EXIT
 # Every job's directory in one process: what claims a job is its claim file, not its directory.
 dirs=()
-for ((i = 1; i <= $#; i += 4)); do
+for ((i = 1; i <= $#; i += 5)); do
   dirs+=("${!i}")
 done
 ((${#dirs[@]})) && mkdir -p -- "${dirs[@]}" 2>/dev/null
-while [ "$#" -ge 4 ]; do
-  submit_one "$1" "$2" "$3" "$4"
-  shift 4
+if ! take "$common_bytes"; then
+  for ((i = 1; i <= $#; i += 5)); do echo "FAILED the scripts' shared part arrived short"; done
+  exit 0
+fi
+common=$taken
+while [ "$#" -ge 5 ]; do
+  submit_one "$1" "$2" "$3" "$4" "$5"
+  shift 5
 done
