@@ -268,7 +268,7 @@ run_gantry --config "$cc_config" run examples/distributed-hello.yaml
 check "the same file runs on Slurm: one rank per compute node, rank 1 reaches rank 0 at the first node's address" \
   bash -c "[[ $code -eq 0 ]] && grep -q '^rank 0 of 2 on gantry-c1, master 10.200.0.101:29500$' '$out' \
     && grep -q '^rank 1 of 2 on gantry-c2, master 10.200.0.101:29500$' '$out' \
-    && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q 'SUCCEEDED' '$err'"
+    && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q ': SUCCEEDED (exit 0)' '$out'"
 cat >"$work/ticker.yaml" <<'YAML'
 apiVersion: gantry.dev/v1
 kind: Workload
@@ -302,12 +302,18 @@ backends:
     prot: 22
     user: $LOGIN_USER
     identityFile: $LOGIN_IDENTITY
-    workDir: relative/jobs
+    workDir: $SHARED_DIR/e2e-$$
 YAML
 run_gantry --config "$work/bad-cc.yaml" run examples/distributed-hello.yaml
-check "bad cyclecloud settings exit 2 naming each key, with no trace" bash -c \
+check "a misspelt cyclecloud key exits 2 with the key it most likely meant, and no trace" bash -c \
   "[[ $code -eq 2 ]] && grep -q 'backends.cyclecloud.prot: unknown setting; did you mean .port.' '$err' \
-    && grep -q 'backends.cyclecloud.workDir: must be an absolute path' '$err' && ! grep -q 'Exception' '$err'"
+    && ! grep -q 'Exception' '$err'"
+sed -e 's/^    prot: 22$/    port: 70000/' -e "s#workDir: .*#workDir: relative/jobs#" "$work/bad-cc.yaml" \
+  >"$work/bad-cc-values.yaml"
+run_gantry --config "$work/bad-cc-values.yaml" run examples/distributed-hello.yaml
+check "bad cyclecloud values exit 2 naming each key at once, and nothing is submitted" bash -c \
+  "[[ $code -eq 2 ]] && grep -q 'backends.cyclecloud.port: must be a TCP port from 1 to 65535' '$err' \
+    && grep -q 'backends.cyclecloud.workDir: must be an absolute path' '$err' && ! grep -q 'submitted' '$err'"
 
 echo
 echo "e2e: $passed passed, $failed failed"

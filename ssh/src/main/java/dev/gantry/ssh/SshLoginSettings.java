@@ -48,6 +48,11 @@ public final class SshLoginSettings {
             return "";
         }
 
+        /** A problem about a key, at its place in the configuration file where the source knows it. */
+        default Problem problem(String key, String message) {
+            return Problem.of(where(key), message);
+        }
+
         /** This source reading only its own scope when that scope sets any of {@code keys} itself. */
         default Source scoped(String... keys) {
             return this;
@@ -67,7 +72,7 @@ public final class SshLoginSettings {
         int port = port(at, PORT, 22, problems);
         Optional<String> user = at.get(USER).map(String::strip).filter(s -> !s.isEmpty());
         if (user.isEmpty()) {
-            problems.add(Problem.of(at.where(USER), "is required" + at.elsewhere(USER) + ": the login user, e.g. "
+            problems.add(at.problem(USER, "is required" + at.elsewhere(USER) + ": the login user, e.g. "
                     + "azureuser"));
         }
         Optional<ClientIdentity> identity = identity(at.scoped(IDENTITY_FILE, AGENT), problems);
@@ -85,9 +90,9 @@ public final class SshLoginSettings {
     public static Optional<String> address(Source at, List<Problem> problems) {
         Optional<String> address = at.get(ADDRESS).map(String::strip).filter(s -> !s.isEmpty());
         if (address.isEmpty()) {
-            problems.add(Problem.of(at.where(ADDRESS), "is required: the host's DNS name or IP address"));
+            problems.add(at.problem(ADDRESS, "is required: the host's DNS name or IP address"));
         } else if (address.get().startsWith("-") || address.get().chars().anyMatch(Character::isWhitespace)) {
-            problems.add(Problem.of(at.where(ADDRESS), "'" + address.get() + "' is not a host name or address; give "
+            problems.add(at.problem(ADDRESS, "'" + address.get() + "' is not a host name or address; give "
                     + "e.g. 10.0.0.4 or node1.example.com"));
             return Optional.empty();
         }
@@ -104,7 +109,7 @@ public final class SshLoginSettings {
             case "true" -> true;
             case "false" -> false;
             default -> {
-                problems.add(Problem.of(at.where(key), "must be true or false, got '" + text.get() + "'"));
+                problems.add(at.problem(key, "must be true or false, got '" + text.get() + "'"));
                 yield false;
             }
         };
@@ -124,7 +129,7 @@ public final class SshLoginSettings {
         } catch (NumberFormatException e) {
             // reported below
         }
-        problems.add(Problem.of(at.where(key), "must be a TCP port from 1 to 65535, got '" + text.get() + "'"));
+        problems.add(at.problem(key, "must be a TCP port from 1 to 65535, got '" + text.get() + "'"));
         return fallback;
     }
 
@@ -137,7 +142,7 @@ public final class SshLoginSettings {
         Optional<String> file = at.get(IDENTITY_FILE).map(String::strip).filter(s -> !s.isEmpty());
         boolean agent = flag(at, AGENT, problems);
         if (file.isPresent() && agent) {
-            problems.add(Problem.of(at.where(IDENTITY_FILE), "and " + at.where(AGENT) + " are both set; use one: a "
+            problems.add(at.problem(IDENTITY_FILE, "and " + at.where(AGENT) + " are both set; use one: a "
                     + "private key file, or agent: true for the keys in ssh-agent"));
             return Optional.empty();
         }
@@ -147,7 +152,7 @@ public final class SshLoginSettings {
         if (agent) {
             return Optional.of(ClientIdentity.agent());
         }
-        problems.add(Problem.of(at.where(IDENTITY_FILE), "is required" + at.elsewhere(IDENTITY_FILE) + ", or set "
+        problems.add(at.problem(IDENTITY_FILE, "is required" + at.elsewhere(IDENTITY_FILE) + ", or set "
                 + "agent: true to use the keys in ssh-agent"));
         return Optional.empty();
     }
@@ -158,7 +163,7 @@ public final class SshLoginSettings {
         boolean insecure = flag(at, INSECURE, problems);
         int given = (knownHosts.isPresent() ? 1 : 0) + (pinned.isPresent() ? 1 : 0) + (insecure ? 1 : 0);
         if (given > 1) {
-            problems.add(Problem.of(at.where(HOST_KEY_FINGERPRINT), "give one way to trust the host's key: "
+            problems.add(at.problem(HOST_KEY_FINGERPRINT, "give one way to trust the host's key: "
                     + "knownHosts, hostKeyFingerprint or " + INSECURE + " (several are set)"));
             return Optional.empty();
         }
@@ -169,7 +174,7 @@ public final class SshLoginSettings {
             try {
                 return Optional.of(HostKeyPolicy.pinned(pinned.get().split("\\s*,\\s*")));
             } catch (GantryException e) {
-                problems.add(Problem.of(at.where(HOST_KEY_FINGERPRINT), "'" + pinned.get() + "' is not a SHA-256 "
+                problems.add(at.problem(HOST_KEY_FINGERPRINT, "'" + pinned.get() + "' is not a SHA-256 "
                         + "host key fingerprint; give SHA256: and 43 base64 characters, as ssh-keygen -l -E sha256 "
                         + "-f KEY.pub prints it (several: comma-separated)"));
                 return Optional.empty();
@@ -192,7 +197,7 @@ public final class SshLoginSettings {
         } catch (GantryException e) {
             // reported below
         }
-        problems.add(Problem.of(at.where(CONNECT_TIMEOUT), "must be a positive duration such as 15s, got '"
+        problems.add(at.problem(CONNECT_TIMEOUT, "must be a positive duration such as 15s, got '"
                 + text.get() + "'"));
         return SshTarget.DEFAULT_CONNECT_TIMEOUT;
     }

@@ -164,6 +164,11 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
             public String where(String key) {
                 return config.qualifiedKey(key);
             }
+
+            @Override
+            public Problem problem(String key, String message) {
+                return config.problem(key, message);
+            }
         };
     }
 

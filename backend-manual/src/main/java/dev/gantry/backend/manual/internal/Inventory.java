@@ -205,6 +205,11 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
             public String where(String name) {
                 return config.qualifiedKey(name);
             }
+
+            @Override
+            public Problem problem(String name, String message) {
+                return config.problem(name, message);
+            }
         }, key, fallback, problems);
     }
 
@@ -234,6 +239,11 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
         @Override
         public String where(String key) {
             return config.qualifiedKey(key(key));
+        }
+
+        @Override
+        public Problem problem(String key, String message) {
+            return config.problem(key(key), message);
         }
 
         @Override
