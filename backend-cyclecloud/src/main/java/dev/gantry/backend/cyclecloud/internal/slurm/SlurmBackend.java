@@ -77,11 +77,7 @@ public final class SlurmBackend implements Backend {
 
     @Override
     public JobRef submit(Plan plan, SubmitOptions options) {
-        List<Problem> problems = check.problems(plan);
-        if (!problems.isEmpty()) {
-            throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
-        }
-        return submission.submit(plan, options);
+        return submitAll(List.of(new Submission(plan, options))).get(0);
     }
 
     /** One remote command for all of them: sbatch runs on the login node once per job, in order. */

@@ -51,10 +51,6 @@ final class SlurmSubmission {
         this.partitions = partitions;
     }
 
-    JobRef submit(Plan plan, SubmitOptions options) {
-        return submitAll(List.of(new Submission(plan, options))).get(0);
-    }
-
     /**
      * Every job in one remote command: its claims, environment files, scripts and sbatch calls, one after the
      * other, each answered on its own line.
