@@ -315,6 +315,56 @@ check "bad cyclecloud values exit 2 naming each key at once, and nothing is subm
   "[[ $code -eq 2 ]] && grep -q 'backends.cyclecloud.port: must be a TCP port from 1 to 65535' '$err' \
     && grep -q 'backends.cyclecloud.workDir: must be an absolute path' '$err' && ! grep -q 'submitted' '$err'"
 
+# --- the cyclecloud backend on the test cluster's Grid Engine (the same login node, scheduler: gridengine) -------
+ge_config="$work/gridengine.yaml"
+cat >"$ge_config" <<YAML
+backend: cyclecloud
+backends:
+  cyclecloud:
+    scheduler: gridengine
+    address: $LOGIN_ADDRESS
+    port: $LOGIN_PORT
+    user: $LOGIN_USER
+    identityFile: $LOGIN_IDENTITY
+    hostKeyFingerprint: '$LOGIN_FINGERPRINT'
+    workDir: $SHARED_DIR/e2e-ge-$$
+    parallelEnvironment: smp
+YAML
+cat >"$work/ge-hello.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workload
+metadata:
+  name: ge-hello
+spec:
+  phase: training
+  model: small
+  resources: {vcpus: 2}
+  command: [sh, -c, 'echo "hello from $(hostname), rank $RANK of $GANTRY_NUM_NODES, $NSLOTS slots"']
+YAML
+run_gantry --config "$ge_config" run "$work/ge-hello.yaml"
+check "a workload runs on Grid Engine: its output streams back and it SUCCEEDED, on 2 slots of the smp PE" \
+  bash -c "[[ $code -eq 0 ]] && grep -q '^hello from $GE_HOST, rank 0 of 1, 2 slots$' '$out' \
+    && grep -q ': SUCCEEDED (exit 0)' '$out'"
+run_gantry --config "$ge_config" run "$work/ticker.yaml" --detach
+job=$(head -n 1 "$out")
+check "run --detach submits to Grid Engine and prints the job id" bash -c "[[ $code -eq 0 && '$job' == ticker-* ]]"
+sleep 3
+run_gantry --config "$ge_config" status "$job" --output json
+check "status reports the Grid Engine job RUNNING" json "d['state']=='RUNNING'"
+timeout 5 ./gantry --config "$ge_config" logs --follow "$job" >"$out" 2>"$err"
+check "logs --follow streams the ticks from Grid Engine while the job runs" bash -c "grep -q '^tick 1$' '$out'"
+run_gantry --config "$ge_config" cancel "$job"
+check "cancel stops it (qdel)" bash -c "[[ $code -eq 0 ]]"
+run_gantry --config "$ge_config" status "$job" --output json
+check "status then says CANCELLED" json "d['state']=='CANCELLED'"
+run_gantry --config "$ge_config" doctor --output json
+check "doctor probes the execution host through Grid Engine" json \
+  "[h['host'] for h in d]==['$GE_HOST'] and d[0]['facts']['queue']=='default' and int(d[0]['facts']['cpus'])>=1"
+run_gantry --config "$ge_config" run examples/distributed-hello.yaml
+check "a two-node workload is refused on Grid Engine (PLAN_REJECTED, exit 1) with the fix, and nothing is submitted" \
+  bash -c "[[ $code -eq 1 ]] && grep -q 'runs Grid Engine jobs on one host' '$err' && ! grep -q 'submitted' '$err' \
+    && ! grep -q 'Exception' '$err'"
+
 echo
 echo "e2e: $passed passed, $failed failed"
 ((failed == 0))

@@ -11,8 +11,9 @@
 # Gantry job job-fit-1. Written by Gantry: the workload's variables and secrets are in ./env (mode 0600), never in this script.
 job_dir=/shared/gantry/jobs/job-fit-1
 slurm_bin=''
-rank_script='# Gantry rank: one per node, started by srun. The job contract'\''s per-node variables come from Slurm'\''s; then the
-# workload'\''s command runs, its words exactly as given (they arrive as arguments, never as shell text).
+rank_script='# Gantry rank: one per node, started by srun on Slurm, by the job'\''s script on Grid Engine (one node). The job
+# contract'\''s per-node variables come from Slurm'\''s (rank 0 of node 0 without them); then the workload'\''s command runs,
+# its words exactly as given (they arrive as arguments, never as shell text).
 # Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory; -: the container'\''s),
 # then the command.
 RANK=${SLURM_PROCID:-0}

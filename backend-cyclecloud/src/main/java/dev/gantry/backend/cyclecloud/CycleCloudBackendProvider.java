@@ -9,6 +9,8 @@ import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.EvictionHandling;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
+import dev.gantry.backend.cyclecloud.internal.gridengine.GridEngineBackend;
+import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
 import dev.gantry.backend.cyclecloud.internal.slurm.SlurmBackend;
 import dev.gantry.hosts.SshHost;
 import dev.gantry.ssh.SshLoginSettings;
@@ -19,14 +21,15 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * The {@code cyclecloud} backend: Azure CycleCloud clusters (and any Slurm cluster) driven from their login node over
- * SSH. Jobs are the scheduler's own batch jobs, one directory each on the cluster's shared file system; status is
- * one scheduler query per poll; Spot jobs are requeued by the scheduler after an eviction.
+ * The {@code cyclecloud} backend: Azure CycleCloud clusters (and any Slurm or Grid Engine cluster) driven from their
+ * login node over SSH. Jobs are the scheduler's own batch jobs, one directory each on the cluster's shared file system;
+ * status is one scheduler query per poll; Spot jobs are requeued by the scheduler after an eviction.
  */
 public final class CycleCloudBackendProvider implements BackendProvider {
     /**
      * What the backend can do on some cluster: jobs of several nodes, containers where the cluster has Pyxis,
-     * Spot with the scheduler's requeue, dependencies Slurm orders itself, logs followed on the shared file system.
+     * Spot with the scheduler's requeue, dependencies the scheduler orders itself, logs followed on the shared file
+     * system. Each scheduler's backend narrows it to what it does there.
      */
     private static final Capabilities CAPABILITIES = Capabilities.builder().multiNode(true).containers(true)
             .spot(true).nativeDependencies(true).followLogs(true).gpuVendors(Set.of(GpuVendor.NVIDIA, GpuVendor.AMD))
@@ -45,7 +48,7 @@ public final class CycleCloudBackendProvider implements BackendProvider {
 
     @Override
     public String description() {
-        return "Azure CycleCloud and other Slurm clusters, driven from the login node over SSH";
+        return "Azure CycleCloud and other Slurm or Grid Engine clusters, driven from the login node over SSH";
     }
 
     @Override
@@ -69,6 +72,11 @@ public final class CycleCloudBackendProvider implements BackendProvider {
         SshPool pool = new SshPool();
         SshHost login = new SshHost(settings.login().host(), settings.login(), settings.workDir(), OptionalInt.empty(),
                 pool, FILE_COMMAND_TIMEOUT);
-        return new SlurmBackend(login, settings, context, CAPABILITIES, pool::close);
+        LoginNode node = new LoginNode(login, settings.binDir().map(d -> d + "/").orElse(""));
+        return switch (settings.scheduler()) {
+            case SLURM -> new SlurmBackend(node, settings, context, CAPABILITIES, pool::close);
+            case GRIDENGINE -> new GridEngineBackend(node, settings, context, CAPABILITIES, pool::close);
+            case PBS -> throw new IllegalStateException("PBS settings are refused when bound");
+        };
     }
 }

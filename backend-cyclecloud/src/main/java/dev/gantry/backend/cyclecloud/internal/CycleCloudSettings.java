@@ -36,13 +36,17 @@ import java.util.regex.Pattern;
  * @param binDir where the scheduler's commands are on the login node; empty: its PATH
  * @param jobCompLog the scheduler's job completion log (Slurm {@code jobcomp/filetxt}), read for jobs it forgot
  * @param masterPort the port rank 0 listens on for multi-node jobs ({@code MASTER_PORT})
+ * @param parallelEnvironment Grid Engine: the parallel environment of jobs of more than one slot
+ * @param gpuComplex Grid Engine: the complex that counts GPUs
+ * @param memoryComplex Grid Engine: the complex that carries a job's memory request, per slot
  * @param cycleCloud the CycleCloud server that manages the cluster, when given: its node arrays map VM sizes to
  *     partitions and say when a plan's size has none
  */
 public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String workDir, PartitionMap partitions,
                                  Optional<String> account, Optional<String> qos,
                                  SbatchDirectives.GpuRequest gpuRequest, Optional<String> binDir,
-                                 Optional<String> jobCompLog, int masterPort,
+                                 Optional<String> jobCompLog, int masterPort, String parallelEnvironment,
+                                 String gpuComplex, String memoryComplex,
                                  Optional<CycleCloudEndpoint> cycleCloud) {
     public static final String SCHEDULER = "scheduler";
     public static final String WORK_DIR = "workDir";
@@ -54,6 +58,9 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     public static final String BIN_DIR = "binDir";
     public static final String JOB_COMP_LOG = "jobCompLog";
     public static final String MASTER_PORT = "masterPort";
+    public static final String PARALLEL_ENVIRONMENT = "parallelEnvironment";
+    public static final String GPU_COMPLEX = "gpuComplex";
+    public static final String MEMORY_COMPLEX = "memoryComplex";
     /** The CycleCloud server's keys: {@code cycleCloud.url}, {@code cycleCloud.cluster}, ... */
     public static final String CYCLECLOUD = "cycleCloud";
 
@@ -61,6 +68,9 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     private static final Pattern REMOTE_PATH = Pattern.compile("/[^\\x00-\\x1f\\x7f]*");
     /** Account and QoS names: one word, as sbatch's directives carry them. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1,64}");
+    /** Grid Engine's names of parallel environments (sge_types(5), one word) and complexes (complex(5)). */
+    private static final Pattern PE_NAME = Pattern.compile("[A-Za-z0-9._%+=,-]{1,64}");
+    private static final Pattern COMPLEX_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
 
     public static final List<ConfigKey> KEYS = keys();
 
@@ -74,6 +84,9 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         Objects.requireNonNull(gpuRequest, "gpuRequest");
         Objects.requireNonNull(binDir, "binDir");
         Objects.requireNonNull(jobCompLog, "jobCompLog");
+        Objects.requireNonNull(parallelEnvironment, "parallelEnvironment");
+        Objects.requireNonNull(gpuComplex, "gpuComplex");
+        Objects.requireNonNull(memoryComplex, "memoryComplex");
         Objects.requireNonNull(cycleCloud, "cycleCloud");
     }
 
@@ -109,14 +122,22 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         List<Problem> portProblems = new ArrayList<>();
         int masterPort = SshLoginSettings.port(at, MASTER_PORT, JobEnvironment.DEFAULT_MASTER_PORT, portProblems);
         portProblems.forEach(problems::add);
+        String parallelEnvironment = word(config, PARALLEL_ENVIRONMENT, "smpslots", PE_NAME, "a Grid Engine "
+                + "parallel environment name (qconf -spl lists them)", problems);
+        String gpuComplex = word(config, GPU_COMPLEX, "gpu", COMPLEX_NAME, "a Grid Engine complex name (qconf -sc "
+                + "lists them)", problems);
+        String memoryComplex = word(config, MEMORY_COMPLEX, "h_vmem", COMPLEX_NAME, "a Grid Engine complex name "
+                + "(qconf -sc lists them)", problems);
         Optional<CycleCloudEndpoint> cycleCloud = cycleCloud(config, problems);
-        if (scheduler != Scheduler.SLURM) {
-            problems.add(SCHEDULER, "'" + scheduler.configName() + "' is not runnable in this version of Gantry yet: "
-                    + "only slurm is; Grid Engine and PBS clusters follow (docs/backends/cyclecloud.md)");
+        if (scheduler == Scheduler.PBS) {
+            problems.add(SCHEDULER, "'pbs' is not runnable in this version of Gantry: its scripts and parsers are "
+                    + "rendered and tested, but never against a live PBS; use slurm or gridengine "
+                    + "(docs/backends/cyclecloud.md)");
         }
         problems.throwIfAny();
         return new CycleCloudSettings(scheduler, target.orElseThrow(), workDir, partitions, account, qos,
-                gpuRequest, binDir, jobCompLog, masterPort, cycleCloud);
+                gpuRequest, binDir, jobCompLog, masterPort, parallelEnvironment, gpuComplex, memoryComplex,
+                cycleCloud);
     }
 
     /** {@code cycleCloud.*}, when {@code cycleCloud.url} is given; every wrong field named under its key. */
@@ -199,6 +220,16 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         return value;
     }
 
+    private static String word(BackendConfig config, String key, String fallback, Pattern allowed, String what,
+                               ConfigProblems problems) {
+        String value = config.get(key).map(String::strip).filter(v -> !v.isEmpty()).orElse(fallback);
+        if (!allowed.matcher(value).matches()) {
+            problems.add(key, "'" + value + "' is not " + what + "; the default is " + fallback);
+            return fallback;
+        }
+        return value;
+    }
+
     private static List<ConfigKey> keys() {
         List<ConfigKey> keys = new ArrayList<>();
         keys.add(ConfigKey.optional(SCHEDULER, "the cluster's scheduler: slurm, gridengine or pbs", "slurm"));
@@ -221,6 +252,11 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
                 + "JobCompLoc), read for jobs Slurm no longer lists", null));
         keys.add(ConfigKey.optional(MASTER_PORT, "MASTER_PORT of multi-node jobs",
                 String.valueOf(JobEnvironment.DEFAULT_MASTER_PORT)));
+        keys.add(ConfigKey.optional(PARALLEL_ENVIRONMENT, "Grid Engine: the parallel environment (allocation rule "
+                + "$pe_slots) of jobs of more than one slot", "smpslots"));
+        keys.add(ConfigKey.optional(GPU_COMPLEX, "Grid Engine: the consumable complex that counts GPUs", "gpu"));
+        keys.add(ConfigKey.optional(MEMORY_COMPLEX, "Grid Engine: the complex that carries a job's memory, per slot "
+                + "(h_vmem, or a consumable such as m_mem_free)", "h_vmem"));
         keys.add(ConfigKey.optional(CYCLECLOUD + ".url", "the CycleCloud server's https:// address: its node "
                 + "arrays map VM sizes to partitions", null));
         keys.add(ConfigKey.optional(CYCLECLOUD + ".cluster", "the cluster's name in CycleCloud", null));

@@ -149,26 +149,30 @@ class CycleCloudSettingsTest {
     }
 
     @Test
-    void gridEngineAndPbsAreKnownButNotYetRunnable() {
-        for (String scheduler : List.of("gridengine", "pbs")) {
-            assertEquals(List.of("backends.cyclecloud.scheduler: '" + scheduler + "' is not runnable in this version "
-                            + "of Gantry yet: only slurm is; Grid Engine and PBS clusters follow "
-                            + "(docs/backends/cyclecloud.md)"),
-                    problems(minimalWith("scheduler", scheduler)));
-        }
+    void pbsIsKnownButNotRunnable() {
+        assertEquals(List.of("backends.cyclecloud.scheduler: 'pbs' is not runnable in this version of Gantry: its "
+                        + "scripts and parsers are rendered and tested, but never against a live PBS; use slurm or "
+                        + "gridengine (docs/backends/cyclecloud.md)"),
+                problems(minimalWith("scheduler", "pbs")));
     }
 
     @Test
-    void aMinimalLoginNodeBindsWithTheDefaults() {
-        CycleCloudSettings settings = bind(minimal());
-        SshTarget login = new SshTarget("login.example.com", 22, "azureuser",
-                ClientIdentity.keyFile(Path.of(HOME, ".ssh/id_ed25519")),
-                HostKeyPolicy.knownHosts(Path.of(HOME, ".ssh/known_hosts")), Duration.ofSeconds(15),
-                Duration.ofSeconds(15));
-        assertEquals(new CycleCloudSettings(Scheduler.SLURM, login, "/shared/home/azureuser/gantry",
-                PartitionMap.clusterDefault(), Optional.empty(), Optional.empty(),
-                SbatchDirectives.GpuRequest.GPUS_PER_NODE, Optional.empty(), Optional.empty(), 29500, Optional.empty()), settings);
-        assertFalse(settings.insecureLogin());
+    void gridEngineBindsItsParallelEnvironmentAndComplexes() {
+        CycleCloudSettings settings = bind(minimalWith("scheduler", "gridengine", "parallelEnvironment", "smp",
+                "gpuComplex", "gpus", "memoryComplex", "m_mem_free"));
+        assertEquals(Scheduler.GRIDENGINE, settings.scheduler());
+        assertEquals(List.of("smp", "gpus", "m_mem_free"), List.of(settings.parallelEnvironment(),
+                settings.gpuComplex(), settings.memoryComplex()));
+    }
+
+    @Test
+    void gridEngineNamesThatAQsubLineCannotCarryAreRefused() {
+        assertEquals(List.of("backends.cyclecloud.parallelEnvironment: 'smp slots' is not a Grid Engine parallel "
+                        + "environment name (qconf -spl lists them); the default is smpslots",
+                "backends.cyclecloud.gpuComplex: '1gpu' is not a Grid Engine complex name (qconf -sc lists them); "
+                        + "the default is gpu"),
+                problems(minimalWith("scheduler", "gridengine", "parallelEnvironment", "smp slots", "gpuComplex",
+                        "1gpu")));
     }
 
     @Test

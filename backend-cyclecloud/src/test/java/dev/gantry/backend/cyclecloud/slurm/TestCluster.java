@@ -74,6 +74,24 @@ public final class TestCluster {
         return settings;
     }
 
+    /**
+     * The backend's settings for the cluster's Grid Engine (the same login node and shared directory): jobs of the
+     * test's small size go to its one queue, several slots through its {@code smp} parallel environment.
+     */
+    public Map<String, String> gridEngineSettings() {
+        Map<String, String> settings = settings();
+        settings.put("scheduler", "gridengine");
+        settings.remove("jobCompLog");
+        settings.put("partitions[0]", "tck-small=" + value("GE_QUEUE"));
+        settings.put("parallelEnvironment", "smp");
+        return settings;
+    }
+
+    /** Runs a Grid Engine client or admin command here, as root (this machine is the qmaster). */
+    public static String gridEngine(String... argv) {
+        return run(List.of(argv), String.join(" ", argv));
+    }
+
     /** A directory every node and the login node see alike, writable by the login user. */
     public String sharedDirectory() {
         return value("SHARED_DIR");
@@ -144,6 +162,8 @@ public final class TestCluster {
             socket.connect(new InetSocketAddress(env.getOrDefault("LOGIN_ADDRESS", "127.0.0.1"),
                     Integer.parseInt(env.getOrDefault("LOGIN_PORT", "2222"))), 500);
             String state = run(List.of("timeout", "5", "sinfo", "-h", "-o", "%t"), "sinfo");
+            // Grid Engine's qmaster answers too (run fails, and so refuses, when it does not).
+            run(List.of("timeout", "5", "qconf", "-sh"), "qconf -sh");
             return state.lines().anyMatch(l -> l.startsWith("idle") || l.startsWith("mix") || l.startsWith("alloc"));
         } catch (IOException | AssertionError e) {
             return false;

@@ -4,6 +4,8 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
+import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
+import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,12 +16,12 @@ import java.util.Optional;
  * probed once, with one command, and the answer kept for this backend's life.
  */
 final class ClusterCheck {
-    private final SlurmLogin login;
+    private final LoginNode login;
     private final CycleCloudSettings settings;
     private final PartitionChoice partitions;
     private volatile ClusterFacts facts;
 
-    ClusterCheck(SlurmLogin login, CycleCloudSettings settings, PartitionChoice partitions) {
+    ClusterCheck(LoginNode login, CycleCloudSettings settings, PartitionChoice partitions) {
         this.login = login;
         this.settings = settings;
         this.partitions = partitions;
@@ -31,8 +33,8 @@ final class ClusterCheck {
         if (known == null) {
             synchronized (this) {
                 if (facts == null) {
-                    facts = ClusterFacts.parse(login.run(SlurmLogin.Script.PROBE, List.of(settings.workDir(),
-                            login.slurmBin()), Optional.empty()));
+                    facts = ClusterFacts.parse(login.run(SlurmScripts.PROBE, List.of(settings.workDir(),
+                            login.bin()), Optional.empty()));
                 }
                 known = facts;
             }

@@ -1,10 +1,7 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
+import dev.gantry.backend.cyclecloud.internal.login.LoginScript;
 import dev.gantry.ssh.ShellQuoting;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,8 +30,8 @@ import java.util.Optional;
 public record SlurmBatchScript(SbatchDirectives directives, String jobId, String jobDirectory, String slurmBin,
                                Optional<String> workingDirectory, List<String> command,
                                Optional<PyxisContainer> container) {
-    private static final String RANK = resource("rank.sh");
-    private static final String BODY = resource("batch-body.sh");
+    private static final String RANK = LoginScript.resource(LoginScript.class, "rank.sh");
+    private static final String BODY = LoginScript.resource(SlurmBatchScript.class, "batch-body.sh");
     private static final String COMMON = "rank_script=" + ShellQuoting.quote(RANK) + "\n" + BODY;
 
     /** Where the job's output goes, per rank: srun replaces {@code %t} with the rank. */
@@ -111,16 +108,5 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
             words.add(ShellQuoting.quote(word));
         }
         return words;
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = SlurmBatchScript.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException(name + " is missing from the gantry-backend-cyclecloud jar");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.backend.cyclecloud.internal.login.JobRecords;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -38,19 +39,6 @@ public final class SlurmStatusReport {
     private SlurmStatusReport() {
     }
 
-    /** One job's records in its directory, as status.sh's J line gives them. */
-    record Records(String jobId, boolean exists, Optional<String> slurmId, Optional<Run> started,
-                   Optional<Exit> exit, Optional<String> failure, boolean cancelled) {
-    }
-
-    /** A run's start: Slurm job id, run number (0 first, 1 after the first requeue, ...), epoch seconds. */
-    record Run(int number, Instant at) {
-    }
-
-    /** How the ranks ended: code, epoch seconds, run number. */
-    record Exit(int code, Instant at, int run) {
-    }
-
     /**
      * Every asked job's status.
      *
@@ -58,12 +46,12 @@ public final class SlurmStatusReport {
      * @param now the time to report evictions at when Slurm gives none
      */
     public static Map<String, JobStatus> parse(String output, Instant now) {
-        Map<String, Records> records = new LinkedHashMap<>();
+        Map<String, JobRecords> records = new LinkedHashMap<>();
         Map<String, String[]> queue = new HashMap<>();
         Map<String, Map<String, String>> completions = new HashMap<>();
         for (String line : output.split("\n", -1)) {
             if (line.startsWith("J\t")) {
-                Records r = records(line.substring(2).split("\t", -1));
+                JobRecords r = JobRecords.parse(line.substring(2).split("\t", -1));
                 records.put(r.jobId(), r);
             } else if (line.startsWith("Q\t")) {
                 String[] fields = line.substring(2).split("\\|", -1);
@@ -83,30 +71,30 @@ public final class SlurmStatusReport {
             }
         }
         Map<String, JobStatus> statuses = new LinkedHashMap<>();
-        for (Records r : records.values()) {
-            statuses.put(r.jobId(), status(r, r.slurmId().map(queue::get), r.slurmId().map(completions::get), now));
+        for (JobRecords r : records.values()) {
+            statuses.put(r.jobId(), status(r, r.schedulerId().map(queue::get), r.schedulerId().map(completions::get), now));
         }
         return statuses;
     }
 
-    static JobStatus status(Records r, Optional<String[]> queued, Optional<Map<String, String>> completed,
+    static JobStatus status(JobRecords r, Optional<String[]> queued, Optional<Map<String, String>> completed,
                             Instant now) {
         if (!r.exists()) {
             return JobStatus.of(JobState.UNKNOWN, "no job " + r.jobId() + " in the cluster's work directory");
         }
-        if (r.slurmId().isEmpty()) {
+        if (r.schedulerId().isEmpty()) {
             // A cancel that came before sbatch makes submit.sh submit nothing: no id ever follows.
             return r.cancelled() ? JobStatus.of(JobState.CANCELLED, "cancelled before it was submitted to Slurm")
                     : JobStatus.of(JobState.PENDING, "being submitted: no Slurm job id is recorded yet");
         }
-        String slurmId = r.slurmId().get();
-        Optional<Instant> started = r.started().map(Run::at);
+        String slurmId = r.schedulerId().get();
+        Optional<Instant> started = r.started().map(JobRecords.Run::at);
         if (queued.isPresent()) {
             return fromQueue(r, slurmId, queued.get(), started, now);
         }
         if (r.exit().isPresent()) {
-            Exit exit = r.exit().get();
-            int evictions = Math.max(exit.run(), r.started().map(Run::number).orElse(0));
+            JobRecords.Exit exit = r.exit().get();
+            int evictions = Math.max(exit.run(), r.started().map(JobRecords.Run::number).orElse(0));
             JobStatus ended = r.cancelled() && exit.code() != 0
                     ? new JobStatus(JobState.CANCELLED, OptionalInt.of(exit.code()), "cancelled (Slurm job "
                     + slurmId + ")", started, Optional.of(exit.at()))
@@ -125,7 +113,7 @@ public final class SlurmStatusReport {
                 + "(jobcomp/filetxt) so that ended jobs stay known");
     }
 
-    private static JobStatus fromQueue(Records r, String slurmId, String[] q, Optional<Instant> started,
+    private static JobStatus fromQueue(JobRecords r, String slurmId, String[] q, Optional<Instant> started,
                                        Instant now) {
         Optional<SlurmState> parsed = SlurmState.parse(q[STATE]);
         String reason = q[REASON].strip();
@@ -144,8 +132,8 @@ public final class SlurmStatusReport {
         switch (state.kind()) {
             case DONE -> {
                 if (state == SlurmState.COMPLETED || state == SlurmState.FAILED) {
-                    int code = r.exit().map(Exit::code).orElse(state == SlurmState.COMPLETED ? 0 : 1);
-                    status = ended(code, slurmId, r.failure(), start, end.or(() -> r.exit().map(Exit::at)));
+                    int code = r.exit().map(JobRecords.Exit::code).orElse(state == SlurmState.COMPLETED ? 0 : 1);
+                    status = ended(code, slurmId, r.failure(), start, end.or(() -> r.exit().map(JobRecords.Exit::at)));
                 } else if (state == SlurmState.CANCELLED && reason.startsWith("Dependency")) {
                     status = new JobStatus(JobState.CANCELLED, OptionalInt.empty(), "cancelled by Slurm: its "
                             + "dependency can never be satisfied (" + dependencies(q[COMMENT]) + " did not end as "
@@ -168,7 +156,7 @@ public final class SlurmStatusReport {
         return withRequeues(status, evictions, started.orElse(now));
     }
 
-    private static JobStatus fromCompletion(Records r, String slurmId, Map<String, String> values,
+    private static JobStatus fromCompletion(JobRecords r, String slurmId, Map<String, String> values,
                                             Optional<Instant> started, Instant now) {
         Optional<SlurmState> state = SlurmState.parse(values.getOrDefault("JobState", ""));
         OptionalInt code = exitCode(values.getOrDefault("ExitCode", ""));
@@ -183,7 +171,7 @@ public final class SlurmStatusReport {
                 : new JobStatus(state.get().jobState(), state.get().kind() == SlurmState.Kind.EVICTED
                 ? OptionalInt.empty() : code, "Slurm job " + slurmId + " " + state.get().meaning()
                 + " (from Slurm's completion log)", started, end);
-        int evictions = r.started().map(Run::number).orElse(0)
+        int evictions = r.started().map(JobRecords.Run::number).orElse(0)
                 + (state.get().kind() == SlurmState.Kind.EVICTED ? 1 : 0);
         return withRequeues(status, evictions, started.orElse(now));
     }
@@ -207,37 +195,6 @@ public final class SlurmStatusReport {
                 : "Slurm requeued the job after its node failed or it was preempted (" + evictions + " time"
                 + (evictions == 1 ? "" : "s") + ")";
         return status.withEvictions(evictions, Optional.of(new Eviction(at, reason)));
-    }
-
-    private static Records records(String[] f) {
-        String jobId = f.length > 1 ? f[1] : "";
-        if (f[0].equals("-")) {
-            return new Records(jobId, false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                    false);
-        }
-        jobId = f[0];
-        Optional<String> slurmId = field(f, 1);
-        Optional<Run> started = field(f, 2).flatMap(s -> {
-            String[] w = s.split(" ");
-            return w.length >= 3 ? parseInt(w[1]).flatMap(n -> epoch(w[2]).map(at -> new Run(n, at)))
-                    : Optional.empty();
-        });
-        Optional<Exit> exit = field(f, 3).flatMap(s -> {
-            String[] w = s.split(" ");
-            if (w.length < 3) {
-                return Optional.empty();
-            }
-            OptionalInt code = parseIntOpt(w[0]);
-            OptionalInt run = parseIntOpt(w[2]);
-            Optional<Instant> at = epoch(w[1]);
-            return code.isPresent() && run.isPresent() && at.isPresent()
-                    ? Optional.of(new Exit(code.getAsInt(), at.get(), run.getAsInt())) : Optional.empty();
-        });
-        return new Records(jobId, true, slurmId, started, exit, field(f, 4), field(f, 5).isPresent());
-    }
-
-    private static Optional<String> field(String[] f, int i) {
-        return i < f.length && !f[i].isBlank() ? Optional.of(f[i].strip()) : Optional.empty();
     }
 
     /** {@code key=value} words of a completion log line (values hold no blanks there). */
@@ -279,10 +236,6 @@ public final class SlurmStatusReport {
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
-    }
-
-    private static Optional<Instant> epoch(String text) {
-        return parseInt(text).map(Instant::ofEpochSecond);
     }
 
     private static Optional<Integer> parseInt(String text) {

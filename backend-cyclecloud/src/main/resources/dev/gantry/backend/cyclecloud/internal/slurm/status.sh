@@ -1,8 +1,8 @@
-# Gantry status: what the job directories and ONE squeue say about the given jobs.
+# Gantry status on Slurm: what the job directories (job_records, login/records.sh, above) and ONE squeue say about
+# the given jobs.
 # Arguments: $1 = the work directory, $2 = the directory of Slurm's commands ("" or ending in /), $3 = Slurm's job
 # completion log ("" when not configured), then Gantry's job ids.
-# Prints, per job: J<TAB>id<TAB>slurm id<TAB>started line<TAB>exit line<TAB>first failure line<TAB>cancelled line
-# ("-" in the first field after J when its directory does not exist); then squeue's lines as Q<TAB>line; then, for
+# Prints, per job, its J line (login/records.sh); then squeue's lines as Q<TAB>line; then, for
 # ids squeue no longer lists, their last completion log line as C<TAB>line. When squeue itself fails (the controller
 # is down), one E<TAB>message line instead of the Q and C lines.
 set -u
@@ -10,25 +10,7 @@ wd=$1
 bin=$2
 jobcomp=$3
 shift 3
-ids=
-for job in "$@"; do
-  d=$wd/$job
-  if [ ! -d "$d" ]; then
-    printf 'J\t-\t%s\n' "$job"
-    continue
-  fi
-  sid= started= ended= failure= cancelled=
-  [ -r "$d/slurm-id" ] && read -r sid <"$d/slurm-id"
-  sid=${sid%%;*} # sbatch --parsable: ID or ID;CLUSTER
-  [ -r "$d/started" ] && read -r started <"$d/started"
-  [ -r "$d/exit" ] && read -r ended <"$d/exit"
-  [ -r "$d/cancelled" ] && read -r cancelled <"$d/cancelled"
-  for f in "$d"/failure-*; do
-    [ -r "$f" ] && { read -r failure <"$f"; break; }
-  done
-  printf 'J\t%s\t%s\t%s\t%s\t%s\t%s\n' "$job" "$sid" "$started" "$ended" "$failure" "$cancelled"
-  [ -n "$sid" ] && ids=$ids,$sid
-done
+job_records "$wd" slurm-id "$@"
 [ -n "$ids" ] || exit 0
 # squeue waits a long time for a controller that is down: bounded, so the poll answers (with the error) instead.
 limit=

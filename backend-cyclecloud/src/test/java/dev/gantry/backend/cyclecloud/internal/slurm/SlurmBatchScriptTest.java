@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.backend.cyclecloud.internal.login.LoginScript;
 import dev.gantry.hosts.jobs.JobVariables;
 import dev.gantry.ssh.ShellQuoting;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SlurmBatchScriptTest {
-    private static final String RANK_SH = resource("rank.sh");
-    private static final String BODY_SH = resource("batch-body.sh");
+    private static final String RANK_SH = LoginScript.resource(LoginScript.class, "rank.sh");
+    private static final String BODY_SH = LoginScript.resource(SlurmBatchScript.class, "batch-body.sh");
 
     /**
      * A workload's command whose words mean something to a shell: each must reach the workload as it is, and the
@@ -418,13 +417,5 @@ class SlurmBatchScriptTest {
             Thread.sleep(50);
         }
         assertTrue(Files.exists(file), file + " did not appear");
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = SlurmBatchScript.class.getResourceAsStream(name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,9 +1,8 @@
-package dev.gantry.backend.cyclecloud.internal.slurm;
+package dev.gantry.backend.cyclecloud.internal;
 
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendContext;
-import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.backend.cyclecloud.internal.cyclecloud.ClusterLayout;
 import dev.gantry.backend.cyclecloud.internal.cyclecloud.CycleCloudClient;
 import java.util.ArrayList;
@@ -15,18 +14,18 @@ import java.util.Optional;
  * configured, the node array that starts the size (Spot plans on Spot arrays only); else {@code defaultPartition};
  * else the cluster's default partition. CycleCloud's layout is read once, on first use.
  */
-final class PartitionChoice {
+public final class PartitionChoice {
     private final CycleCloudSettings settings;
     private final Optional<CycleCloudClient> cycleCloud;
     private volatile ClusterLayout layout;
 
-    PartitionChoice(CycleCloudSettings settings, BackendContext context) {
+    public PartitionChoice(CycleCloudSettings settings, BackendContext context) {
         this.settings = settings;
         this.cycleCloud = settings.cycleCloud().map(endpoint -> new CycleCloudClient(endpoint, context.secrets(),
                 context.logger()));
     }
 
-    Optional<String> partitionFor(Plan plan) {
+    public Optional<String> partitionFor(Plan plan) {
         String size = plan.vmSize().name();
         if (settings.partitions().lists(size)) {
             return settings.partitions().partitionFor(size);
@@ -36,7 +35,7 @@ final class PartitionChoice {
     }
 
     /** What CycleCloud says against the plan: no node array starts its size, or none can hold its nodes. */
-    List<Problem> problems(Plan plan) {
+    public List<Problem> problems(Plan plan) {
         if (settings.partitions().lists(plan.vmSize().name())) {
             return List.of();
         }

@@ -1,0 +1,109 @@
+package dev.gantry.backend.cyclecloud.internal.gridengine;
+
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
+import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
+import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Whether a plan can run on this Grid Engine cluster: one node (this version runs Grid Engine jobs on one host),
+ * no container, a queue that exists, the parallel environment its slots need, the GPU complex when it asks for
+ * GPUs, and a writable work directory. The cluster is probed once, with one command, and the answer kept.
+ */
+final class GridEngineCheck {
+    private final LoginNode login;
+    private final CycleCloudSettings settings;
+    private final PartitionChoice queues;
+    private volatile GridEngineFacts facts;
+
+    GridEngineCheck(LoginNode login, CycleCloudSettings settings, PartitionChoice queues) {
+        this.login = login;
+        this.settings = settings;
+        this.queues = queues;
+    }
+
+    GridEngineFacts facts() {
+        GridEngineFacts known = facts;
+        if (known == null) {
+            synchronized (this) {
+                if (facts == null) {
+                    facts = GridEngineFacts.parse(login.run(GridEngineScripts.PROBE, List.of(settings.workDir(),
+                            login.bin()), Optional.empty()));
+                }
+                known = facts;
+            }
+        }
+        return known;
+    }
+
+    List<Problem> problems(Plan plan) {
+        List<Problem> problems = new ArrayList<>();
+        // What the plan asks that no Grid Engine cluster runs through this version comes first: no probe needed.
+        if (plan.nodes() > 1) {
+            problems.add(Problem.of("nodes", "the plan needs " + plan.nodes() + " nodes; this version of Gantry runs "
+                    + "Grid Engine jobs on one host (up to its slots): use nodes: 1, or a Slurm cluster "
+                    + "(backends.cyclecloud.scheduler: slurm) for multi-node jobs"));
+        }
+        if (plan.workload().container().isPresent()) {
+            problems.add(Problem.of("container", "the workload runs in the image " + plan.workload().container()
+                    .get().image() + ", but this version of Gantry runs no containers on Grid Engine clusters: run "
+                    + "the workload without a container, or on a Slurm cluster with Pyxis"));
+        }
+        GridEngineFacts cluster;
+        try {
+            cluster = facts();
+        } catch (GantryException e) {
+            problems.add(Problem.of("backends.cyclecloud.address", "cannot ask the cluster whether the plan fits: "
+                    + e.getMessage()));
+            return problems;
+        }
+        if (cluster.queuesError().isPresent()) {
+            problems.add(Problem.of("backends.cyclecloud", "qconf -sql failed on the login node: "
+                    + cluster.queuesError().get() + "; is sge_qmaster up and is this a Grid Engine submit host?"));
+            return problems;
+        }
+        try {
+            problems.addAll(queues.problems(plan));
+        } catch (GantryException e) {
+            problems.add(Problem.of("backends.cyclecloud.cycleCloud.url", "cannot read the cluster's node arrays "
+                    + "from CycleCloud: " + e.getMessage()));
+            return problems;
+        }
+        Optional<String> queue = queues.partitionFor(plan);
+        if (queue.isPresent() && !cluster.queues().contains(queue.get())) {
+            problems.add(Problem.of("backends.cyclecloud.partitions", "the plan's VM size " + plan.vmSize().name()
+                    + " maps to the queue " + queue.get() + ", which the cluster does not have (it has "
+                    + String.join(", ", cluster.queues()) + "); fix the partitions setting"));
+        }
+        int slots = GridEngineSubmission.slots(plan);
+        if (slots > 1 && !cluster.parallelEnvironments().contains(settings.parallelEnvironment())) {
+            problems.add(Problem.of("backends.cyclecloud.parallelEnvironment", "the plan asks " + slots + " slots, "
+                    + "which need the parallel environment " + settings.parallelEnvironment() + ", and the cluster "
+                    + "has " + (cluster.parallelEnvironments().isEmpty() ? "none" : String.join(", ",
+                    cluster.parallelEnvironments().stream().sorted().toList())) + "; set parallelEnvironment to "
+                    + "one whose allocation rule is $pe_slots (one host)"));
+        }
+        if (GridEngineSubmission.gpus(plan) > 0 && !cluster.complexes().contains(settings.gpuComplex())) {
+            problems.add(Problem.of("backends.cyclecloud.gpuComplex", "the plan needs " + GridEngineSubmission
+                    .gpus(plan) + " GPU(s), and the cluster defines no complex " + settings.gpuComplex()
+                    + " to count them; define it (qconf -mc, consumable) with each GPU host's count, or set "
+                    + "gpuComplex to the cluster's"));
+        }
+        if (GridEngineSubmission.memoryMib(plan) > 0 && !cluster.complexes().contains(settings.memoryComplex())) {
+            problems.add(Problem.of("backends.cyclecloud.memoryComplex", "the plan asks for memory, and the cluster "
+                    + "defines no complex " + settings.memoryComplex() + "; set memoryComplex to the cluster's "
+                    + "(h_vmem, or a consumable such as m_mem_free)"));
+        }
+        if (!cluster.workDirWritable()) {
+            problems.add(Problem.of("backends.cyclecloud.workDir", settings.workDir() + " is not writable by "
+                    + settings.login().user() + " on the login node; create it or choose another directory on the "
+                    + "shared file system"));
+        }
+        return problems;
+    }
+}

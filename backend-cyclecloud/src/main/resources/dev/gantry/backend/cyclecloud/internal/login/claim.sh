@@ -1,0 +1,118 @@
+# Gantry submit, the part every scheduler shares (bash; the scheduler's own lines above define id_file, the record
+# of the scheduler's job id in a job's directory, scheduler_submit DIR, which submits DIR/job.sh and prints the job id,
+# and scheduler_find NAME, which prints the id of a job of that name the scheduler still knows, if any).
+# For each job, claims its directory on the cluster, then submits its batch script exactly once.
+# Arguments: $1 = the directory of the scheduler's commands ("" or ending in /), $2 = the size in bytes of the part
+# every job's batch script shares, then per job five: its directory, its name in the scheduler, and the sizes in
+# bytes of its environment file, of its script's own head and of its script's own tail. Stdin: the shared part,
+# then per job its environment file, head and tail; a job's script is its head, the shared part and its tail.
+# Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
+# is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and the scheduler no
+# longer knows its id), NO_WORKDIR, or FAILED and the scheduler's message.
+# A fan-out of many jobs is one command: apart from one mkdir and one submit per job, everything is a bash builtin.
+set -u
+export LC_ALL=C # bytes, not characters, for read -N
+bin=$1
+common_bytes=$2
+shift 2
+# A cut connection must not stop a submit halfway: what the scheduler answers is recorded whatever happens to the caller.
+trap '' HUP PIPE
+# Every file a job directory holds is its owner's alone: the environment file holds secrets.
+umask 077
+# Files are created, never overwritten, unless written with >| on purpose: the claim depends on it.
+set -C
+# Whether the submit holding a claim still runs.
+holder_alive() {
+  local holder=
+  [ -r "$1/claim" ] && read -r holder <"$1/claim"
+  [ -n "$holder" ] && kill -0 "$holder" 2>/dev/null
+}
+# take BYTES: exactly that many bytes of stdin into $taken (the next job's stay for it).
+take() {
+  taken=
+  [ "$1" -gt 0 ] || return 0
+  IFS= read -r -d '' -N "$1" taken
+  [ "${#taken}" -eq "$1" ]
+}
+# submit_one DIR NAME ENV_BYTES HEAD_BYTES TAIL_BYTES: prints the job's answer line.
+submit_one() {
+  local dir=$1 name=$2 id= env script
+  take "$3" || { echo "FAILED the environment of $name arrived short"; return; }
+  env=$taken
+  take "$4" || { echo "FAILED the script of $name arrived short"; return; }
+  script=$taken$common
+  take "$5" || { echo "FAILED the script of $name arrived short"; return; }
+  script=$script$taken
+  [ -d "$dir" ] || { echo NO_WORKDIR; return; }
+  # The claim: a file created only if it does not exist yet (noclobber, O_EXCL), once per key, ever.
+  if ! { echo $$ >"$dir/claim"; } 2>/dev/null; then
+    local n=0
+    while [ ! -s "$dir/$id_file" ] && [ "$n" -lt 100 ] && holder_alive "$dir"; do
+      sleep 0.1
+      n=$((n + 1))
+    done
+    if [ -s "$dir/$id_file" ]; then
+      read -r id <"$dir/$id_file"
+      echo "ADOPTED ${id%%;*}"
+      return
+    fi
+    holder_alive "$dir" && { echo BUSY; return; }
+    # The claim's holder died without recording an id. Its submit may have reached the scheduler: ask by the job's
+    # name, which is its key's alone.
+    id=$(scheduler_find "$name" 2>/dev/null)
+    id=${id%%$'\n'*}
+    if [ -n "$id" ]; then
+      printf '%s\n' "$id" >|"$dir/$id_file"
+      echo "ADOPTED $id"
+      return
+    fi
+    [ -e "$dir/started" ] && { echo FORGOTTEN; return; }
+    [ -e "$dir/cancelled" ] && { echo CANCELLED; return; }
+    # Its submit never reached the scheduler: this submit takes the claim over.
+    echo $$ >|"$dir/claim"
+  fi
+  printf '%s' "$env" >|"$dir/env" || { echo "FAILED cannot write $dir/env"; return; }
+  printf '%s' "$script" >|"$dir/job.sh" || { echo "FAILED cannot write $dir/job.sh"; return; }
+  # A cancel that came while this submit was on its way wins: nothing is submitted.
+  [ -e "$dir/cancelled" ] && { rm -f -- "$dir/env"; echo CANCELLED; return; }
+  # The scheduler's answer goes straight into the record that a retry adopts.
+  if ! scheduler_submit "$dir" >|"$dir/$id_file" 2>|"$errors"; then
+    local message
+    message=$(<"$errors")
+    # Nothing was submitted: the key is free again for a corrected retry.
+    rm -rf -- "$dir"
+    message=${message//$'\n'/ }
+    echo "FAILED ${message//$'\r'/}"
+    return
+  fi
+  read -r id <"$dir/$id_file"
+  echo "SUBMITTED ${id%%;*}"
+}
+# Stdin into a file first, in one go: bash's read takes a pipe a byte at a time, but a file in blocks.
+if [ "$#" -ge 5 ]; then
+  wd=${1%/*}
+  [ -d "$wd" ] || mkdir -p -- "$wd" 2>/dev/null
+  spool=$wd/.submit.$$
+  if cat >|"$spool" 2>/dev/null; then
+    exec <"$spool"
+    rm -f -- "$spool"
+  fi
+fi
+# The scheduler's complaints, read only when it fails; one file for the whole command.
+errors=${wd:-/tmp}/.submit-errors.$$
+trap 'rm -f -- "$errors"' EXIT
+# Every job's directory in one process: what claims a job is its claim file, not its directory.
+dirs=()
+for ((i = 1; i <= $#; i += 5)); do
+  dirs+=("${!i}")
+done
+((${#dirs[@]})) && mkdir -p -- "${dirs[@]}" 2>/dev/null
+if ! take "$common_bytes"; then
+  for ((i = 1; i <= $#; i += 5)); do echo "FAILED the scripts' shared part arrived short"; done
+  exit 0
+fi
+common=$taken
+while [ "$#" -ge 5 ]; do
+  submit_one "$1" "$2" "$3" "$4" "$5"
+  shift 5
+done
