@@ -9,7 +9,8 @@
 # Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
 # is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and the scheduler no
 # longer knows its id), NO_WORKDIR, or FAILED and the scheduler's message.
-# A fan-out of many jobs is one command: apart from one mkdir and one submit per job, everything is a bash builtin.
+# A fan-out of many jobs is one command: apart from one mkdir, one submit and one subshell per job (four in flight)
+# and the sort that puts the answers back in order, everything is a bash builtin.
 set -u
 export LC_ALL=C # bytes, not characters, for read -N
 bin=$1
@@ -34,15 +35,18 @@ take() {
   IFS= read -r -d '' -N "$1" taken
   [ "${#taken}" -eq "$1" ]
 }
-# submit_one DIR NAME ENV_BYTES HEAD_BYTES TAIL_BYTES: prints the job's answer line.
-submit_one() {
-  local dir=$1 name=$2 id= env script
-  take "$3" || { echo "FAILED the environment of $name arrived short"; return; }
+# read_job ENV_BYTES HEAD_BYTES TAIL_BYTES: the next job's environment into $env, its script into $script.
+read_job() {
+  take "$1" || return 1
   env=$taken
-  take "$4" || { echo "FAILED the script of $name arrived short"; return; }
+  take "$2" || return 1
   script=$taken$common
-  take "$5" || { echo "FAILED the script of $name arrived short"; return; }
+  take "$3" || return 1
   script=$script$taken
+}
+# submit_one DIR NAME: claims the job and submits $script with $env; prints the job's answer line.
+submit_one() {
+  local dir=$1 name=$2 id= errors=$errors.$3
   [ -d "$dir" ] || { echo NO_WORKDIR; return; }
   # The claim: a file created only if it does not exist yet (noclobber, O_EXCL), once per key, ever.
   if ! { echo $$ >"$dir/claim"; } 2>/dev/null; then
@@ -79,6 +83,7 @@ submit_one() {
   if ! scheduler_submit "$dir" >|"$dir/$id_file" 2>|"$errors"; then
     local message
     message=$(<"$errors")
+    rm -f -- "$errors"
     # Nothing was submitted: the key is free again for a corrected retry.
     rm -rf -- "$dir"
     message=${message//$'\n'/ }
@@ -98,9 +103,9 @@ if [ "$#" -ge 5 ]; then
     rm -f -- "$spool"
   fi
 fi
-# The scheduler's complaints, read only when it fails; one file for the whole command.
+# The scheduler's complaints, read only when it fails; one file per job in flight.
 errors=${wd:-/tmp}/.submit-errors.$$
-trap 'rm -f -- "$errors"' EXIT
+trap 'rm -f -- "$errors".*' EXIT
 # Every job's directory in one process: what claims a job is its claim file, not its directory.
 dirs=()
 for ((i = 1; i <= $#; i += 5)); do
@@ -112,7 +117,26 @@ if ! take "$common_bytes"; then
   exit 0
 fi
 common=$taken
-while [ "$#" -ge 5 ]; do
-  submit_one "$1" "$2" "$3" "$4" "$5"
-  shift 5
-done
+# A few submits at a time: each one mostly waits for the scheduler's answer, which the controller gives to several
+# at once (wait -n: bash 4.3 or newer). Stdin is read here, in order; each job's answer is printed after its number
+# (one short line, one write), and put back in order.
+in_flight=4
+n=0
+running=0
+{
+  while [ "$#" -ge 5 ]; do
+    n=$((n + 1))
+    if read_job "$3" "$4" "$5"; then
+      printf '%s %s\n' "$n" "$(submit_one "$1" "$2" "$n")" &
+      running=$((running + 1))
+      if [ "$running" -ge "$in_flight" ]; then
+        wait -n
+        running=$((running - 1))
+      fi
+    else
+      printf '%s %s\n' "$n" "FAILED the environment or script of $2 arrived short"
+    fi
+    shift 5
+  done
+  wait
+} | sort -s -n -k1,1 | cut -d' ' -f2-

@@ -215,11 +215,27 @@ class SlurmBatchScriptTest {
         assertEquals(failure, Files.readString(jobDir.resolve("rank-0.err")));
     }
 
+    /**
+     * A node taken down under a requeueable job can end its srun, even with 0, before the script is signalled: the
+     * run Slurm requeues records no exit and keeps the environment for the next one.
+     */
+    @ParameterizedTest(name = "{0}, Requeue={1}: a requeued run {2}")
+    @CsvSource({"REQUEUED, 1, true", "PENDING, 1, true", "RUNNING, 1, false", "REQUEUED, 0, false"})
+    void ranksThatEndWhileSlurmRequeuesTheJobLeaveNoExitRecord(String state, int requeue, boolean requeued)
+            throws Exception {
+        Files.createDirectories(temp.resolve("log"));
+        Files.writeString(temp.resolve("log/job-state"), state);
+        Files.writeString(temp.resolve("log/requeue"), Integer.toString(requeue));
+        Run run = run(Map.of(), true);
+        assertEquals(requeued, Files.exists(run.jobDir.resolve("env")), run.output);
+        assertEquals(!requeued, Files.exists(run.jobDir.resolve("exit")), run.output);
+    }
+
     /** Slurm signals the batch script (SIGTERM) on a requeue, a cancel and at the time limit alike. */
     @ParameterizedTest(name = "{0}, Requeue={1}: environment kept {2}")
     @CsvSource({"REQUEUED, 1, true", "REQUEUE_HOLD, 1, true", "PENDING, 1, true", "PREEMPTED, 1, true",
         "NODE_FAIL, 0, false", "PREEMPTED, 0, false", "CANCELLED, 1, false", "TIMEOUT, 1, false",
-        "COMPLETING, 1, false"})
+        "COMPLETING, 1, false", "RUNNING, 1, true", "RUNNING, 0, false"})
     void aStopForARequeueKeepsTheEnvironmentAndAStopForGoodRemovesIt(String state, int requeue, boolean kept)
             throws Exception {
         Path bin = fakeCommands();
