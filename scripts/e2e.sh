@@ -279,18 +279,24 @@ spec:
   model: small
   command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo "tick $i"; i=$((i+1)); sleep 0.2; done']
 YAML
-run_gantry --config "$cc_config" run "$work/ticker.yaml" --detach
-job=$(head -n 1 "$out")
-check "run --detach submits to Slurm and prints the job id" bash -c "[[ $code -eq 0 && '$job' == ticker-* ]]"
-sleep 3
-run_gantry --config "$cc_config" status "$job" --output json
-check "status reports the Slurm job RUNNING" json "d['state']=='RUNNING'"
-timeout 5 ./gantry --config "$cc_config" logs --follow "$job" >"$out" 2>"$err"
-check "logs --follow streams the ticks while the job runs" bash -c "grep -q '^tick 1$' '$out'"
-run_gantry --config "$cc_config" cancel "$job"
-check "cancel stops it" bash -c "[[ $code -eq 0 ]]"
-run_gantry --config "$cc_config" status "$job" --output json
-check "status then says CANCELLED" json "d['state']=='CANCELLED'"
+# detached_lifecycle CONFIG SCHEDULER: run --detach, status, logs --follow, cancel and status of the ticker workload
+# on the cluster CONFIG names.
+detached_lifecycle() {
+  local config=$1 scheduler=$2 job
+  run_gantry --config "$config" run "$work/ticker.yaml" --detach
+  job=$(head -n 1 "$out")
+  check "run --detach submits to $scheduler and prints the job id" bash -c "[[ $code -eq 0 && '$job' == ticker-* ]]"
+  sleep 3
+  run_gantry --config "$config" status "$job" --output json
+  check "status reports the $scheduler job RUNNING" json "d['state']=='RUNNING'"
+  timeout 5 ./gantry --config "$config" logs --follow "$job" >"$out" 2>"$err"
+  check "logs --follow streams the ticks from $scheduler while the job runs" bash -c "grep -q '^tick 1$' '$out'"
+  run_gantry --config "$config" cancel "$job"
+  check "cancel stops the $scheduler job" bash -c "[[ $code -eq 0 ]]"
+  run_gantry --config "$config" status "$job" --output json
+  check "status then says CANCELLED" json "d['state']=='CANCELLED'"
+}
+detached_lifecycle "$cc_config" Slurm
 run_gantry --config "$cc_config" doctor --output json
 check "doctor probes both compute nodes through Slurm" json \
   "sorted(h['host'] for h in d)==['gantry-c1','gantry-c2'] and all(h['facts']['partition']=='hpc' for h in d)"
@@ -345,18 +351,7 @@ run_gantry --config "$ge_config" run "$work/ge-hello.yaml"
 check "a workload runs on Grid Engine: its output streams back and it SUCCEEDED, on 2 slots of the smp PE" \
   bash -c "[[ $code -eq 0 ]] && grep -q '^hello from $GE_HOST, rank 0 of 1, 2 slots$' '$out' \
     && grep -q ': SUCCEEDED (exit 0)' '$out'"
-run_gantry --config "$ge_config" run "$work/ticker.yaml" --detach
-job=$(head -n 1 "$out")
-check "run --detach submits to Grid Engine and prints the job id" bash -c "[[ $code -eq 0 && '$job' == ticker-* ]]"
-sleep 3
-run_gantry --config "$ge_config" status "$job" --output json
-check "status reports the Grid Engine job RUNNING" json "d['state']=='RUNNING'"
-timeout 5 ./gantry --config "$ge_config" logs --follow "$job" >"$out" 2>"$err"
-check "logs --follow streams the ticks from Grid Engine while the job runs" bash -c "grep -q '^tick 1$' '$out'"
-run_gantry --config "$ge_config" cancel "$job"
-check "cancel stops it (qdel)" bash -c "[[ $code -eq 0 ]]"
-run_gantry --config "$ge_config" status "$job" --output json
-check "status then says CANCELLED" json "d['state']=='CANCELLED'"
+detached_lifecycle "$ge_config" "Grid Engine"
 run_gantry --config "$ge_config" doctor --output json
 check "doctor probes the execution host through Grid Engine" json \
   "[h['host'] for h in d]==['$GE_HOST'] and d[0]['facts']['queue']=='default' and int(d[0]['facts']['cpus'])>=1"

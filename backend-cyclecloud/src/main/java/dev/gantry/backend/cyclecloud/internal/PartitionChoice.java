@@ -5,6 +5,7 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.backend.cyclecloud.internal.cyclecloud.ClusterLayout;
 import dev.gantry.backend.cyclecloud.internal.cyclecloud.CycleCloudClient;
+import dev.gantry.backend.cyclecloud.internal.login.Once;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,13 +17,12 @@ import java.util.Optional;
  */
 public final class PartitionChoice {
     private final CycleCloudSettings settings;
-    private final Optional<CycleCloudClient> cycleCloud;
-    private volatile ClusterLayout layout;
+    private final Optional<Once<ClusterLayout>> layout;
 
     public PartitionChoice(CycleCloudSettings settings, BackendContext context) {
         this.settings = settings;
-        this.cycleCloud = settings.cycleCloud().map(endpoint -> new CycleCloudClient(endpoint, context.secrets(),
-                context.logger()));
+        this.layout = settings.cycleCloud().map(endpoint -> new CycleCloudClient(endpoint, context.secrets(),
+                context.logger())).map(client -> new Once<>(client::clusterLayout));
     }
 
     public Optional<String> partitionFor(Plan plan) {
@@ -45,18 +45,6 @@ public final class PartitionChoice {
     }
 
     private Optional<ClusterLayout> layout() {
-        if (cycleCloud.isEmpty()) {
-            return Optional.empty();
-        }
-        ClusterLayout known = layout;
-        if (known == null) {
-            synchronized (this) {
-                if (layout == null) {
-                    layout = cycleCloud.get().clusterLayout();
-                }
-                known = layout;
-            }
-        }
-        return Optional.of(known);
+        return layout.map(Once::get);
     }
 }

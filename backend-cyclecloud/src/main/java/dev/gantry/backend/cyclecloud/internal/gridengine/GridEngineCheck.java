@@ -6,6 +6,7 @@ import dev.gantry.api.Problem;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
 import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
+import dev.gantry.backend.cyclecloud.internal.login.Once;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,26 +20,18 @@ final class GridEngineCheck {
     private final LoginNode login;
     private final CycleCloudSettings settings;
     private final PartitionChoice queues;
-    private volatile GridEngineFacts facts;
+    private final Once<GridEngineFacts> facts;
 
     GridEngineCheck(LoginNode login, CycleCloudSettings settings, PartitionChoice queues) {
         this.login = login;
         this.settings = settings;
         this.queues = queues;
+        this.facts = new Once<>(() -> GridEngineFacts.parse(login.run(GridEngineScripts.PROBE,
+                List.of(settings.workDir(), login.bin()), Optional.empty())));
     }
 
     GridEngineFacts facts() {
-        GridEngineFacts known = facts;
-        if (known == null) {
-            synchronized (this) {
-                if (facts == null) {
-                    facts = GridEngineFacts.parse(login.run(GridEngineScripts.PROBE, List.of(settings.workDir(),
-                            login.bin()), Optional.empty()));
-                }
-                known = facts;
-            }
-        }
-        return known;
+        return facts.get();
     }
 
     List<Problem> problems(Plan plan) {

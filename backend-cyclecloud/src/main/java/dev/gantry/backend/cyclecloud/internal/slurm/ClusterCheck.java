@@ -6,6 +6,7 @@ import dev.gantry.api.Problem;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
 import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
+import dev.gantry.backend.cyclecloud.internal.login.Once;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,27 +20,19 @@ final class ClusterCheck {
     private final LoginNode login;
     private final CycleCloudSettings settings;
     private final PartitionChoice partitions;
-    private volatile ClusterFacts facts;
+    private final Once<ClusterFacts> facts;
 
     ClusterCheck(LoginNode login, CycleCloudSettings settings, PartitionChoice partitions) {
         this.login = login;
         this.settings = settings;
         this.partitions = partitions;
+        this.facts = new Once<>(() -> ClusterFacts.parse(login.run(SlurmScripts.PROBE, List.of(settings.workDir(),
+                login.bin()), Optional.empty())));
     }
 
     /** The cluster's facts, probed on first use; REMOTE_ERROR when the login node cannot be asked. */
     ClusterFacts facts() {
-        ClusterFacts known = facts;
-        if (known == null) {
-            synchronized (this) {
-                if (facts == null) {
-                    facts = ClusterFacts.parse(login.run(SlurmScripts.PROBE, List.of(settings.workDir(),
-                            login.bin()), Optional.empty()));
-                }
-                known = facts;
-            }
-        }
-        return known;
+        return facts.get();
     }
 
     /** Whether srun has Pyxis's container options; false when the cluster cannot be asked. */
