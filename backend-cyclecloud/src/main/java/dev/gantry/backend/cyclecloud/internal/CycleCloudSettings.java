@@ -71,6 +71,8 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     /** Grid Engine's names of parallel environments (sge_types(5), one word) and complexes (complex(5)). */
     private static final Pattern PE_NAME = Pattern.compile("[A-Za-z0-9._%+=,-]{1,64}");
     private static final Pattern COMPLEX_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    /** A Grid Engine project, as qsub's -P takes it (sge_types(5)). */
+    private static final Pattern GE_PROJECT = Pattern.compile("[A-Za-z0-9._%+=,-]{1,64}");
 
     public static final List<ConfigKey> KEYS = keys();
 
@@ -129,6 +131,7 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         String memoryComplex = word(config, MEMORY_COMPLEX, "h_vmem", COMPLEX_NAME, "a Grid Engine complex name "
                 + "(qconf -sc lists them)", problems);
         Optional<CycleCloudEndpoint> cycleCloud = cycleCloud(config, problems);
+        schedulerKeys(config, scheduler, problems);
         if (scheduler == Scheduler.PBS) {
             problems.add(SCHEDULER, "'pbs' is not runnable in this version of Gantry: its scripts and parsers are "
                     + "rendered and tested, but never against a live PBS; use slurm or gridengine "
@@ -218,6 +221,26 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
             return Optional.empty();
         }
         return value;
+    }
+
+    /** Keys only one scheduler reads: set for the other, they would be ignored without a word, so they are refused. */
+    private static void schedulerKeys(BackendConfig config, Scheduler scheduler, ConfigProblems problems) {
+        List<String> slurmOnly = List.of(QOS, GPU_REQUEST, JOB_COMP_LOG);
+        List<String> gridEngineOnly = List.of(PARALLEL_ENVIRONMENT, GPU_COMPLEX, MEMORY_COMPLEX);
+        List<String> foreign = scheduler == Scheduler.SLURM ? gridEngineOnly
+                : scheduler == Scheduler.GRIDENGINE ? slurmOnly : List.of();
+        String owner = scheduler == Scheduler.SLURM ? "Grid Engine" : "Slurm";
+        for (String key : foreign) {
+            if (config.get(key).filter(v -> !v.isBlank()).isPresent()) {
+                problems.add(key, "is a " + owner + " setting, and this cluster's scheduler is "
+                        + scheduler.configName() + "; remove it (or set scheduler to the cluster's)");
+            }
+        }
+        if (scheduler == Scheduler.GRIDENGINE) {
+            config.get(ACCOUNT).map(String::strip).filter(a -> !a.isEmpty() && !GE_PROJECT.matcher(a).matches())
+                    .ifPresent(a -> problems.add(ACCOUNT, "'" + a + "' is not a Grid Engine project name (-P): use "
+                            + "letters, digits and ._%+=,- (qconf -sprjl lists the projects)"));
+        }
     }
 
     private static String word(BackendConfig config, String key, String fallback, Pattern allowed, String what,

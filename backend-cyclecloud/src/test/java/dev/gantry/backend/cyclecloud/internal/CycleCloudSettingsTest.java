@@ -166,6 +166,25 @@ class CycleCloudSettingsTest {
     }
 
     @Test
+    void aSettingOfTheOtherSchedulerIsRefusedRatherThanIgnored() {
+        assertEquals(List.of("backends.cyclecloud.qos: is a Slurm setting, and this cluster's scheduler is gridengine; "
+                        + "remove it (or set scheduler to the cluster's)",
+                "backends.cyclecloud.jobCompLog: is a Slurm setting, and this cluster's scheduler is gridengine; "
+                        + "remove it (or set scheduler to the cluster's)"),
+                problems(minimalWith("scheduler", "gridengine", "qos", "high", "jobCompLog", "/var/log/jobcomp")));
+        assertEquals(List.of("backends.cyclecloud.parallelEnvironment: is a Grid Engine setting, and this cluster's "
+                        + "scheduler is slurm; remove it (or set scheduler to the cluster's)"),
+                problems(minimalWith("parallelEnvironment", "smp")));
+    }
+
+    @Test
+    void aGridEngineProjectIsOneWordQsubTakes() {
+        assertEquals(List.of("backends.cyclecloud.account: 'ml@team' is not a Grid Engine project name (-P): use "
+                        + "letters, digits and ._%+=,- (qconf -sprjl lists the projects)"),
+                problems(minimalWith("scheduler", "gridengine", "account", "ml@team")));
+    }
+
+    @Test
     void gridEngineNamesThatAQsubLineCannotCarryAreRefused() {
         assertEquals(List.of("backends.cyclecloud.parallelEnvironment: 'smp slots' is not a Grid Engine parallel "
                         + "environment name (qconf -spl lists them); the default is smpslots",

@@ -40,24 +40,22 @@ public final class GridEngineStatusReport {
     public static Map<String, JobStatus> parse(String output, Instant now) {
         Map<String, JobRecords> records = new LinkedHashMap<>();
         Map<String, StringBuilder> accounting = new HashMap<>();
-        StringBuilder xml = null;
+        StringBuilder xml = new StringBuilder();
+        boolean inXml = false;
         boolean queueKnown = false;
         for (String line : output.split("\n", -1)) {
-            if (xml != null) {
+            if (inXml) {
                 if (line.equals("=end-qstat")) {
+                    inXml = false;
                     queueKnown = true;
-                    continue;
-                }
-                if (!queueKnown) {
+                } else {
                     xml.append(line).append('\n');
-                    continue;
                 }
-            }
-            if (line.startsWith("J\t")) {
+            } else if (line.equals("=qstat")) {
+                inXml = true;
+            } else if (line.startsWith("J\t")) {
                 JobRecords r = JobRecords.parse(line.substring(2).split("\t", -1));
                 records.put(r.jobId(), r);
-            } else if (line.equals("=qstat")) {
-                xml = new StringBuilder();
             } else if (line.startsWith("A\t")) {
                 String[] f = line.split("\t", 3);
                 accounting.computeIfAbsent(f[1], k -> new StringBuilder()).append(f.length > 2 ? f[2] : "")
@@ -68,7 +66,7 @@ public final class GridEngineStatusReport {
                         + "up? Gantry asks again at the next poll");
             }
         }
-        Map<String, List<QstatXml.Job>> queue = xml == null || !queueKnown ? Map.of()
+        Map<String, List<QstatXml.Job>> queue = !queueKnown ? Map.of()
                 : QstatXml.byJobNumber(QstatXml.parse(xml.toString()));
         Map<String, JobStatus> statuses = new LinkedHashMap<>();
         for (JobRecords r : records.values()) {

@@ -72,7 +72,8 @@ public final class SlurmStatusReport {
         }
         Map<String, JobStatus> statuses = new LinkedHashMap<>();
         for (JobRecords r : records.values()) {
-            statuses.put(r.jobId(), status(r, r.schedulerId().map(queue::get), r.schedulerId().map(completions::get), now));
+            statuses.put(r.jobId(), status(r, r.schedulerId().map(queue::get), r.schedulerId().map(completions::get),
+                    now));
         }
         return statuses;
     }
