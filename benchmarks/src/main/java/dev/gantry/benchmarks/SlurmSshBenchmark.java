@@ -1,35 +1,25 @@
 package dev.gantry.benchmarks;
 
-import dev.gantry.api.Architecture;
-import dev.gantry.api.ModelClass;
-import dev.gantry.api.Phase;
+import static dev.gantry.benchmarks.TestClusterBench.context;
+import static dev.gantry.benchmarks.TestClusterBench.exec;
+import static dev.gantry.benchmarks.TestClusterBench.jobDirectories;
+import static dev.gantry.benchmarks.TestClusterBench.measurePolls;
+import static dev.gantry.benchmarks.TestClusterBench.plan;
+import static dev.gantry.benchmarks.TestClusterBench.seconds;
+
 import dev.gantry.api.Plan;
-import dev.gantry.api.SecretRef;
-import dev.gantry.api.VmSize;
-import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobRef;
-import dev.gantry.api.backend.SecretResolver;
-import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.api.backend.Submission;
+import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.CycleCloudBackendProvider;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The CycleCloud backend against the real Slurm test cluster of scripts/test-cluster.sh, in one run:
@@ -51,7 +41,6 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class SlurmSshBenchmark {
-    private static final Path CLUSTER = Path.of("/var/lib/gantry-test-cluster/cluster.env");
     private static final List<String> COMMANDS = List.of("sbatch", "squeue", "scancel", "scontrol", "sinfo", "srun");
 
     private SlurmSshBenchmark() {
@@ -60,40 +49,14 @@ public final class SlurmSshBenchmark {
     public static void main(String[] args) throws Exception {
         int submits = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int polls = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        Map<String, String> env = clusterEnv();
-        String shared = env.get("SHARED_DIR");
-        String run = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        Path root = Path.of(shared, run);
-        Path bin = root.resolve("bin");
-        Path counter = root.resolve("squeue-calls");
-        Files.createDirectories(bin);
-        wrappers(bin, counter);
-        chown(root, env.get("LOGIN_USER"));
-
-        Map<String, String> config = new LinkedHashMap<>();
-        config.put("address", env.get("LOGIN_ADDRESS"));
-        config.put("port", env.get("LOGIN_PORT"));
-        config.put("user", env.get("LOGIN_USER"));
-        config.put("identityFile", env.get("LOGIN_IDENTITY"));
-        config.put("hostKeyFingerprint", env.get("LOGIN_FINGERPRINT"));
-        config.put("workDir", root + "/jobs");
-        config.put("binDir", bin.toString());
-        BackendContext context = new BackendContext() {
-            @Override
-            public Path stateDirectory() {
-                return root;
-            }
-
-            @Override
-            public SecretResolver secrets() {
-                return (SecretRef ref) -> {
-                    throw new IllegalStateException("the benchmark uses no secrets");
-                };
-            }
-        };
-        Plan plan = Plan.builder(Workload.builder("bench-submit").phase(Phase.TRAINING).model(ModelClass.SMALL)
-                .command("true").build(), new VmSize("bench", "bench", 1, 0.5, Optional.empty(), false,
-                Architecture.X64, Set.of("V2"))).build();
+        TestClusterBench.Run bench = TestClusterBench.Run.start(COMMANDS, "squeue");
+        Map<String, String> env = bench.env();
+        String run = bench.id();
+        Path root = bench.root();
+        Path counter = bench.counter();
+        Map<String, String> config = bench.settings();
+        BackendContext context = context(root);
+        Plan plan = plan();
         System.out.printf(Locale.ROOT, "Slurm over SSH to %s:%s, %d submits, %d polls%n", env.get("LOGIN_ADDRESS"),
                 env.get("LOGIN_PORT"), submits, polls);
 
@@ -128,23 +91,7 @@ public final class SlurmSshBenchmark {
             drain();
             for (int tracked : List.of(1, 1000)) {
                 List<JobRef> refs = seed(root.resolve("jobs"), run, tracked, env.get("LOGIN_USER"));
-                backend.statuses(refs); // warm
-                long[] nanos = new long[polls];
-                long commands = 0;
-                long squeues = 0;
-                for (int p = 0; p < polls; p++) {
-                    long before = backend.remoteCalls().orElse(-1);
-                    long squeueBefore = lines(counter);
-                    long t = System.nanoTime();
-                    backend.statuses(refs);
-                    nanos[p] = System.nanoTime() - t;
-                    commands = Math.max(commands, backend.remoteCalls().orElse(-1) - before);
-                    squeues = Math.max(squeues, lines(counter) - squeueBefore);
-                }
-                Arrays.sort(nanos);
-                System.out.printf(Locale.ROOT, "status poll of %4d jobs: %d remote command(s), %d squeue run(s) per "
-                                + "poll (most seen), median %.1f ms, p90 %.1f ms%n", tracked, commands, squeues,
-                        nanos[polls / 2] / 1e6, nanos[(int) (polls * 0.9)] / 1e6);
+                measurePolls(backend, refs, polls, counter, "squeue");
                 exec(List.of("scancel", "-u", env.get("LOGIN_USER"), "-n", "bench-held"));
             }
         } finally {
@@ -171,29 +118,7 @@ public final class SlurmSshBenchmark {
     private static List<JobRef> seed(Path jobs, String run, int tracked, String user) throws Exception {
         String ids = exec(List.of("runuser", "-u", user, "--", "bash", "-c", "for i in $(seq " + tracked + "); do "
                 + "sbatch --parsable -H -J bench-held -p hpc -o /dev/null --wrap true || exit 1; done"));
-        List<String> slurmIds = ids.lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
-        List<JobRef> refs = new ArrayList<>();
-        for (int i = 0; i < slurmIds.size(); i++) {
-            String id = "job-" + run + "-poll" + tracked + "-" + i;
-            Path dir = Files.createDirectories(jobs.resolve(id));
-            Files.writeString(dir.resolve("slurm-id"), slurmIds.get(i) + "\n");
-            refs.add(new JobRef("cyclecloud", id));
-        }
-        chown(jobs, user);
-        return refs;
-    }
-
-    /** Slurm's commands reached through wrappers; the squeue one counts its runs. */
-    private static void wrappers(Path bin, Path counter) throws IOException {
-        for (String command : COMMANDS) {
-            String real = exec(List.of("sh", "-c", "command -v " + command)).strip();
-            String count = command.equals("squeue") ? "echo >>'" + counter + "'\n" : "";
-            Path wrapper = bin.resolve(command);
-            Files.writeString(wrapper, "#!/bin/sh\n" + count + "exec '" + real + "' \"$@\"\n");
-            Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
-        Files.writeString(counter, "");
-        Files.setPosixFilePermissions(counter, PosixFilePermissions.fromString("rw-rw-rw-"));
+        return jobDirectories(jobs, run, ids, "slurm-id", user);
     }
 
     /** Cancels the user's jobs and waits until Slurm lists none pending. */
@@ -209,47 +134,6 @@ public final class SlurmSshBenchmark {
                 return;
             }
             Thread.sleep(500);
-        }
-    }
-
-    private static long lines(Path file) throws IOException {
-        return Files.readAllLines(file).size();
-    }
-
-    private static Map<String, String> clusterEnv() throws IOException {
-        if (!Files.isReadable(CLUSTER)) {
-            throw new IllegalStateException(CLUSTER + " is missing: run scripts/test-cluster.sh up first");
-        }
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(CLUSTER)) {
-            int eq = line.indexOf('=');
-            if (!line.startsWith("#") && eq > 0) {
-                env.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));
-            }
-        }
-        return env;
-    }
-
-    private static void chown(Path path, String user) throws IOException {
-        exec(List.of("chown", "-R", user + ":", path.toString()));
-    }
-
-    private static double seconds(long start) {
-        return (System.nanoTime() - start) / 1e9;
-    }
-
-    private static String exec(List<String> argv) throws IOException {
-        try {
-            Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                throw new IOException(String.join(" ", argv) + " failed: " + out);
-            }
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
         }
     }
 }

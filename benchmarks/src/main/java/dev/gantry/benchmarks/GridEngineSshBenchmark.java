@@ -1,0 +1,111 @@
+package dev.gantry.benchmarks;
+
+import static dev.gantry.benchmarks.TestClusterBench.context;
+import static dev.gantry.benchmarks.TestClusterBench.exec;
+import static dev.gantry.benchmarks.TestClusterBench.jobDirectories;
+import static dev.gantry.benchmarks.TestClusterBench.measurePolls;
+import static dev.gantry.benchmarks.TestClusterBench.plan;
+import static dev.gantry.benchmarks.TestClusterBench.seconds;
+
+import dev.gantry.api.Plan;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.Submission;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.cyclecloud.CycleCloudBackendProvider;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The CycleCloud backend against the test cluster's real Grid Engine, in one run: submissions per second of a local
+ * {@code qsub -b y true} loop against Gantry's {@code submit} one by one and {@code submitAll}, three rounds side by
+ * side (the queue disabled, so that no job starts while any of them is measured), then remote commands and qstat
+ * runs (counted by a wrapper) per status poll while tracking 1 and 1,000 jobs held pending ({@code qsub -h}).
+ * Usage, as root from the repository root:
+ *
+ * <pre>
+ * scripts/test-cluster.sh up
+ * ./mvnw -o -q -B -pl benchmarks -am package -DskipTests
+ * java -cp "benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)" \
+ *     dev.gantry.benchmarks.GridEngineSshBenchmark 100 10
+ * </pre>
+ */
+public final class GridEngineSshBenchmark {
+    private static final List<String> COMMANDS = List.of("qsub", "qstat", "qdel", "qacct", "qconf");
+
+    private GridEngineSshBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int submits = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+        int polls = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        TestClusterBench.Run bench = TestClusterBench.Run.start(COMMANDS, "qstat");
+        Map<String, String> env = bench.env();
+        String user = bench.user();
+        String queue = env.get("GE_QUEUE");
+        String run = bench.id();
+        Path root = bench.root();
+        Path counter = bench.counter();
+        Map<String, String> config = bench.settings();
+        config.put("scheduler", "gridengine");
+        Plan plan = plan();
+        System.out.printf(Locale.ROOT, "Grid Engine over SSH to %s:%s, %d submits, %d polls%n",
+                env.get("LOGIN_ADDRESS"), env.get("LOGIN_PORT"), submits, polls);
+        try (Backend backend = new CycleCloudBackendProvider().create(new BackendConfig("cyclecloud", config),
+                context(root))) {
+            backend.validate(plan); // connects and probes the cluster once; not measured
+            exec(List.of("qmod", "-d", queue));
+            for (int round = 1; round <= 3; round++) {
+                long start = System.nanoTime();
+                exec(List.of("runuser", "-u", user, "--", "bash", "-c", "cd /tmp; for i in $(seq " + submits
+                        + "); do qsub -b y -N bench-local -o /dev/null -j y true </dev/null >/dev/null || exit 1; "
+                        + "done"));
+                double local = submits / seconds(start);
+                deleteAll(user);
+                start = System.nanoTime();
+                for (int i = 0; i < submits; i++) {
+                    backend.submit(plan, SubmitOptions.withKey(run + "-r" + round + "-one-" + i));
+                }
+                double oneByOne = submits / seconds(start);
+                deleteAll(user);
+                List<Submission> batch = new ArrayList<>();
+                for (int i = 0; i < submits; i++) {
+                    batch.add(new Submission(plan, SubmitOptions.withKey(run + "-r" + round + "-all-" + i)));
+                }
+                start = System.nanoTime();
+                backend.submitAll(batch);
+                double all = submits / seconds(start);
+                deleteAll(user);
+                System.out.printf(Locale.ROOT, "round %d: local qsub loop %6.1f/s | Gantry submit one by one "
+                        + "%6.1f/s = %.2f | Gantry submitAll %6.1f/s = %.2f%n", round, local, oneByOne,
+                        oneByOne / local, all, all / local);
+            }
+            for (int tracked : List.of(1, 1000)) {
+                String ids = exec(List.of("runuser", "-u", user, "--", "bash", "-c", "cd /tmp; for i in $(seq "
+                        + tracked + "); do qsub -terse -h -b y -N bench-held -o /dev/null -j y true </dev/null || "
+                        + "exit 1; done"));
+                measurePolls(backend, jobDirectories(root.resolve("jobs"), run, ids, "ge-id", user), polls, counter,
+                        "qstat");
+                deleteAll(user);
+            }
+        } finally {
+            exec(List.of("qmod", "-e", queue));
+            exec(List.of("sh", "-c", "qdel -u '" + user + "' >/dev/null 2>&1; true"));
+            exec(List.of("rm", "-rf", root.toString()));
+        }
+    }
+
+    /** Deletes the user's jobs (all pending: the queue is disabled) and waits until qstat lists none. */
+    private static void deleteAll(String user) throws Exception {
+        exec(List.of("sh", "-c", "qdel -u '" + user + "' >/dev/null 2>&1; true"));
+        for (int i = 0; i < 600; i++) {
+            if (exec(List.of("qstat", "-u", user)).isBlank()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+    }
+}
