@@ -1,5 +1,7 @@
 package dev.gantry.backend.cyclecloud.internal.gridengine;
 
+import dev.gantry.backend.cyclecloud.internal.login.BatchSubmit;
+import dev.gantry.backend.cyclecloud.internal.login.JobScripts;
 import dev.gantry.backend.cyclecloud.internal.login.LoginScript;
 import dev.gantry.ssh.ShellQuoting;
 import java.util.ArrayList;
@@ -30,10 +32,9 @@ import java.util.Optional;
  */
 public record GridEngineBatchScript(QsubDirectives directives, String jobId, String jobDirectory, String geBin,
                                     List<String> requireSuccess, Optional<String> workingDirectory,
-                                    List<String> command) {
-    private static final String RANK = LoginScript.resource(LoginScript.class, "rank.sh");
-    private static final String BODY = LoginScript.resource(GridEngineBatchScript.class, "batch-body.sh");
-    private static final String COMMON = "rank_script=" + ShellQuoting.quote(RANK) + "\n" + BODY;
+                                    List<String> command) implements BatchSubmit.BatchScript {
+    private static final String COMMON = JobScripts.common(LoginScript.resource(GridEngineBatchScript.class,
+            "batch-body.sh"));
 
     public GridEngineBatchScript {
         Objects.requireNonNull(directives, "directives");
@@ -63,14 +64,9 @@ public record GridEngineBatchScript(QsubDirectives directives, String jobId, Str
     }
 
     /** This job's own first lines: the directives and the assignments the body reads. */
+    @Override
     public String head() {
-        StringBuilder text = new StringBuilder("#!/bin/bash\n");
-        for (String line : directives.lines()) {
-            text.append(line).append('\n');
-        }
-        text.append("# Gantry job ").append(jobId).append(". Written by Gantry: the workload's variables and secrets "
-                + "are in ./env (mode 0600), never in this script.\n");
-        text.append("job_dir=").append(ShellQuoting.quote(jobDirectory)).append('\n');
+        StringBuilder text = JobScripts.head(directives.lines(), jobId, jobDirectory);
         text.append("ge_bin=").append(ShellQuoting.quote(geBin)).append('\n');
         text.append("rerunnable=").append(directives.rerunnable() ? "y" : "n").append('\n');
         text.append("require_success=").append(ShellQuoting.quote(String.join(" ", requireSuccess))).append('\n');
@@ -114,6 +110,7 @@ public record GridEngineBatchScript(QsubDirectives directives, String jobId, Str
     }
 
     /** This job's own last lines: its one rank, then the end. */
+    @Override
     public String tail() {
         List<String> words = new ArrayList<>(List.of("/bin/sh", "-c", "\"$rank_script\"", "gantry-rank",
                 "\"$job_dir\"", oneLine(workingDirectory.orElse(""))));

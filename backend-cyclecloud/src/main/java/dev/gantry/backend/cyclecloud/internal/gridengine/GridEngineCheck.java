@@ -3,6 +3,7 @@ package dev.gantry.backend.cyclecloud.internal.gridengine;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
+import dev.gantry.backend.cyclecloud.internal.ClusterProblems;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
 import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
@@ -51,8 +52,7 @@ final class GridEngineCheck {
         try {
             cluster = facts();
         } catch (GantryException e) {
-            problems.add(Problem.of("backends.cyclecloud.address", "cannot ask the cluster whether the plan fits: "
-                    + e.getMessage()));
+            problems.add(ClusterProblems.unreachable(e));
             return problems;
         }
         if (cluster.queuesError().isPresent()) {
@@ -60,11 +60,7 @@ final class GridEngineCheck {
                     + cluster.queuesError().get() + "; is sge_qmaster up and is this a Grid Engine submit host?"));
             return problems;
         }
-        try {
-            problems.addAll(queues.problems(plan));
-        } catch (GantryException e) {
-            problems.add(Problem.of("backends.cyclecloud.cycleCloud.url", "cannot read the cluster's node arrays "
-                    + "from CycleCloud: " + e.getMessage()));
+        if (!ClusterProblems.addLayoutProblems(queues, plan, problems)) {
             return problems;
         }
         Optional<String> queue = queues.partitionFor(plan);
@@ -93,9 +89,7 @@ final class GridEngineCheck {
                     + "(h_vmem, or a consumable such as m_mem_free)"));
         }
         if (!cluster.workDirWritable()) {
-            problems.add(Problem.of("backends.cyclecloud.workDir", settings.workDir() + " is not writable by "
-                    + settings.login().user() + " on the login node; create it or choose another directory on the "
-                    + "shared file system"));
+            problems.add(ClusterProblems.workDirNotWritable(settings));
         }
         return problems;
     }

@@ -1,7 +1,5 @@
 package dev.gantry.backend.cyclecloud.internal.gridengine;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Resources;
 import dev.gantry.api.backend.BackendContext;
@@ -27,7 +25,6 @@ import java.util.Optional;
 final class GridEngineSubmission {
     private final LoginNode login;
     private final CycleCloudSettings settings;
-    private final BackendContext context;
     private final PartitionChoice queues;
     private final BatchSubmit batches;
 
@@ -35,37 +32,29 @@ final class GridEngineSubmission {
                          PartitionChoice queues) {
         this.login = login;
         this.settings = settings;
-        this.context = context;
         this.queues = queues;
         this.batches = new BatchSubmit(login, GridEngineScripts.SUBMIT, "Grid Engine", settings.workDir(),
                 settings.login().user(), "check the queue, slots, parallel environment and complexes against "
-                + "qconf -sq and qconf -sc, or run gantry doctor");
+                + "qconf -sq and qconf -sc, or run gantry doctor", context, settings.masterPort());
     }
 
     List<JobRef> submitAll(List<Submission> submissions) {
-        List<BatchSubmit.JobFiles> jobs = new ArrayList<>(submissions.size());
-        for (Submission submission : submissions) {
-            Plan plan = submission.plan();
-            SubmitOptions options = submission.options();
-            String id = ClusterJobs.idFor(options.idempotencyKey());
-            String directory = ClusterJobs.directory(settings.workDir(), id);
-            List<QsubDirectives.Dependency> holds = new ArrayList<>();
-            List<String> requireSuccess = new ArrayList<>();
-            for (JobDependency dependency : options.dependencies()) {
-                QsubDirectives.Dependency hold = new QsubDirectives.Dependency(dependency.condition(),
-                        jobNumberOf(dependency.job()));
-                holds.add(hold);
-                if (!hold.isNative()) {
-                    requireSuccess.add(ClusterJobs.jobId(dependency.job()));
-                }
+        return batches.submitAll(submissions, GridEngineBatchScript.common(), this::script);
+    }
+
+    private GridEngineBatchScript script(Plan plan, SubmitOptions options, String id, String directory) {
+        List<QsubDirectives.Dependency> holds = new ArrayList<>();
+        List<String> requireSuccess = new ArrayList<>();
+        for (JobDependency dependency : options.dependencies()) {
+            QsubDirectives.Dependency hold = new QsubDirectives.Dependency(dependency.condition(),
+                    batches.schedulerIdOf(dependency.job(), GridEngineScripts.GE_ID));
+            holds.add(hold);
+            if (!hold.isNative()) {
+                requireSuccess.add(ClusterJobs.jobId(dependency.job()));
             }
-            GridEngineBatchScript script = new GridEngineBatchScript(directives(plan, id, directory, holds), id,
-                    directory, login.bin(), requireSuccess, plan.workload().workingDir(),
-                    plan.workload().command());
-            jobs.add(new BatchSubmit.JobFiles(id, directory, BatchSubmit.environmentFile(plan, options, id, context,
-                    settings.masterPort()), script.head(), script.tail()));
         }
-        return batches.submitAll(GridEngineBatchScript.common(), jobs);
+        return new GridEngineBatchScript(directives(plan, id, directory, holds), id, directory, login.bin(),
+                requireSuccess, plan.workload().workingDir(), plan.workload().command());
     }
 
     private QsubDirectives directives(Plan plan, String id, String directory,
@@ -92,13 +81,5 @@ final class GridEngineSubmission {
     static long memoryMib(Plan plan) {
         Resources resources = plan.workload().resources();
         return resources.memoryGib().isPresent() ? (long) Math.ceil(resources.memoryGib().getAsDouble() * 1024) : 0;
-    }
-
-    private String jobNumberOf(JobRef job) {
-        String id = ClusterJobs.jobId(job);
-        String file = ClusterJobs.directory(settings.workDir(), id) + "/" + GridEngineScripts.GE_ID;
-        return login.host().readText(file).map(String::strip).filter(s -> !s.isEmpty())
-                .orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency " + job
-                        + " has no Grid Engine job on " + login.host().name() + " (no " + file + ")"));
     }
 }

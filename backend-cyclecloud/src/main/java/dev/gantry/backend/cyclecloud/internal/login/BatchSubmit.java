@@ -6,6 +6,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.hosts.jobs.JobVariables;
 import java.io.ByteArrayOutputStream;
@@ -34,6 +35,19 @@ public final class BatchSubmit {
     private static final List<String> PER_NODE = List.of(JobEnvironment.NODE_RANK_GANTRY, JobEnvironment.NODE_RANK,
             JobEnvironment.RANK, JobEnvironment.LOCAL_RANK, JobEnvironment.MASTER_ADDR);
 
+    /** A job's batch script as the submit sends it: its own first and last lines around the shared part. */
+    public interface BatchScript {
+        String head();
+
+        String tail();
+    }
+
+    /** Renders one submission's batch script, given Gantry's id of the job and its directory. */
+    @FunctionalInterface
+    public interface Renderer {
+        BatchScript render(Plan plan, SubmitOptions options, String id, String directory);
+    }
+
     /**
      * One job as the submit script takes it.
      *
@@ -59,31 +73,62 @@ public final class BatchSubmit {
     private final String workDir;
     private final String user;
     private final String refusalAdvice;
+    private final BackendContext context;
+    private final int masterPort;
 
     /**
      * @param script the scheduler's submit script
      * @param scheduler the scheduler's name, for messages ({@code Slurm}, {@code Grid Engine})
      * @param user the login user, for the advice when the work directory cannot be made
      * @param refusalAdvice what to check when the scheduler refuses a job
+     * @param masterPort {@code MASTER_PORT} of the job environment contract
      */
     public BatchSubmit(LoginNode login, LoginScript script, String scheduler, String workDir, String user,
-                       String refusalAdvice) {
+                       String refusalAdvice, BackendContext context, int masterPort) {
         this.login = login;
         this.script = script;
         this.scheduler = scheduler;
         this.workDir = workDir;
         this.user = user;
         this.refusalAdvice = refusalAdvice;
+        this.context = context;
+        this.masterPort = masterPort;
     }
 
     /**
-     * Every job, a batch per remote command: claims, environment files, scripts and submits one after the other,
-     * each answered on its own line.
+     * Every submission, a batch per remote command: claims, environment files, scripts and submits, each answered
+     * on its own line, in order.
      *
      * @param common the part of the script every job shares: it travels once per batch, joined to each job's head
      *     and tail on the login node
+     * @param renderer each job's own script
      */
-    public List<JobRef> submitAll(String common, List<JobFiles> jobs) {
+    public List<JobRef> submitAll(List<Submission> submissions, String common, Renderer renderer) {
+        List<JobFiles> jobs = new ArrayList<>(submissions.size());
+        for (Submission submission : submissions) {
+            Plan plan = submission.plan();
+            SubmitOptions options = submission.options();
+            String id = ClusterJobs.idFor(options.idempotencyKey());
+            String directory = ClusterJobs.directory(workDir, id);
+            BatchScript script = renderer.render(plan, options, id, directory);
+            jobs.add(new JobFiles(id, directory, environmentFile(plan, options, id), script.head(), script.tail()));
+        }
+        return submitAll(common, jobs);
+    }
+
+    /**
+     * The scheduler's id of a job this backend submitted, from the record in its directory ({@code ID} or
+     * {@code ID;CLUSTER}); JOB_NOT_FOUND when it has none (a dependency must have been submitted).
+     */
+    public String schedulerIdOf(JobRef job, String idFile) {
+        String id = ClusterJobs.jobId(job);
+        String file = ClusterJobs.directory(workDir, id) + "/" + idFile;
+        return login.host().readText(file).map(s -> s.strip().split(";", 2)[0]).filter(s -> !s.isEmpty())
+                .orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency " + job
+                        + " has no " + scheduler + " job on " + login.host().name() + " (no " + file + ")"));
+    }
+
+    private List<JobRef> submitAll(String common, List<JobFiles> jobs) {
         List<JobRef> refs = new ArrayList<>(jobs.size());
         for (int from = 0; from < jobs.size(); from += BATCH) {
             refs.addAll(submitBatch(common, jobs.subList(from, Math.min(jobs.size(), from + BATCH))));
@@ -144,8 +189,7 @@ public final class BatchSubmit {
      * A job's environment file: the workload's variables and resolved secrets, then the contract's job-wide
      * variables; the per-node ones each rank sets from the scheduler's at run time.
      */
-    public static byte[] environmentFile(Plan plan, SubmitOptions options, String id, BackendContext context,
-                                         int masterPort) {
+    private byte[] environmentFile(Plan plan, SubmitOptions options, String id) {
         Map<String, String> env = new LinkedHashMap<>(JobVariables.workload(plan.workload(), context.secrets()));
         Map<String, String> contract = new LinkedHashMap<>(JobEnvironment.of(id, plan, options,
                 new JobEnvironment.Rendezvous(0, "127.0.0.1", masterPort)));

@@ -3,6 +3,7 @@ package dev.gantry.backend.cyclecloud.internal.slurm;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
+import dev.gantry.backend.cyclecloud.internal.ClusterProblems;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
 import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
@@ -50,8 +51,7 @@ final class ClusterCheck {
         try {
             cluster = facts();
         } catch (GantryException e) {
-            problems.add(Problem.of("backends.cyclecloud.address", "cannot ask the cluster whether the plan fits: "
-                    + e.getMessage()));
+            problems.add(ClusterProblems.unreachable(e));
             return problems;
         }
         if (cluster.sinfoError().isPresent()) {
@@ -60,11 +60,7 @@ final class ClusterCheck {
             return problems;
         }
         String size = plan.vmSize().name();
-        try {
-            problems.addAll(partitions.problems(plan));
-        } catch (GantryException e) {
-            problems.add(Problem.of("backends.cyclecloud.cycleCloud.url", "cannot read the cluster's node arrays "
-                    + "from CycleCloud: " + e.getMessage()));
+        if (!ClusterProblems.addLayoutProblems(partitions, plan, problems)) {
             return problems;
         }
         Optional<String> named = partitions.partitionFor(plan);
@@ -88,9 +84,7 @@ final class ClusterCheck {
                     + "on the cluster (docs/backends/cyclecloud.md) or run the workload without a container"));
         }
         if (!cluster.workDirWritable()) {
-            problems.add(Problem.of("backends.cyclecloud.workDir", settings.workDir() + " is not writable by "
-                    + settings.login().user() + " on the login node; create it or choose another directory on the "
-                    + "shared file system"));
+            problems.add(ClusterProblems.workDirNotWritable(settings));
         }
         return problems;
     }

@@ -1,5 +1,7 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
+import dev.gantry.backend.cyclecloud.internal.login.BatchSubmit;
+import dev.gantry.backend.cyclecloud.internal.login.JobScripts;
 import dev.gantry.backend.cyclecloud.internal.login.LoginScript;
 import dev.gantry.ssh.ShellQuoting;
 import java.util.ArrayList;
@@ -29,10 +31,9 @@ import java.util.Optional;
  */
 public record SlurmBatchScript(SbatchDirectives directives, String jobId, String jobDirectory, String slurmBin,
                                Optional<String> workingDirectory, List<String> command,
-                               Optional<PyxisContainer> container) {
-    private static final String RANK = LoginScript.resource(LoginScript.class, "rank.sh");
-    private static final String BODY = LoginScript.resource(SlurmBatchScript.class, "batch-body.sh");
-    private static final String COMMON = "rank_script=" + ShellQuoting.quote(RANK) + "\n" + BODY;
+                               Optional<PyxisContainer> container) implements BatchSubmit.BatchScript {
+    private static final String COMMON = JobScripts.common(LoginScript.resource(SlurmBatchScript.class,
+            "batch-body.sh"));
 
     /** Where the job's output goes, per rank: srun replaces {@code %t} with the rank. */
     public static final String RANK_STDOUT = "rank-%t.out";
@@ -60,14 +61,9 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
     }
 
     /** This job's own first lines: the directives and the job's directory. */
+    @Override
     public String head() {
-        StringBuilder text = new StringBuilder("#!/bin/bash\n");
-        for (String line : directives.lines()) {
-            text.append(line).append('\n');
-        }
-        text.append("# Gantry job ").append(jobId).append(". Written by Gantry: the workload's variables and secrets "
-                + "are in ./env (mode 0600), never in this script.\n");
-        text.append("job_dir=").append(ShellQuoting.quote(jobDirectory)).append('\n');
+        StringBuilder text = JobScripts.head(directives.lines(), jobId, jobDirectory);
         text.append("slurm_bin=").append(ShellQuoting.quote(slurmBin)).append('\n');
         return text.toString();
     }
@@ -81,6 +77,7 @@ public record SlurmBatchScript(SbatchDirectives directives, String jobId, String
     }
 
     /** This job's own last lines: its srun line. */
+    @Override
     public String tail() {
         return String.join(" ", srun()) + " </dev/null &\nwait $!\nfinish $?\n";
     }

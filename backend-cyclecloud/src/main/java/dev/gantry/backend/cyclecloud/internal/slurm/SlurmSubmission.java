@@ -1,7 +1,5 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Resources;
 import dev.gantry.api.Workload;
@@ -26,7 +24,6 @@ import java.util.Optional;
 final class SlurmSubmission {
     private final LoginNode login;
     private final CycleCloudSettings settings;
-    private final BackendContext context;
     private final PartitionChoice partitions;
     private final BatchSubmit batches;
 
@@ -34,37 +31,24 @@ final class SlurmSubmission {
                     PartitionChoice partitions) {
         this.login = login;
         this.settings = settings;
-        this.context = context;
         this.partitions = partitions;
         this.batches = new BatchSubmit(login, SlurmScripts.SUBMIT, "Slurm", settings.workDir(),
                 settings.login().user(), "check the partition, node count, GPUs and memory against sinfo, or run "
-                + "gantry doctor");
+                + "gantry doctor", context, settings.masterPort());
     }
 
-    /** Every job in one remote command per batch: sbatch runs on the login node once per job, in order. */
+    /** Every job in one remote command per batch: sbatch runs on the login node once per job. */
     List<JobRef> submitAll(List<Submission> submissions) {
-        List<BatchSubmit.JobFiles> jobs = new ArrayList<>(submissions.size());
-        for (Submission submission : submissions) {
-            Plan plan = submission.plan();
-            SubmitOptions options = submission.options();
-            String id = ClusterJobs.idFor(options.idempotencyKey());
-            String directory = ClusterJobs.directory(settings.workDir(), id);
-            List<String> dependencyIds = options.dependencies().stream().map(d -> ClusterJobs.jobId(d.job()))
-                    .toList();
-            List<SbatchDirectives.Dependency> dependencies = new ArrayList<>();
-            for (JobDependency dependency : options.dependencies()) {
-                dependencies.add(new SbatchDirectives.Dependency(dependency.condition(),
-                        slurmIdOf(dependency.job())));
-            }
-            SlurmBatchScript script = script(plan, id, directory, dependencies, dependencyIds);
-            jobs.add(new BatchSubmit.JobFiles(id, directory, BatchSubmit.environmentFile(plan, options, id, context,
-                    settings.masterPort()), script.head(), script.tail()));
-        }
-        return batches.submitAll(SlurmBatchScript.common(), jobs);
+        return batches.submitAll(submissions, SlurmBatchScript.common(), this::script);
     }
 
-    private SlurmBatchScript script(Plan plan, String id, String directory,
-                                    List<SbatchDirectives.Dependency> dependencies, List<String> dependencyIds) {
+    private SlurmBatchScript script(Plan plan, SubmitOptions options, String id, String directory) {
+        List<String> dependencyIds = options.dependencies().stream().map(d -> ClusterJobs.jobId(d.job())).toList();
+        List<SbatchDirectives.Dependency> dependencies = new ArrayList<>();
+        for (JobDependency dependency : options.dependencies()) {
+            dependencies.add(new SbatchDirectives.Dependency(dependency.condition(),
+                    batches.schedulerIdOf(dependency.job(), SlurmScripts.SLURM_ID)));
+        }
         Workload workload = plan.workload();
         Resources resources = workload.resources();
         int gpus = resources.gpus().orElse(plan.gpusPerNode());
@@ -80,13 +64,5 @@ final class SlurmSubmission {
                 workload.checkpoint().map(k -> List.of(k.path())).orElse(List.of())));
         return new SlurmBatchScript(directives, id, directory, login.bin(), workload.workingDir(),
                 workload.command(), container);
-    }
-
-    private String slurmIdOf(JobRef job) {
-        String id = ClusterJobs.jobId(job);
-        String file = ClusterJobs.directory(settings.workDir(), id) + "/" + SlurmScripts.SLURM_ID;
-        return login.host().readText(file).map(s -> s.strip().split(";", 2)[0]).filter(s -> !s.isEmpty())
-                .orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency " + job
-                        + " has no Slurm job on " + login.host().name() + " (no " + file + ")"));
     }
 }

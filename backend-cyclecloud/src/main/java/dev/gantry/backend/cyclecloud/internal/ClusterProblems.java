@@ -1,0 +1,40 @@
+package dev.gantry.backend.cyclecloud.internal;
+
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import java.util.List;
+
+/** The problems every scheduler's plan check reports alike, with their keys and fixes. */
+public final class ClusterProblems {
+    private ClusterProblems() {
+    }
+
+    /** The cluster could not be probed: nothing is known about whether the plan fits. */
+    public static Problem unreachable(GantryException e) {
+        return Problem.of("backends.cyclecloud.address", "cannot ask the cluster whether the plan fits: "
+                + e.getMessage());
+    }
+
+    /** The probe found the work directory not writable by the login user. */
+    public static Problem workDirNotWritable(CycleCloudSettings settings) {
+        return Problem.of("backends.cyclecloud.workDir", settings.workDir() + " is not writable by "
+                + settings.login().user() + " on the login node; create it or choose another directory on the "
+                + "shared file system");
+    }
+
+    /**
+     * Adds what CycleCloud's node arrays say against the plan; false (with the problem that says so) when they
+     * cannot be read, so that nothing is checked against a partition map that may be wrong.
+     */
+    public static boolean addLayoutProblems(PartitionChoice partitions, Plan plan, List<Problem> problems) {
+        try {
+            problems.addAll(partitions.problems(plan));
+            return true;
+        } catch (GantryException e) {
+            problems.add(Problem.of("backends.cyclecloud.cycleCloud.url", "cannot read the cluster's node arrays "
+                    + "from CycleCloud: " + e.getMessage()));
+            return false;
+        }
+    }
+}
