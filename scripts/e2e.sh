@@ -353,12 +353,20 @@ check "a workload runs on Grid Engine: its output streams back and it SUCCEEDED,
     && grep -q ': SUCCEEDED (exit 0)' '$out'"
 detached_lifecycle "$ge_config" "Grid Engine"
 run_gantry --config "$ge_config" doctor --output json
-check "doctor probes the execution host through Grid Engine" json \
-  "[h['host'] for h in d]==['$GE_HOST'] and d[0]['facts']['queue']=='default' and int(d[0]['facts']['cpus'])>=1"
+check "doctor probes every execution host through Grid Engine: this host and both compute nodes" json \
+  "sorted(h['host'] for h in d)==sorted(['$GE_HOST'] + '$GE_NODES'.split()) and int(d[0]['facts']['cpus'])>=1"
 run_gantry --config "$ge_config" run examples/distributed-hello.yaml
-check "a two-node workload is refused on Grid Engine (PLAN_REJECTED, exit 1) with the fix, and nothing is submitted" \
-  bash -c "[[ $code -eq 1 ]] && grep -q 'runs Grid Engine jobs on one host' '$err' && ! grep -q 'submitted' '$err' \
-    && ! grep -q 'Exception' '$err'"
+check "a two-node workload without multiNodeParallelEnvironment is refused (PLAN_REJECTED, exit 1) with the fix, and nothing is submitted" \
+  bash -c "[[ $code -eq 1 ]] && grep -q 'backends.cyclecloud.multiNodeParallelEnvironment' '$err' \
+    && grep -q 'allocation_rule 1, control_slaves TRUE' '$err' && ! grep -q 'submitted' '$err' && ! grep -q 'Exception' '$err'"
+ge_nodes_config="$work/gridengine-nodes.yaml"
+sed -e "s/^    parallelEnvironment: smp$/    parallelEnvironment: smp\n    multiNodeParallelEnvironment: $GE_NODE_PE\n    defaultPartition: $GE_NODE_QUEUE/" \
+  "$ge_config" >"$ge_nodes_config"
+run_gantry --config "$ge_nodes_config" run examples/distributed-hello.yaml
+check "the same file runs on Grid Engine: one rank per compute node (qrsh -inherit), rank 1 reaches rank 0 by its host name" \
+  bash -c "[[ $code -eq 0 ]] && grep -Eq '^rank 0 of 2 on gantry-c[12], master gantry-c[12]:29500$' '$out' \
+    && grep -Eq '^rank 1 of 2 on gantry-c[12], master gantry-c[12]:29500$' '$out' \
+    && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q ': SUCCEEDED (exit 0)' '$out'"
 
 echo
 echo "e2e: $passed passed, $failed failed"

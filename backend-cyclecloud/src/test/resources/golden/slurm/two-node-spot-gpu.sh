@@ -21,13 +21,14 @@
 # Gantry job job-train-7. Written by Gantry: the workload's variables and secrets are in ./env (mode 0600), never in this script.
 job_dir=/shared/gantry/jobs/job-train-7
 slurm_bin=/opt/slurm/bin/
-rank_script='# Gantry rank: one per node, started by srun on Slurm, by the job'\''s script on Grid Engine (one node). The job
-# contract'\''s per-node variables come from Slurm'\''s (rank 0 of node 0 without them); then the workload'\''s command runs,
-# its words exactly as given (they arrive as arguments, never as shell text).
+rank_script='# Gantry rank: one per node, started by srun on Slurm, by the job'\''s script (and qrsh -inherit on the other hosts) on
+# Grid Engine. The job contract'\''s per-node variables come from Slurm'\''s, else from GANTRY_NODE_RANK (Grid Engine'\''s
+# node script sets it), else rank 0 of node 0; then the workload'\''s command runs, its words exactly as given (they
+# arrive as arguments, never as shell text).
 # Arguments: $1 = the job directory, $2 = the working directory (empty: the home directory; -: the container'\''s),
 # then the command.
-RANK=${SLURM_PROCID:-0}
-NODE_RANK=${SLURM_NODEID:-0}
+NODE_RANK=${SLURM_NODEID:-${GANTRY_NODE_RANK:-0}}
+RANK=${SLURM_PROCID:-$NODE_RANK}
 GANTRY_NODE_RANK=$NODE_RANK
 LOCAL_RANK=0
 export RANK NODE_RANK GANTRY_NODE_RANK LOCAL_RANK

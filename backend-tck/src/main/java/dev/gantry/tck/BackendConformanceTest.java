@@ -311,14 +311,16 @@ public abstract class BackendConformanceTest {
         if (!backend.capabilities().followLogs()) {
             return; // followDeliversLaterLinesAndReturnsWhenTheJobEnds asserts the refusal
         }
-        List<Throwable> unexpected = new CopyOnWriteArrayList<>();
+        List<String> unexpected = new CopyOnWriteArrayList<>(); // stack traces: where the backend let it escape
         Thread follower = new Thread(() -> {
             try {
                 backend.logs(job, LogOptions.following(), line -> { });
             } catch (InterruptedException expected) {
                 // returning early by throwing InterruptedException is what the contract allows
             } catch (Throwable t) {
-                unexpected.add(t);
+                java.io.StringWriter trace = new java.io.StringWriter();
+                t.printStackTrace(new java.io.PrintWriter(trace));
+                unexpected.add(trace.toString());
             }
         }, "tck-follower");
         follower.start();

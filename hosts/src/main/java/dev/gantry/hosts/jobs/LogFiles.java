@@ -1,5 +1,7 @@
 package dev.gantry.hosts.jobs;
 
+import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
@@ -51,8 +53,30 @@ public final class LogFiles {
                 .toList();
     }
 
-    /** Delivers the selected streams' lines to the sink; see {@link dev.gantry.api.backend.Backend#logs}. */
+    /**
+     * A remote call that failed because its thread was interrupted (the SSH layer keeps the flag and throws) is the
+     * interrupt: thrown as one, so that a follow stopped by its caller ends as {@link Backend#logs} says. Any other
+     * failure is returned, for the caller to throw.
+     */
+    public static GantryException interruptOr(GantryException failure) throws InterruptedException {
+        if (Thread.interrupted()) {
+            InterruptedException interrupt = new InterruptedException(failure.getMessage());
+            interrupt.initCause(failure);
+            throw interrupt;
+        }
+        return failure;
+    }
+
+    /** Delivers the selected streams' lines to the sink; see {@link Backend#logs}. */
     public void deliver(LogOptions options, LogSink sink) throws InterruptedException {
+        try {
+            read(options, sink);
+        } catch (GantryException e) {
+            throw interruptOr(e);
+        }
+    }
+
+    private void read(LogOptions options, LogSink sink) throws InterruptedException {
         List<Reader> readers = new ArrayList<>();
         for (LogFile file : selected(files, options)) {
             readers.add(new Reader(file));

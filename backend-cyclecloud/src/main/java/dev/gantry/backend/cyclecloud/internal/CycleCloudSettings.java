@@ -36,7 +36,9 @@ import java.util.regex.Pattern;
  * @param binDir where the scheduler's commands are on the login node; empty: its PATH
  * @param jobCompLog the scheduler's job completion log (Slurm {@code jobcomp/filetxt}), read for jobs it forgot
  * @param masterPort the port rank 0 listens on for multi-node jobs ({@code MASTER_PORT})
- * @param parallelEnvironment Grid Engine: the parallel environment of jobs of more than one slot
+ * @param parallelEnvironment Grid Engine: the parallel environment of jobs of more than one slot on one host
+ * @param multiNodeParallelEnvironment Grid Engine: the parallel environment of jobs of more than one host, if any: its
+ *     allocation rule is a number of slots per host, and it controls the slave tasks
  * @param gpuComplex Grid Engine: the complex that counts GPUs
  * @param memoryComplex Grid Engine: the complex that carries a job's memory request, per slot
  * @param cycleCloud the CycleCloud server that manages the cluster, when given: its node arrays map VM sizes to
@@ -46,7 +48,7 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
                                  Optional<String> account, Optional<String> qos,
                                  SbatchDirectives.GpuRequest gpuRequest, Optional<String> binDir,
                                  Optional<String> jobCompLog, int masterPort, String parallelEnvironment,
-                                 String gpuComplex, String memoryComplex,
+                                 Optional<String> multiNodeParallelEnvironment, String gpuComplex, String memoryComplex,
                                  Optional<CycleCloudEndpoint> cycleCloud) {
     public static final String SCHEDULER = "scheduler";
     public static final String WORK_DIR = "workDir";
@@ -59,6 +61,7 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     public static final String JOB_COMP_LOG = "jobCompLog";
     public static final String MASTER_PORT = "masterPort";
     public static final String PARALLEL_ENVIRONMENT = "parallelEnvironment";
+    public static final String MULTI_NODE_PARALLEL_ENVIRONMENT = "multiNodeParallelEnvironment";
     public static final String GPU_COMPLEX = "gpuComplex";
     public static final String MEMORY_COMPLEX = "memoryComplex";
     /** The CycleCloud server's keys: {@code cycleCloud.url}, {@code cycleCloud.cluster}, ... */
@@ -87,6 +90,7 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         Objects.requireNonNull(binDir, "binDir");
         Objects.requireNonNull(jobCompLog, "jobCompLog");
         Objects.requireNonNull(parallelEnvironment, "parallelEnvironment");
+        Objects.requireNonNull(multiNodeParallelEnvironment, "multiNodeParallelEnvironment");
         Objects.requireNonNull(gpuComplex, "gpuComplex");
         Objects.requireNonNull(memoryComplex, "memoryComplex");
         Objects.requireNonNull(cycleCloud, "cycleCloud");
@@ -126,6 +130,14 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         portProblems.forEach(problems::add);
         String parallelEnvironment = word(config, PARALLEL_ENVIRONMENT, "smpslots", PE_NAME, "a Grid Engine "
                 + "parallel environment name (qconf -spl lists them)", problems);
+        Optional<String> multiNodeParallelEnvironment = config.get(MULTI_NODE_PARALLEL_ENVIRONMENT).map(String::strip)
+                .filter(v -> !v.isEmpty());
+        if (multiNodeParallelEnvironment.isPresent() && !PE_NAME.matcher(multiNodeParallelEnvironment.get())
+                .matches()) {
+            problems.add(MULTI_NODE_PARALLEL_ENVIRONMENT, "'" + multiNodeParallelEnvironment.get() + "' is not a "
+                    + "Grid Engine parallel environment name (qconf -spl lists them); use letters, digits and ._%+=,-");
+            multiNodeParallelEnvironment = Optional.empty();
+        }
         String gpuComplex = word(config, GPU_COMPLEX, "gpu", COMPLEX_NAME, "a Grid Engine complex name (qconf -sc "
                 + "lists them)", problems);
         String memoryComplex = word(config, MEMORY_COMPLEX, "h_vmem", COMPLEX_NAME, "a Grid Engine complex name "
@@ -139,8 +151,8 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         }
         problems.throwIfAny();
         return new CycleCloudSettings(scheduler, target.orElseThrow(), workDir, partitions, account, qos,
-                gpuRequest, binDir, jobCompLog, masterPort, parallelEnvironment, gpuComplex, memoryComplex,
-                cycleCloud);
+                gpuRequest, binDir, jobCompLog, masterPort, parallelEnvironment, multiNodeParallelEnvironment,
+                gpuComplex, memoryComplex, cycleCloud);
     }
 
     /** {@code cycleCloud.*}, when {@code cycleCloud.url} is given; every wrong field named under its key. */
@@ -226,7 +238,8 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     /** Keys only one scheduler reads: set for the other, they would be ignored without a word, so they are refused. */
     private static void schedulerKeys(BackendConfig config, Scheduler scheduler, ConfigProblems problems) {
         List<String> slurmOnly = List.of(QOS, GPU_REQUEST, JOB_COMP_LOG);
-        List<String> gridEngineOnly = List.of(PARALLEL_ENVIRONMENT, GPU_COMPLEX, MEMORY_COMPLEX);
+        List<String> gridEngineOnly = List.of(PARALLEL_ENVIRONMENT, MULTI_NODE_PARALLEL_ENVIRONMENT, GPU_COMPLEX,
+                MEMORY_COMPLEX);
         List<String> foreign = scheduler == Scheduler.SLURM ? gridEngineOnly
                 : scheduler == Scheduler.GRIDENGINE ? slurmOnly : List.of();
         String owner = scheduler == Scheduler.SLURM ? "Grid Engine" : "Slurm";
@@ -276,7 +289,10 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
         keys.add(ConfigKey.optional(MASTER_PORT, "MASTER_PORT of multi-node jobs",
                 String.valueOf(JobEnvironment.DEFAULT_MASTER_PORT)));
         keys.add(ConfigKey.optional(PARALLEL_ENVIRONMENT, "Grid Engine: the parallel environment (allocation rule "
-                + "$pe_slots) of jobs of more than one slot", "smpslots"));
+                + "$pe_slots) of jobs of more than one slot on one host", "smpslots"));
+        keys.add(ConfigKey.optional(MULTI_NODE_PARALLEL_ENVIRONMENT, "Grid Engine: the parallel environment of jobs "
+                + "of more than one host; its allocation rule is a number of slots per host (1 for one rank per "
+                + "host) and control_slaves is TRUE", "none: multi-node jobs are refused"));
         keys.add(ConfigKey.optional(GPU_COMPLEX, "Grid Engine: the consumable complex that counts GPUs", "gpu"));
         keys.add(ConfigKey.optional(MEMORY_COMPLEX, "Grid Engine: the complex that carries a job's memory, per slot "
                 + "(h_vmem, or a consumable such as m_mem_free)", "h_vmem"));

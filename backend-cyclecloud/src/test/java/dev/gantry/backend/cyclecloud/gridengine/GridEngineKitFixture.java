@@ -2,7 +2,9 @@ package dev.gantry.backend.cyclecloud.gridengine;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gantry.api.Architecture;
 import dev.gantry.api.Plan;
+import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
@@ -17,11 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The conformance kit's view of the test cluster's Grid Engine: one queue on this machine, jobs of the kit's user
- * over SSH to the login node. An eviction is the job's host going away under it, as an evicted Spot VM does: its
+ * The conformance kit's view of the test cluster's Grid Engine: jobs of the kit's user over SSH to the login node, in
+ * the queue on this machine, and two-node jobs in the compute nodes' queue. An eviction is the job's host going away under it, as an evicted Spot VM does: its
  * shepherd and the job's processes die at once (SIGKILL), and the job, not rerunnable, ends PREEMPTED.
  */
 class GridEngineKitFixture implements BackendFixture {
@@ -39,6 +43,14 @@ class GridEngineKitFixture implements BackendFixture {
     @Override
     public Plan plan(Workload workload) {
         return Plan.builder(workload, BackendFixture.smallCpuSize()).build();
+    }
+
+    /** Two ranks on the two compute nodes, through their queue. */
+    @Override
+    public Plan twoNodePlan(Workload workload) {
+        Workload twoNodes = workload.toBuilder().resources(workload.resources().toBuilder().nodes(2).build()).build();
+        return Plan.builder(twoNodes, new VmSize(TestCluster.GRID_ENGINE_NODE_SIZE, "tck", 1, 0.5, Optional.empty(),
+                false, Architecture.X64, Set.of("V2"))).build();
     }
 
     @Override

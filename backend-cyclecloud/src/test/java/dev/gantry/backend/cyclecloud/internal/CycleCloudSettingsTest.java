@@ -178,6 +178,19 @@ class CycleCloudSettingsTest {
     }
 
     @Test
+    void theMultiNodeParallelEnvironmentIsOptionalAndOneWord() {
+        assertEquals(Optional.empty(), bind(minimalWith("scheduler", "gridengine")).multiNodeParallelEnvironment());
+        assertEquals(Optional.of("onepernode"), bind(minimalWith("scheduler", "gridengine",
+                "multiNodeParallelEnvironment", " onepernode ")).multiNodeParallelEnvironment());
+        assertEquals(List.of("backends.cyclecloud.multiNodeParallelEnvironment: 'one per node' is not a Grid Engine "
+                        + "parallel environment name (qconf -spl lists them); use letters, digits and ._%+=,-"),
+                problems(minimalWith("scheduler", "gridengine", "multiNodeParallelEnvironment", "one per node")));
+        assertEquals(List.of("backends.cyclecloud.multiNodeParallelEnvironment: is a Grid Engine setting, and this "
+                        + "cluster's scheduler is slurm; remove it (or set scheduler to the cluster's)"),
+                problems(minimalWith("multiNodeParallelEnvironment", "onepernode")));
+    }
+
+    @Test
     void aGridEngineProjectIsOneWordQsubTakes() {
         assertEquals(List.of("backends.cyclecloud.account: 'ml@team' is not a Grid Engine project name (-P): use "
                         + "letters, digits and ._%+=,- (qconf -sprjl lists the projects)"),

@@ -74,16 +74,23 @@ public final class TestCluster {
         return settings;
     }
 
+    /** The VM size whose jobs run in the Grid Engine queue of the compute nodes ({@link #gridEngineSettings()}). */
+    public static final String GRID_ENGINE_NODE_SIZE = "tck-nodes";
+
     /**
      * The backend's settings for the cluster's Grid Engine (the same login node and shared directory): jobs of the
-     * test's small size go to its one queue, several slots through its {@code smp} parallel environment.
+     * test's small size go to the queue on this host, several slots through its {@code smp} parallel environment;
+     * jobs of {@link #GRID_ENGINE_NODE_SIZE} go to the compute nodes' queue, several hosts through its parallel
+     * environment of one slot per host.
      */
     public Map<String, String> gridEngineSettings() {
         Map<String, String> settings = settings();
         settings.put("scheduler", "gridengine");
         settings.remove("jobCompLog");
         settings.put("partitions[0]", "tck-small=" + value("GE_QUEUE"));
+        settings.put("partitions[1]", GRID_ENGINE_NODE_SIZE + "=" + value("GE_NODE_QUEUE"));
         settings.put("parallelEnvironment", "smp");
+        settings.put("multiNodeParallelEnvironment", value("GE_NODE_PE"));
         return settings;
     }
 

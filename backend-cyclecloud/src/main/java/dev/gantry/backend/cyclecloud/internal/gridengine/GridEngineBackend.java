@@ -24,10 +24,12 @@ import java.util.regex.Pattern;
 
 /**
  * The CycleCloud backend on a Grid Engine cluster: jobs are Grid Engine batch jobs (qsub, one {@code qstat -xml} per
- * poll and qacct for jobs killed before their script's end, qdel), one host each, with one directory per job on the
- * cluster's shared file system.
+ * poll and qacct for jobs killed before their script's end, qdel), on one host or several (one rank each, through a
+ * parallel environment), with one directory per job on the cluster's shared file system.
  */
 public final class GridEngineBackend extends ClusterBackend {
+    /** The head's assignment of the hosts a job spans ({@link GridEngineBatchScript#head()}). */
+    private static final Pattern NODES = Pattern.compile("(?m)^nodes=(\\d+)$");
     private static final Duration DOCTOR_TIMEOUT = Duration.ofMinutes(10);
     private static final NodeProbes PROBES = new NodeProbes("gridengine", "qsub", "queue", "qconf -sel",
             host -> "the host may have no free slot, be disabled or unreachable: qstat -f -q '*@" + host + "' says "
@@ -50,13 +52,13 @@ public final class GridEngineBackend extends ClusterBackend {
         this.declared = declared;
         this.queues = new PartitionChoice(settings, context);
         this.check = new GridEngineCheck(login, settings, queues);
-        this.submission = new GridEngineSubmission(login, settings, context, queues);
+        this.submission = new GridEngineSubmission(login, settings, context, queues, check::facts);
     }
 
-    /** One host per job and no containers, in this version. */
+    /** No containers, in this version. */
     @Override
     public Capabilities capabilities() {
-        return declared.toBuilder().multiNode(false).containers(false).build();
+        return declared.toBuilder().containers(false).build();
     }
 
     @Override
@@ -84,7 +86,7 @@ public final class GridEngineBackend extends ClusterBackend {
 
     @Override
     protected Optional<Pattern> nodeCount() {
-        return Optional.empty(); // one rank per job in this version
+        return Optional.of(NODES);
     }
 
     /** Every execution host (in the plan's queue, with a plan), each probed by a one-slot job. */

@@ -19,21 +19,27 @@ import java.util.Optional;
  * <p>What it does on every run (a rescheduled job runs it again, with {@code RESTARTED=1}): records {@code started}
  * (job number, run number, time); checks that the dependencies it needs to have succeeded did ({@code -hold_jid}
  * only waits for them to end), else records {@code unsatisfied} and runs nothing; loads the environment; sets
- * {@code GANTRY_RESUME=1} on a rerun; runs the one rank with its stdout and stderr in {@code rank-0.out} and
- * {@code rank-0.err}; records {@code exit} and removes the environment file.
+ * {@code GANTRY_RESUME=1} on a rerun; runs one rank per host, rank 0 on the job's own host and the others through
+ * {@code qrsh -inherit} on the other hosts of its parallel environment ({@code node.sh}), each with its stdout and
+ * stderr in {@code rank-N.out} and {@code rank-N.err}; records {@code exit} (the first failing rank's status) and
+ * removes the environment file.
  *
  * @param directives the {@code #$} header
  * @param jobId Gantry's id of the job
  * @param jobDirectory the job's directory on the cluster's shared file system
+ * @param nodes the hosts the job spans, one rank each; more than one needs a parallel environment that grants a
+ *     fixed number of slots per host
  * @param geBin the directory of Grid Engine's commands on the nodes, ending in {@code /}; empty: their PATH
  * @param requireSuccess Gantry's ids of the jobs this one runs only after they succeeded
  * @param workingDirectory the workload's working directory; empty: the user's home directory
  * @param command the workload's command, one word per element
  */
-public record GridEngineBatchScript(QsubDirectives directives, String jobId, String jobDirectory, String geBin,
+public record GridEngineBatchScript(QsubDirectives directives, String jobId, String jobDirectory, int nodes,
+                                    String geBin,
                                     List<String> requireSuccess, Optional<String> workingDirectory,
                                     List<String> command) implements BatchSubmit.BatchScript {
-    private static final String COMMON = JobScripts.common(LoginScript.resource(GridEngineBatchScript.class,
+    private static final String COMMON = JobScripts.common("node_script=" + ShellQuoting.quote(LoginScript.resource(
+            GridEngineBatchScript.class, "node.sh")) + "\n" + LoginScript.resource(GridEngineBatchScript.class,
             "batch-body.sh"));
 
     public GridEngineBatchScript {
@@ -42,6 +48,12 @@ public record GridEngineBatchScript(QsubDirectives directives, String jobId, Str
         Objects.requireNonNull(jobDirectory, "jobDirectory");
         Objects.requireNonNull(geBin, "geBin");
         Objects.requireNonNull(workingDirectory, "workingDirectory");
+        if (nodes < 1) {
+            throw new IllegalArgumentException("a job spans at least one host: " + nodes);
+        }
+        if (nodes > 1 && directives.parallelEnvironment().isEmpty()) {
+            throw new IllegalArgumentException(nodes + " hosts need a parallel environment (-pe)");
+        }
         requireSuccess = List.copyOf(requireSuccess);
         for (String id : requireSuccess) {
             // They are words of a for loop: Gantry's ids, never anything a shell would split or expand.
@@ -67,6 +79,7 @@ public record GridEngineBatchScript(QsubDirectives directives, String jobId, Str
     @Override
     public String head() {
         StringBuilder text = JobScripts.head(directives.lines(), jobId, jobDirectory);
+        text.append("nodes=").append(nodes).append('\n');
         text.append("ge_bin=").append(ShellQuoting.quote(geBin)).append('\n');
         text.append("rerunnable=").append(directives.rerunnable() ? "y" : "n").append('\n');
         text.append("require_success=").append(ShellQuoting.quote(String.join(" ", requireSuccess))).append('\n');
@@ -109,13 +122,11 @@ public record GridEngineBatchScript(QsubDirectives directives, String jobId, Str
         return quoted.append('\'').toString();
     }
 
-    /** This job's own last lines: its one rank, then the end. */
+    /** This job's own last lines: its ranks, then the end. */
     @Override
     public String tail() {
-        List<String> words = new ArrayList<>(List.of("/bin/sh", "-c", "\"$rank_script\"", "gantry-rank",
-                "\"$job_dir\"", oneLine(workingDirectory.orElse(""))));
+        List<String> words = new ArrayList<>(List.of("ranks", oneLine(workingDirectory.orElse(""))));
         command.forEach(word -> words.add(oneLine(word)));
-        return String.join(" ", words) + " >\"$job_dir/rank-0.out\" 2>\"$job_dir/rank-0.err\" </dev/null &\n"
-                + "wait $!\nfinish $?\n";
+        return String.join(" ", words) + "\nfinish $?\n";
     }
 }

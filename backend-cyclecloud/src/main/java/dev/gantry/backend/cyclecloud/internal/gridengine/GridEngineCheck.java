@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Whether a plan can run on this Grid Engine cluster: one node (this version runs Grid Engine jobs on one host),
- * no container, a queue that exists, the parallel environment its slots need, the GPU complex when it asks for
- * GPUs, and a writable work directory. The cluster is probed once, with one command, and the answer kept.
+ * Whether a plan can run on this Grid Engine cluster: no container, a queue that exists, the parallel environment
+ * its slots or hosts need ({@link GridEngineJobShape}), the GPU and memory complexes when it asks for them, and a
+ * writable work directory. The cluster is probed once, with one command, and the answer kept.
  */
 final class GridEngineCheck {
     private final LoginNode login;
@@ -28,7 +28,13 @@ final class GridEngineCheck {
         this.settings = settings;
         this.queues = queues;
         this.facts = new Once<>(() -> GridEngineFacts.parse(login.run(GridEngineScripts.PROBE,
-                List.of(settings.workDir(), login.bin()), Optional.empty())));
+                probeArguments(settings, login), Optional.empty())));
+    }
+
+    private static List<String> probeArguments(CycleCloudSettings settings, LoginNode login) {
+        List<String> args = new ArrayList<>(List.of(settings.workDir(), login.bin(), settings.parallelEnvironment()));
+        settings.multiNodeParallelEnvironment().ifPresent(args::add);
+        return args;
     }
 
     GridEngineFacts facts() {
@@ -38,11 +44,6 @@ final class GridEngineCheck {
     List<Problem> problems(Plan plan) {
         List<Problem> problems = new ArrayList<>();
         // What the plan asks that no Grid Engine cluster runs through this version comes first: no probe needed.
-        if (plan.nodes() > 1) {
-            problems.add(Problem.of("nodes", "the plan needs " + plan.nodes() + " nodes; this version of Gantry runs "
-                    + "Grid Engine jobs on one host (up to its slots): use nodes: 1, or a Slurm cluster "
-                    + "(backends.cyclecloud.scheduler: slurm) for multi-node jobs"));
-        }
         if (plan.workload().container().isPresent()) {
             problems.add(Problem.of("container", "the workload runs in the image " + plan.workload().container()
                     .get().image() + ", but this version of Gantry runs no containers on Grid Engine clusters: run "
@@ -69,21 +70,14 @@ final class GridEngineCheck {
                     + " maps to the queue " + queue.get() + ", which the cluster does not have (it has "
                     + String.join(", ", cluster.queues()) + "); fix the partitions setting"));
         }
-        int slots = GridEngineSubmission.slots(plan);
-        if (slots > 1 && !cluster.parallelEnvironments().contains(settings.parallelEnvironment())) {
-            problems.add(Problem.of("backends.cyclecloud.parallelEnvironment", "the plan asks " + slots + " slots, "
-                    + "which need the parallel environment " + settings.parallelEnvironment() + ", and the cluster "
-                    + "has " + (cluster.parallelEnvironments().isEmpty() ? "none" : String.join(", ",
-                    cluster.parallelEnvironments().stream().sorted().toList())) + "; set parallelEnvironment to "
-                    + "one whose allocation rule is $pe_slots (one host)"));
-        }
-        if (GridEngineSubmission.gpus(plan) > 0 && !cluster.complexes().contains(settings.gpuComplex())) {
-            problems.add(Problem.of("backends.cyclecloud.gpuComplex", "the plan needs " + GridEngineSubmission
+        problems.addAll(GridEngineJobShape.of(plan, settings, cluster).problems());
+        if (GridEngineJobShape.gpus(plan) > 0 && !cluster.complexes().contains(settings.gpuComplex())) {
+            problems.add(Problem.of("backends.cyclecloud.gpuComplex", "the plan needs " + GridEngineJobShape
                     .gpus(plan) + " GPU(s), and the cluster defines no complex " + settings.gpuComplex()
                     + " to count them; define it (qconf -mc, consumable) with each GPU host's count, or set "
                     + "gpuComplex to the cluster's"));
         }
-        if (GridEngineSubmission.memoryMib(plan) > 0 && !cluster.complexes().contains(settings.memoryComplex())) {
+        if (GridEngineJobShape.memoryMib(plan) > 0 && !cluster.complexes().contains(settings.memoryComplex())) {
             problems.add(Problem.of("backends.cyclecloud.memoryComplex", "the plan asks for memory, and the cluster "
                     + "defines no complex " + settings.memoryComplex() + "; set memoryComplex to the cluster's "
                     + "(h_vmem, or a consumable such as m_mem_free)"));

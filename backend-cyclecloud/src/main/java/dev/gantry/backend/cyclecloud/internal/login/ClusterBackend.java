@@ -13,6 +13,7 @@ import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.hosts.jobs.LogFiles;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -126,7 +127,11 @@ public abstract class ClusterBackend implements Backend {
     @Override
     public final void logs(JobRef job, LogOptions options, LogSink sink) throws InterruptedException {
         String id = ClusterJobs.jobId(job);
-        status(job);
+        try {
+            status(job); // a job the scheduler does not know is JOB_NOT_FOUND here, not an empty log
+        } catch (GantryException e) {
+            throw LogFiles.interruptOr(e);
+        }
         new RankLogs(login.host(), ClusterJobs.directory(workDir, id), nodeCount(), () -> ended(job))
                 .deliver(options, sink);
     }

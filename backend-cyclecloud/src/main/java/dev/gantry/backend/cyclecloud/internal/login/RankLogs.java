@@ -1,5 +1,6 @@
 package dev.gantry.backend.cyclecloud.internal.login;
 
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
@@ -38,7 +39,13 @@ public final class RankLogs {
     }
 
     public void deliver(LogOptions options, LogSink sink) throws InterruptedException {
-        new LogFiles(login, files(nodes()), ended, POLL).deliver(options, sink);
+        int nodes;
+        try {
+            nodes = nodes();
+        } catch (GantryException e) {
+            throw LogFiles.interruptOr(e);
+        }
+        new LogFiles(login, files(nodes), ended, POLL).deliver(options, sink);
     }
 
     /** How many ranks the job has, from its batch script's header. */

@@ -1,6 +1,6 @@
 set -u
-# The job directory, Grid Engine's commands, whether the job is rerunnable and the dependencies it needs to have
-# succeeded are the first assignments above this body.
+# The job directory, its node count, Grid Engine's commands, whether the job is rerunnable and the dependencies it
+# needs to have succeeded are the first assignments above this body.
 cd "$job_dir" || exit 120
 PATH=${PATH:-/usr/local/bin:/usr/bin:/bin}
 export PATH
@@ -38,7 +38,59 @@ set +a
 if [ "$run" -gt 0 ]; then
   GANTRY_RESUME=1
 fi
-# One node: rank 0 listens on it.
-MASTER_ADDR=$(hostname)
+# Rank 0 runs here, and listens on this host: by Grid Engine's name for it (the name the other hosts reach it by)
+# when the job spans hosts.
+if [ "$nodes" -gt 1 ]; then
+  MASTER_ADDR=$HOSTNAME
+else
+  MASTER_ADDR=$(hostname)
+fi
 export MASTER_ADDR
 rm -f failure-*
+# ranks WORKDIR COMMAND...: the job's ranks, one per host, each rank's stdout and stderr in rank-N.out and
+# rank-N.err; answers the first failing rank's exit status, else 0. Rank 0 runs here; the others start through
+# qrsh -inherit on the other hosts Grid Engine granted the job ($PE_HOSTFILE), under its control (qdel and the
+# job's end stop them too), and read the command from a file: qrsh joins its words into one line for a shell.
+ranks() {
+  local others count node pids code host
+  if [ "$nodes" -eq 1 ]; then
+    /bin/sh -c "$rank_script" gantry-rank "$job_dir" "$@" >"$job_dir/rank-0.out" 2>"$job_dir/rank-0.err" </dev/null &
+    wait $!
+    return
+  fi
+  others=$(awk -v me="$HOSTNAME" 'function short(h) { sub(/\..*/, "", h); return h }
+    $1 != me && short($1) != short(me) && !seen[$1]++ { print $1 }' "$PE_HOSTFILE")
+  count=$(($(printf '%s\n' "$others" | grep -c .) + 1))
+  if [ "$count" -ne "$nodes" ]; then
+    printf 'gantry: Grid Engine granted the job %s host(s) (%s), and it needs %s, one rank each: the parallel environment %s must allocate a fixed number of slots per host (allocation_rule N, qconf -sp %s)\n' \
+      "$count" "$(awk '{ printf "%s%s", sep, $1; sep = " " }' "$PE_HOSTFILE")" "$nodes" "$PE" "$PE" >failure-batch
+    return 123
+  fi
+  case $MASTER_ADDR in
+    *[!A-Za-z0-9._-]*|"") printf 'gantry: this host is named %s, which is not a host name\n' "$MASTER_ADDR" >failure-batch; return 123 ;;
+  esac
+  printf '%s\0' "$@" >"$job_dir/.command" && mv -f "$job_dir/.command" "$job_dir/command" || return 120
+  printf '%s' "$rank_script" >"$job_dir/rank.sh" && printf '%s' "$node_script" >"$job_dir/node.sh" || return 120
+  /bin/sh -c "$rank_script" gantry-rank "$job_dir" "$@" >"$job_dir/rank-0.out" 2>"$job_dir/rank-0.err" </dev/null &
+  pids=$!
+  node=0
+  for host in $others; do
+    node=$((node + 1))
+    : >"$job_dir/rank-$node.out"
+    : >"$job_dir/rank-$node.err"
+    # Every word of this line is Gantry's own: the job directory (one word of safe characters), numbers, a host name.
+    "${ge_bin}qrsh" -inherit -nostdin "$host" /bin/bash "$job_dir/node.sh" "$node" "$MASTER_ADDR" "${GANTRY_RESUME:-0}" \
+      </dev/null >/dev/null 2>>"$job_dir/rank-$node.err" &
+    pids="$pids $!"
+  done
+  for _ in $pids; do
+    wait -n
+    code=$?
+    if [ "$code" -ne 0 ]; then
+      # As srun --kill-on-bad-exit: one rank failed, the others stop (the job's end stops the remote ones).
+      kill $pids 2>/dev/null
+      return "$code"
+    fi
+  done
+  return 0
+}

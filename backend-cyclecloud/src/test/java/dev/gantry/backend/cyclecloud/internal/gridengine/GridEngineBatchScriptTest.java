@@ -36,7 +36,7 @@ class GridEngineBatchScriptTest {
     private GridEngineBatchScript script(Path jobDir, List<String> requireSuccess, List<String> command) {
         return new GridEngineBatchScript(directives(jobDir.toString(), true, List.of(
                 new QsubDirectives.Dependency(JobDependency.Condition.AFTER_SUCCESS, "41"))), "job-fit-1",
-                jobDir.toString(), "", requireSuccess, Optional.of(temp.toString()), command);
+                jobDir.toString(), 1, "", requireSuccess, Optional.of(temp.toString()), command);
     }
 
     @Test
@@ -46,7 +46,7 @@ class GridEngineBatchScriptTest {
         GridEngineBatchScript script = new GridEngineBatchScript(directives("/shared/gantry/jobs/job-fit-1", true,
                 List.of(new QsubDirectives.Dependency(JobDependency.Condition.AFTER_SUCCESS, "41"),
                         new QsubDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "42"))), "job-fit-1",
-                "/shared/gantry/jobs/job-fit-1", "/opt/sge/bin/", List.of("job-prep"),
+                "/shared/gantry/jobs/job-fit-1", 1, "/opt/sge/bin/", List.of("job-prep"),
                 Optional.of("/shared/home/alice/project"), command);
         GoldenFiles.assertMatches("gridengine/batch/spot-with-dependencies.sh", script.text().lines().toList());
     }
@@ -129,11 +129,101 @@ class GridEngineBatchScriptTest {
     @Test
     void onlyGantryIdsCanBeRequiredAndTheDirectoryOfCommandsEndsInASlash() {
         QsubDirectives d = directives("/shared/job-x", false, List.of());
-        assertThrows(IllegalArgumentException.class, () -> new GridEngineBatchScript(d, "job-x", "/shared/job-x", "",
+        assertThrows(IllegalArgumentException.class, () -> new GridEngineBatchScript(d, "job-x", "/shared/job-x", 1, "",
                 List.of("job-a; touch x"), Optional.empty(), List.of("true")));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new GridEngineBatchScript(d,
-                "job-x", "/shared/job-x", "/opt/sge/bin", List.of(), Optional.empty(), List.of("true")));
+                "job-x", "/shared/job-x", 1, "/opt/sge/bin", List.of(), Optional.empty(), List.of("true")));
         assertEquals("geBin ends in '/': /opt/sge/bin", e.getMessage());
+    }
+
+    @Test
+    void aJobOfSeveralHostsNeedsAParallelEnvironment() {
+        QsubDirectives one = new QsubDirectives("job-x", Optional.empty(), Optional.empty(), 1, Optional.empty(),
+                Optional.empty(), 0, "h_vmem", 0, "gpu", false, "/shared/job-x", false, List.of());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new GridEngineBatchScript(
+                one, "job-x", "/shared/job-x", 2, "", List.of(), Optional.empty(), List.of("true")));
+        assertEquals("2 hosts need a parallel environment (-pe)", e.getMessage());
+    }
+
+    @Test
+    void twoHostsOneRankEach() {
+        GridEngineBatchScript script = new GridEngineBatchScript(twoHosts("/shared/gantry/jobs/job-fit-2"),
+                "job-fit-2", "/shared/gantry/jobs/job-fit-2", 2, "/opt/sge/bin/", List.of(),
+                Optional.of("/shared/home/alice/project"), List.of("torchrun", "--nnodes=$GANTRY_NUM_NODES",
+                "it's"));
+        GoldenFiles.assertMatches("gridengine/batch/two-hosts.sh", script.text().lines().toList());
+    }
+
+    /**
+     * The other host's rank starts through qrsh -inherit, here a stand-in that does what Grid Engine's does with its
+     * words: joins them into one line for a shell on the other host. The command still arrives word for word.
+     */
+    @Test
+    void theOtherHostsRankGetsTheWordsTheEnvironmentAndItsRank() throws Exception {
+        Path dir = jobDirectory("job-fit-2");
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "echo \"$TOKEN|$RANK|$NODE_RANK|$GANTRY_NODE_RANK|"
+                + "$MASTER_ADDR|$GANTRY_RESUME|$PWD\"; printf '<%s>\\n' \"$@\"", "sh"));
+        command.addAll(HOSTILE);
+        int code = run(severalHosts(dir, command), dir, hostsFile(dir, "node-b"));
+        assertEquals(0, code, Files.readString(temp.resolve("script.log")));
+        StringBuilder words = new StringBuilder();
+        HOSTILE.forEach(w -> words.append('<').append(w).append(">\n"));
+        assertEquals("s3cr3t 'x' $(id)|0|0|0|" + hostname() + "|0|" + temp + "\n" + words,
+                Files.readString(dir.resolve("rank-0.out")));
+        assertEquals("s3cr3t 'x' $(id)|1|1|1|" + hostname() + "|0|" + temp + "\n" + words,
+                Files.readString(dir.resolve("rank-1.out")));
+        assertEquals("0", Files.readString(dir.resolve("exit")).split(" ")[0]);
+        assertFalse(Files.exists(dir.resolve("env")), "the environment file is removed at the end");
+        assertFalse(Files.exists(temp.resolve("injected")), "an injected command ran");
+        assertEquals(List.of("-inherit -nostdin node-b /bin/bash " + dir + "/node.sh 1 " + hostname() + " 0"),
+                Files.readAllLines(temp.resolve("qrsh.log")), "qrsh gets Gantry's words only, never the command's");
+    }
+
+    @Test
+    void theFirstFailingRankEndsTheJobWithItsStatusAndStopsTheOthers() throws Exception {
+        Path dir = jobDirectory("job-fit-2");
+        int code = run(severalHosts(dir, List.of("sh", "-c", "if [ \"$NODE_RANK\" = 1 ]; then exit 7; fi; sleep 30")),
+                dir, hostsFile(dir, "node-b"));
+        assertEquals(7, code);
+        assertEquals("7", Files.readString(dir.resolve("exit")).split(" ")[0]);
+    }
+
+    @Test
+    void hostsOtherThanTheNodesAskedForAreAFailureThatSaysWhy() throws Exception {
+        Path dir = jobDirectory("job-fit-2");
+        int code = run(severalHosts(dir, List.of("touch", temp.resolve("ran").toString())), dir,
+                hostsFile(dir, "node-b", "node-c"));
+        assertEquals(123, code);
+        assertEquals("gantry: Grid Engine granted the job 3 host(s) (" + hostname() + " node-b node-c), and it needs "
+                + "2, one rank each: the parallel environment onepernode must allocate a fixed number of slots per "
+                + "host (allocation_rule N, qconf -sp onepernode)\n", Files.readString(dir.resolve("failure-batch")));
+        assertFalse(Files.exists(temp.resolve("ran")), "no rank runs");
+    }
+
+    private static QsubDirectives twoHosts(String dir) {
+        return new QsubDirectives("job-fit-2", Optional.of("nodes.q"), Optional.empty(), 2,
+                Optional.of("onepernode"), Optional.empty(), 4096, "h_vmem", 1, "gpu", false, dir, false, List.of());
+    }
+
+    /** A two-host script whose qrsh is {@code qrsh} in the temporary directory: it logs its words, then runs them. */
+    private GridEngineBatchScript severalHosts(Path dir, List<String> command) throws IOException {
+        Path bin = Files.createDirectories(temp.resolve("bin"));
+        Path qrsh = bin.resolve("qrsh");
+        Files.writeString(qrsh, "#!/bin/sh\necho \"$*\" >>'" + temp.resolve("qrsh.log") + "'\n"
+                + "shift 3\nexec sh -c \"$*\"\n");
+        assertTrue(qrsh.toFile().setExecutable(true));
+        return new GridEngineBatchScript(twoHosts(dir.toString()), "job-fit-2", dir.toString(), 2, bin + "/",
+                List.of(), Optional.of(temp.toString()), command);
+    }
+
+    /** The job's $PE_HOSTFILE: this host first, then the others, one slot each. */
+    private Map<String, String> hostsFile(Path dir, String... others) throws Exception {
+        StringBuilder lines = new StringBuilder(hostname() + " 1 nodes.q@" + hostname() + " UNDEFINED\n");
+        for (String other : others) {
+            lines.append(other).append(" 1 nodes.q@").append(other).append(" UNDEFINED\n");
+        }
+        Path file = Files.writeString(temp.resolve("pe_hostfile"), lines);
+        return Map.of("JOB_ID", "20", "PE_HOSTFILE", file.toString(), "PE", "onepernode", "HOSTNAME", hostname());
     }
 
     @Test
@@ -143,7 +233,11 @@ class GridEngineBatchScriptTest {
     }
 
     private Path jobDirectory() throws IOException {
-        Path dir = Files.createDirectories(temp.resolve("jobs/job-fit-1"));
+        return jobDirectory("job-fit-1");
+    }
+
+    private Path jobDirectory(String id) throws IOException {
+        Path dir = Files.createDirectories(temp.resolve("jobs/" + id));
         Files.writeString(dir.resolve("env"), "TOKEN='s3cr3t '\\''x'\\'' $(id)'\nGANTRY_RESUME=0\n");
         return dir;
     }
