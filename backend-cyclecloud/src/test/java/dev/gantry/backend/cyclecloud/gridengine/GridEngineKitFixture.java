@@ -61,7 +61,15 @@ class GridEngineKitFixture implements BackendFixture {
     /** The job's host dies under it: its shepherd and its process group are killed, nothing of it runs on. */
     @Override
     public void evict(Backend backend, JobRef job) throws Exception {
-        String number = Files.readString(Path.of(settings.get("workDir"), job.id(), "ge-id")).strip();
+        loseTheRun(Path.of(settings.get("workDir")), job);
+    }
+
+    /**
+     * What an evicted Spot VM does to the job running on it: its shepherd and the job's process group die at once
+     * (SIGKILL), with no exit record. Grid Engine reruns a rerunnable job, and ends any other in accounting.
+     */
+    static void loseTheRun(Path workDir, JobRef job) throws IOException, InterruptedException {
+        String number = Files.readString(workDir.resolve(job.id()).resolve("ge-id")).strip();
         Path task = activeJob(number);
         String shepherd = Files.readString(task.resolve("pid")).strip();
         String jobPid = Files.readString(task.resolve("job_pid")).strip();

@@ -16,8 +16,8 @@ import java.util.Set;
  * ({@code qmod -cj}) or delete it.</li>
  * <li>{@code d}eletion: qdel was called; the job is being cancelled.</li>
  * <li>{@code R}estarted: the job was rescheduled, by a lost host (an eviction on Spot) or {@code qmod -rj}. Pending
- * with R ({@code Rq}, {@code hRwq}) is a requeue, counted as an eviction; R stays on the job once it runs again
- * ({@code Rr}), so a tracker counts one eviction when R first appears and reads further reruns from qacct (one
+ * with R ({@code Rq}, {@code hRwq}) is a requeue; R stays on the job once it runs again ({@code Rr}), so a tracker
+ * counts one eviction when R first appears and further ones from the job's own run records (qacct has one
  * {@link QacctFailure#RESCHEDULING} record each).</li>
  * <li>{@code s}, {@code S}, {@code T}: suspended by qmod, with its queue, or by a load threshold; still RUNNING, as
  * Slurm's SUSPENDED is.</li>
@@ -138,7 +138,7 @@ public record GridEngineState(String letters, Set<Flag> flags) {
     }
 
     /**
-     * Whether the job is back in the queue after a reschedule (pending with R): the moment an eviction is counted.
+     * Whether the job is back in the queue after a reschedule (pending with R), waiting to run again.
      */
     public boolean isEviction() {
         return kind() == Kind.REQUEUED;

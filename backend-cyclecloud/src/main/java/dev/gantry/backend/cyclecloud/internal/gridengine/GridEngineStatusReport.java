@@ -91,9 +91,12 @@ public final class GridEngineStatusReport {
         Optional<Instant> started = r.started().map(JobRecords.Run::at);
         int reruns = r.runs();
         if (queued.isPresent()) {
-            // Back in the queue after a reschedule: the eviction counts now, before the rerun records its start.
-            boolean requeued = queued.get().state().map(GridEngineState::isEviction).orElse(false);
-            return withReruns(fromQueue(r, number, queued.get(), started), reruns + (requeued ? 1 : 0),
+            // R stays on a job once it was rescheduled, pending (Rq) and running again (Rr) alike: its first
+            // eviction counts from the moment R shows, before the rerun records its start; a later one when its
+            // rerun records it. Counting a pending Rq as one more would fall back between the rerun's dispatch
+            // and its record, and a count must never fall.
+            boolean restarted = queued.get().state().map(GridEngineState::restarted).orElse(false);
+            return withReruns(fromQueue(r, number, queued.get(), started), Math.max(reruns, restarted ? 1 : 0),
                     started.orElse(now));
         }
         if (r.exit().isPresent()) {

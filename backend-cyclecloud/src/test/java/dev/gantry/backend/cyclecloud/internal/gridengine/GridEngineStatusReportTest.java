@@ -64,6 +64,25 @@ class GridEngineStatusReportTest {
         assertEquals(1, s.evictions());
     }
 
+    /**
+     * From the reschedule to the rerun's own record the job is Rq, then Rr while its script starts: the count is
+     * one throughout, and a later reschedule counts when its rerun records its start. It never falls.
+     */
+    @Test
+    void theEvictionCountOfAReruningJobNeverFalls() {
+        List<Integer> counts = new ArrayList<>();
+        for (String[] poll : new String[][] {{"2 0 1764640799", "rescheduled-pending.xml"},
+                {"2 0 1764640799", "rescheduled-running.xml"}, {"2 1 1764640874", "rescheduled-running.xml"},
+                {"2 1 1764640874", "rescheduled-pending.xml"}, {"2 1 1764640874", "rescheduled-running.xml"},
+                {"2 2 1764640900", "rescheduled-running.xml"}}) {
+            JobStatus s = parse(List.of(j("job-long", "2", poll[0], "", "", "", "")), qstat(poll[1]), List.of())
+                    .get("job-long");
+            assertTrue(s.lastEviction().isPresent(), s.toString());
+            counts.add(s.evictions());
+        }
+        assertEquals(List.of(1, 1, 1, 1, 1, 2), counts);
+    }
+
     @Test
     void anExitRecordEndsTheJobWithItsCode() {
         Map<String, JobStatus> s = parse(List.of(j("job-ok", "11", STARTED.strip(), "0 1764640810 0", "", "", ""),
