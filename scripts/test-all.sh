@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need (as root, with apt-get, only where something is missing), starts
-# what they need, runs the whole build with every test, then drives the gantry command end to end.
+# what they need, runs the whole build with every test and the cluster benchmarks, then drives the gantry command end
+# to end.
 # Usage: scripts/test-all.sh [extra Maven arguments]
 set -euo pipefail
 
@@ -77,6 +78,18 @@ scripts/setup-podman.sh
 # --- build and unit/integration tests --------------------------------------------------------------------------
 log "build and test all modules"
 ./mvnw -B -ntp verify "$@"
+
+# --- benchmarks against the real test cluster -------------------------------------------------------------------
+# Each prints its figures and whether the targets hold (docs/PERFORMANCE.md has the recorded runs); a
+# figure below target is reported, not failed on: submission rates move with the machine's load.
+log "benchmarks: the CycleCloud backend over SSH, Slurm and Grid Engine"
+if [[ -f benchmarks/target/benchmarks.classpath ]]; then
+  bench_cp="benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"
+  java -cp "$bench_cp" dev.gantry.benchmarks.SlurmSshBenchmark 100 10
+  java -cp "$bench_cp" dev.gantry.benchmarks.GridEngineSshBenchmark 30 10
+else
+  echo "the benchmarks module was not built by this run (Maven arguments: $*)"
+fi
 
 # --- end to end through the launcher -------------------------------------------------------------------------
 log "end-to-end: the gantry command"

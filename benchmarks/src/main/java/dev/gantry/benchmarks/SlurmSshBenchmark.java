@@ -67,6 +67,7 @@ public final class SlurmSshBenchmark {
             // the two CPUs and the controller) while any of the three is measured; each round's jobs are cancelled.
             exec(List.of("scontrol", "update", "nodename=" + env.get("SLURM_NODES").replace(' ', ','), "state=drain",
                     "reason=gantry-benchmark"));
+            TestClusterBench.Targets targets = new TestClusterBench.Targets();
             for (int round = 1; round <= 3; round++) {
                 double local = localLoop(submits, env.get("LOGIN_USER"));
                 cancelAll(env.get("LOGIN_USER"));
@@ -87,13 +88,15 @@ public final class SlurmSshBenchmark {
                 System.out.printf(Locale.ROOT, "round %d: local sbatch loop %6.1f/s | Gantry submit one by one "
                         + "%6.1f/s = %.2f | Gantry submitAll %6.1f/s = %.2f%n", round, local, oneByOne,
                         oneByOne / local, all, all / local);
+                targets.round(all / local);
             }
             drain();
             for (int tracked : List.of(1, 1000)) {
                 List<JobRef> refs = seed(root.resolve("jobs"), run, tracked, env.get("LOGIN_USER"));
-                measurePolls(backend, refs, polls, counter, "squeue");
+                measurePolls(backend, refs, polls, counter, "squeue", targets);
                 exec(List.of("scancel", "-u", env.get("LOGIN_USER"), "-n", "bench-held"));
             }
+            targets.print("local sbatch loop", "squeue");
         } finally {
             exec(List.of("scancel", "-n", "bench-held"));
             exec(List.of("scontrol", "update", "nodename=" + env.get("SLURM_NODES").replace(' ', ','),

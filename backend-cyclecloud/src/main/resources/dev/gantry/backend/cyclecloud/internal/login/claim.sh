@@ -1,6 +1,7 @@
 # Gantry submit, the part every scheduler shares (bash; the scheduler's own lines above define id_file, the record
-# of the scheduler's job id in a job's directory, scheduler_submit DIR, which submits DIR/job.sh and prints the job id,
-# and scheduler_find NAME, which prints the id of a job of that name the scheduler still knows, if any).
+# of the scheduler's job id in a job's directory, submit_command, the command and options that submit a batch script
+# named after them and print the job id on stdout (nothing when they fail), and scheduler_find NAME, which prints the
+# id of a job of that name the scheduler still knows, if any).
 # For each job, claims its directory on the cluster, then submits its batch script exactly once.
 # Arguments: $1 = the directory of the scheduler's commands ("" or ending in /), $2 = the size in bytes of the part
 # every job's batch script shares, then per job five: its directory, its name in the scheduler, and the sizes in
@@ -9,8 +10,8 @@
 # Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
 # is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and the scheduler no
 # longer knows its id), NO_WORKDIR, or FAILED and the scheduler's message.
-# A fan-out of many jobs is one command: apart from one mkdir, one submit and one subshell per job (four in flight)
-# and the sort that puts the answers back in order, everything is a bash builtin.
+# A fan-out of many jobs is one command, and each job one process: its submit command. Apart from one mkdir for all
+# of them, everything else is a bash builtin; only a key claimed before (a retry) takes a subshell of its own.
 set -u
 export LC_ALL=C # bytes, not characters, for read -N
 bin=$1
@@ -44,7 +45,8 @@ read_job() {
   take "$3" || return 1
   script=$script$taken
 }
-# submit_one DIR NAME: claims the job and submits $script with $env; prints the job's answer line.
+# submit_one DIR NAME N: claims job N and submits $script with $env; prints the job's answer line. The first try
+# of a key takes the fast path of the loop below; this is the whole protocol, for a key claimed before.
 submit_one() {
   local dir=$1 name=$2 id= errors=$errors.$3
   [ -d "$dir" ] || { echo NO_WORKDIR; return; }
@@ -80,18 +82,23 @@ submit_one() {
   # A cancel that came while this submit was on its way wins: nothing is submitted.
   [ -e "$dir/cancelled" ] && { rm -f -- "$dir/env"; echo CANCELLED; return; }
   # The scheduler's answer goes straight into the record that a retry adopts.
-  if ! scheduler_submit "$dir" >|"$dir/$id_file" 2>|"$errors"; then
-    local message
-    message=$(<"$errors")
-    rm -f -- "$errors"
-    # Nothing was submitted: the key is free again for a corrected retry.
-    rm -rf -- "$dir"
-    message=${message//$'\n'/ }
-    echo "FAILED ${message//$'\r'/}"
+  "${submit_argv[@]}" "$dir/job.sh" >|"$dir/$id_file" 2>|"$errors" </dev/null
+  submitted "$dir" "$errors"
+}
+# submitted DIR ERRORS: the answer of a finished submit, from the id it recorded. A job whose id was printed exists,
+# whatever the command's exit status; without one nothing was submitted, and the key is free again for a
+# corrected retry.
+submitted() {
+  local id= message
+  [ -r "$1/$id_file" ] && read -r id <"$1/$id_file"
+  if [ -n "$id" ]; then
+    echo "SUBMITTED ${id%%;*}" # its empty ERRORS goes with the others at the end: no process per job
     return
   fi
-  read -r id <"$dir/$id_file"
-  echo "SUBMITTED ${id%%;*}"
+  message=$(<"$2")
+  rm -rf -- "$1"
+  message=${message//$'\n'/ }
+  echo "FAILED ${message//$'\r'/}"
 }
 # Stdin into a file first, in one go: bash's read takes a pipe a byte at a time, but a file in blocks.
 if [ "$#" -ge 5 ]; then
@@ -103,9 +110,8 @@ if [ "$#" -ge 5 ]; then
     rm -f -- "$spool"
   fi
 fi
-# The scheduler's complaints, read only when it fails; one file per job in flight.
+# The scheduler's complaints, read only when it fails; one file per job, all removed at the end.
 errors=${wd:-/tmp}/.submit-errors.$$
-trap 'rm -f -- "$errors".*' EXIT
 # Every job's directory in one process: what claims a job is its claim file, not its directory.
 dirs=()
 for ((i = 1; i <= $#; i += 5)); do
@@ -118,25 +124,61 @@ if ! take "$common_bytes"; then
 fi
 common=$taken
 # A few submits at a time: each one mostly waits for the scheduler's answer, which the controller gives to several
-# at once (wait -n: bash 4.3 or newer). Stdin is read here, in order; each job's answer is printed after its number
-# (one short line, one write), and put back in order.
+# at once (wait -n: bash 4.3 or newer). Stdin is read here, in order. A key's first claim, its files and the check
+# for a cancel are builtins in this shell, and its submit command the one process it starts; a key claimed before
+# runs the whole protocol in a subshell, which writes its answer to a file. The answers are printed in order at the
+# end.
+submit_argv=("$bin${submit_command[0]}" "${submit_command[@]:1}")
+answers=${wd:-/tmp}/.submit-answers.$$
+trap 'rm -f -- "$errors".* "$answers".*' EXIT
 in_flight=4
-n=0
 running=0
-{
-  while [ "$#" -ge 5 ]; do
-    n=$((n + 1))
-    if read_job "$3" "$4" "$5"; then
-      printf '%s %s\n' "$n" "$(submit_one "$1" "$2" "$n")" &
-      running=$((running + 1))
-      if [ "$running" -ge "$in_flight" ]; then
-        wait -n
-        running=$((running - 1))
-      fi
+n=0
+answer=()
+dir_of=()
+throttle() {
+  running=$((running + 1))
+  if [ "$running" -ge "$in_flight" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+}
+while [ "$#" -ge 5 ]; do
+  n=$((n + 1))
+  dir_of[n]=$1
+  if ! read_job "$3" "$4" "$5"; then
+    answer[n]="FAILED the environment or script of $2 arrived short"
+  elif [ ! -d "$1" ]; then
+    answer[n]=NO_WORKDIR
+  elif { echo $$ >"$1/claim"; } 2>/dev/null; then
+    # The claim is this submit's: nothing else can be at this key (noclobber, O_EXCL).
+    if ! printf '%s' "$env" >|"$1/env"; then
+      answer[n]="FAILED cannot write $1/env"
+    elif ! printf '%s' "$script" >|"$1/job.sh"; then
+      answer[n]="FAILED cannot write $1/job.sh"
+    elif [ -e "$1/cancelled" ]; then
+      # A cancel that came while this submit was on its way wins: nothing is submitted.
+      rm -f -- "$1/env"
+      answer[n]=CANCELLED
     else
-      printf '%s %s\n' "$n" "FAILED the environment or script of $2 arrived short"
+      # The scheduler's answer goes straight into the record that a retry adopts.
+      "${submit_argv[@]}" "$1/job.sh" >|"$1/$id_file" 2>|"$errors.$n" </dev/null &
+      throttle
     fi
-    shift 5
-  done
-  wait
-} | sort -s -n -k1,1 | cut -d' ' -f2-
+  else
+    submit_one "$1" "$2" "$n" >|"$answers.$n" &
+    throttle
+  fi
+  shift 5
+done
+wait
+for ((i = 1; i <= n; i++)); do
+  if [ -n "${answer[i]+set}" ]; then
+    printf '%s\n' "${answer[i]}"
+  elif [ -e "$answers.$i" ]; then
+    IFS= read -r line <"$answers.$i"
+    printf '%s\n' "$line"
+  else
+    submitted "${dir_of[i]}" "$errors.$i"
+  fi
+done
