@@ -48,7 +48,7 @@ read_job() {
 # submit_one DIR NAME N: claims job N and submits $script with $env; prints the job's answer line. The first try
 # of a key takes the fast path of the loop below; this is the whole protocol, for a key claimed before.
 submit_one() {
-  local dir=$1 name=$2 id= errors=$errors.$3
+  local dir=$1 name=$2 id= errors=$errors.retry.$3
   [ -d "$dir" ] || { echo NO_WORKDIR; return; }
   # The claim: a file created only if it does not exist yet (noclobber, O_EXCL), once per key, ever.
   if ! { echo $$ >"$dir/claim"; } 2>/dev/null; then
@@ -84,21 +84,22 @@ submit_one() {
   # The scheduler's answer goes straight into the record that a retry adopts.
   "${submit_argv[@]}" "$dir/job.sh" >|"$dir/$id_file" 2>|"$errors" </dev/null
   submitted "$dir" "$errors"
+  echo "$result"
 }
-# submitted DIR ERRORS: the answer of a finished submit, from the id it recorded. A job whose id was printed exists,
-# whatever the command's exit status; without one nothing was submitted, and the key is free again for a
-# corrected retry.
+# submitted DIR ERRORS: the answer of a finished submit into $result, from the id it recorded. A job whose id was
+# printed exists, whatever the command's exit status; without one nothing was submitted, and the key is free again
+# for a corrected retry.
 submitted() {
   local id= message
   [ -r "$1/$id_file" ] && read -r id <"$1/$id_file"
   if [ -n "$id" ]; then
-    echo "SUBMITTED ${id%%;*}" # its empty ERRORS goes with the others at the end: no process per job
+    result="SUBMITTED ${id%%;*}"
     return
   fi
   message=$(<"$2")
   rm -rf -- "$1"
   message=${message//$'\n'/ }
-  echo "FAILED ${message//$'\r'/}"
+  result="FAILED ${message//$'\r'/}"
 }
 # Stdin into a file first, in one go: bash's read takes a pipe a byte at a time, but a file in blocks.
 if [ "$#" -ge 5 ]; then
@@ -124,28 +125,43 @@ if ! take "$common_bytes"; then
 fi
 common=$taken
 # A few submits at a time: each one mostly waits for the scheduler's answer, which the controller gives to several
-# at once (wait -n: bash 4.3 or newer). Stdin is read here, in order. A key's first claim, its files and the check
-# for a cancel are builtins in this shell, and its submit command the one process it starts; a key claimed before
-# runs the whole protocol in a subshell, which writes its answer to a file. The answers are printed in order at the
-# end.
+# at once. Stdin is read here, in order. A key's first claim, its files and the check for a cancel are builtins in
+# this shell, and its submit command the one process it starts; a key claimed before runs the whole protocol in a
+# subshell, which writes its answer to a file. Jobs finish in order, so that job N's submit can reuse the error
+# file of job N - in_flight (created once, not once per job), and the answers are printed in order at the end.
 submit_argv=("$bin${submit_command[0]}" "${submit_command[@]:1}")
 answers=${wd:-/tmp}/.submit-answers.$$
 trap 'rm -f -- "$errors".* "$answers".*' EXIT
 in_flight=4
-running=0
 n=0
+done_to=0
 answer=()
 dir_of=()
-throttle() {
-  running=$((running + 1))
-  if [ "$running" -ge "$in_flight" ]; then
-    wait -n
-    running=$((running - 1))
-  fi
+pid=()
+retried=()
+# finish_to K: waits for the submits of jobs up to K, in order, and records their answers.
+finish_to() {
+  local k line
+  while [ "$done_to" -lt "$1" ]; do
+    k=$((done_to + 1))
+    done_to=$k
+    [ -n "${pid[k]:-}" ] || continue
+    wait "${pid[k]}" # its exit status is not the answer: the id it recorded is
+    if [ -n "${retried[k]:-}" ]; then
+      line="FAILED the submit of ${dir_of[k]} gave no answer"
+      [ -r "$answers.$k" ] && IFS= read -r line <"$answers.$k"
+      answer[k]=$line
+    else
+      submitted "${dir_of[k]}" "$errors.$((k % in_flight))"
+      answer[k]=$result
+    fi
+  done
 }
 while [ "$#" -ge 5 ]; do
   n=$((n + 1))
   dir_of[n]=$1
+  # At most in_flight submits run: the one of job n - in_flight has ended before job n's starts.
+  finish_to $((n - in_flight))
   if ! read_job "$3" "$4" "$5"; then
     answer[n]="FAILED the environment or script of $2 arrived short"
   elif [ ! -d "$1" ]; then
@@ -162,23 +178,17 @@ while [ "$#" -ge 5 ]; do
       answer[n]=CANCELLED
     else
       # The scheduler's answer goes straight into the record that a retry adopts.
-      "${submit_argv[@]}" "$1/job.sh" >|"$1/$id_file" 2>|"$errors.$n" </dev/null &
-      throttle
+      "${submit_argv[@]}" "$1/job.sh" >|"$1/$id_file" 2>|"$errors.$((n % in_flight))" </dev/null &
+      pid[n]=$!
     fi
   else
     submit_one "$1" "$2" "$n" >|"$answers.$n" &
-    throttle
+    pid[n]=$!
+    retried[n]=1
   fi
   shift 5
 done
-wait
+finish_to "$n"
 for ((i = 1; i <= n; i++)); do
-  if [ -n "${answer[i]+set}" ]; then
-    printf '%s\n' "${answer[i]}"
-  elif [ -e "$answers.$i" ]; then
-    IFS= read -r line <"$answers.$i"
-    printf '%s\n' "$line"
-  else
-    submitted "${dir_of[i]}" "$errors.$i"
-  fi
+  printf '%s\n' "${answer[i]}"
 done
