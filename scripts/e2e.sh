@@ -335,6 +335,7 @@ backends:
     hostKeyFingerprint: '$LOGIN_FINGERPRINT'
     workDir: $SHARED_DIR/e2e-ge-$$
     parallelEnvironment: smp
+    defaultPartition: $GE_QUEUE
 YAML
 cat >"$work/ge-hello.yaml" <<'YAML'
 apiVersion: gantry.dev/v1
@@ -360,7 +361,7 @@ check "a two-node workload without multiNodeParallelEnvironment is refused (PLAN
   bash -c "[[ $code -eq 1 ]] && grep -q 'backends.cyclecloud.multiNodeParallelEnvironment' '$err' \
     && grep -q 'allocation_rule 1, control_slaves TRUE' '$err' && ! grep -q 'submitted' '$err' && ! grep -q 'Exception' '$err'"
 ge_nodes_config="$work/gridengine-nodes.yaml"
-sed -e "s/^    parallelEnvironment: smp$/    parallelEnvironment: smp\n    multiNodeParallelEnvironment: $GE_NODE_PE\n    defaultPartition: $GE_NODE_QUEUE/" \
+sed -e "s/^    defaultPartition: .*/    defaultPartition: $GE_NODE_QUEUE\n    multiNodeParallelEnvironment: $GE_NODE_PE/" \
   "$ge_config" >"$ge_nodes_config"
 run_gantry --config "$ge_nodes_config" run examples/distributed-hello.yaml
 check "the same file runs on Grid Engine: one rank per compute node (qrsh -inherit), rank 1 reaches rank 0 by its host name" \
