@@ -77,14 +77,29 @@ submit_one() {
     # Its submit never reached the scheduler: this submit takes the claim over.
     echo $$ >|"$dir/claim"
   fi
-  printf '%s' "$env" >|"$dir/env" || { echo "FAILED cannot write $dir/env"; return; }
-  printf '%s' "$script" >|"$dir/job.sh" || { echo "FAILED cannot write $dir/job.sh"; return; }
-  # A cancel that came while this submit was on its way wins: nothing is submitted.
-  [ -e "$dir/cancelled" ] && { rm -f -- "$dir/env"; echo CANCELLED; return; }
+  prepare "$dir" || { echo "$result"; return; }
   # The scheduler's answer goes straight into the record that a retry adopts.
   "${submit_argv[@]}" "$dir/job.sh" >|"$dir/$id_file" 2>|"$errors" </dev/null
   submitted "$dir" "$errors"
   echo "$result"
+}
+# prepare DIR: writes a claimed job's environment file and script, all builtins. Fails with the job's answer in
+# $result when it cannot, or when a cancel came while this submit was on its way: the cancel wins, nothing is
+# submitted.
+prepare() {
+  if ! printf '%s' "$env" >|"$1/env"; then
+    result="FAILED cannot write $1/env"
+    return 1
+  fi
+  if ! printf '%s' "$script" >|"$1/job.sh"; then
+    result="FAILED cannot write $1/job.sh"
+    return 1
+  fi
+  if [ -e "$1/cancelled" ]; then
+    rm -f -- "$1/env"
+    result=CANCELLED
+    return 1
+  fi
 }
 # submitted DIR ERRORS: the answer of a finished submit into $result, from the id it recorded. A job whose id was
 # printed exists, whatever the command's exit status; without one nothing was submitted, and the key is free again
@@ -168,18 +183,12 @@ while [ "$#" -ge 5 ]; do
     answer[n]=NO_WORKDIR
   elif { echo $$ >"$1/claim"; } 2>/dev/null; then
     # The claim is this submit's: nothing else can be at this key (noclobber, O_EXCL).
-    if ! printf '%s' "$env" >|"$1/env"; then
-      answer[n]="FAILED cannot write $1/env"
-    elif ! printf '%s' "$script" >|"$1/job.sh"; then
-      answer[n]="FAILED cannot write $1/job.sh"
-    elif [ -e "$1/cancelled" ]; then
-      # A cancel that came while this submit was on its way wins: nothing is submitted.
-      rm -f -- "$1/env"
-      answer[n]=CANCELLED
-    else
+    if prepare "$1"; then
       # The scheduler's answer goes straight into the record that a retry adopts.
       "${submit_argv[@]}" "$1/job.sh" >|"$1/$id_file" 2>|"$errors.$((n % in_flight))" </dev/null &
       pid[n]=$!
+    else
+      answer[n]=$result
     fi
   else
     submit_one "$1" "$2" "$n" >|"$answers.$n" &
