@@ -129,11 +129,11 @@ public abstract class ClusterBackend implements Backend {
         String id = ClusterJobs.jobId(job);
         try {
             status(job); // a job the scheduler does not know is JOB_NOT_FOUND here, not an empty log
+            new RankLogs(login.host(), ClusterJobs.directory(workDir, id), nodeCount(), () -> ended(job))
+                    .deliver(options, sink);
         } catch (GantryException e) {
-            throw LogFiles.interruptOr(e);
+            throw LogFiles.interruptOr(e); // any remote call of a follow its caller stopped
         }
-        new RankLogs(login.host(), ClusterJobs.directory(workDir, id), nodeCount(), () -> ended(job))
-                .deliver(options, sink);
     }
 
     /** Whether a followed job has ended; a poll the scheduler cannot answer now is "not yet". */

@@ -1,6 +1,5 @@
 package dev.gantry.backend.cyclecloud.internal.login;
 
-import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
@@ -39,13 +38,7 @@ public final class RankLogs {
     }
 
     public void deliver(LogOptions options, LogSink sink) throws InterruptedException {
-        int nodes;
-        try {
-            nodes = nodes();
-        } catch (GantryException e) {
-            throw LogFiles.interruptOr(e);
-        }
-        new LogFiles(login, files(nodes), ended, POLL).deliver(options, sink);
+        new LogFiles(login, files(nodes()), ended, POLL).deliver(options, sink);
     }
 
     /** How many ranks the job has, from its batch script's header. */
