@@ -61,7 +61,7 @@ public final class GridEngineSshBenchmark {
             backend.validate(plan); // connects and probes the cluster once; not measured
             // Both queues: the local loop's jobs name none, and would start on the compute nodes' queue.
             exec(List.of("qmod", "-d", queue, nodeQueue));
-            TestClusterBench.Targets targets = new TestClusterBench.Targets();
+            TestClusterBench.Targets targets = new TestClusterBench.Targets("submitAll");
             for (int round = 1; round <= 3; round++) {
                 long start = System.nanoTime();
                 exec(List.of("runuser", "-u", user, "--", "bash", "-c", "cd /tmp; for i in $(seq " + submits

@@ -27,7 +27,8 @@ import java.util.Map;
  *   <li>submissions per second of a local {@code sbatch --wrap true} loop on the controller machine (the floor);</li>
  *   <li>the same number of one-node jobs through Gantry over one SSH connection to the login node, one
  *       {@code submit} each;</li>
- *   <li>the same through one {@code submitAll} (one remote command for all of them);</li>
+ *   <li>the same through one {@code submitAll} (one remote command per 100 jobs): jobs that differ only in
+ *       their key, which go as Slurm job arrays, and jobs that each run their own command, one sbatch each;</li>
  *   <li>remote commands and scheduler commands (squeue runs, counted by a wrapper Slurm's commands are reached
  *       through) per status poll while tracking 1 and 1,000 jobs, and the poll's latency.</li>
  * </ol>
@@ -67,7 +68,8 @@ public final class SlurmSshBenchmark {
             // the two CPUs and the controller) while any of the three is measured; each round's jobs are cancelled.
             exec(List.of("scontrol", "update", "nodename=" + env.get("SLURM_NODES").replace(' ', ','), "state=drain",
                     "reason=gantry-benchmark"));
-            TestClusterBench.Targets targets = new TestClusterBench.Targets();
+            TestClusterBench.Targets targets = new TestClusterBench.Targets("submitAll of jobs that differ only in "
+                    + "their key");
             for (int round = 1; round <= 3; round++) {
                 double local = localLoop(submits, env.get("LOGIN_USER"));
                 cancelAll(env.get("LOGIN_USER"));
@@ -77,6 +79,7 @@ public final class SlurmSshBenchmark {
                 }
                 double oneByOne = submits / seconds(start);
                 cancelAll(env.get("LOGIN_USER"));
+                // A fan-out of jobs that differ only in their key: job arrays of up to 100 tasks.
                 List<Submission> batch = new ArrayList<>();
                 for (int i = 0; i < submits; i++) {
                     batch.add(new Submission(plan, SubmitOptions.withKey(run + "-r" + round + "-all-" + i)));
@@ -85,9 +88,20 @@ public final class SlurmSshBenchmark {
                 backend.submitAll(batch);
                 double all = submits / seconds(start);
                 cancelAll(env.get("LOGIN_USER"));
+                // A fan-out of jobs that each run their own command: one sbatch each.
+                List<Submission> unlike = new ArrayList<>();
+                for (int i = 0; i < submits; i++) {
+                    unlike.add(new Submission(TestClusterBench.plan("true", Integer.toString(i)),
+                            SubmitOptions.withKey(run + "-r" + round + "-each-" + i)));
+                }
+                start = System.nanoTime();
+                backend.submitAll(unlike);
+                double each = submits / seconds(start);
+                cancelAll(env.get("LOGIN_USER"));
                 System.out.printf(Locale.ROOT, "round %d: local sbatch loop %6.1f/s | Gantry submit one by one "
-                        + "%6.1f/s = %.2f | Gantry submitAll %6.1f/s = %.2f%n", round, local, oneByOne,
-                        oneByOne / local, all, all / local);
+                        + "%6.1f/s = %.2f | Gantry submitAll, like jobs (arrays) %6.1f/s = %.2f | unlike jobs "
+                        + "(one sbatch each) %6.1f/s = %.2f%n", round, local, oneByOne, oneByOne / local, all,
+                        all / local, each, each / local);
                 targets.round(all / local);
             }
             drain();

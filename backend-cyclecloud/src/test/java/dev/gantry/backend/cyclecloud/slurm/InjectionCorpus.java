@@ -57,7 +57,7 @@ public final class InjectionCorpus {
                      settings), context)) {
             JobRef job = backend.submit(Plan.builder(workload, BackendFixture.smallCpuSize()).build(),
                     SubmitOptions.withKey("inject-" + UUID.randomUUID()));
-            JobStatus status = awaitEnd(backend, job);
+            JobStatus status = ClusterTesting.awaitEnd(backend, job);
             assertEquals(JobState.SUCCEEDED, status.state(), status.toString());
             List<String> out = new ArrayList<>();
             backend.logs(job, new LogOptions(false, OptionalInt.empty(), true, false), l -> {
@@ -89,15 +89,5 @@ public final class InjectionCorpus {
                 "\\$(touch " + m + "11)",
                 // Directives a scheduler would read on a line of its own: qsub reads #$ lines anywhere in a script.
                 "x\n#$ -q no.such.queue\n#$ -N hijacked", "x\n#SBATCH --partition=no-such-partition");
-    }
-
-    private static JobStatus awaitEnd(Backend backend, JobRef job) throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        JobStatus status = backend.status(job);
-        while (!status.state().isTerminal() && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            status = backend.status(job);
-        }
-        return status;
     }
 }

@@ -1,30 +1,27 @@
 package dev.gantry.backend.cyclecloud.slurm;
 
+import static dev.gantry.backend.cyclecloud.slurm.ClusterTesting.WAIT;
+import static dev.gantry.backend.cyclecloud.slurm.ClusterTesting.awaitEnd;
+import static dev.gantry.backend.cyclecloud.slurm.ClusterTesting.awaitOutput;
+import static dev.gantry.backend.cyclecloud.slurm.ClusterTesting.awaitState;
+import static dev.gantry.backend.cyclecloud.slurm.ClusterTesting.lines;
+import static dev.gantry.backend.cyclecloud.slurm.ClusterTesting.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gantry.api.GantryException;
-import dev.gantry.api.ModelClass;
-import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
-import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
-import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
-import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.SubmitOptions;
-import dev.gantry.backend.cyclecloud.CycleCloudBackendProvider;
-import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -39,8 +36,6 @@ import org.junit.jupiter.api.Test;
  * are tracked, the login node's sshd restarted. These stop or restart the shared cluster: run them alone.
  */
 class SlurmFaultsTest {
-    private static final Duration WAIT = Duration.ofSeconds(60);
-
     private final TestCluster cluster = TestCluster.get();
     private TckContext context;
     private Map<String, String> settings;
@@ -74,12 +69,7 @@ class SlurmFaultsTest {
     }
 
     private Backend backend() {
-        return new CycleCloudBackendProvider().create(new BackendConfig("cyclecloud", settings), context);
-    }
-
-    private static Plan plan(String name, String... command) {
-        return Plan.builder(Workload.builder(name).phase(Phase.TRAINING).model(ModelClass.SMALL).command(command)
-                .build(), BackendFixture.smallCpuSize()).build();
+        return ClusterTesting.backend(settings, context);
     }
 
     @Test
@@ -159,55 +149,5 @@ class SlurmFaultsTest {
             }
             Thread.sleep(50);
         }
-    }
-
-    /** Polls through the fault: a poll the cluster cannot answer right now is asked again. */
-    private static JobStatus poll(Backend backend, JobRef job) {
-        return backend.statuses(List.of(job)).get(job);
-    }
-
-    private static void awaitState(Backend backend, JobRef job, JobState state) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        JobStatus status = poll(backend, job);
-        while (status.state() != state) {
-            if (System.nanoTime() > deadline || status.state().isTerminal()) {
-                fail(job + " never reached " + state + "; last " + status);
-            }
-            Thread.sleep(100);
-            status = poll(backend, job);
-        }
-    }
-
-    private static void awaitOutput(Backend backend, JobRef job, String line) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!lines(backend, job).contains(line)) {
-            if (System.nanoTime() > deadline) {
-                fail(job + " never printed '" + line + "'; last " + poll(backend, job));
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static JobStatus awaitEnd(Backend backend, JobRef job) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        GantryException lastError = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                JobStatus status = poll(backend, job);
-                if (status.state().isTerminal()) {
-                    return status;
-                }
-            } catch (GantryException e) {
-                lastError = e; // the controller or the login node is coming back
-            }
-            Thread.sleep(200);
-        }
-        return fail(job + " did not end within " + WAIT + (lastError == null ? "" : "; last error " + lastError));
-    }
-
-    private static List<String> lines(Backend backend, JobRef job) throws InterruptedException {
-        List<String> lines = new ArrayList<>();
-        backend.logs(job, new LogOptions(false, java.util.OptionalInt.empty(), true, false), l -> lines.add(l.text()));
-        return lines;
     }
 }

@@ -106,14 +106,64 @@ public final class BatchSubmit {
     public List<JobRef> submitAll(List<Submission> submissions, String common, Renderer renderer) {
         List<JobFiles> jobs = new ArrayList<>(submissions.size());
         for (Submission submission : submissions) {
-            Plan plan = submission.plan();
-            SubmitOptions options = submission.options();
-            String id = ClusterJobs.idFor(options.idempotencyKey());
-            String directory = ClusterJobs.directory(workDir, id);
-            BatchScript script = renderer.render(plan, options, id, directory);
-            jobs.add(new JobFiles(id, directory, environmentFile(plan, options, id), script.head(), script.tail()));
+            String id = idOf(submission);
+            jobs.add(files(submission, renderer.render(submission.plan(), submission.options(), id,
+                    directoryOf(id))));
         }
-        return submitAll(common, jobs);
+        return submit(common, Batch.each(jobs));
+    }
+
+    /** Gantry's id of a submission's job, from its idempotency key. */
+    public static String idOf(Submission submission) {
+        return ClusterJobs.idFor(submission.options().idempotencyKey());
+    }
+
+    /** A job's directory on the cluster. */
+    public String directoryOf(String id) {
+        return ClusterJobs.directory(workDir, id);
+    }
+
+    /** What the submit script takes of one job: its environment file and its script's own head and tail. */
+    public JobFiles files(Submission submission, BatchScript script) {
+        String id = idOf(submission);
+        return new JobFiles(id, directoryOf(id), environmentFile(submission.plan(), submission.options(), id),
+                script.head(), script.tail());
+    }
+
+    /**
+     * The jobs of one remote command, and how they reach the scheduler.
+     *
+     * @param jobs at most {@link #BATCH} jobs, in the order their answers come back
+     * @param arrayScript where the scheduler takes the batch as one array job: the array's script, whose task N
+     *     is the batch's job N (from 0), and which the jobs claimed by this command are submitted through, in one
+     *     submit; empty: one submit per job
+     */
+    public record Batch(List<JobFiles> jobs, Optional<String> arrayScript) {
+        public Batch {
+            jobs = List.copyOf(jobs);
+            Objects.requireNonNull(arrayScript, "arrayScript");
+            if (jobs.isEmpty() || jobs.size() > BATCH) {
+                throw new IllegalArgumentException("a batch holds 1 to " + BATCH + " jobs, not " + jobs.size());
+            }
+        }
+
+        /** The jobs in batches of at most {@link #BATCH}, one submit per job. */
+        public static List<Batch> each(List<JobFiles> jobs) {
+            List<Batch> batches = new ArrayList<>();
+            for (int from = 0; from < jobs.size(); from += BATCH) {
+                batches.add(new Batch(jobs.subList(from, Math.min(jobs.size(), from + BATCH)), Optional.empty()));
+            }
+            return batches;
+        }
+    }
+
+    /** The batches, one remote command each, in order; the refs in the order of their jobs. */
+    public List<JobRef> submit(String common, List<Batch> batches) {
+        List<JobRef> refs = new ArrayList<>();
+        for (Batch batch : batches) {
+            refs.addAll(submitBatch(common, batch));
+        }
+        return refs;
     }
 
     /**
@@ -128,19 +178,15 @@ public final class BatchSubmit {
                         + " has no " + scheduler + " job on " + login.host().name() + " (no " + file + ")"));
     }
 
-    private List<JobRef> submitAll(String common, List<JobFiles> jobs) {
-        List<JobRef> refs = new ArrayList<>(jobs.size());
-        for (int from = 0; from < jobs.size(); from += BATCH) {
-            refs.addAll(submitBatch(common, jobs.subList(from, Math.min(jobs.size(), from + BATCH))));
-        }
-        return refs;
-    }
-
-    private List<JobRef> submitBatch(String common, List<JobFiles> jobs) {
+    private List<JobRef> submitBatch(String common, Batch batch) {
+        List<JobFiles> jobs = batch.jobs();
         byte[] shared = common.getBytes(StandardCharsets.UTF_8);
-        List<String> args = new ArrayList<>(List.of(login.bin(), Integer.toString(shared.length)));
+        byte[] array = batch.arrayScript().orElse("").getBytes(StandardCharsets.UTF_8);
+        List<String> args = new ArrayList<>(List.of(login.bin(), Integer.toString(shared.length),
+                Integer.toString(array.length)));
         ByteArrayOutputStream stdin = new ByteArrayOutputStream();
         stdin.writeBytes(shared);
+        stdin.writeBytes(array);
         for (JobFiles job : jobs) {
             byte[] head = job.head().getBytes(StandardCharsets.UTF_8);
             byte[] tail = job.tail().getBytes(StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import dev.gantry.backend.cyclecloud.internal.ClusterProblems;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
 import dev.gantry.backend.cyclecloud.internal.PartitionChoice;
 import dev.gantry.backend.cyclecloud.internal.login.LoginNode;
+import dev.gantry.backend.cyclecloud.internal.login.BatchSubmit;
 import dev.gantry.backend.cyclecloud.internal.login.Once;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,18 @@ final class ClusterCheck {
     boolean pyxis() {
         try {
             return facts().pyxis();
+        } catch (GantryException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether a fan-out may go as job arrays of up to {@link BatchSubmit#BATCH} tasks (MaxArraySize); false when the
+     * cluster cannot be asked, and the submit then says why.
+     */
+    boolean arrays() {
+        try {
+            return facts().maxArraySize() >= BatchSubmit.BATCH;
         } catch (GantryException e) {
             return false;
         }

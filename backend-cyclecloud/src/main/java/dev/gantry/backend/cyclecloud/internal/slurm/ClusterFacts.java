@@ -42,6 +42,14 @@ public record ClusterFacts(Map<String, Partition> partitions, Optional<String> s
         config = Map.copyOf(config);
     }
 
+    /**
+     * One more than the highest task index a job array may have ({@code MaxArraySize}; 0, arrays refused, when the
+     * probe did not see it).
+     */
+    public int maxArraySize() {
+        return number(config.getOrDefault("MaxArraySize", "")).orElse(0);
+    }
+
     /** The partition jobs go to when they name none: sinfo marks it with {@code *}. */
     public Optional<Partition> defaultPartition() {
         return partitions.values().stream().filter(p -> p.name().endsWith("*")).findFirst();

@@ -85,8 +85,35 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
 
     /** The header lines, in a fixed order. */
     public List<String> lines() {
+        return lines(Optional.of(name), jobDirectory + "/slurm-%j", jobDirectory);
+    }
+
+    /**
+     * The header of a job array whose every task has this job's shape, with Slurm's own output of each task in
+     * {@code directory}. No name: the submit names the array when it knows which of its jobs it claimed.
+     */
+    public List<String> arrayLines(String directory) {
+        word("directory", directory);
+        return lines(Optional.empty(), directory + "/slurm-%A_%a", directory);
+    }
+
+    /**
+     * Whether this job and {@code other} could be tasks of one job array: everything but the name and the directory
+     * is the same (an array's tasks share one header), and neither waits for another job.
+     */
+    public boolean sameArrayShape(SbatchDirectives other) {
+        return dependencies.isEmpty() && other.dependencies.isEmpty()
+                && withNameAndDirectory("-", "/").equals(other.withNameAndDirectory("-", "/"));
+    }
+
+    private SbatchDirectives withNameAndDirectory(String newName, String newDirectory) {
+        return new SbatchDirectives(newName, partition, nodes, tasksPerNode, gpusPerNode, gpuRequest, cpusPerTask,
+                memoryMib, timeLimit, newDirectory, exclusive, requeue, dependencies, account, qos, comment);
+    }
+
+    private List<String> lines(Optional<String> jobName, String output, String directory) {
         List<String> lines = new ArrayList<>();
-        lines.add("--job-name=" + name);
+        jobName.ifPresent(n -> lines.add("--job-name=" + n));
         partition.ifPresent(p -> lines.add("--partition=" + p));
         account.ifPresent(a -> lines.add("--account=" + a));
         qos.ifPresent(q -> lines.add("--qos=" + q));
@@ -111,9 +138,9 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
             lines.add("--kill-on-invalid-dep=yes");
         }
         comment.ifPresent(c -> lines.add("--comment=" + c));
-        lines.add("--output=" + jobDirectory + "/slurm-%j.out");
-        lines.add("--error=" + jobDirectory + "/slurm-%j.err");
-        lines.add("--chdir=" + jobDirectory);
+        lines.add("--output=" + output + ".out");
+        lines.add("--error=" + output + ".err");
+        lines.add("--chdir=" + directory);
         lines.add("--export=NONE");
         List<String> header = new ArrayList<>(lines.size());
         for (String line : lines) {

@@ -64,7 +64,9 @@ public final class SlurmStatusReport {
                         + "Gantry asks again at the next poll");
             } else if (line.startsWith("C\t")) {
                 Map<String, String> values = keyValues(line.substring(2));
-                String id = values.get("JobId");
+                // A task of a job array is ARRAY_TASK, as its job's record has it.
+                String id = values.containsKey("ArrayJobId") && values.containsKey("ArrayTaskId")
+                        ? values.get("ArrayJobId") + "_" + values.get("ArrayTaskId") : values.get("JobId");
                 if (id != null) {
                     completions.put(id, values);
                 }

@@ -37,9 +37,23 @@ final class SlurmSubmission {
                 + "gantry doctor", context, settings.masterPort());
     }
 
-    /** Every job in one remote command per batch: sbatch runs on the login node once per job. */
-    List<JobRef> submitAll(List<Submission> submissions) {
-        return batches.submitAll(submissions, SlurmBatchScript.common(), this::script);
+    /**
+     * Every job in one remote command per batch of up to {@link BatchSubmit#BATCH}: jobs that differ only in their
+     * key go as one job array (one sbatch), where the cluster takes arrays that large; the others one sbatch each.
+     *
+     * @param arrays whether the cluster takes job arrays of a batch's size
+     */
+    List<JobRef> submitAll(List<Submission> submissions, boolean arrays) {
+        List<BatchSubmit.JobFiles> jobs = new ArrayList<>(submissions.size());
+        List<SlurmBatchScript> scripts = new ArrayList<>(submissions.size());
+        for (Submission submission : submissions) {
+            String id = BatchSubmit.idOf(submission);
+            SlurmBatchScript script = script(submission.plan(), submission.options(), id, batches.directoryOf(id));
+            scripts.add(script);
+            jobs.add(batches.files(submission, script));
+        }
+        return batches.submit(SlurmBatchScript.common(), SlurmJobArray.batches(jobs, scripts, settings.workDir(),
+                arrays && submissions.size() > 1));
     }
 
     private SlurmBatchScript script(Plan plan, SubmitOptions options, String id, String directory) {

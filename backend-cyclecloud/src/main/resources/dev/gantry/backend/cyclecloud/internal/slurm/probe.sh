@@ -12,5 +12,5 @@ echo "=workdir"
 mkdir -p -- "$wd" 2>/dev/null
 if [ -d "$wd" ] && [ -w "$wd" ]; then echo writable; else echo not-writable; fi
 echo "=config"
-"${bin}scontrol" show config 2>/dev/null | grep -E '^(GresTypes|SelectType|MinJobAge|JobCompType|JobCompLoc|SLURM_VERSION) '
+"${bin}scontrol" show config 2>/dev/null | grep -E '^(GresTypes|SelectType|MinJobAge|JobCompType|JobCompLoc|MaxArraySize|SLURM_VERSION) '
 echo "=end"

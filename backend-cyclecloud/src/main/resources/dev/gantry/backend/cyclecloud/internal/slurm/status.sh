@@ -15,8 +15,9 @@ job_records "$wd" slurm-id "$@"
 # squeue waits a long time for a controller that is down: bounded, so the poll answers (with the error) instead.
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout 20"
-listed=$(TZ=UTC $limit "${bin}squeue" -h -t all -j "${ids#,}" \
-  -O 'JobID:|,State:|,Reason:|,RestartCnt:|,StartTime:|,EndTime:|,Comment:|' 2>"$wd/.squeue.err.$$")
+# JobArrayID is a job's id as Gantry records it: ID, or ARRAY_TASK for a task of a job array (-r: one line each).
+listed=$(TZ=UTC $limit "${bin}squeue" -h -r -t all -j "${ids#,}" \
+  -O 'JobArrayID:|,State:|,Reason:|,RestartCnt:|,StartTime:|,EndTime:|,Comment:|' 2>"$wd/.squeue.err.$$")
 status=$?
 error=$(cat "$wd/.squeue.err.$$" 2>/dev/null)
 rm -f "$wd/.squeue.err.$$"
@@ -42,6 +43,18 @@ for sid in $(printf '%s\n' "${ids#,}" | tr ',' ' '); do
   esac
 done
 [ -n "$missing" ] || exit 0
-awk -v ids="$missing" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) want["JobId=" a[i]] = 1 }
-  ($1 in want) { last[$1] = $0 }
+# A task of an array is ARRAY_TASK there too, from its ArrayJobId and ArrayTaskId.
+awk -v ids="$missing" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+  {
+    id = substr($1, 7)
+    if (index($0, " ArrayJobId=")) {
+      array = ""; task = ""
+      for (i = 2; i <= NF; i++) {
+        if ($i ~ /^ArrayJobId=/) array = substr($i, 12)
+        else if ($i ~ /^ArrayTaskId=/) task = substr($i, 13)
+      }
+      if (array != "" && task != "") id = array "_" task
+    }
+    if (id in want) last[id] = $0
+  }
   END { for (k in last) print "C\t" last[k] }' "$jobcomp"

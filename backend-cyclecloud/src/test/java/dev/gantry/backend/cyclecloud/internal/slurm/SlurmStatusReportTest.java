@@ -257,6 +257,24 @@ class SlurmStatusReportTest {
         assertEquals(OptionalInt.empty(), SlurmStatusReport.exitCode("N/A"));
     }
 
+    /** A task of a job array is ARRAY_TASK to squeue -r's JobArrayID, and to the completion log's array fields. */
+    @Test
+    void aTaskOfAJobArrayIsFoundInTheQueueAndInTheCompletionLogByItsArrayAndIndex() {
+        JobStatus running = statusOf(j("4101_3", "4105" + STARTED, NEVER, "", ""),
+                q("4101_3|RUNNING|None|0|2026-01-01T10:00:00|2026-01-02T10:00:00|(null)|"),
+                q("4101_2|RUNNING|None|0|2026-01-01T10:00:00|2026-01-02T10:00:00|(null)|"));
+        assertEquals(JobState.RUNNING, running.state());
+        assertEquals("Slurm job 4101_3 running", running.message());
+        // Forgotten by Slurm, cancelled before it wrote an exit record: the log's line of task 3 (raw id 4105), not
+        // that of the array's task 5, whose raw id is the array's own.
+        String task3 = c("4105", "CANCELLED", "0:15").replace(" DerivedExitCode=", " ArrayJobId=4101 "
+                + "ArrayTaskId=3 DerivedExitCode=");
+        String task5 = c("4101", "FAILED", "3:0").replace(" DerivedExitCode=", " ArrayJobId=4101 "
+                + "ArrayTaskId=5 DerivedExitCode=");
+        JobStatus forgotten = statusOf(j("4101_3", "4105" + STARTED, NEVER, "", ""), task5, task3);
+        assertEquals(JobState.CANCELLED, forgotten.state(), forgotten.toString());
+    }
+
     @Test
     void aCompletionLogLineIsReadAsKeyValueWords() {
         Map<String, String> values = SlurmStatusReport.keyValues(c("4107", "FAILED", "3:0").substring(2));
