@@ -11,10 +11,10 @@ import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.config.GantryConfig;
-import dev.gantry.core.jobs.FileJobStore;
 import dev.gantry.core.jobs.JobStore;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
 import dev.gantry.core.spec.SpecReader;
+import dev.gantry.core.state.SqlJobStore;
 import dev.gantry.images.ImageCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +46,8 @@ final class CoreModule {
     @Provides
     @Singleton
     static JobStore jobStore(GantryConfig config) {
-        return new FileJobStore(config.stateDirectory());
+        // The state database, with the one-file-per-job records of an earlier Gantry imported on first use.
+        return SqlJobStore.open(config.stateDirectory());
     }
 
     @Provides

@@ -1,0 +1,167 @@
+package dev.gantry.core.state;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.core.jobs.FileJobStore;
+import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.jobs.JobStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Job records in the state database ({@link StateDatabase}), one row each, written in one transaction per save.
+ * The records of the file store that came before ({@code STATE_DIR/jobs/*.json}) are imported when the database is
+ * first opened beside them: each one that the database lacks is copied in, then the directory is renamed
+ * {@code jobs.imported}, kept whole, so nothing is lost and nothing is imported twice.
+ */
+public final class SqlJobStore implements JobStore {
+    /** Fixed width, so that the text order of two times is their order. */
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.nnnnnnnnn'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final String COLUMNS = "id, workload, spec_file, backend, backend_job_id, stage, state, exit_code, "
+            + "message, placement, created_at, updated_at, started_at, ended_at";
+
+    private final StateDatabase database;
+
+    public SqlJobStore(StateDatabase database) {
+        this.database = database;
+    }
+
+    /**
+     * The store of {@code stateDirectory/state.db}, with the JSON records of an older Gantry in
+     * {@code stateDirectory/jobs} imported first.
+     */
+    public static SqlJobStore open(Path stateDirectory) {
+        SqlJobStore store = new SqlJobStore(StateDatabase.sqlite(stateDirectory.resolve("state.db")));
+        store.importFiles(stateDirectory);
+        return store;
+    }
+
+    /** Copies in the file store's records that the database lacks, then sets their directory aside, kept. */
+    void importFiles(Path stateDirectory) {
+        Path jobs = stateDirectory.resolve("jobs");
+        if (!Files.isDirectory(jobs)) {
+            return;
+        }
+        List<JobRecord> records = new FileJobStore(stateDirectory).list();
+        database.transaction("import the job records of " + jobs, connection -> {
+            for (JobRecord record : records) {
+                if (find(connection, record.id()).isEmpty()) {
+                    upsert(connection, record);
+                }
+            }
+            return null;
+        });
+        try {
+            Path aside = stateDirectory.resolve("jobs.imported");
+            for (int n = 2; Files.exists(aside); n++) {
+                aside = stateDirectory.resolve("jobs.imported." + n);
+            }
+            Files.move(jobs, aside);
+        } catch (IOException e) {
+            // Another process set it aside first; its records are in the database either way.
+            if (Files.isDirectory(jobs)) {
+                throw new GantryException(ErrorCode.INTERNAL, "imported the job records of " + jobs + " but cannot "
+                        + "rename the directory (" + e + "); rename it yourself: its records are in the database", e);
+            }
+        }
+    }
+
+    @Override
+    public void save(JobRecord record) {
+        database.transaction("save job " + record.id(), connection -> {
+            upsert(connection, record);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<JobRecord> find(String id) {
+        return database.transaction("read job " + id, connection -> find(connection, id));
+    }
+
+    @Override
+    public List<JobRecord> list() {
+        return database.transaction("list jobs", connection -> {
+            List<JobRecord> records = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT " + COLUMNS + " FROM jobs ORDER BY "
+                    + "created_at, id"); ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    records.add(read(rows));
+                }
+            }
+            return records;
+        });
+    }
+
+    private static Optional<JobRecord> find(Connection connection, String id) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT " + COLUMNS + " FROM jobs WHERE id = ?")) {
+            query.setString(1, id);
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next() ? Optional.of(read(rows)) : Optional.empty();
+            }
+        }
+    }
+
+    private static void upsert(Connection connection, JobRecord r) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO jobs (" + COLUMNS + ") VALUES "
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET workload = "
+                + "excluded.workload, spec_file = excluded.spec_file, backend = excluded.backend, backend_job_id = "
+                + "excluded.backend_job_id, stage = excluded.stage, state = excluded.state, exit_code = "
+                + "excluded.exit_code, message = excluded.message, placement = excluded.placement, created_at = "
+                + "excluded.created_at, updated_at = excluded.updated_at, started_at = excluded.started_at, "
+                + "ended_at = excluded.ended_at")) {
+            upsert.setString(1, r.id());
+            upsert.setString(2, r.workload());
+            upsert.setString(3, r.specFile().orElse(null));
+            upsert.setString(4, r.backend());
+            upsert.setString(5, r.ref().map(JobRef::id).orElse(null));
+            upsert.setString(6, r.stage().name());
+            upsert.setString(7, r.state().name());
+            if (r.exitCode().isPresent()) {
+                upsert.setInt(8, r.exitCode().getAsInt());
+            } else {
+                upsert.setNull(8, Types.INTEGER);
+            }
+            upsert.setString(9, r.message());
+            upsert.setString(10, r.placement());
+            upsert.setString(11, TIME.format(r.createdAt()));
+            upsert.setString(12, TIME.format(r.updatedAt()));
+            upsert.setString(13, r.startedAt().map(TIME::format).orElse(null));
+            upsert.setString(14, r.endedAt().map(TIME::format).orElse(null));
+            upsert.executeUpdate();
+        }
+    }
+
+    private static JobRecord read(ResultSet row) throws SQLException {
+        String backend = row.getString("backend");
+        int exit = row.getInt("exit_code");
+        OptionalInt exitCode = row.wasNull() ? OptionalInt.empty() : OptionalInt.of(exit);
+        return new JobRecord(row.getString("id"), row.getString("workload"),
+                Optional.ofNullable(row.getString("spec_file")), backend,
+                Optional.ofNullable(row.getString("backend_job_id")).map(id -> new JobRef(backend, id)),
+                JobRecord.Stage.valueOf(row.getString("stage")), JobState.valueOf(row.getString("state")), exitCode,
+                row.getString("message"), row.getString("placement"), time(row.getString("created_at")),
+                time(row.getString("updated_at")), Optional.ofNullable(row.getString("started_at"))
+                .map(SqlJobStore::time), Optional.ofNullable(row.getString("ended_at")).map(SqlJobStore::time));
+    }
+
+    private static Instant time(String text) {
+        return Instant.from(TIME.parse(text));
+    }
+}
