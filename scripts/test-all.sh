@@ -86,7 +86,7 @@ log "benchmarks: the CycleCloud backend over SSH, Slurm and Grid Engine"
 if [[ -f benchmarks/target/benchmarks.classpath ]]; then
   bench_cp="benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"
   java -cp "$bench_cp" dev.gantry.benchmarks.SlurmSshBenchmark 100 10
-  java -cp "$bench_cp" dev.gantry.benchmarks.GridEngineSshBenchmark 30 10
+  java -cp "$bench_cp" dev.gantry.benchmarks.GridEngineSshBenchmark 20 10
 else
   echo "the benchmarks module was not built by this run (Maven arguments: $*)"
 fi
