@@ -94,6 +94,9 @@ run_gantry cancel "$job"
 check "cancel reports CANCELLED" bash -c "[[ $code -eq 0 ]] && grep -q CANCELLED '$out'"
 run_gantry status "$job" --output json
 check "the cancelled job stays CANCELLED" json "d['state']=='CANCELLED'"
+run_gantry history "$job" --output json
+check "history lists the job's submit, its states and the cancel, in order, from the state database" json \
+  "[e['kind'] for e in d][:2]==['submitting','submitted'] and [e['kind'] for e in d][-2:]==['cancelling','state'] and d[-1]['detail'].startswith('CANCELLED') and any(e['detail'].startswith('RUNNING') for e in d) and [e['sequence'] for e in d]==list(range(1,len(d)+1))"
 
 cat >"$work/failing.yaml" <<'YAML'
 apiVersion: gantry.dev/v1

@@ -20,6 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 StatusCommand.class,
                 LogsCommand.class,
                 CancelCommand.class,
+                HistoryCommand.class,
                 CatalogCommand.class,
                 VmCommand.class,
                 DoctorCommand.class,

@@ -20,6 +20,7 @@ import dev.gantry.core.catalog.refresh.QuotaChecker;
 import dev.gantry.core.config.ConfigLoader;
 import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
 import dev.gantry.core.provision.VmInventory;
@@ -143,6 +144,11 @@ public final class Gantry implements AutoCloseable {
 
     public JobRecord cancel(String id) {
         return jobs.cancel(id);
+    }
+
+    /** What happened to the job, oldest first: each submit's intent and outcome, each state seen, each cancel. */
+    public List<JobEvent> history(String id) {
+        return jobs.history(id);
     }
 
     /**

@@ -22,10 +22,11 @@ import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
- * One JSON file per job under {@code <state>/jobs/}, written to a temporary file, forced to disk and renamed, so a
- * crash leaves either the old record or the new one, never half of one.
+ * The job records of an earlier Gantry: one JSON file per job under {@code <state>/jobs/}, written to a temporary
+ * file, forced to disk and renamed. The state database imports them ({@code SqlJobStore}); writing them is left for
+ * the tests that stand in for that Gantry.
  */
-public final class FileJobStore implements JobStore {
+public final class FileJobStore {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final Path directory;
 
@@ -33,7 +34,6 @@ public final class FileJobStore implements JobStore {
         this.directory = stateDirectory.resolve("jobs");
     }
 
-    @Override
     public void save(JobRecord record) {
         try {
             AtomicFile.write(file(record.id()), JSON.writeValueAsBytes(toJson(record)));
@@ -43,7 +43,6 @@ public final class FileJobStore implements JobStore {
         }
     }
 
-    @Override
     public Optional<JobRecord> find(String id) {
         if (!id.matches("[A-Za-z0-9._-]{1,128}")) {
             return Optional.empty();
@@ -55,7 +54,6 @@ public final class FileJobStore implements JobStore {
         return Optional.of(read(file));
     }
 
-    @Override
     public List<JobRecord> list() {
         if (!Files.isDirectory(directory)) {
             return List.of();

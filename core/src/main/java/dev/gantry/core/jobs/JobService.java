@@ -67,11 +67,14 @@ public final class JobService {
         }
         JobRecord record = existing.orElseGet(() -> JobRecord.submitting(id, plan.workload().name(), specFile,
                 backendName, placement(plan), clock.instant()));
-        store.save(record);
+        store.save(record, JobEvent.of(id, clock.instant(), JobEvent.SUBMITTING, (existing.isPresent()
+                ? "again, with the same key, after an interrupted submit: " : "") + "to backend '" + backendName
+                + "', " + record.placement()));
         Backend backend = backends.backend(backendName);
         JobRef ref = backend.submit(plan, SubmitOptions.withKey(id));
         record = record.submitted(ref, clock.instant());
-        store.save(record);
+        store.save(record, JobEvent.of(id, record.updatedAt(), JobEvent.SUBMITTED, "backend '" + backendName
+                + "' job " + ref.id()));
         return record;
     }
 
@@ -102,9 +105,17 @@ public final class JobService {
         backend.logs(ref, options, sink);
     }
 
+    /** The job's history, oldest first. */
+    public List<JobEvent> history(String id) {
+        store.find(id).orElseThrow(() -> notFound(id));
+        return store.history(id);
+    }
+
     public JobRecord cancel(String id) {
         JobRecord record = store.find(id).orElseThrow(() -> notFound(id));
         JobRef ref = record.ref().orElseThrow(() -> interrupted(record));
+        store.append(List.of(JobEvent.of(id, clock.instant(), JobEvent.CANCELLING, "asked backend '"
+                + record.backend() + "' to cancel job " + ref.id())));
         backends.backend(record.backend()).cancel(ref);
         return job(id);
     }
@@ -124,7 +135,9 @@ public final class JobService {
                 JobStatus status = statuses.get(record.ref().orElseThrow());
                 if (status != null && changed(record, status)) {
                     JobRecord fresh = record.withStatus(status, clock.instant());
-                    store.save(fresh);
+                    store.save(fresh, JobEvent.of(record.id(), fresh.updatedAt(), JobEvent.STATE, status.state()
+                            + status.exitCode().stream().mapToObj(c -> " (exit " + c + ")").findFirst().orElse("")
+                            + ": " + status.message()));
                     updated.put(record.id(), fresh);
                 }
             }

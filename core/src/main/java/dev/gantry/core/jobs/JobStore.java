@@ -4,15 +4,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where job records live. The file store is the default; a database-backed store can replace it (the interface is
- * what core depends on).
+ * Where job records and their histories live: the state database ({@code core.state}). A record and the event that
+ * says why it changed are written together or not at all.
  */
 public interface JobStore {
-    /** Writes the record durably (atomically replacing an older version). */
+    /** Writes the record durably (replacing an older version of it), with no event. */
     void save(JobRecord record);
+
+    /** Writes the record and appends the event to its job's history, in one transaction. */
+    void save(JobRecord record, JobEvent event);
+
+    /** Appends events to their jobs' histories, all in one transaction, each numbered after its job's last. */
+    void append(List<JobEvent> events);
 
     Optional<JobRecord> find(String id);
 
     /** All records, oldest first. */
     List<JobRecord> list();
+
+    /** The job's events, in order; empty for a job with none. */
+    List<JobEvent> history(String jobId);
 }

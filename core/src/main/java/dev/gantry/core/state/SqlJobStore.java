@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.core.jobs.FileJobStore;
+import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobStore;
 import java.io.IOException;
@@ -19,12 +20,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Job records in the state database ({@link StateDatabase}), one row each, written in one transaction per save.
+ * Job records and their histories in the state database ({@link StateDatabase}): one row per job, one per event,
+ * each save one transaction.
  * The records of the file store that came before ({@code STATE_DIR/jobs/*.json}) are imported when the database is
  * first opened beside them: each one that the database lacks is copied in, then the directory is renamed
  * {@code jobs.imported}, kept whole, so nothing is lost and nothing is imported twice.
@@ -88,6 +92,77 @@ public final class SqlJobStore implements JobStore {
             upsert(connection, record);
             return null;
         });
+    }
+
+    @Override
+    public void save(JobRecord record, JobEvent event) {
+        if (!event.jobId().equals(record.id())) {
+            throw new IllegalArgumentException("event of job " + event.jobId() + " saved with record " + record.id());
+        }
+        database.transaction("save job " + record.id(), connection -> {
+            upsert(connection, record);
+            insert(connection, List.of(event));
+            return null;
+        });
+    }
+
+    @Override
+    public void append(List<JobEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        database.transaction("record " + events.size() + " events", connection -> {
+            insert(connection, events);
+            return null;
+        });
+    }
+
+    @Override
+    public List<JobEvent> history(String jobId) {
+        return database.transaction("read the history of job " + jobId, connection -> {
+            List<JobEvent> events = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT sequence, at, kind, detail FROM "
+                    + "job_events WHERE job_id = ? ORDER BY sequence")) {
+                query.setString(1, jobId);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        events.add(new JobEvent(jobId, rows.getLong(1), time(rows.getString(2)), rows.getString(3),
+                                rows.getString(4)));
+                    }
+                }
+            }
+            return events;
+        });
+    }
+
+    /**
+     * Inserts the events, each numbered after its job's last; one batch. The transaction holds the write lock, so no
+     * other writer takes a number between the read and the insert.
+     */
+    private static void insert(Connection connection, List<JobEvent> events) throws SQLException {
+        Map<String, Long> last = new HashMap<>();
+        try (PreparedStatement max = connection.prepareStatement("SELECT COALESCE(MAX(sequence), 0) FROM job_events "
+                + "WHERE job_id = ?"); PreparedStatement insert = connection.prepareStatement("INSERT INTO "
+                + "job_events (job_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)")) {
+            for (JobEvent event : events) {
+                Long previous = last.get(event.jobId());
+                if (previous == null) {
+                    max.setString(1, event.jobId());
+                    try (ResultSet rows = max.executeQuery()) {
+                        previous = rows.next() ? rows.getLong(1) : 0L;
+                    }
+                }
+                long sequence = previous + 1;
+                last.put(event.jobId(), sequence);
+                insert.setString(1, event.jobId());
+                insert.setLong(2, sequence);
+                insert.setString(3, TIME.format(event.at()));
+                insert.setString(4, event.kind());
+                insert.setString(5, event.detail());
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
     }
 
     @Override

@@ -15,6 +15,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.core.FakeBackend;
+import dev.gantry.core.state.SqlJobStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -48,7 +49,7 @@ class JobServiceTest {
 
     @Test
     void aMergedLogIsNotSplitIntoStreamsItDoesNotHave() throws Exception {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         jobs.submit(plan("train"), "fake", "train-1", Optional.of("train.yaml"));
         backend.capabilities = backend.capabilities.toBuilder().mergedLogs(true).build();
         GantryException e = assertThrows(GantryException.class, () -> jobs.logs("train-1",
@@ -64,30 +65,30 @@ class JobServiceTest {
 
     @Test
     void jobIdsNameTheWorkloadAndTheTime() {
-        String id = service(new FileJobStore(state)).newJobId("train");
+        String id = service(SqlJobStore.open(state)).newJobId("train");
         assertTrue(id.matches("train-20261129-120000-[0-9a-f]{6}"), id);
     }
 
     @Test
     void submitPersistsTheRecordWithTheBackendReference() {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         JobRecord record = jobs.submit(plan("train"), "fake", "train-1", Optional.of("train.yaml"));
         assertEquals(JobRecord.Stage.SUBMITTED, record.stage());
         assertEquals("native-train-1", record.ref().orElseThrow().id());
-        JobRecord stored = new FileJobStore(state).find("train-1").orElseThrow();
+        JobRecord stored = SqlJobStore.open(state).find("train-1").orElseThrow();
         assertEquals(record, stored);
         assertEquals("1 x Standard_F2s_v2 in eastus (on-demand)", stored.placement());
     }
 
     @Test
     void aSubmitRetriedAfterALostReplyCreatesNoSecondJob() {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         backend.loseNextReply = true;
         assertThrows(GantryException.class, () -> jobs.submit(plan("train"), "fake", "train-1", Optional.empty()));
         // The record was saved before the call: a later process finds it half-submitted ...
-        assertEquals(JobRecord.Stage.SUBMITTING, new FileJobStore(state).find("train-1").orElseThrow().stage());
+        assertEquals(JobRecord.Stage.SUBMITTING, SqlJobStore.open(state).find("train-1").orElseThrow().stage());
         // ... and finishing the submission with the same key reattaches to the job the backend already has.
-        JobRecord record = service(new FileJobStore(state)).submit(plan("train"), "fake", "train-1", Optional.empty());
+        JobRecord record = service(SqlJobStore.open(state)).submit(plan("train"), "fake", "train-1", Optional.empty());
         assertEquals(JobRecord.Stage.SUBMITTED, record.stage());
         assertEquals(1, backend.submitted.size());
         assertEquals(2, backend.submitCalls.get());
@@ -95,7 +96,7 @@ class JobServiceTest {
 
     @Test
     void submittingASubmittedKeyAgainReturnsTheSameJobWithoutCallingTheBackend() {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         JobRecord first = jobs.submit(plan("train"), "fake", "train-1", Optional.empty());
         JobRecord again = jobs.submit(plan("train"), "fake", "train-1", Optional.empty());
         assertEquals(first, again);
@@ -104,7 +105,7 @@ class JobServiceTest {
 
     @Test
     void aKeyOfAnotherWorkloadIsRefused() {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         jobs.submit(plan("train"), "fake", "shared-key", Optional.empty());
         GantryException e = assertThrows(GantryException.class,
                 () -> jobs.submit(plan("other"), "fake", "shared-key", Optional.empty()));
@@ -113,7 +114,7 @@ class JobServiceTest {
 
     @Test
     void statusOfManyJobsCostsOneCallPerBackend() {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         for (int i = 0; i < 5; i++) {
             jobs.submit(plan("train"), "fake", "train-" + i, Optional.empty());
         }
@@ -124,19 +125,40 @@ class JobServiceTest {
         assertEquals(JobState.RUNNING, all.get(0).state());
         // Ended jobs are not asked about again.
         jobs.jobs();
-        assertEquals(JobState.SUCCEEDED, new FileJobStore(state).find("train-3").orElseThrow().state());
+        assertEquals(JobState.SUCCEEDED, SqlJobStore.open(state).find("train-3").orElseThrow().state());
     }
 
     @Test
     void cancelReachesTheBackendAndRecordsTheNewState() {
-        JobService jobs = service(new FileJobStore(state));
+        JobService jobs = service(SqlJobStore.open(state));
         jobs.submit(plan("train"), "fake", "train-1", Optional.empty());
         assertEquals(JobState.CANCELLED, jobs.cancel("train-1").state());
     }
 
     @Test
+    void everyIntentOutcomeAndStateChangeIsInTheJobsHistoryInOrder() {
+        JobService jobs = service(SqlJobStore.open(state));
+        backend.loseNextReply = true;
+        assertThrows(GantryException.class, () -> jobs.submit(plan("train"), "fake", "train-1", Optional.empty()));
+        jobs.submit(plan("train"), "fake", "train-1", Optional.empty());
+        jobs.job("train-1");
+        jobs.job("train-1"); // nothing new: no event
+        jobs.cancel("train-1");
+        List<JobEvent> history = service(SqlJobStore.open(state)).history("train-1");
+        assertEquals(List.of("submitting", "submitting", "submitted", "state", "cancelling", "state"),
+                history.stream().map(JobEvent::kind).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), history.stream().map(JobEvent::sequence).toList());
+        assertEquals("to backend 'fake', 1 x Standard_F2s_v2 in eastus (on-demand)", history.get(0).detail());
+        assertTrue(history.get(1).detail().startsWith("again, with the same key, after an interrupted submit"),
+                history.get(1).detail());
+        assertEquals("backend 'fake' job native-train-1", history.get(2).detail());
+        assertTrue(history.get(3).detail().startsWith("RUNNING: "), history.get(3).detail());
+        assertTrue(history.get(5).detail().startsWith("CANCELLED"), history.get(5).detail());
+    }
+
+    @Test
     void anUnknownJobIsNamedInTheError() {
-        GantryException e = assertThrows(GantryException.class, () -> service(new FileJobStore(state)).job("ghost"));
+        GantryException e = assertThrows(GantryException.class, () -> service(SqlJobStore.open(state)).job("ghost"));
         assertEquals(ErrorCode.JOB_NOT_FOUND, e.code());
         assertEquals("no job 'ghost'; 'gantry status' lists known jobs", e.getMessage());
     }

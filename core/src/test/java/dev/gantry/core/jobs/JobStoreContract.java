@@ -71,6 +71,20 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void eventsAreNumberedPerJobInTheOrderStoredAndSavedWithTheirRecord() {
+        JobStore store = store(state);
+        JobRecord a = JobRecord.submitting("a", "w", Optional.empty(), "manual", "p", T0);
+        store.save(a, JobEvent.of("a", T0, JobEvent.SUBMITTING, "to backend 'manual'"));
+        store.append(List.of(JobEvent.of("b", T0, "log", "first of b"), JobEvent.of("a", T0.plusNanos(1), "log",
+                "line one\nline two"), JobEvent.of("b", T0, "log", "second of b")));
+        assertEquals(Optional.of(a), store.find("a"));
+        assertEquals(List.of(new JobEvent("a", 1, T0, "submitting", "to backend 'manual'"),
+                new JobEvent("a", 2, T0.plusNanos(1), "log", "line one line two")), store(state).history("a"));
+        assertEquals(List.of(1L, 2L), store.history("b").stream().map(JobEvent::sequence).toList());
+        assertEquals(List.of(), store.history("none"));
+    }
+
+    @Test
     void idsThatAreNotFileNamesAreNeverFound() {
         assertEquals(Optional.empty(), store(state).find("../../etc/passwd"));
     }

@@ -1,0 +1,45 @@
+package dev.gantry.core.jobs;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One thing that happened to a job, in the order it happened: the intent before a remote call and its outcome after
+ * it, every state change seen, a cancel asked. A job's events are its history ({@code gantry history}).
+ *
+ * @param jobId the job
+ * @param sequence its place in the job's history, from 1; 0 for an event not stored yet (the store numbers it)
+ * @param at when it happened
+ * @param kind what happened, one word ({@link #SUBMITTING}, {@link #SUBMITTED}, ...)
+ * @param detail what there is to say about it, one line; never a secret's value
+ */
+public record JobEvent(String jobId, long sequence, Instant at, String kind, String detail) {
+    /** Before the backend is asked to submit. */
+    public static final String SUBMITTING = "submitting";
+    /** The backend answered with its reference. */
+    public static final String SUBMITTED = "submitted";
+    /** A poll saw a new state. */
+    public static final String STATE = "state";
+    /** Before the backend is asked to cancel. */
+    public static final String CANCELLING = "cancelling";
+
+    public JobEvent {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(detail, "detail");
+        if (sequence < 0) {
+            throw new IllegalArgumentException("an event's sequence is 0 (not stored yet) or more: " + sequence);
+        }
+        if (!kind.matches("[a-z][a-z-]*")) {
+            throw new IllegalArgumentException("an event's kind is one lower-case word: '" + kind + "'");
+        }
+        // One line each, so that a history prints and greps as lines.
+        detail = detail.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** An event to store: the store gives it its sequence. */
+    public static JobEvent of(String jobId, Instant at, String kind, String detail) {
+        return new JobEvent(jobId, 0, at, kind, detail);
+    }
+}
