@@ -58,23 +58,35 @@ class SlurmFanOutTest {
         return Files.readString(workDir.resolve(job.id()).resolve("slurm-id")).strip();
     }
 
+    /** Each job's Slurm id, as its directory records it. */
+    private List<String> slurmIds(List<JobRef> jobs) throws IOException {
+        List<String> ids = new ArrayList<>();
+        for (JobRef job : jobs) {
+            ids.add(slurmId(job));
+        }
+        return ids;
+    }
+
+    /** {@code count} submissions of one plan that differ only in their key, {@code run-0} to {@code run-(count-1)}. */
+    private static List<Submission> alike(Plan plan, String run, int count) {
+        List<Submission> submissions = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            submissions.add(new Submission(plan, SubmitOptions.withKey(run + "-" + i)));
+        }
+        return submissions;
+    }
+
     @Test
     void likeJobsGoAsOneArrayAndEachIsTrackedLoggedAndRetriedAsItsOwn() throws Exception {
         String run = "fan-" + UUID.randomUUID();
         Plan each = plan("fan", "sh", "-c", "echo \"task of $GANTRY_JOB_ID\"");
-        List<Submission> submissions = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            submissions.add(new Submission(each, SubmitOptions.withKey(run + "-" + i)));
-        }
+        List<Submission> submissions = alike(each, run, 4);
         // Another command: not one of the array's tasks.
         submissions.add(new Submission(plan("other", "sh", "-c", "echo alone"), SubmitOptions.withKey(run + "-x")));
         try (Backend backend = backend()) {
             List<JobRef> refs = backend.submitAll(submissions);
             assertEquals(5, refs.size());
-            List<String> ids = new ArrayList<>();
-            for (JobRef ref : refs) {
-                ids.add(slurmId(ref));
-            }
+            List<String> ids = slurmIds(refs);
             String array = ids.get(0).split("_")[0];
             for (int i = 0; i < 4; i++) {
                 assertEquals(array + "_" + i, ids.get(i), "job " + i + " is task " + i + " of one array: " + ids);
@@ -102,11 +114,7 @@ class SlurmFanOutTest {
             // The same fan-out again adopts every job: no second array, no second job.
             List<JobRef> again = backend.submitAll(submissions);
             assertEquals(refs, again);
-            List<String> after = new ArrayList<>();
-            for (JobRef ref : again) {
-                after.add(slurmId(ref));
-            }
-            assertEquals(ids, after);
+            assertEquals(ids, slurmIds(again));
             assertEquals(1, TestCluster.slurm("squeue", "-h", "-t", "all", "-n", "job-" + run + "-0+array", "-o",
                     "%F").lines().filter(l -> !l.isBlank()).distinct().count());
         }
@@ -116,10 +124,7 @@ class SlurmFanOutTest {
     void oneTaskCancelledLeavesTheOthersAndALaterJobWaitsForATask() throws Exception {
         String run = "fanc-" + UUID.randomUUID();
         Plan each = plan("fanc", "sh", "-c", "sleep 2; echo done");
-        List<Submission> submissions = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            submissions.add(new Submission(each, SubmitOptions.withKey(run + "-" + i)));
-        }
+        List<Submission> submissions = alike(each, run, 3);
         try (Backend backend = backend()) {
             List<JobRef> refs = backend.submitAll(submissions);
             backend.cancel(refs.get(1));
@@ -138,16 +143,10 @@ class SlurmFanOutTest {
     void aRetryAfterTheSubmitDiedBeforeRecordingTheTasksAdoptsThemByTheArraysName() throws Exception {
         String run = "fanr-" + UUID.randomUUID();
         Plan each = plan("fanr", "sh", "-c", "sleep 20");
-        List<Submission> submissions = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            submissions.add(new Submission(each, SubmitOptions.withKey(run + "-" + i)));
-        }
+        List<Submission> submissions = alike(each, run, 3);
         try (Backend backend = backend()) {
             List<JobRef> refs = backend.submitAll(submissions);
-            List<String> ids = new ArrayList<>();
-            for (JobRef ref : refs) {
-                ids.add(slurmId(ref));
-            }
+            List<String> ids = slurmIds(refs);
             awaitState(backend, refs.get(0), JobState.RUNNING);
             // As if the submit had been killed after sbatch answered and before it recorded anything: no task id
             // and no array id on the cluster, and the claim's holder long gone.
@@ -158,11 +157,7 @@ class SlurmFanOutTest {
             TestCluster.slurm("rm", "-f", workDir.resolve("arrays").resolve(name + ".id").toString());
             List<JobRef> again = backend.submitAll(submissions);
             assertEquals(refs, again);
-            List<String> adopted = new ArrayList<>();
-            for (JobRef ref : again) {
-                adopted.add(slurmId(ref));
-            }
-            assertEquals(ids, adopted, "each job adopts its own task of the array");
+            assertEquals(ids, slurmIds(again), "each job adopts its own task of the array");
             assertEquals(1, TestCluster.slurm("squeue", "-h", "-t", "all", "-u", cluster.value("LOGIN_USER"), "-n",
                     name, "-o", "%F").lines().filter(l -> !l.isBlank()).distinct().count(), "no second array");
             for (JobRef ref : refs) {

@@ -158,14 +158,15 @@ if [ "$#" -ge 5 ]; then
 fi
 # The scheduler's complaints, read only when it fails; one file per job, all removed at the end.
 errors=${wd:-/tmp}/.submit-errors.$$
-# Arrays keep their scripts, their ids and the scheduler's own output of their tasks here.
+# Arrays keep their scripts, their ids and the scheduler's own output of their tasks here (made for an array only).
 arrays=${wd:-/tmp}/arrays
 # Every job's directory in one process: what claims a job is its claim file, not its directory.
 dirs=()
+[ "$array_bytes" -gt 0 ] && dirs+=("$arrays")
 for ((i = 1; i <= $#; i += 5)); do
   dirs+=("${!i}")
 done
-((${#dirs[@]})) && mkdir -p -- "${dirs[@]}" "$arrays" 2>/dev/null
+((${#dirs[@]})) && mkdir -p -- "${dirs[@]}" 2>/dev/null
 if ! take "$common_bytes" || { common=$taken; ! take "$array_bytes"; }; then
   for ((i = 1; i <= $#; i += 5)); do echo "FAILED the scripts' shared part arrived short"; done
   exit 0
