@@ -28,6 +28,10 @@ final class Migrations {
     }
 
     static void apply(StateDatabase database) {
+        // Every gantry command opens the database: one read when it is up to date, the write lock only when not.
+        if (database.read("read its schema version", Migrations::upToDate)) {
+            return;
+        }
         database.transaction("bring its schema up to date", connection -> {
             try (Statement statement = connection.createStatement()) {
                 statement.executeUpdate("CREATE TABLE IF NOT EXISTS gantry_schema (version INTEGER PRIMARY KEY, "
@@ -55,6 +59,16 @@ final class Migrations {
             }
             return null;
         });
+    }
+
+    /** Whether the schema is this version's, read without a lock (the table is missing in a new database). */
+    private static boolean upToDate(Connection connection) throws SQLException {
+        try (ResultSet tables = connection.getMetaData().getTables(null, null, "gantry_schema", null)) {
+            if (!tables.next()) {
+                return false;
+            }
+        }
+        return current(connection) == STEPS.size();
     }
 
     static int current(Connection connection) throws SQLException {

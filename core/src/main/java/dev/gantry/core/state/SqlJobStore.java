@@ -119,7 +119,7 @@ public final class SqlJobStore implements JobStore {
 
     @Override
     public List<JobEvent> history(String jobId) {
-        return database.transaction("read the history of job " + jobId, connection -> {
+        return database.read("read the history of job " + jobId, connection -> {
             List<JobEvent> events = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT sequence, at, kind, detail FROM "
                     + "job_events WHERE job_id = ? ORDER BY sequence")) {
@@ -167,12 +167,12 @@ public final class SqlJobStore implements JobStore {
 
     @Override
     public Optional<JobRecord> find(String id) {
-        return database.transaction("read job " + id, connection -> find(connection, id));
+        return database.read("read job " + id, connection -> find(connection, id));
     }
 
     @Override
     public List<JobRecord> list() {
-        return database.transaction("list jobs", connection -> {
+        return database.read("list jobs", connection -> {
             List<JobRecord> records = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT " + COLUMNS + " FROM jobs ORDER BY "
                     + "created_at, id"); ResultSet rows = query.executeQuery()) {

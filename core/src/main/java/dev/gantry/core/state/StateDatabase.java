@@ -91,6 +91,19 @@ public final class StateDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code work}, one query, outside a transaction: it reads a snapshot of the database and takes no write
+     * lock, so it runs beside another process's writer (WAL) instead of waiting for it.
+     */
+    public synchronized <T> T read(String what, Work<T> work) {
+        try {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new GantryException(ErrorCode.INTERNAL, "the state database " + location + " failed to " + what
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Where the database is, for messages. */
     public String location() {
         return location;

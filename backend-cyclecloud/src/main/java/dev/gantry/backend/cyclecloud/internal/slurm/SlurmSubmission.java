@@ -53,7 +53,7 @@ final class SlurmSubmission {
             jobs.add(batches.files(submission, script));
         }
         return batches.submit(SlurmBatchScript.common(), SlurmJobArray.batches(jobs, scripts, settings.workDir(),
-                arrays && submissions.size() > 1));
+                arrays));
     }
 
     private SlurmBatchScript script(Plan plan, SubmitOptions options, String id, String directory) {
