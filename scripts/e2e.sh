@@ -98,6 +98,31 @@ run_gantry history "$job" --output json
 check "history lists the job's submit, its states and the cancel, in order, from the state database" json \
   "[e['kind'] for e in d][:2]==['submitting','submitted'] and [e['kind'] for e in d][-2:]==['cancelling','state'] and d[-1]['detail'].startswith('CANCELLED') and any(e['detail'].startswith('RUNNING') for e in d) and [e['sequence'] for e in d]==list(range(1,len(d)+1))"
 
+# The state store on the PostgreSQL test server (scripts/test-postgres.sh): the same commands, a schema of this run's
+# own, the password given as a reference to its file.
+pg_env=/var/lib/gantry-test-postgres/postgres.env
+if [[ -r $pg_env ]]; then
+  pg_url=$(sed -n 's/^URL=//p' "$pg_env") pg_user=$(sed -n 's/^USER=//p' "$pg_env")
+  pg_password_file=$(sed -n 's/^PASSWORD_FILE=//p' "$pg_env") pg_schema="e2e_$$"
+  PGPASSWORD=$(cat "$pg_password_file") psql -X -q -h 127.0.0.1 -p "$(sed -n 's/^PORT=//p' "$pg_env")" \
+    -U "$pg_user" -d "$(basename "$pg_url")" -c "CREATE SCHEMA $pg_schema" >/dev/null
+  pg_run() { GANTRY_STATE_URL="$pg_url?currentSchema=$pg_schema" GANTRY_STATE_USER="$pg_user" \
+    GANTRY_STATE_PASSWORD="file:$pg_password_file" run_gantry "$@"; }
+  pg_run run examples/quickstart.yaml
+  pg_job=$(sed -n 's/^gantry: \(quickstart-[^:]*\): SUCCEEDED.*/\1/p' "$out" | tail -n 1)
+  check "run on a PostgreSQL state server succeeds" bash -c "[[ $code -eq 0 && -n '$pg_job' ]]"
+  pg_run history "$pg_job" --output json
+  check "history reads the job's events back from the server" json \
+    "[e['kind'] for e in d][:2]==['submitting','submitted'] and d[-1]['detail'].startswith('SUCCEEDED')"
+  run_gantry status "$pg_job"
+  check "the job is on the server only, not in the local state.db" bash -c "[[ $code -eq 2 ]]"
+  GANTRY_STATE_URL="$pg_url" GANTRY_STATE_PASSWORD="hunter2-plain" run_gantry status
+  check "a password that is no secret reference exits 2, and is not echoed" bash -c \
+    "[[ $code -eq 2 ]] && grep -q 'GANTRY_STATE_PASSWORD: must be a secret reference' '$err' && ! grep -q hunter2 '$out' '$err'"
+else
+  check "the PostgreSQL test server is up (scripts/test-postgres.sh up)" false
+fi
+
 cat >"$work/failing.yaml" <<'YAML'
 apiVersion: gantry.dev/v1
 kind: Workload

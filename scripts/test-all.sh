@@ -34,6 +34,9 @@ missing=()
 for cmd in "${!needed[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || [[ -x "/usr/sbin/$cmd" ]] || missing+=("${needed[$cmd]}")
 done
+# The PostgreSQL server's programs are not on PATH: Debian keeps them under /usr/lib/postgresql/VERSION/bin.
+compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
+command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
     echo "missing packages: ${missing[*]}; run as root or install them first" >&2
@@ -70,6 +73,13 @@ scripts/test-hosts.sh up 2
 log "starting the test cluster (Slurm, Grid Engine)"
 trap 'scripts/test-cluster.sh down >/dev/null 2>&1 || true; scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
 scripts/test-cluster.sh up
+
+# A real PostgreSQL server on 127.0.0.1:55432 for the shared state store; the summary is
+# /var/lib/gantry-test-postgres/postgres.env.
+log "starting the PostgreSQL test server"
+trap 'scripts/test-postgres.sh down >/dev/null 2>&1 || true; scripts/test-cluster.sh down >/dev/null 2>&1 || true
+      scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
+scripts/test-postgres.sh up
 
 # Podman (runc, a busybox test image) for the manual backend's container mode; installs what is missing.
 log "preparing podman"

@@ -225,6 +225,11 @@ public final class Gantry implements AutoCloseable {
             }
         }
         open.clear();
+        try {
+            services.jobStore().close(); // opened again if this Gantry is used after all
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
         if (!failures.isEmpty()) {
             RuntimeException first = failures.get(0);
             failures.stream().skip(1).forEach(first::addSuppressed);

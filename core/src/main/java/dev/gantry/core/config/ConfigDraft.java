@@ -19,6 +19,11 @@ final class ConfigDraft {
     Optional<String> adviceScheduler;
     Optional<Path> catalogFile;
     Path stateDirectory;
+    Optional<String> stateUrl;
+    /** Whether any layer gave state.url, valid or not: login settings without one are an error only then. */
+    boolean stateUrlGiven;
+    Optional<String> stateUser;
+    Optional<dev.gantry.api.SecretRef> statePassword;
     String source;
 
     ConfigDraft(GantryConfig start) {
@@ -30,6 +35,10 @@ final class ConfigDraft {
         adviceScheduler = start.adviceScheduler();
         catalogFile = start.catalogFile();
         stateDirectory = start.stateDirectory();
+        stateUrl = start.stateServer().map(StateServer::url);
+        stateUrlGiven = stateUrl.isPresent();
+        stateUser = start.stateServer().flatMap(StateServer::user);
+        statePassword = start.stateServer().flatMap(StateServer::password);
         source = start.source();
     }
 
@@ -43,7 +52,8 @@ final class ConfigDraft {
     }
 
     GantryConfig build() {
+        Optional<StateServer> server = stateUrl.map(url -> new StateServer(url, stateUser, statePassword));
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, source, backendLocations);
+                stateDirectory, server, source, backendLocations);
     }
 }

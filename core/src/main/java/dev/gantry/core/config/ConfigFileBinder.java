@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.FieldPath;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Binds a located {@code gantry.yaml} onto a {@link ConfigDraft}, collecting every problem of the file. */
 final class ConfigFileBinder {
@@ -19,7 +21,7 @@ final class ConfigFileBinder {
 
     /** Where settings written at the wrong level belong, for "unknown field" messages. */
     static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults", "spot", "under defaults",
-            "scheduler", "under advice", "dir", "under state", "transport", "under backends.<backend>");
+            "scheduler", "under advice", "dir", "under state", "url", "under state", "transport", "under backends.<backend>");
 
     private final Binder in;
     private final Path home;
@@ -82,8 +84,24 @@ final class ConfigFileBinder {
                         .ifPresent(s -> draft.adviceScheduler = Optional.of(s)));
         section(doc, "catalog", List.of("file")).ifPresent(c -> path(c, "catalog", "file")
                 .ifPresent(p -> draft.catalogFile = Optional.of(p)));
-        section(doc, "state", List.of("dir")).ifPresent(s -> path(s, "state", "dir")
-                .ifPresent(p -> draft.stateDirectory = p));
+        section(doc, "state", List.of("dir", "url", "user", "password")).ifPresent(s -> {
+            path(s, "state", "dir").ifPresent(p -> draft.stateDirectory = p);
+            draft.stateUrlGiven |= s.entry("url").isPresent();
+            checked(s, "state", "url", SettingRules::checkStateUrl).ifPresent(u -> draft.stateUrl = Optional.of(u));
+            checked(s, "state", "user", SettingRules::checkStateUser).ifPresent(u -> draft.stateUser = Optional.of(u));
+            checked(s, "state", "password", SettingRules::checkPasswordReference)
+                    .ifPresent(p -> draft.statePassword = Optional.of(SecretRef.parse(p)));
+        });
+    }
+
+    /** A string setting that passes {@code rule}, trimmed; reported at its key when it does not. */
+    private Optional<String> checked(YamlNode.Mapping map, String parent, String key,
+                                     Function<String, Optional<String>> rule) {
+        return in.string(map, parent, key).flatMap(text -> {
+            Optional<String> problem = rule.apply(text);
+            problem.ifPresent(m -> in.report(FieldPath.join(parent, key), in.keyLocation(map, key), m));
+            return problem.isPresent() ? Optional.empty() : Optional.of(text.trim());
+        });
     }
 
     private Optional<YamlNode.Mapping> section(YamlNode.Mapping doc, String key, List<String> fields) {

@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
+import dev.gantry.api.SecretRef;
 import dev.gantry.core.spec.yaml.Binder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +29,16 @@ public final class ConfigLoader {
     static final Map<String, String> ENVIRONMENT = Map.of(
             "GANTRY_BACKEND", ConfigSources.BACKEND,
             "GANTRY_STATE_DIR", ConfigSources.STATE_DIR,
+            "GANTRY_STATE_URL", ConfigSources.STATE_URL,
+            "GANTRY_STATE_USER", ConfigSources.STATE_USER,
+            "GANTRY_STATE_PASSWORD", ConfigSources.STATE_PASSWORD,
             "GANTRY_REGIONS", ConfigSources.REGIONS,
             "GANTRY_SPOT", ConfigSources.SPOT,
             "GANTRY_CATALOG", ConfigSources.CATALOG_FILE,
             "GANTRY_ADVICE_SCHEDULER", ConfigSources.ADVICE_SCHEDULER);
     static final List<String> OVERRIDE_KEYS = List.of(ConfigSources.BACKEND, ConfigSources.REGIONS,
-            ConfigSources.SPOT, ConfigSources.ADVICE_SCHEDULER, ConfigSources.CATALOG_FILE, ConfigSources.STATE_DIR);
+            ConfigSources.SPOT, ConfigSources.ADVICE_SCHEDULER, ConfigSources.CATALOG_FILE, ConfigSources.STATE_DIR,
+            ConfigSources.STATE_URL, ConfigSources.STATE_USER, ConfigSources.STATE_PASSWORD);
 
     public ConfigLoader() {
     }
@@ -57,6 +62,12 @@ public final class ConfigLoader {
         }
         applyEnvironment(sources, draft, problems);
         sources.overrides().forEach((key, value) -> applyOverride(key, value, sources, draft, problems));
+        if (!draft.stateUrlGiven && (draft.stateUser.isPresent() || draft.statePassword.isPresent())) {
+            problems.add(Problem.of(draft.stateUser.isPresent() ? ConfigSources.STATE_USER
+                    : ConfigSources.STATE_PASSWORD, "is set but state.url is not: they log in to a PostgreSQL state "
+                    + "server; set state.url (GANTRY_STATE_URL) to its JDBC URL, or remove them to keep the SQLite "
+                    + "database in state.dir"));
+        }
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
@@ -183,12 +194,16 @@ public final class ConfigLoader {
     private static void apply(String setting, String value, String label, String suffix, ConfigSources sources,
             ConfigDraft draft, List<Problem> problems) {
         Path base = sources.workingDirectory();
+        draft.stateUrlGiven |= setting.equals(ConfigSources.STATE_URL);
         Optional<String> problem = switch (setting) {
             case ConfigSources.BACKEND -> SettingRules.checkBackendName(value.trim());
             case ConfigSources.SPOT -> SettingRules.checkChoice(value.trim(), SettingRules.SPOT_POLICIES);
             case ConfigSources.ADVICE_SCHEDULER -> SettingRules.checkChoice(value.trim(), GantryConfig.SCHEDULERS);
             case ConfigSources.REGIONS -> SettingRules.splitRegions(value).stream().map(SettingRules::checkRegion)
                     .flatMap(Optional::stream).findFirst();
+            case ConfigSources.STATE_URL -> SettingRules.checkStateUrl(value);
+            case ConfigSources.STATE_USER -> SettingRules.checkStateUser(value);
+            case ConfigSources.STATE_PASSWORD -> SettingRules.checkPasswordReference(value);
             default -> SettingRules.checkPath(value);
         };
         if (problem.isPresent()) {
@@ -202,6 +217,9 @@ public final class ConfigLoader {
             case ConfigSources.REGIONS -> draft.defaultRegions = SettingRules.splitRegions(value);
             case ConfigSources.CATALOG_FILE -> draft.catalogFile = Optional.of(SettingRules.resolvePath(value,
                     sources.home(), base));
+            case ConfigSources.STATE_URL -> draft.stateUrl = Optional.of(value.trim());
+            case ConfigSources.STATE_USER -> draft.stateUser = Optional.of(value.trim());
+            case ConfigSources.STATE_PASSWORD -> draft.statePassword = Optional.of(SecretRef.parse(value.trim()));
             default -> draft.stateDirectory = SettingRules.resolvePath(value, sources.home(), base);
         }
     }

@@ -16,7 +16,8 @@ import java.util.TreeMap;
  *     environment or on the command line are resolved against
  * @param home the user's home: {@code ~/.gantry/config.yaml}, {@code ~} in paths, the default state directory
  * @param overrides settings from command-line flags, keyed by their path in the file: {@link #BACKEND},
- *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR}, or
+ *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR}, {@link #STATE_URL},
+ *     {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference), or
  *     {@code backends.NAME.KEY} for one backend setting; they win over the environment and the file
  */
 public record ConfigSources(
@@ -32,6 +33,9 @@ public record ConfigSources(
     public static final String ADVICE_SCHEDULER = "advice.scheduler";
     public static final String CATALOG_FILE = "catalog.file";
     public static final String STATE_DIR = "state.dir";
+    public static final String STATE_URL = "state.url";
+    public static final String STATE_USER = "state.user";
+    public static final String STATE_PASSWORD = "state.password";
 
     public ConfigSources {
         Objects.requireNonNull(explicitFile, "explicitFile");

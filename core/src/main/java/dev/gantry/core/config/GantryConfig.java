@@ -21,7 +21,9 @@ import java.util.TreeMap;
  * @param defaultSpot spot policy for workloads that set none
  * @param adviceScheduler the scheduler the advisor assumes for orchestrator advice: slurm, gridengine or pbs
  * @param catalogFile a VM catalog file to use instead of the built-in one
- * @param stateDirectory where job state is kept (default {@code ~/.gantry/state})
+ * @param stateDirectory where job state is kept (default {@code ~/.gantry/state}): the SQLite state database
+ *     {@code state.db} unless {@code stateServer} is set, and each backend's own state either way
+ * @param stateServer a PostgreSQL server that holds the state database instead, shared by a team
  * @param source where the configuration came from, for messages: a file, or {@value #BUILT_IN}
  * @param backendLocations where each backend setting was read, by backend and key, for settings read from a file
  */
@@ -33,6 +35,7 @@ public record GantryConfig(
         Optional<String> adviceScheduler,
         Optional<Path> catalogFile,
         Path stateDirectory,
+        Optional<StateServer> stateServer,
         String source,
         Map<String, Map<String, SourceLocation>> backendLocations) {
 
@@ -51,6 +54,7 @@ public record GantryConfig(
         Objects.requireNonNull(adviceScheduler, "adviceScheduler");
         Objects.requireNonNull(catalogFile, "catalogFile");
         Objects.requireNonNull(stateDirectory, "stateDirectory");
+        Objects.requireNonNull(stateServer, "stateServer");
         Objects.requireNonNull(source, "source");
         TreeMap<String, Map<String, SourceLocation>> where = new TreeMap<>();
         Objects.requireNonNull(backendLocations, "backendLocations")
@@ -62,8 +66,8 @@ public record GantryConfig(
     public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
                         Optional<SpotPolicy> defaultSpot, Optional<String> adviceScheduler,
                         Optional<Path> catalogFile, Path stateDirectory, String source) {
-        this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory, source,
-                Map.of());
+        this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory,
+                Optional.empty(), source, Map.of());
     }
 
     /**
@@ -92,7 +96,7 @@ public record GantryConfig(
 
     public GantryConfig withBackend(String name) {
         return new GantryConfig(name, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, source, backendLocations);
+                stateDirectory, stateServer, source, backendLocations);
     }
 
     public GantryConfig withBackendSettings(String name, Map<String, String> settings) {
@@ -102,17 +106,23 @@ public record GantryConfig(
         Map<String, Map<String, SourceLocation>> where = new TreeMap<>(backendLocations);
         where.remove(name);
         return new GantryConfig(backend, all, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, source, where);
+                stateDirectory, stateServer, source, where);
     }
 
     public GantryConfig withStateDirectory(Path directory) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                directory, source, backendLocations);
+                directory, stateServer, source, backendLocations);
+    }
+
+    /** The state database on a PostgreSQL server instead of the SQLite file in the state directory. */
+    public GantryConfig withStateServer(StateServer server) {
+        return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
+                stateDirectory, Optional.of(server), source, backendLocations);
     }
 
     public GantryConfig withCatalogFile(Path file) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler,
-                Optional.of(file), stateDirectory, source, backendLocations);
+                Optional.of(file), stateDirectory, stateServer, source, backendLocations);
     }
 
     @Override
@@ -123,6 +133,7 @@ public record GantryConfig(
                 .append(values.keySet()));
         return "GantryConfig[backend=" + backend + ", backends={" + keys + "}, defaultRegions=" + defaultRegions
                 + ", defaultSpot=" + defaultSpot + ", adviceScheduler=" + adviceScheduler + ", catalogFile="
-                + catalogFile + ", stateDirectory=" + stateDirectory + ", source=" + source + "]";
+                + catalogFile + ", stateDirectory=" + stateDirectory + ", stateServer=" + stateServer + ", source="
+                + source + "]";
     }
 }

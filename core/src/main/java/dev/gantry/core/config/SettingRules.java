@@ -1,6 +1,8 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.GantryException;
 import dev.gantry.api.NearMiss;
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.SpotPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import java.util.stream.Collectors;
  * the same way. Each check returns an error message (naming the value and what is allowed) or empty when valid.
  */
 final class SettingRules {
+    static final String POSTGRESQL_URL = "jdbc:postgresql://";
     static final Pattern BACKEND_NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
     static final Pattern REGION = Pattern.compile("[a-z][a-z0-9]*");
     static final List<String> SPOT_POLICIES = Arrays.stream(SpotPolicy.values())
@@ -55,6 +58,60 @@ final class SettingRules {
             return Optional.of("must not contain a NUL character");
         }
         return Optional.empty();
+    }
+
+    /** A state server's JDBC URL: PostgreSQL's, with no credentials in it (they would be printed and logged). */
+    static Optional<String> checkStateUrl(String text) {
+        String url = text.trim();
+        if (url.isEmpty()) {
+            return Optional.of("must be a PostgreSQL JDBC URL such as jdbc:postgresql://db.example.com:5432/gantry, "
+                    + "got ''");
+        }
+        String lower = url.toLowerCase(Locale.ROOT);
+        int query = lower.indexOf('?');
+        String authority = lower.startsWith(POSTGRESQL_URL) ? lower.substring(POSTGRESQL_URL.length()) : "";
+        int slash = authority.indexOf('/');
+        if ((slash < 0 ? authority : authority.substring(0, slash)).contains("@")
+                || (query >= 0 && ("&" + lower.substring(query + 1)).contains("&password="))) {
+            // The value is not echoed: it holds a password.
+            return Optional.of("must not hold a password; give it as state.password, a secret reference such as "
+                    + "env:GANTRY_STATE_PASSWORD or file:~/.gantry/state-password");
+        }
+        if (!lower.startsWith(POSTGRESQL_URL) || slash <= 0 || slash == authority.length() - 1
+                || authority.charAt(slash + 1) == '?') {
+            return Optional.of("must be a PostgreSQL JDBC URL, jdbc:postgresql://HOST[:PORT]/DATABASE, got '" + url
+                    + "'" + (lower.startsWith("jdbc:sqlite:") ? "; the SQLite database is the file state.db in "
+                    + "state.dir: set state.dir instead" : ""));
+        }
+        if (url.chars().anyMatch(c -> c <= ' ')) {
+            return Optional.of("must not contain spaces or control characters, got '" + url.strip() + "'");
+        }
+        return Optional.empty();
+    }
+
+    static Optional<String> checkStateUser(String text) {
+        if (text.isBlank() || text.indexOf('\0') >= 0) {
+            return Optional.of("must be the name of a database role, got '" + text.replace("\0", "\\0") + "'");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A password given as a secret reference. What does not parse as one is not echoed: it is most likely the
+     * password itself.
+     */
+    static Optional<String> checkPasswordReference(String text) {
+        String trimmed = text.trim();
+        boolean looksLikeReference = trimmed.startsWith("env:") || trimmed.startsWith("file:")
+                || trimmed.startsWith("https://");
+        try {
+            SecretRef.parse(trimmed);
+            return Optional.empty();
+        } catch (GantryException e) {
+            return Optional.of(looksLikeReference ? e.problems().get(0).message()
+                    : "must be a secret reference, env:NAME, file:PATH or https://VAULT.vault.azure.net/secrets/NAME, "
+                    + "not the password itself (the value given is not shown)");
+        }
     }
 
     /** {@code ~} and {@code ~/x} are under home; other relative paths are under {@code base}. */

@@ -7,7 +7,7 @@ import java.util.Optional;
  * Where job records and their histories live: the state database ({@code core.state}). A record and the event that
  * says why it changed are written together or not at all.
  */
-public interface JobStore {
+public interface JobStore extends AutoCloseable {
     /** Writes the record durably (replacing an older version of it), with no event. */
     void save(JobRecord record);
 
@@ -24,4 +24,9 @@ public interface JobStore {
 
     /** The job's events, in order; empty for a job with none. */
     List<JobEvent> history(String jobId);
+
+    /** Closes what the store holds open (a database connection); its records stay. */
+    @Override
+    default void close() {
+    }
 }

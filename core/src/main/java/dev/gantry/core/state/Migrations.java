@@ -33,6 +33,8 @@ final class Migrations {
             return;
         }
         database.transaction("bring its schema up to date", connection -> {
+            // Two processes opening a new database at once: the second waits, then finds the schema up to date.
+            database.serialize(connection, "gantry_schema");
             try (Statement statement = connection.createStatement()) {
                 statement.executeUpdate("CREATE TABLE IF NOT EXISTS gantry_schema (version INTEGER PRIMARY KEY, "
                         + "name TEXT NOT NULL, applied_at TEXT NOT NULL)");
@@ -61,9 +63,13 @@ final class Migrations {
         });
     }
 
-    /** Whether the schema is this version's, read without a lock (the table is missing in a new database). */
+    /**
+     * Whether the schema is this version's, read without a lock (the table is missing in a new database). Only the
+     * connection's own schema counts: a PostgreSQL database may hold another Gantry's tables in another schema.
+     */
     private static boolean upToDate(Connection connection) throws SQLException {
-        try (ResultSet tables = connection.getMetaData().getTables(null, null, "gantry_schema", null)) {
+        try (ResultSet tables = connection.getMetaData().getTables(null, connection.getSchema(), "gantry_schema",
+                null)) {
             if (!tables.next()) {
                 return false;
             }

@@ -4,6 +4,10 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.Secret;
+import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.config.StateServer;
 import dev.gantry.core.jobs.FileJobStore;
 import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
@@ -25,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 
 /**
  * Job records and their histories in the state database ({@link StateDatabase}): one row per job, one per event,
@@ -51,8 +56,31 @@ public final class SqlJobStore implements JobStore {
      * {@code stateDirectory/jobs} imported first.
      */
     public static SqlJobStore open(Path stateDirectory) {
-        SqlJobStore store = new SqlJobStore(StateDatabase.sqlite(stateDirectory.resolve("state.db")));
-        store.importFiles(stateDirectory);
+        return opened(StateDatabase.sqlite(stateDirectory.resolve("state.db")), stateDirectory);
+    }
+
+    /**
+     * The configured store: on the PostgreSQL server of {@code state.url} when one is set (its password resolved
+     * from its reference now), else in {@code state.dir}; either way the JSON records of an older Gantry in the
+     * state directory are imported first.
+     */
+    public static SqlJobStore open(GantryConfig config, SecretResolver secrets) {
+        if (config.stateServer().isEmpty()) {
+            return open(config.stateDirectory());
+        }
+        StateServer server = config.stateServer().get();
+        Optional<Secret> password = server.password().map(secrets::resolve);
+        return opened(StateDatabase.postgresql(server.url(), server.user(), password), config.stateDirectory());
+    }
+
+    private static SqlJobStore opened(StateDatabase database, Path stateDirectory) {
+        SqlJobStore store = new SqlJobStore(database);
+        try {
+            store.importFiles(stateDirectory);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
         return store;
     }
 
@@ -65,9 +93,7 @@ public final class SqlJobStore implements JobStore {
         List<JobRecord> records = new FileJobStore(stateDirectory).list();
         database.transaction("import the job records of " + jobs, connection -> {
             for (JobRecord record : records) {
-                if (find(connection, record.id()).isEmpty()) {
-                    upsert(connection, record);
-                }
+                write(connection, record, "DO NOTHING");
             }
             return null;
         });
@@ -136,10 +162,14 @@ public final class SqlJobStore implements JobStore {
     }
 
     /**
-     * Inserts the events, each numbered after its job's last; one batch. The transaction holds the write lock, so no
-     * other writer takes a number between the read and the insert.
+     * Inserts the events, each numbered after its job's last; one batch. The transaction holds each job's lock (taken
+     * in name order, so that two writers never wait for each other), so no other writer takes a number between the
+     * read and the insert.
      */
-    private static void insert(Connection connection, List<JobEvent> events) throws SQLException {
+    private void insert(Connection connection, List<JobEvent> events) throws SQLException {
+        for (String jobId : new TreeSet<>(events.stream().map(JobEvent::jobId).toList())) {
+            database.serialize(connection, "job-events:" + jobId);
+        }
         Map<String, Long> last = new HashMap<>();
         try (PreparedStatement max = connection.prepareStatement("SELECT COALESCE(MAX(sequence), 0) FROM job_events "
                 + "WHERE job_id = ?"); PreparedStatement insert = connection.prepareStatement("INSERT INTO "
@@ -193,14 +223,18 @@ public final class SqlJobStore implements JobStore {
         }
     }
 
-    private static void upsert(Connection connection, JobRecord r) throws SQLException {
+    private static void upsert(Connection connection, JobRecord record) throws SQLException {
+        write(connection, record, "DO UPDATE SET workload = excluded.workload, spec_file = excluded.spec_file, "
+                + "backend = excluded.backend, backend_job_id = excluded.backend_job_id, stage = excluded.stage, "
+                + "state = excluded.state, exit_code = excluded.exit_code, message = excluded.message, placement = "
+                + "excluded.placement, created_at = excluded.created_at, updated_at = excluded.updated_at, "
+                + "started_at = excluded.started_at, ended_at = excluded.ended_at");
+    }
+
+    /** Inserts the record; when its id is taken, does what {@code onConflict} says (both databases' syntax). */
+    private static void write(Connection connection, JobRecord r, String onConflict) throws SQLException {
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO jobs (" + COLUMNS + ") VALUES "
-                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET workload = "
-                + "excluded.workload, spec_file = excluded.spec_file, backend = excluded.backend, backend_job_id = "
-                + "excluded.backend_job_id, stage = excluded.stage, state = excluded.state, exit_code = "
-                + "excluded.exit_code, message = excluded.message, placement = excluded.placement, created_at = "
-                + "excluded.created_at, updated_at = excluded.updated_at, started_at = excluded.started_at, "
-                + "ended_at = excluded.ended_at")) {
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) " + onConflict)) {
             upsert.setString(1, r.id());
             upsert.setString(2, r.workload());
             upsert.setString(3, r.specFile().orElse(null));
@@ -234,6 +268,11 @@ public final class SqlJobStore implements JobStore {
                 row.getString("message"), row.getString("placement"), time(row.getString("created_at")),
                 time(row.getString("updated_at")), Optional.ofNullable(row.getString("started_at"))
                 .map(SqlJobStore::time), Optional.ofNullable(row.getString("ended_at")).map(SqlJobStore::time));
+    }
+
+    @Override
+    public void close() {
+        database.close();
     }
 
     private static Instant time(String text) {

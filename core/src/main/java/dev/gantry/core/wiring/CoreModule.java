@@ -12,6 +12,7 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.jobs.JobStore;
+import dev.gantry.core.jobs.LazyJobStore;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
 import dev.gantry.core.spec.SpecReader;
 import dev.gantry.core.state.SqlJobStore;
@@ -45,9 +46,10 @@ final class CoreModule {
 
     @Provides
     @Singleton
-    static JobStore jobStore(GantryConfig config) {
-        // The state database, with the one-file-per-job records of an earlier Gantry imported on first use.
-        return SqlJobStore.open(config.stateDirectory());
+    static JobStore jobStore(GantryConfig config, SecretResolver secrets) {
+        // The state database (SQLite in state.dir, or the PostgreSQL server of state.url), opened on first use, with
+        // the one-file-per-job records of an earlier Gantry imported then.
+        return new LazyJobStore(() -> SqlJobStore.open(config, secrets));
     }
 
     @Provides

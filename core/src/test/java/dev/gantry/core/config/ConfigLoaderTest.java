@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.backend.BackendConfig;
@@ -76,6 +77,8 @@ class ConfigLoaderTest {
         assertEquals(Optional.of("slurm"), config.adviceScheduler());
         assertEquals(Optional.of(work.resolve("my-catalog.csv")), config.catalogFile());
         assertEquals(home.resolve(".gantry/jobs"), config.stateDirectory());
+        assertEquals(Optional.of(new StateServer("jdbc:postgresql://db.example.com:5432/gantry", Optional.of("gantry"),
+                Optional.of(SecretRef.parse("env:GANTRY_STATE_PASSWORD")))), config.stateServer());
         assertEquals(file.toString(), config.source());
     }
 
@@ -198,8 +201,75 @@ class ConfigLoaderTest {
                 "advice.scheduler: must be one of slurm, gridengine, pbs, got 'slrum'; did you mean 'slurm'? "
                         + "(given on the command line)",
                 "bakend: is not a configuration setting; settings are backend, defaults.regions, defaults.spot, "
-                        + "advice.scheduler, catalog.file, state.dir and backends.<backend>.<key>; did you mean "
-                        + "'backend'?"), lines(e));
+                        + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password and "
+                        + "backends.<backend>.<key>; did you mean 'backend'?"), lines(e));
+    }
+
+    @Test
+    void aStateServerIsReadFromTheFileAndTheEnvironmentWins() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                state:
+                  url: jdbc:postgresql://db.internal:5432/gantry?sslmode=verify-full
+                  user: gantry
+                  password: file:~/.gantry/state-password
+                """);
+        GantryConfig fromFile = load(Map.of(), Map.of());
+        assertEquals(Optional.of(new StateServer("jdbc:postgresql://db.internal:5432/gantry?sslmode=verify-full",
+                Optional.of("gantry"), Optional.of(SecretRef.parse("file:~/.gantry/state-password")))),
+                fromFile.stateServer());
+        assertEquals(home.resolve(".gantry/state"), fromFile.stateDirectory(), "backends keep their state here");
+
+        GantryConfig fromEnv = load(Map.of("GANTRY_STATE_URL", "jdbc:postgresql://other/gantry",
+                "GANTRY_STATE_PASSWORD", "env:PGPASSWORD"), Map.of());
+        assertEquals(Optional.of(new StateServer("jdbc:postgresql://other/gantry", Optional.of("gantry"),
+                Optional.of(SecretRef.parse("env:PGPASSWORD")))), fromEnv.stateServer());
+        assertTrue(fromEnv.toString().contains("stateServer=Optional[jdbc:postgresql://other/gantry as gantry "
+                + "(password env:PGPASSWORD)]"), fromEnv.toString());
+        assertEquals(Optional.empty(), GantryConfig.defaults(home).stateServer(), "SQLite unless a server is set");
+    }
+
+    @Test
+    void aPasswordThatIsNoReferenceIsRefusedAndNeverEchoed() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                state:
+                  url: jdbc:postgresql://db/gantry?user=g&password=hunter2
+                  password: hunter2
+                """);
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of(), Map.of()));
+        String file = work.resolve("gantry.yaml").toString();
+        assertEquals(List.of(
+                file + ":2:3: state.url: must not hold a password; give it as state.password, a secret reference "
+                        + "such as env:GANTRY_STATE_PASSWORD or file:~/.gantry/state-password",
+                file + ":3:3: state.password: must be a secret reference, env:NAME, file:PATH or "
+                        + "https://VAULT.vault.azure.net/secrets/NAME, not the password itself (the value given is "
+                        + "not shown)"), lines(e));
+        assertTrue(!e.getMessage().contains("hunter2"), e.getMessage());
+    }
+
+    @Test
+    void stateServerValuesAreCheckedInEveryLayer() {
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of(
+                "GANTRY_STATE_URL", "jdbc:sqlite:/tmp/state.db", "GANTRY_STATE_PASSWORD", "env:9bad"),
+                Map.of(ConfigSources.STATE_USER, " ")));
+        assertEquals(List.of(
+                "GANTRY_STATE_PASSWORD: env: needs a variable name of letters, digits and '_', got 'env:9bad'",
+                "GANTRY_STATE_URL: must be a PostgreSQL JDBC URL, jdbc:postgresql://HOST[:PORT]/DATABASE, got "
+                        + "'jdbc:sqlite:/tmp/state.db'; the SQLite database is the file state.db in state.dir: set "
+                        + "state.dir instead",
+                "state.user: must be the name of a database role, got ' ' (given on the command line)"), lines(e));
+        GantryException noDatabase = assertThrows(GantryException.class, () -> load(Map.of(
+                "GANTRY_STATE_URL", "jdbc:postgresql://db:5432/"), Map.of()));
+        assertEquals(List.of("GANTRY_STATE_URL: must be a PostgreSQL JDBC URL, jdbc:postgresql://HOST[:PORT]/DATABASE, "
+                + "got 'jdbc:postgresql://db:5432/'"), lines(noDatabase));
+    }
+
+    @Test
+    void loginSettingsWithoutAServerAreAnError() {
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of("GANTRY_STATE_USER", "gantry"),
+                Map.of()));
+        assertEquals(List.of("state.user: is set but state.url is not: they log in to a PostgreSQL state server; "
+                + "set state.url (GANTRY_STATE_URL) to its JDBC URL, or remove them to keep the SQLite database in "
+                + "state.dir"), lines(e));
     }
 
     @Test
