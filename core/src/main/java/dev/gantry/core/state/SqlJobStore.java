@@ -163,8 +163,8 @@ public final class SqlJobStore implements JobStore {
 
     /**
      * Inserts the events, each numbered after its job's last; one batch. The transaction holds each job's lock (taken
-     * in name order, so that two writers never wait for each other), so no other writer takes a number between the
-     * read and the insert.
+     * in name order, so that two writers of several jobs never deadlock), so no other writer takes a number between
+     * the read and the insert.
      */
     private void insert(Connection connection, List<JobEvent> events) throws SQLException {
         for (String jobId : new TreeSet<>(events.stream().map(JobEvent::jobId).toList())) {

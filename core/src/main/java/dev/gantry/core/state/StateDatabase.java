@@ -4,8 +4,10 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Secret;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -64,6 +66,7 @@ public final class StateDatabase implements AutoCloseable {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
+            createPrivately(file);
         } catch (IOException e) {
             throw new GantryException(ErrorCode.INTERNAL, "cannot create the state directory for " + file + ": "
                     + e.getMessage() + "; check its permissions or set state.dir in gantry.yaml", e);
@@ -107,6 +110,21 @@ public final class StateDatabase implements AutoCloseable {
         } catch (SQLException e) {
             throw new GantryException(ErrorCode.INTERNAL, "cannot open the state database " + url
                     + user.map(u -> " as " + u).orElse("") + ": " + e.getMessage() + "; " + Dialect.advice(e), e);
+        }
+    }
+
+    /**
+     * A new database file is made readable by its owner only, whatever the umask: job records name hosts, paths and
+     * commands. SQLite gives its {@code -wal} and {@code -shm} files the database file's permissions.
+     */
+    private static void createPrivately(Path file) throws IOException {
+        if (Files.exists(file) || !file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException e) {
+            // Another process made it first, the same way.
         }
     }
 

@@ -88,4 +88,15 @@ class SqlJobStoreTest extends JobStoreContract {
                 Migrations.statements("-- a comment\nCREATE TABLE a (x TEXT);\n-- another\nCREATE INDEX b ON a (x);\n"));
         assertThrows(IllegalStateException.class, () -> Migrations.statements("CREATE TABLE a (x TEXT)\n"));
     }
+
+    @Test
+    void aNewDatabaseAndItsLogAreReadableByTheirOwnerOnly() throws Exception {
+        SqlJobStore store = SqlJobStore.open(state);
+        store.save(full("a-1", T0));
+        for (String name : List.of("state.db", "state.db-wal", "state.db-shm")) {
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(state.resolve(name))), name);
+        }
+        store.close();
+    }
 }
