@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ final class ConfigDraft {
     /** Whether any layer gave state.url, valid or not: login settings without one are an error only then. */
     boolean stateUrlGiven;
     Optional<String> stateUser;
-    Optional<dev.gantry.api.SecretRef> statePassword;
+    Optional<SecretRef> statePassword;
     String source;
 
     ConfigDraft(GantryConfig start) {

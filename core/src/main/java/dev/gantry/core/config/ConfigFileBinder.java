@@ -21,7 +21,8 @@ final class ConfigFileBinder {
 
     /** Where settings written at the wrong level belong, for "unknown field" messages. */
     static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults", "spot", "under defaults",
-            "scheduler", "under advice", "dir", "under state", "url", "under state", "transport", "under backends.<backend>");
+            "scheduler", "under advice", "dir", "under state", "url", "under state",
+            "transport", "under backends.<backend>");
 
     private final Binder in;
     private final Path home;

@@ -16,8 +16,8 @@ import java.util.TreeMap;
  *     environment or on the command line are resolved against
  * @param home the user's home: {@code ~/.gantry/config.yaml}, {@code ~} in paths, the default state directory
  * @param overrides settings from command-line flags, keyed by their path in the file: {@link #BACKEND},
- *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR}, {@link #STATE_URL},
- *     {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference), or
+ *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR},
+ *     {@link #STATE_URL}, {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference), or
  *     {@code backends.NAME.KEY} for one backend setting; they win over the environment and the file
  */
 public record ConfigSources(
