@@ -39,8 +39,8 @@ import java.util.TreeSet;
  * {@code jobs.imported}, kept whole, so nothing is lost and nothing is imported twice.
  */
 public final class SqlJobStore implements JobStore {
-    /** Fixed width, so that the text order of two times is their order. */
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.nnnnnnnnn'Z'")
+    /** Fixed width, so that the text order of two times is their order; every table's times are written so. */
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.nnnnnnnnn'Z'")
             .withZone(ZoneOffset.UTC);
     private static final String COLUMNS = "id, workload, spec_file, backend, backend_job_id, stage, state, exit_code, "
             + "message, placement, created_at, updated_at, started_at, ended_at";
@@ -275,7 +275,7 @@ public final class SqlJobStore implements JobStore {
         database.close();
     }
 
-    private static Instant time(String text) {
+    static Instant time(String text) {
         return Instant.from(TIME.parse(text));
     }
 }

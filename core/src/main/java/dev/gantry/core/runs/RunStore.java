@@ -1,0 +1,81 @@
+package dev.gantry.core.runs;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where workflow runs, their steps and their attempts live: the state database ({@code core.state}). A run is
+ * driven by one process at a time, the holder of its {@link Lease}; the lease expires, so that a process that was
+ * killed gives the run up to the next one.
+ */
+public interface RunStore extends AutoCloseable {
+    /** A process's claim on driving a run, until {@code expiresAt} unless renewed. */
+    record Lease(String runId, String holder, Instant expiresAt) {
+        public Lease {
+            Objects.requireNonNull(runId, "runId");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(expiresAt, "expiresAt");
+        }
+    }
+
+    /** Writes a new run with its steps, in one transaction; fails when its id is taken. */
+    void create(RunRecord run, List<StepRecord> steps);
+
+    /**
+     * Sets the run's state and message, as of {@code at}; a finished state also sets its end time.
+     *
+     * @return whether there was such a run
+     */
+    boolean updateState(String runId, RunState state, Optional<String> message, Instant at);
+
+    /** Writes the step, replacing an older version of it. */
+    void saveStep(StepRecord step);
+
+    /** Records an attempt; fails when its step already has one of its number. */
+    void addAttempt(AttemptRecord attempt);
+
+    Optional<RunRecord> find(String runId);
+
+    /** The newest run of this workflow and spec that has not finished: the one to resume. */
+    Optional<RunRecord> findUnfinished(String name, String specHash);
+
+    /** Up to {@code limit} runs, newest first; only the unfinished ones unless {@code includeFinished}. */
+    List<RunRecord> list(int limit, boolean includeFinished);
+
+    /** The run's steps, by name. */
+    List<StepRecord> steps(String runId);
+
+    /** The run's attempts, in the order they were submitted. */
+    List<AttemptRecord> attempts(String runId);
+
+    /**
+     * Takes the run's lease for {@code ttl} from now when no one holds it, its holder's time ran out, or
+     * {@code holder} holds it already (then it is renewed); atomic across processes.
+     *
+     * @return the lease; empty when another holder's lease has not expired
+     */
+    Optional<Lease> acquireLease(String runId, String holder, Duration ttl);
+
+    /**
+     * Extends the lease {@code holder} holds to {@code ttl} from now, even if it expired meanwhile, as long as no
+     * one else took it.
+     *
+     * @return the lease; empty when {@code holder} does not hold it (anymore)
+     */
+    Optional<Lease> renewLease(String runId, String holder, Duration ttl);
+
+    /**
+     * Gives up the lease, so that another process may drive the run at once.
+     *
+     * @return whether {@code holder} held it
+     */
+    boolean releaseLease(String runId, String holder);
+
+    /** Closes what the store holds open (a database connection); its records stay. */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,369 @@
+package dev.gantry.core.state;
+
+import static dev.gantry.core.state.SqlJobStore.TIME;
+import static dev.gantry.core.state.SqlJobStore.time;
+
+import dev.gantry.api.backend.Secret;
+import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.config.StateServer;
+import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.core.runs.RunRecord;
+import dev.gantry.core.runs.RunState;
+import dev.gantry.core.runs.RunStore;
+import dev.gantry.core.runs.StepRecord;
+import dev.gantry.core.runs.StepState;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Workflow runs, their steps, attempts and leases in the state database ({@link StateDatabase}), beside the job
+ * records of {@link SqlJobStore}: the same schema, migrations and connection handling; each write one transaction.
+ * A lease is read and written under the run's lock ({@link StateDatabase#serialize}), so two processes never both
+ * take it.
+ */
+public final class SqlRunStore implements RunStore {
+    private static final String RUN_COLUMNS = "id, name, spec_file, spec_hash, git_commit, git_dirty, catalog_source, "
+            + "catalog_date, gantry_version, backend, state, message, created_at, updated_at, ended_at";
+    private static final String STEP_COLUMNS = "run_id, name, state, attempts, evictions, next_attempt_at, reason, "
+            + "updated_at";
+    private static final String ATTEMPT_COLUMNS = "run_id, step, number, job_id, price_per_hour, spot, created_at";
+
+    private final StateDatabase database;
+    /** What a lease's expiry is measured against; every process sharing the database reads its own. */
+    private final Clock clock;
+
+    public SqlRunStore(StateDatabase database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /** The store of {@code stateDirectory/state.db}, the file {@link SqlJobStore#open(Path)} opens. */
+    public static SqlRunStore open(Path stateDirectory, Clock clock) {
+        return new SqlRunStore(StateDatabase.sqlite(stateDirectory.resolve("state.db")), clock);
+    }
+
+    /**
+     * The configured store, where {@link SqlJobStore#open(GantryConfig, SecretResolver)} keeps the jobs: on the
+     * PostgreSQL server of {@code state.url} when one is set (its password resolved from its reference now), else in
+     * {@code state.dir}.
+     */
+    public static SqlRunStore open(GantryConfig config, SecretResolver secrets, Clock clock) {
+        if (config.stateServer().isEmpty()) {
+            return open(config.stateDirectory(), clock);
+        }
+        StateServer server = config.stateServer().get();
+        Optional<Secret> password = server.password().map(secrets::resolve);
+        return new SqlRunStore(StateDatabase.postgresql(server.url(), server.user(), password), clock);
+    }
+
+    @Override
+    public void create(RunRecord run, List<StepRecord> steps) {
+        for (StepRecord step : steps) {
+            if (!step.runId().equals(run.id())) {
+                throw new IllegalArgumentException("step " + step.name() + " of run " + step.runId()
+                        + " created with run " + run.id());
+            }
+        }
+        database.transaction("create run " + run.id(), connection -> {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO runs (" + RUN_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                insert.setString(1, run.id());
+                insert.setString(2, run.name());
+                insert.setString(3, run.specFile());
+                insert.setString(4, run.specHash());
+                insert.setString(5, run.gitCommit().orElse(null));
+                if (run.gitDirty().isPresent()) {
+                    insert.setBoolean(6, run.gitDirty().get());
+                } else {
+                    insert.setNull(6, Types.BOOLEAN);
+                }
+                insert.setString(7, run.catalogSource());
+                insert.setString(8, run.catalogDate().toString());
+                insert.setString(9, run.gantryVersion());
+                insert.setString(10, run.backend());
+                insert.setString(11, run.state().name());
+                insert.setString(12, run.message().orElse(null));
+                insert.setString(13, TIME.format(run.createdAt()));
+                insert.setString(14, TIME.format(run.updatedAt()));
+                insert.setString(15, run.endedAt().map(TIME::format).orElse(null));
+                insert.executeUpdate();
+            }
+            if (!steps.isEmpty()) {
+                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_steps (" + STEP_COLUMNS
+                        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    for (StepRecord step : steps) {
+                        bind(insert, step);
+                        insert.addBatch();
+                    }
+                    insert.executeBatch();
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public boolean updateState(String runId, RunState state, Optional<String> message, Instant at) {
+        return database.transaction("update run " + runId, connection -> {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET state = ?, message = ?, "
+                    + "updated_at = ?, ended_at = ? WHERE id = ?")) {
+                update.setString(1, state.name());
+                update.setString(2, message.orElse(null));
+                update.setString(3, TIME.format(at));
+                update.setString(4, state.finished() ? TIME.format(at) : null);
+                update.setString(5, runId);
+                return update.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void saveStep(StepRecord step) {
+        database.transaction("save step " + step.name() + " of run " + step.runId(), connection -> {
+            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO run_steps (" + STEP_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET state = "
+                    + "excluded.state, attempts = excluded.attempts, evictions = excluded.evictions, "
+                    + "next_attempt_at = excluded.next_attempt_at, reason = excluded.reason, "
+                    + "updated_at = excluded.updated_at")) {
+                bind(upsert, step);
+                upsert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    private static void bind(PreparedStatement statement, StepRecord step) throws SQLException {
+        statement.setString(1, step.runId());
+        statement.setString(2, step.name());
+        statement.setString(3, step.state().name());
+        statement.setInt(4, step.attempts());
+        statement.setInt(5, step.evictions());
+        statement.setString(6, step.nextAttemptAt().map(TIME::format).orElse(null));
+        statement.setString(7, step.reason().orElse(null));
+        statement.setString(8, TIME.format(step.updatedAt()));
+    }
+
+    @Override
+    public void addAttempt(AttemptRecord attempt) {
+        database.transaction("record attempt " + attempt.number() + " of step " + attempt.step() + " of run "
+                + attempt.runId(), connection -> {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_attempts ("
+                    + ATTEMPT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                insert.setString(1, attempt.runId());
+                insert.setString(2, attempt.step());
+                insert.setInt(3, attempt.number());
+                insert.setString(4, attempt.jobId());
+                if (attempt.pricePerHour().isPresent()) {
+                    insert.setDouble(5, attempt.pricePerHour().getAsDouble());
+                } else {
+                    insert.setNull(5, Types.DOUBLE);
+                }
+                insert.setBoolean(6, attempt.spot());
+                insert.setString(7, TIME.format(attempt.createdAt()));
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<RunRecord> find(String runId) {
+        return database.read("read run " + runId, connection -> {
+            List<RunRecord> runs = runs(connection, "WHERE id = ?", runId);
+            return runs.stream().findFirst();
+        });
+    }
+
+    @Override
+    public Optional<RunRecord> findUnfinished(String name, String specHash) {
+        // RUNNING is the one unfinished state.
+        return database.read("find the unfinished run of " + name, connection -> runs(connection,
+                "WHERE name = ? AND spec_hash = ? AND state = ? ORDER BY created_at DESC, id DESC LIMIT 1", name,
+                specHash, RunState.RUNNING.name()).stream().findFirst());
+    }
+
+    @Override
+    public List<RunRecord> list(int limit, boolean includeFinished) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a limit is 0 or more: " + limit);
+        }
+        return database.read("list runs", connection -> includeFinished
+                ? runs(connection, "ORDER BY created_at DESC, id DESC LIMIT ?", limit)
+                : runs(connection, "WHERE state = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+                        RunState.RUNNING.name(), limit));
+    }
+
+    /** The runs that {@code where} (and what follows it) selects, its parameters strings or ints. */
+    private static List<RunRecord> runs(Connection connection, String where, Object... parameters)
+            throws SQLException {
+        List<RunRecord> runs = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement("SELECT " + RUN_COLUMNS + " FROM runs "
+                + where)) {
+            for (int i = 0; i < parameters.length; i++) {
+                if (parameters[i] instanceof Integer n) {
+                    query.setInt(i + 1, n);
+                } else {
+                    query.setString(i + 1, (String) parameters[i]);
+                }
+            }
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    runs.add(run(rows));
+                }
+            }
+        }
+        return runs;
+    }
+
+    private static RunRecord run(ResultSet row) throws SQLException {
+        boolean dirty = row.getBoolean("git_dirty");
+        Optional<Boolean> gitDirty = row.wasNull() ? Optional.empty() : Optional.of(dirty);
+        return new RunRecord(row.getString("id"), row.getString("name"), row.getString("spec_file"),
+                row.getString("spec_hash"), Optional.ofNullable(row.getString("git_commit")), gitDirty,
+                row.getString("catalog_source"), LocalDate.parse(row.getString("catalog_date")),
+                row.getString("gantry_version"), row.getString("backend"), RunState.valueOf(row.getString("state")),
+                Optional.ofNullable(row.getString("message")), time(row.getString("created_at")),
+                time(row.getString("updated_at")), Optional.ofNullable(row.getString("ended_at"))
+                .map(SqlJobStore::time));
+    }
+
+    @Override
+    public List<StepRecord> steps(String runId) {
+        return database.read("read the steps of run " + runId, connection -> {
+            List<StepRecord> steps = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT " + STEP_COLUMNS + " FROM run_steps "
+                    + "WHERE run_id = ? ORDER BY name")) {
+                query.setString(1, runId);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        steps.add(new StepRecord(runId, rows.getString("name"),
+                                StepState.valueOf(rows.getString("state")), rows.getInt("attempts"),
+                                rows.getInt("evictions"), Optional.ofNullable(rows.getString("next_attempt_at"))
+                                .map(SqlJobStore::time), Optional.ofNullable(rows.getString("reason")),
+                                time(rows.getString("updated_at"))));
+                    }
+                }
+            }
+            return steps;
+        });
+    }
+
+    @Override
+    public List<AttemptRecord> attempts(String runId) {
+        return database.read("read the attempts of run " + runId, connection -> {
+            List<AttemptRecord> attempts = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT " + ATTEMPT_COLUMNS + " FROM "
+                    + "run_attempts WHERE run_id = ? ORDER BY created_at, step, number")) {
+                query.setString(1, runId);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        double price = rows.getDouble("price_per_hour");
+                        OptionalDouble pricePerHour = rows.wasNull() ? OptionalDouble.empty()
+                                : OptionalDouble.of(price);
+                        attempts.add(new AttemptRecord(runId, rows.getString("step"), rows.getInt("number"),
+                                rows.getString("job_id"), pricePerHour, rows.getBoolean("spot"),
+                                time(rows.getString("created_at"))));
+                    }
+                }
+            }
+            return attempts;
+        });
+    }
+
+    @Override
+    public Optional<Lease> acquireLease(String runId, String holder, Duration ttl) {
+        Objects.requireNonNull(holder, "holder");
+        positive(ttl);
+        return database.transaction("take the lease of run " + runId, connection -> {
+            database.serialize(connection, "run:" + runId);
+            Instant now = clock.instant();
+            Optional<Lease> current = lease(connection, runId);
+            if (current.isPresent() && !current.get().holder().equals(holder)
+                    && now.isBefore(current.get().expiresAt())) {
+                return Optional.empty();
+            }
+            Lease lease = new Lease(runId, holder, now.plus(ttl));
+            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO run_leases (run_id, holder, "
+                    + "expires_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET holder = excluded.holder, "
+                    + "expires_at = excluded.expires_at")) {
+                upsert.setString(1, runId);
+                upsert.setString(2, holder);
+                upsert.setString(3, TIME.format(lease.expiresAt()));
+                upsert.executeUpdate();
+            }
+            return Optional.of(lease);
+        });
+    }
+
+    @Override
+    public Optional<Lease> renewLease(String runId, String holder, Duration ttl) {
+        positive(ttl);
+        return database.transaction("renew the lease of run " + runId, connection -> {
+            // Under the run's lock too: otherwise a renewal could land between another process's read of an expired
+            // lease and its write, and both would think they hold it.
+            database.serialize(connection, "run:" + runId);
+            Lease lease = new Lease(runId, holder, clock.instant().plus(ttl));
+            try (PreparedStatement update = connection.prepareStatement("UPDATE run_leases SET expires_at = ? "
+                    + "WHERE run_id = ? AND holder = ?")) {
+                update.setString(1, TIME.format(lease.expiresAt()));
+                update.setString(2, runId);
+                update.setString(3, holder);
+                return update.executeUpdate() == 1 ? Optional.of(lease) : Optional.<Lease>empty();
+            }
+        });
+    }
+
+    @Override
+    public boolean releaseLease(String runId, String holder) {
+        return database.transaction("release the lease of run " + runId, connection -> {
+            database.serialize(connection, "run:" + runId);
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM run_leases WHERE run_id = ? "
+                    + "AND holder = ?")) {
+                delete.setString(1, runId);
+                delete.setString(2, holder);
+                return delete.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** The run's lease as stored, expired or not. */
+    Optional<Lease> lease(String runId) {
+        return database.read("read the lease of run " + runId, connection -> lease(connection, runId));
+    }
+
+    private static Optional<Lease> lease(Connection connection, String runId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT holder, expires_at FROM run_leases "
+                + "WHERE run_id = ?")) {
+            query.setString(1, runId);
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next() ? Optional.of(new Lease(runId, rows.getString(1), time(rows.getString(2))))
+                        : Optional.empty();
+            }
+        }
+    }
+
+    private static void positive(Duration ttl) {
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("a lease lasts a positive time: " + ttl);
+        }
+    }
+
+    @Override
+    public void close() {
+        database.close();
+    }
+}

@@ -1,0 +1,395 @@
+package dev.gantry.core.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.GantryException;
+import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.jobs.JobStore;
+import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.core.runs.RunRecord;
+import dev.gantry.core.runs.RunState;
+import dev.gantry.core.runs.RunStore;
+import dev.gantry.core.runs.RunStore.Lease;
+import dev.gantry.core.runs.StepRecord;
+import dev.gantry.core.runs.StepState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@link SqlRunStore} does on either database. */
+abstract class RunStoreContract {
+    /** With nanoseconds, so that every time is seen to round-trip whole. */
+    static final Instant T0 = Instant.parse("2026-12-01T10:00:00.123456789Z");
+    static final Duration TTL = Duration.ofSeconds(30);
+
+    @TempDir
+    Path state;
+
+    final TestClock clock = new TestClock(T0);
+    private final List<RunStore> opened = new ArrayList<>();
+
+    /** A new store on this test's database, reading {@code clock}; each call another connection. */
+    abstract RunStore open(Clock clock);
+
+    /** The job store of this test's database. */
+    abstract JobStore jobs();
+
+    /** A connection to this test's database, outside Gantry, schema not brought up to date. */
+    abstract Connection connectRaw() throws SQLException;
+
+    RunStore store() {
+        RunStore store = open(clock);
+        opened.add(store);
+        return store;
+    }
+
+    @AfterEach
+    void closeStores() {
+        opened.forEach(RunStore::close);
+    }
+
+    /** A clock a test moves by hand. */
+    static final class TestClock extends Clock {
+        private volatile Instant now;
+
+        TestClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    static RunRecord run(String id, String name, String hash, Instant created) {
+        return new RunRecord(id, name, "flows/" + name + ".yaml", hash, Optional.empty(), Optional.empty(),
+                "azure-retail", LocalDate.parse("2026-11-30"), "0.9.0", "manual", RunState.RUNNING,
+                Optional.empty(), created, created, Optional.empty());
+    }
+
+    /** A run with every optional field set. */
+    static RunRecord full(String id, Instant created) {
+        return new RunRecord(id, "train", "flows/train.yaml", "sha256:abc", Optional.of("0123abcd"),
+                Optional.of(true), "azure-retail", LocalDate.parse("2026-11-30"), "0.9.0", "azure", RunState.FAILED,
+                Optional.of("step eval failed"), created, created.plusMillis(1_500),
+                Optional.of(created.plusSeconds(9)));
+    }
+
+    @Test
+    void aRunAndItsStepsRoundTripWithEveryField() {
+        RunStore store = store();
+        RunRecord full = full("r-1", T0);
+        StepRecord prepare = new StepRecord("r-1", "prepare", StepState.RETRY_WAIT, 2, 1,
+                Optional.of(T0.plusNanos(7)), Optional.of("evicted"), T0.plusSeconds(1));
+        StepRecord eval = StepRecord.of("r-1", "eval", StepState.WAITING, T0);
+        store.create(full, List.of(prepare, eval));
+        assertEquals(Optional.of(full), store.find("r-1"));
+        assertEquals(List.of(eval, prepare), store.steps("r-1"), "by name");
+        RunRecord bare = run("r-2", "train", "h", T0.plusSeconds(1));
+        store.create(bare, List.of());
+        assertEquals(Optional.of(bare), store.find("r-2"));
+        assertEquals(List.of(), store.steps("r-2"));
+        assertEquals(Optional.empty(), store.find("missing"));
+        RunRecord clean = new RunRecord("r-3", "train", "t.yaml", "h", Optional.of("c"), Optional.of(false), "s",
+                LocalDate.parse("2026-01-02"), "v", "b", RunState.RUNNING, Optional.empty(), T0, T0,
+                Optional.empty());
+        store.create(clean, List.of());
+        assertEquals(Optional.of(clean), store.find("r-3"), "a clean tree is false, not unknown");
+    }
+
+    @Test
+    void aRunIsCreatedWithAllItsStepsOrNotAtAll() {
+        RunStore store = store();
+        StepRecord a = StepRecord.of("r-1", "a", StepState.READY, T0);
+        assertThrows(GantryException.class, () -> store.create(run("r-1", "w", "h", T0), List.of(a, a)));
+        assertEquals(Optional.empty(), store.find("r-1"));
+        assertEquals(List.of(), store.steps("r-1"));
+        store.create(run("r-1", "w", "h", T0), List.of(a));
+        assertThrows(GantryException.class, () -> store.create(run("r-1", "other", "h", T0), List.of()),
+                "an id is taken once");
+        assertThrows(IllegalArgumentException.class, () -> store.create(run("r-2", "w", "h", T0),
+                List.of(StepRecord.of("r-1", "b", StepState.READY, T0))));
+    }
+
+    @Test
+    void aStateUpdateSetsTheEndOfAFinishedRunOnly() {
+        RunStore store = store();
+        RunRecord run = run("r-1", "w", "h", T0);
+        store.create(run, List.of());
+        Instant later = T0.plusSeconds(5);
+        assertTrue(store.updateState("r-1", RunState.RUNNING, Optional.of("resumed"), later));
+        assertEquals(new RunRecord("r-1", "w", run.specFile(), "h", Optional.empty(), Optional.empty(),
+                run.catalogSource(), run.catalogDate(), run.gantryVersion(), "manual", RunState.RUNNING,
+                Optional.of("resumed"), T0, later, Optional.empty()), store.find("r-1").orElseThrow());
+        Instant end = T0.plusSeconds(9);
+        assertTrue(store.updateState("r-1", RunState.CANCELLED, Optional.empty(), end));
+        RunRecord cancelled = store.find("r-1").orElseThrow();
+        assertEquals(RunState.CANCELLED, cancelled.state());
+        assertEquals(Optional.empty(), cancelled.message());
+        assertEquals(end, cancelled.updatedAt());
+        assertEquals(Optional.of(end), cancelled.endedAt());
+        assertFalse(store.updateState("missing", RunState.FAILED, Optional.empty(), end));
+    }
+
+    @Test
+    void aSavedStepReplacesItsVersionOrIsAdded() {
+        RunStore store = store();
+        StepRecord a = StepRecord.of("r-1", "a", StepState.READY, T0);
+        store.create(run("r-1", "w", "h", T0), List.of(a));
+        StepRecord running = new StepRecord("r-1", "a", StepState.RUNNING, 1, 0, Optional.empty(),
+                Optional.of("job j-1"), T0.plusSeconds(1));
+        store.saveStep(running);
+        StepRecord retry = new StepRecord("r-1", "a", StepState.RETRY_WAIT, 1, 1, Optional.of(T0.plusSeconds(60)),
+                Optional.of("evicted"), T0.plusSeconds(2));
+        store.saveStep(retry);
+        StepRecord b = StepRecord.of("r-1", "b", StepState.SKIPPED, T0.plusSeconds(3));
+        store.saveStep(b);
+        assertEquals(List.of(retry, b), store.steps("r-1"));
+        StepRecord again = new StepRecord("r-1", "a", StepState.SUCCEEDED, 2, 1, Optional.empty(),
+                Optional.empty(), T0.plusSeconds(4));
+        store.saveStep(again);
+        assertEquals(List.of(again, b), store.steps("r-1"), "emptied fields are emptied");
+    }
+
+    @Test
+    void attemptsRoundTripInTheOrderSubmittedAndEachNumberOnce() {
+        RunStore store = store();
+        store.create(run("r-1", "w", "h", T0), List.of(StepRecord.of("r-1", "a", StepState.READY, T0)));
+        AttemptRecord first = new AttemptRecord("r-1", "b", 1, "j-1", OptionalDouble.of(0.1234), true, T0);
+        AttemptRecord second = new AttemptRecord("r-1", "a", 1, "j-2", OptionalDouble.empty(), false,
+                T0.plusSeconds(1));
+        AttemptRecord third = new AttemptRecord("r-1", "b", 2, "j-3", OptionalDouble.of(2.5), false,
+                T0.plusSeconds(2));
+        store.addAttempt(third);
+        store.addAttempt(first);
+        store.addAttempt(second);
+        store.addAttempt(new AttemptRecord("r-2", "a", 1, "j-9", OptionalDouble.empty(), false, T0));
+        assertEquals(List.of(first, second, third), store.attempts("r-1"));
+        assertThrows(GantryException.class, () -> store.addAttempt(new AttemptRecord("r-1", "b", 2, "j-4",
+                OptionalDouble.empty(), false, T0.plusSeconds(3))));
+        assertEquals(3, store.attempts("r-1").size());
+        assertEquals(List.of(), store.attempts("missing"));
+    }
+
+    @Test
+    void theRunToResumeIsTheNewestUnfinishedOneOfItsWorkflowAndSpec() {
+        RunStore store = store();
+        assertEquals(Optional.empty(), store.findUnfinished("w", "h"));
+        store.create(run("old", "w", "h", T0), List.of());
+        store.create(run("new", "w", "h", T0.plusSeconds(10)), List.of());
+        store.create(run("newest-done", "w", "h", T0.plusSeconds(20)), List.of());
+        store.updateState("newest-done", RunState.SUCCEEDED, Optional.empty(), T0.plusSeconds(30));
+        store.create(run("other-spec", "w", "h2", T0.plusSeconds(40)), List.of());
+        store.create(run("other-name", "w2", "h", T0.plusSeconds(50)), List.of());
+        assertEquals("new", store.findUnfinished("w", "h").orElseThrow().id());
+        assertEquals("other-spec", store.findUnfinished("w", "h2").orElseThrow().id());
+        store.updateState("new", RunState.FAILED, Optional.empty(), T0.plusSeconds(60));
+        assertEquals("old", store.findUnfinished("w", "h").orElseThrow().id());
+        store.updateState("old", RunState.CANCELLED, Optional.empty(), T0.plusSeconds(60));
+        assertEquals(Optional.empty(), store.findUnfinished("w", "h"));
+    }
+
+    @Test
+    void runsAreListedNewestFirstUpToTheLimitFinishedOnlyWhenAsked() {
+        RunStore store = store();
+        store.create(run("a", "w", "h", T0), List.of());
+        // Half a second after: a shorter text than T0's plus 5 s, and still in time order.
+        store.create(run("b", "w", "h", T0.plusMillis(500)), List.of());
+        store.create(run("c", "w", "h", T0.plusSeconds(5)), List.of());
+        store.create(run("d", "w", "h", T0.plusSeconds(5)), List.of());
+        store.updateState("c", RunState.SUCCEEDED, Optional.empty(), T0.plusSeconds(6));
+        assertEquals(List.of("d", "c", "b", "a"), ids(store.list(10, true)), "a tie is broken by id");
+        assertEquals(List.of("d", "c"), ids(store.list(2, true)));
+        assertEquals(List.of("d", "b", "a"), ids(store.list(10, false)));
+        assertEquals(List.of("d", "b"), ids(store.list(2, false)));
+        assertEquals(List.of(), store.list(0, true));
+        assertThrows(IllegalArgumentException.class, () -> store.list(-1, true));
+    }
+
+    private static List<String> ids(List<RunRecord> runs) {
+        return runs.stream().map(RunRecord::id).toList();
+    }
+
+    @Test
+    void aLeaseIsTakenWhenFreeAndRefusedToAnotherHolderUntilItExpires() {
+        RunStore store = store();
+        assertEquals(Optional.of(new Lease("r-1", "p1", T0.plus(TTL))), store.acquireLease("r-1", "p1", TTL));
+        assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL));
+        clock.advance(TTL.minusNanos(1));
+        assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL), "one nanosecond before it expires");
+        assertEquals(Optional.of(new Lease("r-2", "p2", clock.instant().plus(TTL))),
+                store.acquireLease("r-2", "p2", TTL), "each run its own lease");
+        clock.advance(Duration.ofNanos(1));
+        Lease taken = store.acquireLease("r-1", "p2", TTL).orElseThrow();
+        assertEquals(new Lease("r-1", "p2", T0.plus(TTL).plus(TTL)), taken, "expired: anyone may take it");
+        assertEquals(Optional.empty(), store.acquireLease("r-1", "p1", TTL), "the old holder has lost it");
+        assertEquals(Optional.of(taken), ((SqlRunStore) store).lease("r-1"));
+    }
+
+    @Test
+    void itsHolderTakesItAgainOrRenewsItToExtendIt() {
+        RunStore store = store();
+        store.acquireLease("r-1", "p1", TTL);
+        clock.advance(Duration.ofSeconds(20));
+        assertEquals(Optional.of(new Lease("r-1", "p1", clock.instant().plus(TTL))),
+                store.acquireLease("r-1", "p1", TTL), "the same holder: renewed");
+        clock.advance(Duration.ofSeconds(20));
+        assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL), "still held thanks to the renewal");
+        assertEquals(Optional.of(new Lease("r-1", "p1", clock.instant().plus(Duration.ofMinutes(5)))),
+                store.renewLease("r-1", "p1", Duration.ofMinutes(5)));
+        assertEquals(Optional.empty(), store.renewLease("r-1", "p2", TTL), "only its holder renews it");
+        assertEquals(Optional.empty(), store.renewLease("r-9", "p1", TTL), "nor a lease no one took");
+        clock.advance(Duration.ofMinutes(10));
+        assertTrue(store.renewLease("r-1", "p1", TTL).isPresent(), "expired but not taken: still its holder's");
+        clock.advance(TTL);
+        store.acquireLease("r-1", "p2", TTL).orElseThrow();
+        assertEquals(Optional.empty(), store.renewLease("r-1", "p1", TTL), "taken by another: lost");
+        assertThrows(IllegalArgumentException.class, () -> store.acquireLease("r-1", "p2", Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> store.renewLease("r-1", "p2", Duration.ofSeconds(-1)));
+    }
+
+    @Test
+    void aReleasedLeaseIsFreeAtOnceButOnlyItsHolderReleasesIt() {
+        RunStore store = store();
+        assertFalse(store.releaseLease("r-1", "p1"), "nothing to release");
+        store.acquireLease("r-1", "p1", TTL);
+        assertFalse(store.releaseLease("r-1", "p2"));
+        assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL));
+        assertTrue(store.releaseLease("r-1", "p1"));
+        assertEquals(Optional.empty(), ((SqlRunStore) store).lease("r-1"));
+        assertTrue(store.acquireLease("r-1", "p2", TTL).isPresent());
+        assertEquals(Optional.empty(), store.renewLease("r-1", "p1", TTL));
+    }
+
+    @Test
+    void processesRacingForOneLeaseLeaveItToOne() throws Exception {
+        int racers = 6;
+        List<RunStore> stores = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            stores.add(store());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        try {
+            for (int round = 0; round < 5; round++) {
+                String runId = "r-" + round;
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<Optional<Lease>>> tries = new ArrayList<>();
+                for (int i = 0; i < racers; i++) {
+                    RunStore racer = stores.get(i);
+                    String holder = "p" + i;
+                    tries.add(pool.submit(() -> {
+                        start.await();
+                        return racer.acquireLease(runId, holder, TTL);
+                    }));
+                }
+                start.countDown();
+                List<Lease> won = new ArrayList<>();
+                for (Future<Optional<Lease>> attempt : tries) {
+                    attempt.get(60, TimeUnit.SECONDS).ifPresent(won::add);
+                }
+                assertEquals(1, won.size(), "round " + round + ": " + won);
+                assertEquals(Optional.of(won.get(0)), ((SqlRunStore) stores.get(0)).lease(runId));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aDatabaseOfTheJobsSchemaGainsTheRunsWithItsJobsKept() throws Exception {
+        try (Connection connection = connectRaw()) {
+            atVersion2WithAJob(connection);
+        }
+        JobRecord job = JobRecord.submitting("old-1", "w", Optional.empty(), "manual", "p", T0);
+        JobStore jobs = jobs();
+        try {
+            assertEquals(List.of(job), jobs.list());
+            assertEquals(1, jobs.history("old-1").size());
+        } finally {
+            jobs.close();
+        }
+        RunStore store = store();
+        store.create(run("r-1", "w", "h", T0), List.of(StepRecord.of("r-1", "a", StepState.READY, T0)));
+        store.addAttempt(new AttemptRecord("r-1", "a", 1, "old-1", OptionalDouble.empty(), false, T0));
+        assertEquals("old-1", store.attempts("r-1").get(0).jobId());
+        try (Connection connection = connectRaw(); Statement statement = connection.createStatement();
+             var rows = statement.executeQuery("SELECT name FROM gantry_schema ORDER BY version")) {
+            List<String> steps = new ArrayList<>();
+            while (rows.next()) {
+                steps.add(rows.getString(1));
+            }
+            assertEquals(Migrations.STEPS, steps);
+        }
+    }
+
+    /** What a Gantry of schema version 2 left: its two steps applied, one job with one event. */
+    private static void atVersion2WithAJob(Connection connection) throws SQLException, IOException {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate("CREATE TABLE gantry_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    + "applied_at TEXT NOT NULL)");
+            for (int version = 1; version <= 2; version++) {
+                String name = Migrations.STEPS.get(version - 1);
+                try (InputStream in = Migrations.class.getResourceAsStream(name + ".sql")) {
+                    for (String sql : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                        statement.executeUpdate(sql);
+                    }
+                }
+                statement.executeUpdate("INSERT INTO gantry_schema (version, name, applied_at) VALUES (" + version
+                        + ", '" + name + "', '2026-11-01T00:00:00Z')");
+            }
+        }
+        String at = SqlJobStore.TIME.format(T0);
+        try (PreparedStatement job = connection.prepareStatement("INSERT INTO jobs (id, workload, backend, stage, "
+                + "state, message, placement, created_at, updated_at) VALUES ('old-1', 'w', 'manual', 'SUBMITTING', "
+                + "'PENDING', 'submitting', 'p', ?, ?)");
+             PreparedStatement event = connection.prepareStatement("INSERT INTO job_events (job_id, sequence, at, "
+                     + "kind, detail) VALUES ('old-1', 1, ?, 'submitting', 'before the submit call')")) {
+            job.setString(1, at);
+            job.setString(2, at);
+            job.executeUpdate();
+            event.setString(1, at);
+            event.executeUpdate();
+        }
+    }
+}
