@@ -12,6 +12,8 @@ import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanJson;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.catalog.CatalogAge;
+import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.core.spec.SpecDocument;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -27,7 +29,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "plan", description = {"Choose the VM size, region, capacity, image and orchestrator for workloads, "
         + "by Azure's guidance, and explain every step.", "Nothing is created or submitted."})
 final class PlanCommand extends Verb {
-    @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Workload spec files (YAML).")
+    @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Workload or workflow spec files (YAML).")
     List<Path> specs;
 
     @Option(names = "--region", paramLabel = "REGION", description = "Allowed region (repeatable); replaces the spec's.")
@@ -63,19 +65,30 @@ final class PlanCommand extends Verb {
             Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
             String name = spec.toString();
             try {
-                Workload workload = gantry.load(file);
-                name = workload.name();
-                Plan plan = gantry.plan(workload, overrides);
-                if (quota.isPresent()) {
-                    checkQuota(gantry, quota.get(), plan);
+                SpecDocument document = gantry.loadAny(file);
+                name = document.name();
+                if (!first && !output.json()) {
+                    env().out().println();
                 }
-                if (output.json()) {
-                    results.add(PlanJson.toJson(plan));
-                } else {
-                    if (!first) {
-                        env().out().println();
+                if (document instanceof SpecDocument.WorkflowSpec workflow) {
+                    WorkflowPlan plan = gantry.plan(workflow.workflow(), overrides);
+                    quota.ifPresent(q -> plan.steps().forEach(step -> checkQuota(gantry, q, step.plan())));
+                    if (output.json()) {
+                        results.add(WorkflowPlanView.json(plan));
+                    } else {
+                        WorkflowPlanView.print(env().out(), plan);
                     }
-                    printPlan(env().out(), plan);
+                } else {
+                    Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
+                    Plan plan = gantry.plan(workload, overrides);
+                    if (quota.isPresent()) {
+                        checkQuota(gantry, quota.get(), plan);
+                    }
+                    if (output.json()) {
+                        results.add(PlanJson.toJson(plan));
+                    } else {
+                        printPlan(env().out(), plan);
+                    }
                 }
             } catch (GantryException e) {
                 int code = Main.report(env(), root.debug, e);

@@ -1,5 +1,7 @@
 package dev.gantry.cli;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.LogLine;
@@ -7,6 +9,7 @@ import dev.gantry.api.backend.LogOptions;
 import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.spec.SpecDocument;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -36,7 +39,15 @@ final class RunCommand extends Verb {
     public Integer call() throws Exception {
         Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
         Gantry gantry = root.gantry();
-        Workload workload = gantry.load(file);
+        SpecDocument document = gantry.loadAny(file);
+        if (document instanceof SpecDocument.WorkflowSpec) {
+            // Refused before anything is planned or submitted: running steps needs the run engine, which is not in
+            // this version; a workflow half run by hand would have no record to resume from.
+            throw new GantryException(ErrorCode.USAGE, spec + " is a workflow (kind: Workflow); this version of "
+                    + "Gantry validates and plans workflows ('gantry validate', 'gantry plan') but does not run them "
+                    + "yet; run its steps' workloads one by one, or wait for the run engine");
+        }
+        Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
         Plan plan = gantry.plan(workload, PlanOverrides.none());
         JobRecord job = gantry.submit(plan, Optional.ofNullable(idempotencyKey), Optional.of(spec.toString()));
         env().err().println("gantry: submitted " + job.id() + " to " + job.backend() + " (plan: " + job.placement()

@@ -103,6 +103,77 @@ class CliTest {
         assertTrue(run.out.contains("\"valid\" : true"), run.out);
     }
 
+    private Path writeWorkflow() throws IOException {
+        Path file = work.resolve("flow.yaml");
+        Files.writeString(file, String.join("\n",
+                "apiVersion: gantry.dev/v1",
+                "kind: Workflow",
+                "metadata: {name: flow}",
+                "spec:",
+                "  steps:",
+                "    - name: serve",
+                "      dependsOn: [train]",
+                "      workload: {phase: inference, model: small, command: [echo, serve]}",
+                "    - name: train",
+                "      retries: {count: 2, backoff: 1m}",
+                "      matrix: {LR: [\"0.1\", \"0.01\"]}",
+                "      workload: {phase: training, model: small, command: [echo, train]}",
+                ""));
+        return file;
+    }
+
+    @Test
+    void planOfAWorkflowPlansEveryJobDependenciesFirst() throws IOException {
+        writeWorkflow();
+        CliRun run = CliRun.run(home, work, "plan", "flow.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.startsWith("workflow flow: 3 jobs in 2 steps, dependencies first"), run.out);
+        int train = run.out.indexOf("train-0-1");
+        int serve = run.out.indexOf("\nserve ");
+        assertTrue(train > 0 && serve > train, "train's jobs come before serve's: " + run.out);
+        assertTrue(run.out.contains("all jobs at once: $"), run.out);
+        // Each job's own plan follows, with its reasons.
+        assertEquals(3, run.out.split("reasons:", -1).length - 1, run.out);
+
+        CliRun json = CliRun.run(home, work, "plan", "flow.yaml", "--output", "json");
+        assertEquals(0, json.exitCode, json.toString());
+        JsonNode node = Json.MAPPER.readTree(json.out);
+        assertEquals("flow", node.get("workflow").asText());
+        List<String> jobs = new ArrayList<>();
+        double sum = 0;
+        for (JsonNode job : node.get("jobs")) {
+            jobs.add(job.get("job").asText());
+            sum += job.get("plan").get("pricePerHour").get("total").asDouble();
+        }
+        assertEquals(List.of("train-0-1", "train-0-01", "serve"), jobs);
+        assertEquals("0.01", node.get("jobs").get(1).get("parameters").get("LR").asText());
+        assertEquals(2, node.get("jobs").get(0).get("retries").get("count").asInt());
+        assertEquals("PT1M", node.get("jobs").get(0).get("retries").get("backoff").asText());
+        assertEquals(sum, node.get("pricePerHourAllAtOnce").asDouble(), 1e-9);
+    }
+
+    @Test
+    void validateOfAWorkflowWithACycleNamesItAndExitsTwo() throws IOException {
+        Path file = writeWorkflow();
+        Files.writeString(file, Files.readString(file).replace("    - name: train\n",
+                "    - name: train\n      dependsOn: [serve]\n"));
+        CliRun run = CliRun.run(home, work, "validate", "flow.yaml");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("flow.yaml:7:19: steps[0].dependsOn[0]: dependency cycle serve -> train -> serve"),
+                run.err);
+    }
+
+    @Test
+    void runOfAWorkflowIsRefusedWithExitTwoAndSubmitsNothing() throws IOException {
+        writeWorkflow();
+        CliRun run = CliRun.run(home, work, "run", "flow.yaml", "--detach");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("is a workflow (kind: Workflow)"), run.err);
+        assertFalse(run.err.contains("Exception"), run.err);
+        CliRun status = CliRun.run(home, work, "status", "--output", "json");
+        assertEquals("[ ]", status.out.strip());
+    }
+
     @Test
     void unknownOptionIsAUsageErrorWithASuggestion() {
         CliRun run = CliRun.run(home, work, "status", "--outptu", "json");

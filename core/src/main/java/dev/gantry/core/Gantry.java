@@ -25,6 +25,11 @@ import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
 import dev.gantry.core.provision.VmInventory;
 import dev.gantry.core.provision.VmInventoryEntry;
+import dev.gantry.core.runs.StepDefinition;
+import dev.gantry.core.runs.StepInstance;
+import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.core.spec.SpecDocument;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
@@ -83,6 +88,14 @@ public final class Gantry implements AutoCloseable {
         return services.specs().read(spec);
     }
 
+    /**
+     * Reads and validates a spec of either kind: a workload, or a workflow of steps (each step's workload bound, its
+     * file references read); fails with SPEC_INVALID listing every located problem.
+     */
+    public SpecDocument loadAny(Path spec) {
+        return services.specs().readAny(spec);
+    }
+
     /** Every problem in a spec file; empty when it is valid. */
     public List<Problem> validate(Path spec) {
         return services.specs().validate(spec);
@@ -104,6 +117,26 @@ public final class Gantry implements AutoCloseable {
      */
     public Plan plan(Workload workload, PlanOverrides overrides) {
         return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides));
+    }
+
+    /**
+     * Plans every job of a workflow (each step, or each combination of its matrix) with the advisor, dependencies
+     * first. A step that cannot be planned fails the whole plan, naming the step: nothing of a workflow should start
+     * when one of its later steps can never run.
+     */
+    public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
+        List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
+        for (StepDefinition step : workflow.topologicalOrder()) {
+            for (StepInstance instance : step.instances()) {
+                try {
+                    planned.add(new WorkflowPlan.PlannedStep(step, instance, plan(instance.workload(), overrides)));
+                } catch (GantryException e) {
+                    throw new GantryException(e.code(), "step '" + instance.name() + "' of workflow '"
+                            + workflow.name() + "': " + e.getMessage(), e.problems(), e);
+                }
+            }
+        }
+        return new WorkflowPlan(workflow, planned);
     }
 
     /** Plans the workload and submits it to the configured backend. */

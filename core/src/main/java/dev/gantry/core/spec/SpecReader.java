@@ -5,28 +5,39 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.Workload;
+import dev.gantry.core.runs.WorkflowDefinition;
 import dev.gantry.core.spec.yaml.Binder;
+import dev.gantry.core.spec.yaml.YamlNode;
 import dev.gantry.core.spec.yaml.YamlText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads workload specs ({@code apiVersion: gantry.dev/v1}, {@code kind: Workload}) from YAML. Every problem of a
- * document is reported at once, each with file, line, column and field path, as
- * {@code train.yaml:12:5: resources.gpus: must be between 0 and 16, got -1}. Stateless and thread-safe.
+ * Reads workload specs ({@code apiVersion: gantry.dev/v1}, {@code kind: Workload}) and workflows of steps
+ * ({@code kind: Workflow}) from YAML. Every problem of a document is reported at once, each with file, line, column
+ * and field path, as {@code train.yaml:12:5: resources.gpus: must be between 0 and 16, got -1}. A workflow step's
+ * {@code file:} is read relative to the workflow file's directory, and its problems name that file. Stateless and
+ * thread-safe.
  */
 public final class SpecReader {
+
+    /** Which kinds a caller takes; a document of another kind is a problem at its {@code kind:}. */
+    private enum Expect { ANY, WORKLOAD, WORKFLOW }
 
     public SpecReader() {
     }
 
     /**
-     * Reads and validates a spec file.
+     * Reads and validates a workload spec file; a workflow file is a problem (use {@link #readAny(Path)}).
      *
      * @throws GantryException {@link ErrorCode#SPEC_INVALID} with every located problem, one per line of the message
      */
@@ -34,16 +45,40 @@ public final class SpecReader {
         return read(file.toString(), load(file));
     }
 
-    /** Reads and validates spec text; {@code fileName} is what problems name as the file. */
+    /** Reads and validates workload spec text; {@code fileName} is what problems name as the file. */
     public Workload read(String fileName, String yamlText) {
-        Result result = bind(fileName, yamlText);
-        if (!result.problems().isEmpty()) {
-            throw GantryException.invalid(ErrorCode.SPEC_INVALID, result.problems());
-        }
-        return result.workload().orElseThrow();
+        return ((SpecDocument.WorkloadSpec) document(fileName, yamlText, Expect.WORKLOAD)).workload();
     }
 
-    /** Every problem of a spec file, sorted by line and column; empty when it is valid. */
+    /**
+     * Reads and validates a workflow file.
+     *
+     * @throws GantryException {@link ErrorCode#SPEC_INVALID} with every located problem, a workload spec included
+     */
+    public WorkflowDefinition readWorkflow(Path file) {
+        return readWorkflow(file.toString(), load(file));
+    }
+
+    /** Reads and validates workflow text; {@code fileName} is what problems name, and where step files are found. */
+    public WorkflowDefinition readWorkflow(String fileName, String yamlText) {
+        return ((SpecDocument.WorkflowSpec) document(fileName, yamlText, Expect.WORKFLOW)).workflow();
+    }
+
+    /**
+     * Reads and validates a spec file of either kind.
+     *
+     * @throws GantryException {@link ErrorCode#SPEC_INVALID} with every located problem
+     */
+    public SpecDocument readAny(Path file) {
+        return readAny(file.toString(), load(file));
+    }
+
+    /** Reads and validates spec text of either kind; {@code fileName} is what problems name as the file. */
+    public SpecDocument readAny(String fileName, String yamlText) {
+        return document(fileName, yamlText, Expect.ANY);
+    }
+
+    /** Every problem of a spec file (a workload or a workflow), sorted by line and column; empty when it is valid. */
     public List<Problem> validate(Path file) {
         String text;
         try {
@@ -54,15 +89,23 @@ public final class SpecReader {
         return validate(file.toString(), text);
     }
 
-    /** Every problem of spec text, sorted by line and column; empty when it is valid. */
+    /** Every problem of spec text (a workload or a workflow), sorted by line and column; empty when it is valid. */
     public List<Problem> validate(String fileName, String yamlText) {
-        return bind(fileName, yamlText).problems();
+        return bind(fileName, yamlText, Expect.ANY).problems();
     }
 
-    private record Result(Optional<Workload> workload, List<Problem> problems) {
+    private static SpecDocument document(String fileName, String yamlText, Expect expect) {
+        Result result = bind(fileName, yamlText, expect);
+        if (!result.problems().isEmpty()) {
+            throw GantryException.invalid(ErrorCode.SPEC_INVALID, result.problems());
+        }
+        return result.document().orElseThrow();
     }
 
-    private static Result bind(String fileName, String yamlText) {
+    private record Result(Optional<SpecDocument> document, List<Problem> problems) {
+    }
+
+    private static Result bind(String fileName, String yamlText, Expect expect) {
         YamlText.Parsed parsed = YamlText.parse(fileName, yamlText);
         Binder binder = new Binder(fileName);
         binder.addAll(parsed.problems().stream().map(SpecReader::withoutSpecPrefix).toList());
@@ -73,9 +116,71 @@ public final class SpecReader {
         if (parsed.root().isEmpty()) {
             return new Result(Optional.empty(), binder.problems());
         }
-        Optional<Workload> workload = new WorkloadBinder(binder).bind(parsed.root().get());
-        List<Problem> problems = binder.problems();
-        return new Result(problems.isEmpty() ? workload : Optional.empty(), problems);
+        YamlNode root = parsed.root().get();
+        Optional<SpecDocument> document;
+        if (isWorkflow(root)) {
+            YamlNode.Mapping doc = (YamlNode.Mapping) root;
+            document = new WorkflowBinder(binder, directoryOf(fileName), SpecReader::stepFile).bind(doc)
+                    .map(SpecDocument.WorkflowSpec::new);
+            if (expect == Expect.WORKLOAD) {
+                binder.report("kind", binder.keyLocation(doc, "kind"), "must be Workload here, got 'Workflow'; this "
+                        + "takes a single workload, not a workflow of steps");
+            }
+        } else {
+            document = new WorkloadBinder(binder).bind(root).map(SpecDocument.WorkloadSpec::new);
+            if (expect == Expect.WORKFLOW && root instanceof YamlNode.Mapping doc && document.isPresent()) {
+                binder.report("kind", binder.keyLocation(doc, "kind"), "must be Workflow here, got 'Workload'; wrap "
+                        + "the workload in a workflow step, or run it on its own");
+            }
+        }
+        List<Problem> problems = ownFileFirst(fileName, binder.problems());
+        return new Result(problems.isEmpty() ? document : Optional.empty(), problems);
+    }
+
+    /**
+     * This file's problems first, then those of the step files it names, file by file: sorting all by line alone
+     * would interleave lines of different files.
+     */
+    private static List<Problem> ownFileFirst(String fileName, List<Problem> sorted) {
+        Map<String, List<Problem>> byFile = new LinkedHashMap<>();
+        byFile.put(fileName, new ArrayList<>());
+        for (Problem problem : sorted) {
+            String file = problem.location().map(SourceLocation::file).orElse(fileName);
+            byFile.computeIfAbsent(file, f -> new ArrayList<>()).add(problem);
+        }
+        return byFile.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** {@code kind: Workflow} at the top; everything else is bound (and reported on) as a workload. */
+    private static boolean isWorkflow(YamlNode root) {
+        return root instanceof YamlNode.Mapping doc && doc.entry("kind").map(YamlNode.Entry::value)
+                .filter(v -> v instanceof YamlNode.Scalar s && s.type() == YamlNode.ScalarType.STRING
+                        && s.text().equals("Workflow")).isPresent();
+    }
+
+    private static Path directoryOf(String fileName) {
+        try {
+            return Path.of(fileName).getParent();
+        } catch (InvalidPathException e) {
+            return null;
+        }
+    }
+
+    /** Reads a workload spec file that a workflow step names; a workflow there is not read, so files cannot loop. */
+    private static WorkflowBinder.FileResult stepFile(Path file) {
+        String text;
+        try {
+            text = load(file);
+        } catch (GantryException e) {
+            return new WorkflowBinder.FileResult(Optional.empty(), e.problems(), false);
+        }
+        String name = file.toString();
+        if (YamlText.parse(name, text).root().filter(SpecReader::isWorkflow).isPresent()) {
+            return new WorkflowBinder.FileResult(Optional.empty(), List.of(), true);
+        }
+        Result result = bind(name, text, Expect.WORKLOAD);
+        return new WorkflowBinder.FileResult(result.document().map(d -> ((SpecDocument.WorkloadSpec) d).workload()),
+                result.problems(), false);
     }
 
     /** Spec fields are named without the {@code spec.} prefix, as everywhere else in spec problems. */

@@ -107,18 +107,7 @@ final class WorkloadBinder {
     }
 
     private boolean apiVersionAndKind(YamlNode.Mapping doc) {
-        boolean ok = true;
-        Optional<YamlNode> version = in.required(doc, "", "apiVersion", "add apiVersion: " + API_VERSION);
-        if (version.isPresent()) {
-            Optional<String> text = in.string(version.get(), "apiVersion", in.keyLocation(doc, "apiVersion"));
-            if (text.isPresent() && !text.get().equals(API_VERSION)) {
-                in.report("apiVersion", in.keyLocation(doc, "apiVersion"), "must be " + API_VERSION + ", got '"
-                        + text.get() + "'");
-            }
-            ok = text.filter(API_VERSION::equals).isPresent();
-        } else {
-            ok = false;
-        }
+        boolean ok = apiVersion(doc);
         Optional<YamlNode> kind = in.required(doc, "", "kind", "add kind: Workload");
         if (kind.isEmpty()) {
             return false;
@@ -127,17 +116,40 @@ final class WorkloadBinder {
         if (kindText.isEmpty()) {
             return false;
         }
-        if (kindText.get().equals("Workflow")) {
-            in.report("kind", in.keyLocation(doc, "kind"), "Workflow is reserved for a later version of Gantry; only "
-                    + "kind: Workload is supported");
-            return false;
-        }
         if (!kindText.get().equals("Workload")) {
-            in.report("kind", in.keyLocation(doc, "kind"), "must be Workload, got '" + kindText.get() + "'"
-                    + NearMiss.suggestion(kindText.get(), List.of("Workload")));
+            in.report("kind", in.keyLocation(doc, "kind"), "must be Workload (or Workflow, for steps of workloads), got '"
+                    + kindText.get() + "'" + NearMiss.suggestion(kindText.get(), List.of("Workload", "Workflow")));
             return false;
         }
         return ok;
+    }
+
+    /** Checks {@code apiVersion}; shared with {@link WorkflowBinder}, since both kinds have the same version. */
+    boolean apiVersion(YamlNode.Mapping doc) {
+        Optional<YamlNode> version = in.required(doc, "", "apiVersion", "add apiVersion: " + API_VERSION);
+        if (version.isEmpty()) {
+            return false;
+        }
+        Optional<String> text = in.string(version.get(), "apiVersion", in.keyLocation(doc, "apiVersion"));
+        if (text.isPresent() && !text.get().equals(API_VERSION)) {
+            in.report("apiVersion", in.keyLocation(doc, "apiVersion"), "must be " + API_VERSION + ", got '"
+                    + text.get() + "'");
+        }
+        return text.filter(API_VERSION::equals).isPresent();
+    }
+
+    /**
+     * Binds a workload's {@code spec} mapping written elsewhere (a workflow step's {@code workload:}), at
+     * {@code where}; fields are named as in a workload ({@code resources.gpus}), callers put them under their path.
+     */
+    Optional<Workload> bindSpecOnly(YamlNode node, SourceLocation where, String name, Map<String, String> labels) {
+        in.remember("", where);
+        Optional<YamlNode.Mapping> spec = in.mapping(node, "", where, SPEC_FIELDS, SPEC_ELSEWHERE);
+        if (spec.isEmpty()) {
+            return Optional.empty();
+        }
+        specAt = where;
+        return bindSpec(spec.get(), name, labels);
     }
 
     private Optional<Workload> bindSpec(YamlNode.Mapping spec, String name, Map<String, String> labels) {

@@ -38,7 +38,9 @@ class SchemaTest {
             "yaml-syntax-error.yaml", "yaml-unclosed-list.yaml", "two-documents.yaml", "duplicate-key.yaml",
             "empty-file.yaml", "comments-only.yaml", "spot-preferred-no-checkpoint.yaml",
             "env-secret-collision.yaml", "cpu-with-gpu-memory.yaml", "cpu-vendor-and-infinite-memory.yaml", "checkpoint-too-often.yaml", "bad-image.yaml",
-            "config-syntax-error.yaml", "config-two-documents.yaml", "config-duplicate-backend.yaml");
+            "config-syntax-error.yaml", "config-two-documents.yaml", "config-duplicate-backend.yaml",
+            "workflow-duplicate-step.yaml", "workflow-unknown-dependency.yaml", "workflow-cycle.yaml",
+            "workflow-unknown-cleanup.yaml");
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     static JsonSchema schema(String name) throws IOException {
@@ -65,7 +67,8 @@ class SchemaTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"spec/llama-finetune.yaml", "spec/minimal-inference.yaml", "spec/cpu-sizes.yaml",
-            "spec/gpu-memory-units.yaml", "config/full.yaml", "config/minimal.yaml"})
+            "spec/gpu-memory-units.yaml", "config/full.yaml", "config/minimal.yaml", "workflow/train-and-serve.yaml",
+            "workflow/steps/train.yaml", "../../../../examples/train-and-serve-workflow.yaml"})
     void validExamplesPassTheSchema(String example) throws IOException {
         assertEquals(Set.of(), check(Path.of("src/test/resources", example)));
     }
@@ -109,11 +112,31 @@ class SchemaTest {
         }
         List<String> missing = new ArrayList<>();
         collectUndescribed(root, "", missing);
+        definitions(root).forEach((key, definition) -> collectUndescribed(definition, "$defs." + key, missing));
         assertEquals(List.of(), missing);
     }
 
-    private static void collectUndescribed(JsonNode node, String path, List<String> missing) {
+    /** The shared definitions ({@code $defs}): the workload spec lives there since workflow steps reuse it. */
+    private static Map<String, JsonNode> definitions(JsonNode root) {
+        Map<String, JsonNode> definitions = new java.util.LinkedHashMap<>();
+        JsonNode defs = root.get("$defs");
+        if (defs != null) {
+            defs.properties().forEach(entry -> definitions.put(entry.getKey(), entry.getValue()));
+        }
+        return definitions;
+    }
+
+    /** Where a node's own fields are: its properties, or those of the items of an array. */
+    private static JsonNode propertiesOf(JsonNode node) {
         JsonNode properties = node.get("properties");
+        if (properties == null && node.has("items")) {
+            properties = node.get("items").get("properties");
+        }
+        return properties;
+    }
+
+    private static void collectUndescribed(JsonNode node, String path, List<String> missing) {
+        JsonNode properties = propertiesOf(node);
         if (properties == null) {
             return;
         }
@@ -137,11 +160,12 @@ class SchemaTest {
         String doc = Files.readString(Path.of("../docs", names[1]));
         List<String> undocumented = new ArrayList<>();
         collectUndocumented(root, doc, undocumented);
+        definitions(root).values().forEach(definition -> collectUndocumented(definition, doc, undocumented));
         assertEquals(List.of(), undocumented, "fields missing from the tables of docs/" + names[1]);
     }
 
     private static void collectUndocumented(JsonNode node, String doc, List<String> undocumented) {
-        JsonNode properties = node.get("properties");
+        JsonNode properties = propertiesOf(node);
         if (properties == null) {
             return;
         }

@@ -1,0 +1,42 @@
+package dev.gantry.core.runs;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a workflow does when a step fails for good (after its retries). Written in a spec as {@code stop},
+ * {@code continue} or {@code cleanup:NAME}.
+ */
+public record FailurePolicy(Action action, Optional<String> cleanupStep) {
+    /** The default: a failure ends the workflow, since later steps usually need the failed step's output. */
+    public static final FailurePolicy STOP = new FailurePolicy(Action.STOP, Optional.empty());
+    /** Keep running the branches that do not depend on the failed step. */
+    public static final FailurePolicy CONTINUE = new FailurePolicy(Action.CONTINUE, Optional.empty());
+
+    public enum Action {
+        /** Stop the workflow: no new steps start. */
+        STOP,
+        /** Skip the failed step's dependents but keep running independent branches. */
+        CONTINUE,
+        /** Stop the workflow, then run the named cleanup step (to release resources the failed step held). */
+        CLEANUP
+    }
+
+    public FailurePolicy {
+        Objects.requireNonNull(action, "action");
+        Objects.requireNonNull(cleanupStep, "cleanupStep");
+        if ((action == Action.CLEANUP) != cleanupStep.isPresent()) {
+            throw new IllegalArgumentException("a cleanup step is named exactly when the action is CLEANUP");
+        }
+    }
+
+    public static FailurePolicy cleanup(String step) {
+        return new FailurePolicy(Action.CLEANUP, Optional.of(step));
+    }
+
+    /** As written in a spec: {@code stop}, {@code continue} or {@code cleanup:NAME}. */
+    @Override
+    public String toString() {
+        return action == Action.CLEANUP ? "cleanup:" + cleanupStep.orElseThrow() : action.name().toLowerCase();
+    }
+}

@@ -1,0 +1,34 @@
+package dev.gantry.core.runs;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How often a failed step is tried again. The wait doubles per attempt ({@code backoff}, then twice it, ...) so that a
+ * flaky dependency (quota, a busy registry) gets time to recover without a long first wait.
+ */
+public record RetryPolicy(int count, Duration backoff) {
+    /** The wait before the first retry when a spec gives none. */
+    public static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(30);
+    /** No retries: a failed step fails at once. */
+    public static final RetryPolicy NONE = new RetryPolicy(0, DEFAULT_BACKOFF);
+
+    public RetryPolicy {
+        Objects.requireNonNull(backoff, "backoff");
+        if (count < 0) {
+            throw new IllegalArgumentException("retries.count must be 0 or more, got " + count);
+        }
+        if (backoff.isNegative()) {
+            throw new IllegalArgumentException("retries.backoff must not be negative, got " + backoff);
+        }
+    }
+
+    /** The wait before retry {@code attempt} (1 for the first retry): {@code backoff * 2^(attempt-1)}. */
+    public Duration delayBefore(int attempt) {
+        if (attempt < 1 || attempt > count) {
+            throw new IllegalArgumentException("attempt must be between 1 and " + count + ", got " + attempt);
+        }
+        // Capped shift: 2^30 times any sensible backoff is already far beyond a run's life.
+        return backoff.multipliedBy(1L << Math.min(attempt - 1, 30));
+    }
+}

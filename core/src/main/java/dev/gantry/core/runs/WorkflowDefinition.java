@@ -1,0 +1,134 @@
+package dev.gantry.core.runs;
+
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A workflow: steps that form a directed acyclic graph through {@code dependsOn}. The constructor rejects what the
+ * spec reader already reports with locations (duplicate names, unknown dependencies or cleanup steps, cycles), so a
+ * definition built in code is as safe to run as one read from YAML.
+ *
+ * <p>{@code parallelism} is the most steps running at once; 0 means no limit, because the backends already queue
+ * jobs beyond their quota and a limit is only needed to spread cost.
+ */
+public record WorkflowDefinition(String name, Map<String, String> labels, List<StepDefinition> steps,
+        int parallelism) {
+
+    public WorkflowDefinition {
+        Objects.requireNonNull(name, "name");
+        labels = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(labels, "labels")));
+        steps = List.copyOf(Objects.requireNonNull(steps, "steps"));
+        if (steps.isEmpty()) {
+            throw new IllegalArgumentException("workflow " + name + " has no steps");
+        }
+        if (parallelism < 0) {
+            throw new IllegalArgumentException("parallelism must be 0 (no limit) or more, got " + parallelism);
+        }
+        Map<String, List<String>> graph = new LinkedHashMap<>();
+        for (StepDefinition step : steps) {
+            if (graph.put(step.name(), step.dependsOn()) != null) {
+                throw new IllegalArgumentException("step " + step.name() + " is defined twice");
+            }
+        }
+        for (StepDefinition step : steps) {
+            for (String dependency : step.dependsOn()) {
+                if (!graph.containsKey(dependency)) {
+                    throw new IllegalArgumentException("step " + step.name() + " depends on unknown step "
+                            + dependency);
+                }
+            }
+            step.onFailure().cleanupStep().filter(c -> !graph.containsKey(c)).ifPresent(c -> {
+                throw new IllegalArgumentException("step " + step.name() + " names unknown cleanup step " + c);
+            });
+        }
+        findCycle(graph).ifPresent(cycle -> {
+            throw new IllegalArgumentException("dependency cycle: " + String.join(" -> ", cycle));
+        });
+    }
+
+    public Optional<StepDefinition> step(String stepName) {
+        return steps.stream().filter(s -> s.name().equals(stepName)).findFirst();
+    }
+
+    /**
+     * The steps in an order where every step comes after the steps it depends on. Ties keep the order written, so
+     * the order is stable from run to run (Kahn's algorithm, always taking the first ready step).
+     */
+    public List<StepDefinition> topologicalOrder() {
+        Map<String, Integer> waiting = new HashMap<>();
+        steps.forEach(s -> waiting.put(s.name(), new HashSet<>(s.dependsOn()).size()));
+        List<StepDefinition> order = new ArrayList<>();
+        Set<String> done = new HashSet<>();
+        while (order.size() < steps.size()) {
+            StepDefinition next = steps.stream().filter(s -> !done.contains(s.name()) && waiting.get(s.name()) == 0)
+                    .findFirst().orElseThrow(() -> new IllegalStateException("cycle")); // excluded by the constructor
+            order.add(next);
+            done.add(next.name());
+            dependentsOf(next.name()).forEach(d -> waiting.merge(d.name(), -1, Integer::sum));
+        }
+        return order;
+    }
+
+    /** The steps that name {@code stepName} in their {@code dependsOn} (direct dependents only), in written order. */
+    public List<StepDefinition> dependentsOf(String stepName) {
+        return steps.stream().filter(s -> s.dependsOn().contains(stepName)).toList();
+    }
+
+    /**
+     * A dependency cycle of {@code graph} (step name to the names it depends on) as a path that starts and ends at the
+     * same step, e.g. {@code [a, b, a]}; empty when there is none. Names missing from the graph are ignored. The first
+     * cycle found from the steps in map order is returned, so the answer is stable.
+     */
+    public static Optional<List<String>> findCycle(Map<String, List<String>> graph) {
+        Set<String> finished = new HashSet<>();
+        for (String start : graph.keySet()) {
+            Optional<List<String>> cycle = visit(start, graph, new ArrayDeque<>(), new HashSet<>(), finished);
+            if (cycle.isPresent()) {
+                return cycle;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<List<String>> visit(String node, Map<String, List<String>> graph, Deque<String> path,
+            Set<String> onPath, Set<String> finished) {
+        if (onPath.contains(node)) {
+            List<String> cycle = new ArrayList<>();
+            boolean in = false;
+            for (java.util.Iterator<String> it = path.descendingIterator(); it.hasNext();) {
+                String n = it.next();
+                in |= n.equals(node);
+                if (in) {
+                    cycle.add(n);
+                }
+            }
+            cycle.add(node);
+            return Optional.of(cycle);
+        }
+        if (finished.contains(node) || !graph.containsKey(node)) {
+            return Optional.empty();
+        }
+        path.push(node);
+        onPath.add(node);
+        for (String next : graph.get(node)) {
+            Optional<List<String>> cycle = visit(next, graph, path, onPath, finished);
+            if (cycle.isPresent()) {
+                return cycle;
+            }
+        }
+        path.pop();
+        onPath.remove(node);
+        finished.add(node);
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,37 @@
+package dev.gantry.core.spec;
+
+import dev.gantry.api.Workload;
+import dev.gantry.core.runs.WorkflowDefinition;
+import java.util.Objects;
+
+/**
+ * What a spec file holds: one workload ({@code kind: Workload}) or a workflow of steps ({@code kind: Workflow}).
+ * Commands that take either ({@code gantry run SPEC}, {@code gantry validate}) switch over the two records.
+ */
+public sealed interface SpecDocument permits SpecDocument.WorkloadSpec, SpecDocument.WorkflowSpec {
+
+    /** The name in {@code metadata.name}. */
+    String name();
+
+    record WorkloadSpec(Workload workload) implements SpecDocument {
+        public WorkloadSpec {
+            Objects.requireNonNull(workload, "workload");
+        }
+
+        @Override
+        public String name() {
+            return workload.name();
+        }
+    }
+
+    record WorkflowSpec(WorkflowDefinition workflow) implements SpecDocument {
+        public WorkflowSpec {
+            Objects.requireNonNull(workflow, "workflow");
+        }
+
+        @Override
+        public String name() {
+            return workflow.name();
+        }
+    }
+}
