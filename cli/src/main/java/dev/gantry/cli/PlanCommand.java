@@ -12,8 +12,10 @@ import dev.gantry.core.Gantry;
 import dev.gantry.core.advisor.PlanJson;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.catalog.CatalogAge;
+import dev.gantry.core.runs.RunProvenance;
 import dev.gantry.core.runs.WorkflowPlan;
 import dev.gantry.core.spec.SpecDocument;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -48,7 +50,7 @@ final class PlanCommand extends Verb {
     Path catalog;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         if (catalog != null) {
             root.catalogFile = env().workingDirectory().resolve(catalog);
         }
@@ -73,10 +75,13 @@ final class PlanCommand extends Verb {
                 if (document instanceof SpecDocument.WorkflowSpec workflow) {
                     WorkflowPlan plan = gantry.plan(workflow.workflow(), overrides);
                     quota.ifPresent(q -> plan.steps().forEach(step -> checkQuota(gantry, q, step.plan())));
+                    // What a run of this plan would record as made from: shown now, so the two can be compared.
+                    RunProvenance provenance = RunProvenance.capture(file, workflow.referencedFiles(),
+                            plan.steps().get(0).plan().catalog(), VersionCommand.version());
                     if (output.json()) {
-                        results.add(WorkflowPlanView.json(plan));
+                        results.add(WorkflowPlanView.json(plan, provenance));
                     } else {
-                        WorkflowPlanView.print(env().out(), plan);
+                        WorkflowPlanView.print(env().out(), plan, provenance);
                     }
                 } else {
                     Workload workload = ((SpecDocument.WorkloadSpec) document).workload();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.Plan;
 import dev.gantry.core.advisor.PlanJson;
+import dev.gantry.core.runs.RunProvenance;
 import dev.gantry.core.runs.StepDefinition;
 import dev.gantry.core.runs.WorkflowPlan;
 import java.io.PrintWriter;
@@ -14,7 +15,7 @@ final class WorkflowPlanView {
     private WorkflowPlanView() {
     }
 
-    static void print(PrintWriter out, WorkflowPlan plan) {
+    static void print(PrintWriter out, WorkflowPlan plan, RunProvenance provenance) {
         long stepCount = plan.steps().stream().map(step -> step.step().name()).distinct().count();
         out.println("workflow " + plan.workflow().name() + ": " + plan.steps().size() + " job"
                 + (plan.steps().size() == 1 ? "" : "s") + " in " + stepCount + " step" + (stepCount == 1 ? "" : "s")
@@ -31,6 +32,11 @@ final class WorkflowPlanView {
         table.print(out);
         out.println(String.format(Locale.ROOT, "all jobs at once: $%.4f/h (an upper bound: dependent steps run one "
                 + "after another)", plan.pricePerHourAllAtOnce()));
+        out.println("made from: " + provenance.specHash() + ", " + provenance.gitCommit()
+                .map(commit -> "git " + commit.substring(0, Math.min(12, commit.length()))
+                        + (provenance.gitDirty().orElse(false) ? " with changes not committed" : " (clean)"))
+                .orElse("not in a git checkout") + ", catalog of " + provenance.catalogDate() + ", gantry "
+                + provenance.gantryVersion());
         for (WorkflowPlan.PlannedStep step : plan.steps()) {
             out.println();
             PlanCommand.printPlan(out, step.plan());
@@ -38,9 +44,20 @@ final class WorkflowPlanView {
         out.flush();
     }
 
-    static ObjectNode json(WorkflowPlan plan) {
+    static ObjectNode json(WorkflowPlan plan, RunProvenance provenance) {
         ObjectNode node = Json.object();
         node.put("workflow", plan.workflow().name());
+        ObjectNode madeFrom = node.putObject("provenance");
+        madeFrom.put("specHash", provenance.specHash());
+        madeFrom.put("gitCommit", provenance.gitCommit().orElse(null));
+        if (provenance.gitDirty().isPresent()) {
+            madeFrom.put("gitDirty", provenance.gitDirty().get());
+        } else {
+            madeFrom.putNull("gitDirty");
+        }
+        madeFrom.put("catalogSource", provenance.catalogSource());
+        madeFrom.put("catalogDate", provenance.catalogDate().toString());
+        madeFrom.put("gantryVersion", provenance.gantryVersion());
         node.put("parallelism", plan.workflow().parallelism());
         node.put("pricePerHourAllAtOnce", plan.pricePerHourAllAtOnce());
         ArrayNode jobs = node.putArray("jobs");

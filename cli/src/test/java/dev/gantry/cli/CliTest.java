@@ -132,6 +132,8 @@ class CliTest {
         int serve = run.out.indexOf("\nserve ");
         assertTrue(train > 0 && serve > train, "train's jobs come before serve's: " + run.out);
         assertTrue(run.out.contains("all jobs at once: $"), run.out);
+        assertTrue(run.out.matches("(?s).*\\nmade from: sha256:[0-9a-f]{64}, not in a git checkout, catalog of "
+                + "\\d{4}-\\d\\d-\\d\\d, gantry 0\\..*"), run.out);
         // Each job's own plan follows, with its reasons.
         assertEquals(3, run.out.split("reasons:", -1).length - 1, run.out);
 
@@ -150,6 +152,11 @@ class CliTest {
         assertEquals(2, node.get("jobs").get(0).get("retries").get("count").asInt());
         assertEquals("PT1M", node.get("jobs").get(0).get("retries").get("backoff").asText());
         assertEquals(sum, node.get("pricePerHourAllAtOnce").asDouble(), 1e-9);
+        JsonNode provenance = node.get("provenance");
+        assertTrue(provenance.get("specHash").asText().startsWith("sha256:"), provenance.toString());
+        assertTrue(provenance.get("gitCommit").isNull(), provenance.toString());
+        assertTrue(provenance.get("gitDirty").isNull(), provenance.toString());
+        assertFalse(provenance.get("catalogSource").asText().isBlank(), provenance.toString());
     }
 
     @Test

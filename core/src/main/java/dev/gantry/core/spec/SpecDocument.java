@@ -2,6 +2,8 @@ package dev.gantry.core.spec;
 
 import dev.gantry.api.Workload;
 import dev.gantry.core.runs.WorkflowDefinition;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -24,9 +26,11 @@ public sealed interface SpecDocument permits SpecDocument.WorkloadSpec, SpecDocu
         }
     }
 
-    record WorkflowSpec(WorkflowDefinition workflow) implements SpecDocument {
+    /** A workflow and the workload spec files its steps name ({@code file:}), absolute, in the order read. */
+    record WorkflowSpec(WorkflowDefinition workflow, List<Path> referencedFiles) implements SpecDocument {
         public WorkflowSpec {
             Objects.requireNonNull(workflow, "workflow");
+            referencedFiles = List.copyOf(Objects.requireNonNull(referencedFiles, "referencedFiles"));
         }
 
         @Override

@@ -120,8 +120,8 @@ public final class SpecReader {
         Optional<SpecDocument> document;
         if (isWorkflow(root)) {
             YamlNode.Mapping doc = (YamlNode.Mapping) root;
-            document = new WorkflowBinder(binder, directoryOf(fileName), SpecReader::stepFile).bind(doc)
-                    .map(SpecDocument.WorkflowSpec::new);
+            WorkflowBinder workflows = new WorkflowBinder(binder, directoryOf(fileName), SpecReader::stepFile);
+            document = workflows.bind(doc).map(w -> new SpecDocument.WorkflowSpec(w, workflows.referencedFiles()));
             if (expect == Expect.WORKLOAD) {
                 binder.report("kind", binder.keyLocation(doc, "kind"), "must be Workload here, got 'Workflow'; this "
                         + "takes a single workload, not a workflow of steps");

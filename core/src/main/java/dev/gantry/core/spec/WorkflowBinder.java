@@ -58,6 +58,8 @@ final class WorkflowBinder {
     private final Binder in;
     private final Path baseDir;
     private final Function<Path, FileResult> files;
+    /** Every workload spec file a step names, as read: part of what a run of this workflow is made from. */
+    private final List<Path> referencedFiles = new ArrayList<>();
 
     /** Step data gathered in the first pass; cross-step checks need every step's name first. */
     private record Step(String path, YamlNode.Mapping node, Optional<String> name, List<String> dependsOn,
@@ -69,6 +71,11 @@ final class WorkflowBinder {
         this.in = in;
         this.baseDir = baseDir;
         this.files = files;
+    }
+
+    /** The workload spec files the steps named, in the order read (after {@link #bind}). */
+    List<Path> referencedFiles() {
+        return List.copyOf(referencedFiles);
     }
 
     private static Map<String, String> elsewhere(String place, List<String> fields) {
@@ -291,6 +298,7 @@ final class WorkflowBinder {
         }
         Path resolved = (baseDir == null ? Path.of(file.get()) : baseDir.resolve(file.get())).normalize();
         FileResult result = files.apply(resolved);
+        referencedFiles.add(resolved.toAbsolutePath().normalize());
         if (result.isWorkflow()) {
             in.report(at, where, resolved + " is a Workflow; a step runs a Workload spec (workflows do not nest)");
             return Optional.empty();

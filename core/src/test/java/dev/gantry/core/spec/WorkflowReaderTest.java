@@ -73,7 +73,10 @@ class WorkflowReaderTest {
 
     @Test
     void readAnyTellsTheKindsApart() {
-        assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny(WORKFLOWS.resolve("train-and-serve.yaml")));
+        SpecDocument flow = reader.readAny(WORKFLOWS.resolve("train-and-serve.yaml"));
+        // The files the steps name are part of what a run is made from (its provenance hashes them).
+        assertEquals(List.of(WORKFLOWS.resolve("steps/train.yaml").toAbsolutePath().normalize()),
+                assertInstanceOf(SpecDocument.WorkflowSpec.class, flow).referencedFiles());
         SpecDocument workload = reader.readAny(SpecReaderTest.SPECS.resolve("llama-finetune.yaml"));
         assertEquals("llama-finetune", assertInstanceOf(SpecDocument.WorkloadSpec.class, workload).workload().name());
         assertEquals(List.of(), reader.validate(WORKFLOWS.resolve("train-and-serve.yaml")));
