@@ -111,6 +111,21 @@ public record Workload(
         checks.throwIfAny();
     }
 
+    /**
+     * Whether {@code name} is a valid workload name: 1-63 lower-case letters, digits or '-', starting and ending with
+     * a letter or digit. Workflow step names follow the same rule, since a step's name becomes its workload's.
+     */
+    public static boolean isValidName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
+    /**
+     * Whether {@code name} is a valid environment variable name: letters, digits and '_', not starting with a digit.
+     */
+    public static boolean isValidEnvName(String name) {
+        return ENV_NAME.matcher(name).matches();
+    }
+
     public static Builder builder(String name) {
         return new Builder(name);
     }

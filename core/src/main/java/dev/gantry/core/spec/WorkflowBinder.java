@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Binds one located {@code kind: Workflow} document to a {@link WorkflowDefinition}. Fields are named as in workload
@@ -38,8 +37,6 @@ final class WorkflowBinder {
     static final List<String> SPEC_FIELDS = List.of("parallelism", "steps");
     static final List<String> STEP_FIELDS = List.of("name", "workload", "file", "dependsOn", "retries", "onFailure",
             "timeout", "matrix");
-    private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String NAME_RULE = "1-63 lower-case letters, digits or '-', starting and ending with a letter "
             + "or digit";
     private static final String ON_FAILURE_HELP = "stop, continue or cleanup:STEP";
@@ -165,7 +162,7 @@ final class WorkflowBinder {
     private Step step(YamlNode.Mapping m, String path) {
         Optional<String> name = in.required(m, path, "name", "the step's name, e.g. prepare-data")
                 .flatMap(n -> in.string(n, FieldPath.join(path, "name"), in.keyLocation(m, "name")));
-        if (name.isPresent() && !NAME.matcher(name.get()).matches()) {
+        if (name.isPresent() && !Workload.isValidName(name.get())) {
             in.report(FieldPath.join(path, "name"), in.keyLocation(m, "name"), "must be " + NAME_RULE + ", got '"
                     + name.get() + "'");
             name = Optional.empty();
@@ -238,7 +235,7 @@ final class WorkflowBinder {
             String key = entry.key();
             String keyPath = FieldPath.join(at, key);
             in.remember(keyPath, entry.keyLocation());
-            if (!ENV_NAME.matcher(key).matches()) {
+            if (!Workload.isValidEnvName(key)) {
                 in.report(keyPath, entry.keyLocation(), "must be an environment variable name (letters, digits and "
                         + "'_', not starting with a digit), got '" + key + "'; each instance gets it set to its value");
                 continue;
@@ -397,7 +394,7 @@ final class WorkflowBinder {
         List<String> seen = new ArrayList<>();
         for (Map<String, String> parameters : combinations) {
             String instanceName = instanceName(name, parameters);
-            if (!NAME.matcher(instanceName).matches() || seen.contains(instanceName)) {
+            if (!Workload.isValidName(instanceName) || seen.contains(instanceName)) {
                 in.report(at, in.locate(at), "gives the instance name '" + instanceName + "', which "
                         + (seen.contains(instanceName) ? "another combination also gets; use distinct values"
                         : "is not " + NAME_RULE + "; shorten the step name or the values"));

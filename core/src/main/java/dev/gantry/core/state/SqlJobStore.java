@@ -4,10 +4,8 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
-import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.core.config.GantryConfig;
-import dev.gantry.core.config.StateServer;
 import dev.gantry.core.jobs.FileJobStore;
 import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
@@ -56,7 +54,7 @@ public final class SqlJobStore implements JobStore {
      * {@code stateDirectory/jobs} imported first.
      */
     public static SqlJobStore open(Path stateDirectory) {
-        return opened(StateDatabase.sqlite(stateDirectory.resolve("state.db")), stateDirectory);
+        return opened(StateDatabase.sqlite(stateDirectory.resolve(StateDatabase.SQLITE_FILE)), stateDirectory);
     }
 
     /**
@@ -65,12 +63,7 @@ public final class SqlJobStore implements JobStore {
      * state directory are imported first.
      */
     public static SqlJobStore open(GantryConfig config, SecretResolver secrets) {
-        if (config.stateServer().isEmpty()) {
-            return open(config.stateDirectory());
-        }
-        StateServer server = config.stateServer().get();
-        Optional<Secret> password = server.password().map(secrets::resolve);
-        return opened(StateDatabase.postgresql(server.url(), server.user(), password), config.stateDirectory());
+        return opened(StateDatabase.configured(config, secrets), config.stateDirectory());
     }
 
     private static SqlJobStore opened(StateDatabase database, Path stateDirectory) {

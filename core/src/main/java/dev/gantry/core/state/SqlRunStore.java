@@ -3,10 +3,8 @@ package dev.gantry.core.state;
 import static dev.gantry.core.state.SqlJobStore.TIME;
 import static dev.gantry.core.state.SqlJobStore.time;
 
-import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.core.config.GantryConfig;
-import dev.gantry.core.config.StateServer;
 import dev.gantry.core.runs.AttemptRecord;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunState;
@@ -53,7 +51,7 @@ public final class SqlRunStore implements RunStore {
 
     /** The store of {@code stateDirectory/state.db}, the file {@link SqlJobStore#open(Path)} opens. */
     public static SqlRunStore open(Path stateDirectory, Clock clock) {
-        return new SqlRunStore(StateDatabase.sqlite(stateDirectory.resolve("state.db")), clock);
+        return new SqlRunStore(StateDatabase.sqlite(stateDirectory.resolve(StateDatabase.SQLITE_FILE)), clock);
     }
 
     /**
@@ -62,12 +60,7 @@ public final class SqlRunStore implements RunStore {
      * {@code state.dir}.
      */
     public static SqlRunStore open(GantryConfig config, SecretResolver secrets, Clock clock) {
-        if (config.stateServer().isEmpty()) {
-            return open(config.stateDirectory(), clock);
-        }
-        StateServer server = config.stateServer().get();
-        Optional<Secret> password = server.password().map(secrets::resolve);
-        return new SqlRunStore(StateDatabase.postgresql(server.url(), server.user(), password), clock);
+        return new SqlRunStore(StateDatabase.configured(config, secrets), clock);
     }
 
     @Override

@@ -3,6 +3,9 @@ package dev.gantry.core.state;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Secret;
+import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.config.StateServer;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -52,11 +55,27 @@ public final class StateDatabase implements AutoCloseable {
     private final String location;
     private Connection connection;
 
+    /** The SQLite database's name in the state directory. */
+    static final String SQLITE_FILE = "state.db";
+
     private StateDatabase(Dialect dialect, Connector connector, String location) throws SQLException {
         this.dialect = dialect;
         this.connector = connector;
         this.location = location;
         this.connection = connector.connect();
+    }
+
+    /**
+     * The configured database: the PostgreSQL server of {@code state.url} when one is set (its password resolved
+     * from its reference now), else {@code state.db} in {@code state.dir}. Job records and runs share it.
+     */
+    public static StateDatabase configured(GantryConfig config, SecretResolver secrets) {
+        if (config.stateServer().isEmpty()) {
+            return sqlite(config.stateDirectory().resolve(SQLITE_FILE));
+        }
+        StateServer server = config.stateServer().get();
+        Optional<Secret> password = server.password().map(secrets::resolve);
+        return postgresql(server.url(), server.user(), password);
     }
 
     /** The SQLite database at {@code file} (created with its directory if missing), migrated to this version. */
