@@ -60,7 +60,11 @@ final class JobView {
             return "-";
         }
         Instant end = r.endedAt().orElse(Instant.now());
-        Duration d = Duration.between(r.startedAt().get(), end);
+        return duration(Duration.between(r.startedAt().get(), end));
+    }
+
+    /** A duration as people read it: "<1s", "4.2s", "3m12s", "2h5m"; "-" for a negative one. */
+    static String duration(Duration d) {
         if (d.isNegative()) {
             return "-";
         }

@@ -1,14 +1,14 @@
 package dev.gantry.cli;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.core.Gantry;
+import dev.gantry.core.Runs;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.spec.SpecDocument;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,13 +18,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "run", description = {"Plan a workload and run it on the configured backend.",
-        "Streams the job's output and ends with a summary line; with --detach, prints the job id and returns."})
+@Command(name = "run", description = {"Plan a workload or a workflow and run it on the configured backend.",
+        "A workload: streams the job's output and ends with a summary line. A workflow: runs its steps in dependency "
+                + "order, shows them as they go and ends with the steps table; running the same workflow again "
+                + "resumes its unfinished run. With --detach, prints the job or run id and returns."})
 final class RunCommand extends Verb {
-    @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec file (YAML).")
+    @Parameters(index = "0", paramLabel = "SPEC", description = "Workload or workflow spec file (YAML).")
     Path spec;
 
-    @Option(names = {"-d", "--detach"}, description = "Return once the job is submitted; follow it with 'gantry logs'.")
+    @Option(names = {"-d", "--detach"}, description = "Return once the job is submitted (a workflow: once its run is "
+            + "started, a background gantry process driving it); follow it with 'gantry logs' or 'gantry attach'.")
     boolean detach;
 
     @Option(names = "--idempotency-key", paramLabel = "KEY",
@@ -41,11 +44,7 @@ final class RunCommand extends Verb {
         Gantry gantry = root.gantry();
         SpecDocument document = gantry.loadAny(file);
         if (document instanceof SpecDocument.WorkflowSpec) {
-            // Refused before anything is planned or submitted: running steps needs the run engine, which is not in
-            // this version; a workflow half run by hand would have no record to resume from.
-            throw new GantryException(ErrorCode.USAGE, spec + " is a workflow (kind: Workflow); this version of "
-                    + "Gantry validates and plans workflows ('gantry validate', 'gantry plan') but does not run them "
-                    + "yet; run its steps' workloads one by one, or wait for the run engine");
+            return runWorkflow(gantry, file);
         }
         Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
         Plan plan = gantry.plan(workload, PlanOverrides.none());
@@ -76,5 +75,28 @@ final class RunCommand extends Verb {
             env().out().println("gantry: " + JobView.summary(done));
         }
         return done.state().name().toUpperCase(Locale.ROOT).equals("SUCCEEDED") ? Main.OK : Main.RUNTIME_FAILURE;
+    }
+
+    private int runWorkflow(Gantry gantry, Path file) throws InterruptedException {
+        Runs runs = gantry.runs();
+        Runs.Started started = runs.start(file);
+        RunRecord run = started.run();
+        env().err().println("gantry: " + (started.resumed() ? "resuming run " : "started run ") + run.id()
+                + " of workflow " + run.name() + " (" + started.plan().steps().size() + " jobs on backend "
+                + run.backend() + ", at most " + RunView.money(started.plan().pricePerHourAllAtOnce())
+                + "/h with every job running at once)");
+        env().err().flush();
+        if (detach) {
+            BackgroundDriver.start(root, run.id(), gantry.config().stateDirectory());
+            if (output.json()) {
+                Json.print(env().out(), RunView.summaryJson(run));
+            } else {
+                env().out().println(run.id());
+                env().err().println("gantry: a background gantry drives it; follow it with 'gantry attach "
+                        + run.id() + "' or 'gantry status " + run.id() + "'");
+            }
+            return Main.OK;
+        }
+        return Attach.drive(this, runs, run.id(), timeout);
     }
 }

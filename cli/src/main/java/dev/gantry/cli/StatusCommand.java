@@ -2,17 +2,31 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.runs.RunStatus;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "status", description = "Show one job, or all known jobs (refreshed with one status call per backend).")
+@Command(name = "status", description = "Show a workflow run's steps, one job, or all known jobs (refreshed with one "
+        + "status call per backend).")
 final class StatusCommand extends Verb {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Job id (default: all jobs).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "RUN|JOB", description = "Run or job id (default: all "
+            + "jobs).")
     String job;
 
     @Override
     public Integer call() {
+        if (job != null && root.gantry().runs().exists(job)) {
+            RunStatus status = root.gantry().runs().status(job);
+            if (output.json()) {
+                Json.print(env().out(), RunView.json(status));
+            } else {
+                RunView.print(env().out(), status);
+                root.gantry().runs().driver(job).ifPresent(lease -> env().out().println("driven by process "
+                        + lease.holder()));
+            }
+            return Main.OK;
+        }
         if (job != null) {
             JobRecord record = root.gantry().job(job);
             if (output.json()) {

@@ -1,15 +1,13 @@
 package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
+import dev.gantry.core.Gantry;
 import picocli.CommandLine.Command;
 
 @Command(name = "version", description = "Print Gantry's version.")
 final class VersionCommand extends Verb {
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         String version = version();
         String java = System.getProperty("java.version");
         String os = System.getProperty("os.name") + " " + System.getProperty("os.arch");
@@ -25,13 +23,7 @@ final class VersionCommand extends Verb {
         return Main.OK;
     }
 
-    static String version() throws IOException {
-        Properties properties = new Properties();
-        try (InputStream in = VersionCommand.class.getResourceAsStream("version.properties")) {
-            if (in != null) {
-                properties.load(in);
-            }
-        }
-        return properties.getProperty("version", "unknown");
+    static String version() {
+        return Gantry.version();
     }
 }

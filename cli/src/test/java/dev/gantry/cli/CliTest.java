@@ -171,17 +171,6 @@ class CliTest {
     }
 
     @Test
-    void runOfAWorkflowIsRefusedWithExitTwoAndSubmitsNothing() throws IOException {
-        writeWorkflow();
-        CliRun run = CliRun.run(home, work, "run", "flow.yaml", "--detach");
-        assertEquals(2, run.exitCode, run.toString());
-        assertTrue(run.err.contains("is a workflow (kind: Workflow)"), run.err);
-        assertFalse(run.err.contains("Exception"), run.err);
-        CliRun status = CliRun.run(home, work, "status", "--output", "json");
-        assertEquals("[ ]", status.out.strip());
-    }
-
-    @Test
     void unknownOptionIsAUsageErrorWithASuggestion() {
         CliRun run = CliRun.run(home, work, "status", "--outptu", "json");
         assertEquals(2, run.exitCode, run.toString());
@@ -225,13 +214,6 @@ class CliTest {
         CliRun run = CliRun.run(home, work, "version", "--output", "json");
         assertEquals(0, run.exitCode, run.toString());
         assertTrue(run.out.contains("\"version\" : \"0."), run.out);
-    }
-
-    @Test
-    void verbsOfLaterVersionsSaySoAndExitTwo() {
-        CliRun run = CliRun.run(home, work, "workflow");
-        assertEquals(2, run.exitCode, run.toString());
-        assertTrue(run.err.contains("'gantry workflow' is not available in this version"), run.err);
     }
 
     @Test

@@ -20,11 +20,13 @@ import dev.gantry.core.catalog.refresh.QuotaChecker;
 import dev.gantry.core.config.ConfigLoader;
 import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.config.RunSettings;
 import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
 import dev.gantry.core.provision.VmInventory;
 import dev.gantry.core.provision.VmInventoryEntry;
+import dev.gantry.core.runs.RunEngine;
 import dev.gantry.core.runs.StepDefinition;
 import dev.gantry.core.runs.StepInstance;
 import dev.gantry.core.runs.WorkflowDefinition;
@@ -63,6 +65,7 @@ public final class Gantry implements AutoCloseable {
     private final CoreServices services;
     private final JobService jobs;
     private final Map<String, Backend> open = new LinkedHashMap<>();
+    private Runs runs;
 
     private Gantry(CoreServices services) {
         this.services = services;
@@ -71,6 +74,28 @@ public final class Gantry implements AutoCloseable {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** This Gantry's version, as built; recorded with every run. */
+    public static String version() {
+        return VersionHolder.VERSION;
+    }
+
+    /** Read once, on first use. */
+    private static final class VersionHolder {
+        static final String VERSION = read();
+
+        private static String read() {
+            java.util.Properties properties = new java.util.Properties();
+            try (java.io.InputStream in = Gantry.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            } catch (java.io.IOException e) {
+                return "unknown";
+            }
+            return properties.getProperty("version", "unknown");
+        }
     }
 
     /** The configuration in force (file, environment and overrides merged). */
@@ -159,6 +184,22 @@ public final class Gantry implements AutoCloseable {
         }
         String id = idempotencyKey.orElseGet(() -> jobs.newJobId(plan.workload().name()));
         return jobs.submit(plan, backendName, id, specFile);
+    }
+
+    /**
+     * Workflow runs: start or resume, drive, follow, cancel and explain them. Runs share the state database with the
+     * job records.
+     */
+    public synchronized Runs runs() {
+        if (runs == null) {
+            RunSettings configured = config().runs();
+            // The lease outlives several polls, so a slow poll (a backend taking its time) does not lose it.
+            Duration lease = configured.pollInterval().multipliedBy(4).compareTo(Duration.ofMinutes(2)) > 0
+                    ? configured.pollInterval().multipliedBy(4) : Duration.ofMinutes(2);
+            runs = new Runs(this, services.runStore().get(), jobs, services.clock(), new RunEngine.Settings(
+                    configured.pollInterval(), lease, configured.onDemandAfterEvictions()));
+        }
+        return runs;
     }
 
     /** One job, its status refreshed. */
@@ -262,6 +303,14 @@ public final class Gantry implements AutoCloseable {
             services.jobStore().close(); // opened again if this Gantry is used after all
         } catch (RuntimeException e) {
             failures.add(e);
+        }
+        if (runs != null) {
+            try {
+                services.runStore().get().close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+            runs = null;
         }
         if (!failures.isEmpty()) {
             RuntimeException first = failures.get(0);

@@ -4,6 +4,7 @@ import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,8 @@ final class ConfigDraft {
     boolean stateUrlGiven;
     Optional<String> stateUser;
     Optional<SecretRef> statePassword;
+    Duration pollInterval;
+    int onDemandAfterEvictions;
     String source;
 
     ConfigDraft(GantryConfig start) {
@@ -40,6 +43,8 @@ final class ConfigDraft {
         stateUrlGiven = stateUrl.isPresent();
         stateUser = start.stateServer().flatMap(StateServer::user);
         statePassword = start.stateServer().flatMap(StateServer::password);
+        pollInterval = start.runs().pollInterval();
+        onDemandAfterEvictions = start.runs().onDemandAfterEvictions();
         source = start.source();
     }
 
@@ -55,6 +60,7 @@ final class ConfigDraft {
     GantryConfig build() {
         Optional<StateServer> server = stateUrl.map(url -> new StateServer(url, stateUser, statePassword));
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, server, source, backendLocations);
+                stateDirectory, server, source, backendLocations,
+                new RunSettings(pollInterval, onDemandAfterEvictions));
     }
 }

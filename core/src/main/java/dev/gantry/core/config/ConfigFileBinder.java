@@ -17,12 +17,16 @@ import java.util.function.Function;
 final class ConfigFileBinder {
     static final String API_VERSION = "gantry.dev/v1";
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "backend", "backends", "defaults", "advice",
-            "catalog", "state");
+            "catalog", "state", "runs", "spot");
+
+    static final List<String> RUNS_FIELDS = List.of("pollInterval");
+    static final List<String> SPOT_FIELDS = List.of("onDemandAfterEvictions");
 
     /** Where settings written at the wrong level belong, for "unknown field" messages. */
-    static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults", "spot", "under defaults",
+    static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults",
             "scheduler", "under advice", "dir", "under state", "url", "under state",
-            "transport", "under backends.<backend>");
+            "transport", "under backends.<backend>", "pollInterval", "under runs",
+            "onDemandAfterEvictions", "under spot");
 
     private final Binder in;
     private final Path home;
@@ -93,6 +97,45 @@ final class ConfigFileBinder {
             checked(s, "state", "password", SettingRules::checkPasswordReference)
                     .ifPresent(p -> draft.statePassword = Optional.of(SecretRef.parse(p)));
         });
+        section(doc, "runs", RUNS_FIELDS).ifPresent(r ->
+                scalar(r, "runs", RUNS_FIELDS.get(0), SettingRules.POLL_INTERVAL_HELP,
+                        SettingRules::checkPollInterval)
+                        .ifPresent(t -> draft.pollInterval = SettingRules.pollInterval(t)));
+        spotSection(doc).ifPresent(s ->
+                scalar(s, "spot", SPOT_FIELDS.get(0), "a whole number from 0 to "
+                        + RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS, SettingRules::checkOnDemandAfterEvictions)
+                        .ifPresent(t -> draft.onDemandAfterEvictions = SettingRules.onDemandAfterEvictions(t)));
+    }
+
+    /**
+     * A scalar setting taken as its text, as the environment and flags give it, that passes {@code rule}; so that
+     * {@code 5} and {@code '5'} read alike and each layer reports a value the same way.
+     */
+    private Optional<String> scalar(YamlNode.Mapping map, String parent, String key, String what,
+                                    Function<String, Optional<String>> rule) {
+        String path = FieldPath.join(parent, key);
+        SourceLocation where = in.keyLocation(map, key);
+        return in.field(map, parent, key).flatMap(node -> in.text(node, path, where, what)).flatMap(text -> {
+            Optional<String> problem = rule.apply(text);
+            problem.ifPresent(m -> in.report(path, where, m));
+            return problem.isPresent() ? Optional.empty() : Optional.of(text.trim());
+        });
+    }
+
+    /**
+     * The {@code spot:} section. A spot policy there ({@code spot: allowed}) is most likely the workloads' default
+     * written at the top level: the message says where that belongs.
+     */
+    private Optional<YamlNode.Mapping> spotSection(YamlNode.Mapping doc) {
+        Optional<YamlNode> node = in.field(doc, "", "spot");
+        if (node.isPresent() && node.get() instanceof YamlNode.Scalar s
+                && SettingRules.SPOT_POLICIES.contains(s.text())) {
+            in.report("spot", in.keyLocation(doc, "spot"), "must be a mapping (fields: "
+                    + String.join(", ", SPOT_FIELDS) + "), got " + s.describe() + "; the spot policy for workloads "
+                    + "belongs under defaults: defaults: {spot: " + s.text() + "}");
+            return Optional.empty();
+        }
+        return node.flatMap(n -> in.mapping(n, "spot", in.keyLocation(doc, "spot"), SPOT_FIELDS));
     }
 
     /** A string setting that passes {@code rule}, trimmed; reported at its key when it does not. */

@@ -26,19 +26,22 @@ import java.util.TreeMap;
 public final class ConfigLoader {
     static final String BACKENDS_ENV_PREFIX = "GANTRY_BACKENDS_";
     /** The environment variables for the top-level settings, and the setting each one sets. */
-    static final Map<String, String> ENVIRONMENT = Map.of(
-            "GANTRY_BACKEND", ConfigSources.BACKEND,
-            "GANTRY_STATE_DIR", ConfigSources.STATE_DIR,
-            "GANTRY_STATE_URL", ConfigSources.STATE_URL,
-            "GANTRY_STATE_USER", ConfigSources.STATE_USER,
-            "GANTRY_STATE_PASSWORD", ConfigSources.STATE_PASSWORD,
-            "GANTRY_REGIONS", ConfigSources.REGIONS,
-            "GANTRY_SPOT", ConfigSources.SPOT,
-            "GANTRY_CATALOG", ConfigSources.CATALOG_FILE,
-            "GANTRY_ADVICE_SCHEDULER", ConfigSources.ADVICE_SCHEDULER);
+    static final Map<String, String> ENVIRONMENT = Map.ofEntries(
+            Map.entry("GANTRY_BACKEND", ConfigSources.BACKEND),
+            Map.entry("GANTRY_STATE_DIR", ConfigSources.STATE_DIR),
+            Map.entry("GANTRY_STATE_URL", ConfigSources.STATE_URL),
+            Map.entry("GANTRY_STATE_USER", ConfigSources.STATE_USER),
+            Map.entry("GANTRY_STATE_PASSWORD", ConfigSources.STATE_PASSWORD),
+            Map.entry("GANTRY_REGIONS", ConfigSources.REGIONS),
+            Map.entry("GANTRY_SPOT", ConfigSources.SPOT),
+            Map.entry("GANTRY_CATALOG", ConfigSources.CATALOG_FILE),
+            Map.entry("GANTRY_ADVICE_SCHEDULER", ConfigSources.ADVICE_SCHEDULER),
+            Map.entry("GANTRY_RUNS_POLL_INTERVAL", ConfigSources.RUNS_POLL_INTERVAL),
+            Map.entry("GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS));
     static final List<String> OVERRIDE_KEYS = List.of(ConfigSources.BACKEND, ConfigSources.REGIONS,
             ConfigSources.SPOT, ConfigSources.ADVICE_SCHEDULER, ConfigSources.CATALOG_FILE, ConfigSources.STATE_DIR,
-            ConfigSources.STATE_URL, ConfigSources.STATE_USER, ConfigSources.STATE_PASSWORD);
+            ConfigSources.STATE_URL, ConfigSources.STATE_USER, ConfigSources.STATE_PASSWORD,
+            ConfigSources.RUNS_POLL_INTERVAL, ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS);
 
     public ConfigLoader() {
     }
@@ -204,6 +207,8 @@ public final class ConfigLoader {
             case ConfigSources.STATE_URL -> SettingRules.checkStateUrl(value);
             case ConfigSources.STATE_USER -> SettingRules.checkStateUser(value);
             case ConfigSources.STATE_PASSWORD -> SettingRules.checkPasswordReference(value);
+            case ConfigSources.RUNS_POLL_INTERVAL -> SettingRules.checkPollInterval(value);
+            case ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS -> SettingRules.checkOnDemandAfterEvictions(value);
             default -> SettingRules.checkPath(value);
         };
         if (problem.isPresent()) {
@@ -220,6 +225,9 @@ public final class ConfigLoader {
             case ConfigSources.STATE_URL -> draft.stateUrl = Optional.of(value.trim());
             case ConfigSources.STATE_USER -> draft.stateUser = Optional.of(value.trim());
             case ConfigSources.STATE_PASSWORD -> draft.statePassword = Optional.of(SecretRef.parse(value.trim()));
+            case ConfigSources.RUNS_POLL_INTERVAL -> draft.pollInterval = SettingRules.pollInterval(value);
+            case ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS ->
+                    draft.onDemandAfterEvictions = SettingRules.onDemandAfterEvictions(value);
             default -> draft.stateDirectory = SettingRules.resolvePath(value, sources.home(), base);
         }
     }

@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * @param home the user's home: {@code ~/.gantry/config.yaml}, {@code ~} in paths, the default state directory
  * @param overrides settings from command-line flags, keyed by their path in the file: {@link #BACKEND},
  *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR},
- *     {@link #STATE_URL}, {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference), or
+ *     {@link #STATE_URL}, {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference),
+ *     {@link #RUNS_POLL_INTERVAL} (a duration), {@link #SPOT_ON_DEMAND_AFTER_EVICTIONS} (a whole number), or
  *     {@code backends.NAME.KEY} for one backend setting; they win over the environment and the file
  */
 public record ConfigSources(
@@ -36,6 +37,8 @@ public record ConfigSources(
     public static final String STATE_URL = "state.url";
     public static final String STATE_USER = "state.user";
     public static final String STATE_PASSWORD = "state.password";
+    public static final String RUNS_POLL_INTERVAL = RunSettings.POLL_INTERVAL;
+    public static final String SPOT_ON_DEMAND_AFTER_EVICTIONS = RunSettings.ON_DEMAND_AFTER_EVICTIONS;
 
     public ConfigSources {
         Objects.requireNonNull(explicitFile, "explicitFile");

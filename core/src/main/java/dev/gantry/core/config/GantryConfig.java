@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * @param stateServer a PostgreSQL server that holds the state database instead, shared by a team
  * @param source where the configuration came from, for messages: a file, or {@value #BUILT_IN}
  * @param backendLocations where each backend setting was read, by backend and key, for settings read from a file
+ * @param runs how workflow runs are driven: {@code runs.pollInterval} and {@code spot.onDemandAfterEvictions}
+ *     (default {@link RunSettings#DEFAULT})
  */
 public record GantryConfig(
         String backend,
@@ -37,7 +39,8 @@ public record GantryConfig(
         Path stateDirectory,
         Optional<StateServer> stateServer,
         String source,
-        Map<String, Map<String, SourceLocation>> backendLocations) {
+        Map<String, Map<String, SourceLocation>> backendLocations,
+        RunSettings runs) {
 
     public static final String DEFAULT_BACKEND = "manual";
     public static final String BUILT_IN = "built-in defaults";
@@ -60,14 +63,24 @@ public record GantryConfig(
         Objects.requireNonNull(backendLocations, "backendLocations")
                 .forEach((name, values) -> where.put(name, Collections.unmodifiableMap(new TreeMap<>(values))));
         backendLocations = Collections.unmodifiableMap(where);
+        Objects.requireNonNull(runs, "runs");
     }
 
-    /** A configuration whose backend settings were not read from a file. */
+    /** A configuration with the default run settings. */
+    public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
+                        Optional<SpotPolicy> defaultSpot, Optional<String> adviceScheduler,
+                        Optional<Path> catalogFile, Path stateDirectory, Optional<StateServer> stateServer,
+                        String source, Map<String, Map<String, SourceLocation>> backendLocations) {
+        this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory,
+                stateServer, source, backendLocations, RunSettings.DEFAULT);
+    }
+
+    /** A configuration whose backend settings were not read from a file, with the default run settings. */
     public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
                         Optional<SpotPolicy> defaultSpot, Optional<String> adviceScheduler,
                         Optional<Path> catalogFile, Path stateDirectory, String source) {
         this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory,
-                Optional.empty(), source, Map.of());
+                Optional.empty(), source, Map.of(), RunSettings.DEFAULT);
     }
 
     /**
@@ -96,7 +109,7 @@ public record GantryConfig(
 
     public GantryConfig withBackend(String name) {
         return new GantryConfig(name, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, stateServer, source, backendLocations);
+                stateDirectory, stateServer, source, backendLocations, runs);
     }
 
     public GantryConfig withBackendSettings(String name, Map<String, String> settings) {
@@ -106,23 +119,28 @@ public record GantryConfig(
         Map<String, Map<String, SourceLocation>> where = new TreeMap<>(backendLocations);
         where.remove(name);
         return new GantryConfig(backend, all, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, stateServer, source, where);
+                stateDirectory, stateServer, source, where, runs);
     }
 
     public GantryConfig withStateDirectory(Path directory) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                directory, stateServer, source, backendLocations);
+                directory, stateServer, source, backendLocations, runs);
     }
 
     /** The state database on a PostgreSQL server instead of the SQLite file in the state directory. */
     public GantryConfig withStateServer(StateServer server) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, Optional.of(server), source, backendLocations);
+                stateDirectory, Optional.of(server), source, backendLocations, runs);
     }
 
     public GantryConfig withCatalogFile(Path file) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler,
-                Optional.of(file), stateDirectory, stateServer, source, backendLocations);
+                Optional.of(file), stateDirectory, stateServer, source, backendLocations, runs);
+    }
+
+    public GantryConfig withRuns(RunSettings settings) {
+        return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
+                stateDirectory, stateServer, source, backendLocations, settings);
     }
 
     @Override
@@ -133,7 +151,7 @@ public record GantryConfig(
                 .append(values.keySet()));
         return "GantryConfig[backend=" + backend + ", backends={" + keys + "}, defaultRegions=" + defaultRegions
                 + ", defaultSpot=" + defaultSpot + ", adviceScheduler=" + adviceScheduler + ", catalogFile="
-                + catalogFile + ", stateDirectory=" + stateDirectory + ", stateServer=" + stateServer + ", source="
-                + source + "]";
+                + catalogFile + ", stateDirectory=" + stateDirectory + ", stateServer=" + stateServer + ", runs=" + runs
+                + ", source=" + source + "]";
     }
 }

@@ -4,7 +4,9 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.NearMiss;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.SpotPolicy;
+import dev.gantry.core.spec.yaml.Binder;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +25,8 @@ final class SettingRules {
     static final Pattern REGION = Pattern.compile("[a-z][a-z0-9]*");
     static final List<String> SPOT_POLICIES = Arrays.stream(SpotPolicy.values())
             .map(p -> p.name().toLowerCase(Locale.ROOT)).collect(Collectors.toList());
+    static final String POLL_INTERVAL_HELP = "a duration from 1s to 1h such as 5s, 30s or 1m";
+    static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?\\d{1,9}");
 
     private SettingRules() {
     }
@@ -112,6 +116,39 @@ final class SettingRules {
                     : "must be a secret reference, env:NAME, file:PATH or https://VAULT.vault.azure.net/secrets/NAME, "
                     + "not the password itself (the value given is not shown)");
         }
+    }
+
+    /** {@code runs.pollInterval}: a duration as Gantry writes them, from 1s to 1h. */
+    static Optional<String> checkPollInterval(String text) {
+        Optional<Duration> parsed = Binder.parseDuration(text);
+        if (parsed.isEmpty()) {
+            String trimmed = text.trim();
+            String hint = WHOLE_NUMBER.matcher(trimmed).matches() ? "; add a unit, e.g. " + trimmed + "s"
+                    : trimmed.endsWith("ms") ? "; durations are whole seconds, the shortest is 1s" : "";
+            return Optional.of("must be " + POLL_INTERVAL_HELP + ", got '" + trimmed + "'" + hint);
+        }
+        Duration interval = parsed.get();
+        if (interval.compareTo(RunSettings.MIN_POLL_INTERVAL) < 0
+                || interval.compareTo(RunSettings.MAX_POLL_INTERVAL) > 0) {
+            return Optional.of(RunSettings.pollIntervalRange(text.trim()));
+        }
+        return Optional.empty();
+    }
+
+    static Duration pollInterval(String text) {
+        return Binder.parseDuration(text).orElseThrow();
+    }
+
+    /** {@code spot.onDemandAfterEvictions}: a whole number from 0 to 100. */
+    static Optional<String> checkOnDemandAfterEvictions(String text) {
+        String trimmed = text.trim();
+        boolean valid = WHOLE_NUMBER.matcher(trimmed).matches() && Integer.parseInt(trimmed) >= 0
+                && Integer.parseInt(trimmed) <= RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS;
+        return valid ? Optional.empty() : Optional.of(RunSettings.onDemandAfterEvictionsRange(trimmed));
+    }
+
+    static int onDemandAfterEvictions(String text) {
+        return Integer.parseInt(text.trim());
     }
 
     /** {@code ~} and {@code ~/x} are under home; other relative paths are under {@code base}. */

@@ -28,14 +28,9 @@ public record JobEvent(String jobId, long sequence, Instant at, String kind, Str
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(detail, "detail");
-        if (sequence < 0) {
-            throw new IllegalArgumentException("an event's sequence is 0 (not stored yet) or more: " + sequence);
-        }
-        if (!kind.matches("[a-z][a-z-]*")) {
-            throw new IllegalArgumentException("an event's kind is one lower-case word: '" + kind + "'");
-        }
-        // One line each, so that a history prints and greps as lines.
-        detail = detail.replace('\n', ' ').replace('\r', ' ');
+        EventText.sequence(sequence);
+        EventText.kind(kind);
+        detail = EventText.detail(detail);
     }
 
     /** An event to store: the store gives it its sequence. */

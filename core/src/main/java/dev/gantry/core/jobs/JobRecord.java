@@ -1,5 +1,6 @@
 package dev.gantry.core.jobs;
 
+import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import java.time.Instant;
@@ -26,6 +27,9 @@ import java.util.OptionalInt;
  * @param updatedAt when it last changed
  * @param startedAt when the job started running, if known
  * @param endedAt when it ended, if known
+ * @param evictions how often its capacity was evicted so far, as the backend counts (a requeueing orchestrator keeps
+ *     the job and raises this; one that cannot ends it PREEMPTED)
+ * @param lastEviction the last of those evictions; present exactly when {@code evictions > 0}
  */
 public record JobRecord(
         String id,
@@ -41,7 +45,9 @@ public record JobRecord(
         Instant createdAt,
         Instant updatedAt,
         Optional<Instant> startedAt,
-        Optional<Instant> endedAt) {
+        Optional<Instant> endedAt,
+        int evictions,
+        Optional<Eviction> lastEviction) {
 
     /** How far submission got. */
     public enum Stage {
@@ -66,6 +72,19 @@ public record JobRecord(
         Objects.requireNonNull(updatedAt, "updatedAt");
         Objects.requireNonNull(startedAt, "startedAt");
         Objects.requireNonNull(endedAt, "endedAt");
+        Objects.requireNonNull(lastEviction, "lastEviction");
+        if (evictions < 0 || (evictions > 0) != lastEviction.isPresent()) {
+            throw new IllegalArgumentException("a job has 0 or more evictions, and a last one exactly when more than 0: "
+                    + evictions + ", " + lastEviction);
+        }
+    }
+
+    /** A record of a job never evicted. */
+    public JobRecord(String id, String workload, Optional<String> specFile, String backend, Optional<JobRef> ref,
+            Stage stage, JobState state, OptionalInt exitCode, String message, String placement, Instant createdAt,
+            Instant updatedAt, Optional<Instant> startedAt, Optional<Instant> endedAt) {
+        this(id, workload, specFile, backend, ref, stage, state, exitCode, message, placement, createdAt, updatedAt,
+                startedAt, endedAt, 0, Optional.empty());
     }
 
     public static JobRecord submitting(String id, String workload, Optional<String> specFile, String backend,
@@ -76,12 +95,14 @@ public record JobRecord(
 
     public JobRecord submitted(JobRef jobRef, Instant now) {
         return new JobRecord(id, workload, specFile, backend, Optional.of(jobRef), Stage.SUBMITTED, state, exitCode,
-                "submitted", placement, createdAt, now, startedAt, endedAt);
+                "submitted", placement, createdAt, now, startedAt, endedAt, evictions, lastEviction);
     }
 
     public JobRecord withStatus(dev.gantry.api.backend.JobStatus status, Instant now) {
         return new JobRecord(id, workload, specFile, backend, ref, stage, status.state(), status.exitCode(),
                 status.message(), placement, createdAt, now, status.startedAt().or(() -> startedAt),
-                status.endedAt().or(() -> endedAt));
+                status.endedAt().or(() -> endedAt), Math.max(evictions, status.evictions()),
+                status.evictions() >= evictions && status.lastEviction().isPresent() ? status.lastEviction()
+                : lastEviction);
     }
 }

@@ -54,6 +54,15 @@ public final class JobService {
      * key.
      */
     public JobRecord submit(Plan plan, String backendName, String id, Optional<String> specFile) {
+        return submit(plan, backendName, SubmitOptions.withKey(id), specFile);
+    }
+
+    /**
+     * The same with the SPI's options in full (attempt, resume, dependencies): the job id is the options'
+     * idempotency key.
+     */
+    public JobRecord submit(Plan plan, String backendName, SubmitOptions options, Optional<String> specFile) {
+        String id = options.idempotencyKey();
         Optional<JobRecord> existing = store.find(id);
         if (existing.isPresent()) {
             JobRecord record = existing.get();
@@ -71,7 +80,7 @@ public final class JobService {
                 ? "again, with the same key, after an interrupted submit: " : "") + "to backend '" + backendName
                 + "', " + record.placement()));
         Backend backend = backends.backend(backendName);
-        JobRef ref = backend.submit(plan, SubmitOptions.withKey(id));
+        JobRef ref = backend.submit(plan, options);
         record = record.submitted(ref, clock.instant());
         store.save(record, JobEvent.of(id, record.updatedAt(), JobEvent.SUBMITTED, "backend '" + backendName
                 + "' job " + ref.id()));
@@ -82,6 +91,23 @@ public final class JobService {
     public JobRecord job(String id) {
         JobRecord record = store.find(id).orElseThrow(() -> notFound(id));
         return refresh(List.of(record)).get(0);
+    }
+
+    /** The record as stored, not refreshed; empty when there is none. */
+    public Optional<JobRecord> find(String id) {
+        return store.find(id);
+    }
+
+    /**
+     * The records of these jobs that exist, in the order asked, unfinished ones refreshed with one status call per
+     * backend however many there are.
+     */
+    public List<JobRecord> jobs(List<String> ids) {
+        List<JobRecord> records = new ArrayList<>(ids.size());
+        for (String id : ids) {
+            store.find(id).ifPresent(records::add);
+        }
+        return refresh(records);
     }
 
     /** Every record, with unfinished jobs refreshed in one status call per backend. */
@@ -137,7 +163,9 @@ public final class JobService {
                     JobRecord fresh = record.withStatus(status, clock.instant());
                     store.save(fresh, JobEvent.of(record.id(), fresh.updatedAt(), JobEvent.STATE, status.state()
                             + status.exitCode().stream().mapToObj(c -> " (exit " + c + ")").findFirst().orElse("")
-                            + ": " + status.message()));
+                            + ": " + status.message() + (status.evictions() > record.evictions()
+                            ? "; evicted (" + status.lastEviction().map(e -> e.reason()).orElse("") + "), "
+                            + status.evictions() + " so far" : "")));
                     updated.put(record.id(), fresh);
                 }
             }
@@ -153,7 +181,8 @@ public final class JobService {
         return record.state() != status.state() || !record.exitCode().equals(status.exitCode())
                 || !record.message().equals(status.message())
                 || (status.startedAt().isPresent() && record.startedAt().isEmpty())
-                || (status.endedAt().isPresent() && record.endedAt().isEmpty());
+                || (status.endedAt().isPresent() && record.endedAt().isEmpty())
+                || status.evictions() > record.evictions();
     }
 
     private static String placement(Plan plan) {

@@ -2,18 +2,25 @@ package dev.gantry.core.runs;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * One job submitted for a step: the link from a run to the job records ({@code jobs}) that did its work.
+ * One job submitted for a step: the link from a run to the job records ({@code jobs}) that did its work. Written
+ * before the job is submitted (the intent: its job id is derived from the run, step and number, so a process that
+ * dies before the backend answers submits the same job again with the same idempotency key), and updated as the job
+ * is evicted and ends.
  *
  * @param runId the run
  * @param step the step's name
  * @param number which attempt of the step, from 1
- * @param jobId the job's id in the job store
- * @param pricePerHour what its placement cost an hour when chosen, if known
+ * @param jobId the job's id in the job store, also the idempotency key the backend was given
+ * @param pricePerHour what its placement cost an hour when chosen, if known: cost reports use it, not today's catalog
  * @param spot whether it ran on spot capacity
  * @param createdAt when it was submitted
+ * @param evictions how often its capacity was evicted while the orchestrator kept the job (a requeue), or 1 for a
+ *     job that ended PREEMPTED
+ * @param outcome how it ended, once it did
  */
 public record AttemptRecord(
         String runId,
@@ -22,7 +29,9 @@ public record AttemptRecord(
         String jobId,
         OptionalDouble pricePerHour,
         boolean spot,
-        Instant createdAt) {
+        Instant createdAt,
+        int evictions,
+        Optional<AttemptOutcome> outcome) {
 
     public AttemptRecord {
         Objects.requireNonNull(runId, "runId");
@@ -30,8 +39,27 @@ public record AttemptRecord(
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(pricePerHour, "pricePerHour");
         Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(outcome, "outcome");
         if (number < 1) {
             throw new IllegalArgumentException("an attempt's number is 1 or more: " + number);
         }
+        if (evictions < 0) {
+            throw new IllegalArgumentException("an attempt's evictions are 0 or more: " + evictions);
+        }
+    }
+
+    /** A new attempt, not evicted, not ended. */
+    public AttemptRecord(String runId, String step, int number, String jobId, OptionalDouble pricePerHour,
+            boolean spot, Instant createdAt) {
+        this(runId, step, number, jobId, pricePerHour, spot, createdAt, 0, Optional.empty());
+    }
+
+    public AttemptRecord withEvictions(int count) {
+        return new AttemptRecord(runId, step, number, jobId, pricePerHour, spot, createdAt, count, outcome);
+    }
+
+    public AttemptRecord ended(AttemptOutcome how) {
+        return new AttemptRecord(runId, step, number, jobId, pricePerHour, spot, createdAt, evictions,
+                Optional.of(how));
     }
 }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Where workflow runs, their steps and their attempts live: the state database ({@code core.state}). A run is
@@ -37,6 +38,28 @@ public interface RunStore extends AutoCloseable {
     /** Records an attempt; fails when its step already has one of its number. */
     void addAttempt(AttemptRecord attempt);
 
+    /**
+     * Records a new attempt and its step as it stands with it (SUBMITTED, its attempts raised), in one transaction:
+     * the intent written before the attempt's job is submitted. Fails when the step already has an attempt of that
+     * number, so that two processes never both start the same attempt.
+     */
+    void startAttempt(StepRecord step, AttemptRecord attempt);
+
+    /** Writes an attempt's evictions and outcome (the rest of it never changes); fails when there is no such attempt. */
+    void updateAttempt(AttemptRecord attempt);
+
+    /** Writes the steps, each replacing its older version, in one transaction. */
+    void saveSteps(List<StepRecord> steps);
+
+    /** Appends events to their runs' histories, all in one transaction, each numbered after its run's last. */
+    void append(List<RunEvent> events);
+
+    /** The run's events, oldest first; empty for a run with none. */
+    List<RunEvent> events(String runId);
+
+    /** The run's events after {@code sequence}, oldest first: what a follower has not seen yet. */
+    List<RunEvent> eventsAfter(String runId, long sequence);
+
     Optional<RunRecord> find(String runId);
 
     /** The newest run of this workflow and spec that has not finished: the one to resume. */
@@ -58,6 +81,17 @@ public interface RunStore extends AutoCloseable {
      * @return the lease; empty when another holder's lease has not expired
      */
     Optional<Lease> acquireLease(String runId, String holder, Duration ttl);
+
+    /**
+     * As {@link #acquireLease(String, String, Duration)}, also taking a lease that has not expired when
+     * {@code abandoned} says its holder is gone (a process on this machine that no longer runs), so that a run whose
+     * driver was killed is picked up at once rather than when the lease runs out. {@code abandoned} is asked inside the
+     * transaction and must be quick.
+     */
+    Optional<Lease> acquireLease(String runId, String holder, Duration ttl, Predicate<Lease> abandoned);
+
+    /** The run's lease as stored, expired or not; empty when no one holds it. */
+    Optional<Lease> lease(String runId);
 
     /**
      * Extends the lease {@code holder} holds to {@code ttl} from now, even if it expired meanwhile, as long as no

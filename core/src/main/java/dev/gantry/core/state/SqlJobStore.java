@@ -2,6 +2,7 @@ package dev.gantry.core.state;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.SecretResolver;
@@ -22,12 +23,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.TreeSet;
 
 /**
  * Job records and their histories in the state database ({@link StateDatabase}): one row per job, one per event,
@@ -41,7 +39,15 @@ public final class SqlJobStore implements JobStore {
     static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.nnnnnnnnn'Z'")
             .withZone(ZoneOffset.UTC);
     private static final String COLUMNS = "id, workload, spec_file, backend, backend_job_id, stage, state, exit_code, "
-            + "message, placement, created_at, updated_at, started_at, ended_at";
+            + "message, placement, created_at, updated_at, started_at, ended_at, evictions, last_eviction_at, "
+            + "last_eviction_reason";
+    /** Each job's history, numbered under the lock {@code job-events:JOB}. */
+    private static final NumberedEvents<JobEvent> EVENTS = new NumberedEvents<>("job_events", "job_id",
+            List.of("at", "kind", "detail"), "job-events:", JobEvent::jobId, (insert, event) -> {
+                insert.setString(3, TIME.format(event.at()));
+                insert.setString(4, event.kind());
+                insert.setString(5, event.detail());
+            });
 
     private final StateDatabase database;
 
@@ -120,7 +126,7 @@ public final class SqlJobStore implements JobStore {
         }
         database.transaction("save job " + record.id(), connection -> {
             upsert(connection, record);
-            insert(connection, List.of(event));
+            EVENTS.insert(database, connection, List.of(event));
             return null;
         });
     }
@@ -131,7 +137,7 @@ public final class SqlJobStore implements JobStore {
             return;
         }
         database.transaction("record " + events.size() + " events", connection -> {
-            insert(connection, events);
+            EVENTS.insert(database, connection, events);
             return null;
         });
     }
@@ -152,40 +158,6 @@ public final class SqlJobStore implements JobStore {
             }
             return events;
         });
-    }
-
-    /**
-     * Inserts the events, each numbered after its job's last; one batch. The transaction holds each job's lock (taken
-     * in name order, so that two writers of several jobs never deadlock), so no other writer takes a number between
-     * the read and the insert.
-     */
-    private void insert(Connection connection, List<JobEvent> events) throws SQLException {
-        for (String jobId : new TreeSet<>(events.stream().map(JobEvent::jobId).toList())) {
-            database.serialize(connection, "job-events:" + jobId);
-        }
-        Map<String, Long> last = new HashMap<>();
-        try (PreparedStatement max = connection.prepareStatement("SELECT COALESCE(MAX(sequence), 0) FROM job_events "
-                + "WHERE job_id = ?"); PreparedStatement insert = connection.prepareStatement("INSERT INTO "
-                + "job_events (job_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)")) {
-            for (JobEvent event : events) {
-                Long previous = last.get(event.jobId());
-                if (previous == null) {
-                    max.setString(1, event.jobId());
-                    try (ResultSet rows = max.executeQuery()) {
-                        previous = rows.next() ? rows.getLong(1) : 0L;
-                    }
-                }
-                long sequence = previous + 1;
-                last.put(event.jobId(), sequence);
-                insert.setString(1, event.jobId());
-                insert.setLong(2, sequence);
-                insert.setString(3, TIME.format(event.at()));
-                insert.setString(4, event.kind());
-                insert.setString(5, event.detail());
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        }
     }
 
     @Override
@@ -221,13 +193,14 @@ public final class SqlJobStore implements JobStore {
                 + "backend = excluded.backend, backend_job_id = excluded.backend_job_id, stage = excluded.stage, "
                 + "state = excluded.state, exit_code = excluded.exit_code, message = excluded.message, placement = "
                 + "excluded.placement, created_at = excluded.created_at, updated_at = excluded.updated_at, "
-                + "started_at = excluded.started_at, ended_at = excluded.ended_at");
+                + "started_at = excluded.started_at, ended_at = excluded.ended_at, evictions = excluded.evictions, "
+                + "last_eviction_at = excluded.last_eviction_at, last_eviction_reason = excluded.last_eviction_reason");
     }
 
     /** Inserts the record; when its id is taken, does what {@code onConflict} says (both databases' syntax). */
     private static void write(Connection connection, JobRecord r, String onConflict) throws SQLException {
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO jobs (" + COLUMNS + ") VALUES "
-                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) " + onConflict)) {
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) " + onConflict)) {
             upsert.setString(1, r.id());
             upsert.setString(2, r.workload());
             upsert.setString(3, r.specFile().orElse(null));
@@ -246,6 +219,9 @@ public final class SqlJobStore implements JobStore {
             upsert.setString(12, TIME.format(r.updatedAt()));
             upsert.setString(13, r.startedAt().map(TIME::format).orElse(null));
             upsert.setString(14, r.endedAt().map(TIME::format).orElse(null));
+            upsert.setInt(15, r.evictions());
+            upsert.setString(16, r.lastEviction().map(e -> TIME.format(e.at())).orElse(null));
+            upsert.setString(17, r.lastEviction().map(Eviction::reason).orElse(null));
             upsert.executeUpdate();
         }
     }
@@ -254,13 +230,18 @@ public final class SqlJobStore implements JobStore {
         String backend = row.getString("backend");
         int exit = row.getInt("exit_code");
         OptionalInt exitCode = row.wasNull() ? OptionalInt.empty() : OptionalInt.of(exit);
+        String evictedAt = row.getString("last_eviction_at");
+        String evictedWhy = row.getString("last_eviction_reason");
+        Optional<Eviction> lastEviction = Optional.ofNullable(evictedAt)
+                .map(at -> new Eviction(time(at), evictedWhy == null ? "" : evictedWhy));
         return new JobRecord(row.getString("id"), row.getString("workload"),
                 Optional.ofNullable(row.getString("spec_file")), backend,
                 Optional.ofNullable(row.getString("backend_job_id")).map(id -> new JobRef(backend, id)),
                 JobRecord.Stage.valueOf(row.getString("stage")), JobState.valueOf(row.getString("state")), exitCode,
                 row.getString("message"), row.getString("placement"), time(row.getString("created_at")),
                 time(row.getString("updated_at")), Optional.ofNullable(row.getString("started_at"))
-                .map(SqlJobStore::time), Optional.ofNullable(row.getString("ended_at")).map(SqlJobStore::time));
+                .map(SqlJobStore::time), Optional.ofNullable(row.getString("ended_at")).map(SqlJobStore::time),
+                row.getInt("evictions"), lastEviction);
     }
 
     @Override

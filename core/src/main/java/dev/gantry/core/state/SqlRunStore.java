@@ -3,9 +3,13 @@ package dev.gantry.core.state;
 import static dev.gantry.core.state.SqlJobStore.TIME;
 import static dev.gantry.core.state.SqlJobStore.time;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.runs.AttemptOutcome;
 import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.core.runs.RunEvent;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunState;
 import dev.gantry.core.runs.RunStore;
@@ -22,23 +26,39 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * Workflow runs, their steps, attempts and leases in the state database ({@link StateDatabase}), beside the job
- * records of {@link SqlJobStore}: the same schema, migrations and connection handling; each write one transaction.
- * A lease is read and written under the run's lock ({@link StateDatabase#serialize}), so two processes never both
- * take it.
+ * Workflow runs, their steps, attempts, histories and leases in the state database ({@link StateDatabase}), beside
+ * the job records of {@link SqlJobStore}: the same schema, migrations and connection handling; each write one
+ * transaction. A lease is read and written under the run's lock ({@link StateDatabase#serialize}), so two processes
+ * never both take it.
  */
 public final class SqlRunStore implements RunStore {
     private static final String RUN_COLUMNS = "id, name, spec_file, spec_hash, git_commit, git_dirty, catalog_source, "
             + "catalog_date, gantry_version, backend, state, message, created_at, updated_at, ended_at";
     private static final String STEP_COLUMNS = "run_id, name, state, attempts, evictions, next_attempt_at, reason, "
             + "updated_at";
-    private static final String ATTEMPT_COLUMNS = "run_id, step, number, job_id, price_per_hour, spot, created_at";
+    private static final String ATTEMPT_COLUMNS = "run_id, step, number, job_id, price_per_hour, spot, created_at, "
+            + "evictions, outcome";
+    /** What a step's newer version does to its older one: replaces it, every field. */
+    private static final String REPLACE_STEP = "ON CONFLICT (run_id, name) DO UPDATE SET state = excluded.state, "
+            + "attempts = excluded.attempts, evictions = excluded.evictions, next_attempt_at = "
+            + "excluded.next_attempt_at, reason = excluded.reason, updated_at = excluded.updated_at";
+    /** Each run's history, numbered under a lock of its own ({@code run-events:RUN}): never waits on a lease. */
+    private static final NumberedEvents<RunEvent> EVENTS = new NumberedEvents<>("run_events", "run_id",
+            List.of("at", "step", "kind", "detail"), "run-events:", RunEvent::runId, (insert, event) -> {
+                insert.setString(3, TIME.format(event.at()));
+                insert.setString(4, event.step().orElse(null));
+                insert.setString(5, event.kind());
+                insert.setString(6, event.detail());
+            });
 
     private final StateDatabase database;
     /** What a lease's expiry is measured against; every process sharing the database reads its own. */
@@ -95,16 +115,8 @@ public final class SqlRunStore implements RunStore {
                 insert.setString(15, run.endedAt().map(TIME::format).orElse(null));
                 insert.executeUpdate();
             }
-            if (!steps.isEmpty()) {
-                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_steps (" + STEP_COLUMNS
-                        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                    for (StepRecord step : steps) {
-                        bind(insert, step);
-                        insert.addBatch();
-                    }
-                    insert.executeBatch();
-                }
-            }
+            // No ON CONFLICT: a step named twice fails the whole run.
+            writeSteps(connection, steps, "");
             return null;
         });
     }
@@ -126,17 +138,49 @@ public final class SqlRunStore implements RunStore {
 
     @Override
     public void saveStep(StepRecord step) {
-        database.transaction("save step " + step.name() + " of run " + step.runId(), connection -> {
-            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO run_steps (" + STEP_COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET state = "
-                    + "excluded.state, attempts = excluded.attempts, evictions = excluded.evictions, "
-                    + "next_attempt_at = excluded.next_attempt_at, reason = excluded.reason, "
-                    + "updated_at = excluded.updated_at")) {
-                bind(upsert, step);
-                upsert.executeUpdate();
+        saveSteps("save step " + step.name() + " of run " + step.runId(), List.of(step));
+    }
+
+    @Override
+    public void saveSteps(List<StepRecord> steps) {
+        // A step twice in one batch: SQLite would keep the last, PostgreSQL may refuse a statement that updates a
+        // row twice; refused alike on both.
+        Set<List<String>> keys = new HashSet<>();
+        for (StepRecord step : steps) {
+            if (!keys.add(List.of(step.runId(), step.name()))) {
+                throw new IllegalArgumentException("step " + step.name() + " of run " + step.runId()
+                        + " saved twice in one call");
             }
+        }
+        if (!steps.isEmpty()) {
+            saveSteps("save " + steps.size() + " steps", steps);
+        }
+    }
+
+    private void saveSteps(String what, List<StepRecord> steps) {
+        database.transaction(what, connection -> {
+            writeSteps(connection, steps, REPLACE_STEP);
             return null;
         });
+    }
+
+    /**
+     * Inserts the steps in one batch; when a step's name is taken in its run, does what {@code onConflict} says (both
+     * databases' syntax), or fails when it is empty.
+     */
+    private static void writeSteps(Connection connection, List<StepRecord> steps, String onConflict)
+            throws SQLException {
+        if (steps.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_steps (" + STEP_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) " + onConflict)) {
+            for (StepRecord step : steps) {
+                bind(insert, step);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
     }
 
     private static void bind(PreparedStatement statement, StepRecord step) throws SQLException {
@@ -152,24 +196,106 @@ public final class SqlRunStore implements RunStore {
 
     @Override
     public void addAttempt(AttemptRecord attempt) {
-        database.transaction("record attempt " + attempt.number() + " of step " + attempt.step() + " of run "
-                + attempt.runId(), connection -> {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_attempts ("
-                    + ATTEMPT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                insert.setString(1, attempt.runId());
-                insert.setString(2, attempt.step());
-                insert.setInt(3, attempt.number());
-                insert.setString(4, attempt.jobId());
-                if (attempt.pricePerHour().isPresent()) {
-                    insert.setDouble(5, attempt.pricePerHour().getAsDouble());
-                } else {
-                    insert.setNull(5, Types.DOUBLE);
+        database.transaction("record " + name(attempt), connection -> {
+            insertAttempt(connection, attempt);
+            return null;
+        });
+    }
+
+    @Override
+    public void startAttempt(StepRecord step, AttemptRecord attempt) {
+        if (!step.runId().equals(attempt.runId()) || !step.name().equals(attempt.step())) {
+            throw new IllegalArgumentException(name(attempt) + " started with step " + step.name() + " of run "
+                    + step.runId());
+        }
+        database.transaction("start " + name(attempt), connection -> {
+            // Under the run's lock, as its lease is taken and given up: a start queues behind those rather than
+            // interleaving with them. A second start of the same number fails on the key, and its step is left.
+            database.serialize(connection, "run:" + attempt.runId());
+            insertAttempt(connection, attempt);
+            writeSteps(connection, List.of(step), REPLACE_STEP);
+            return null;
+        });
+    }
+
+    /** Inserts the attempt; fails (on the key) when its step has one of its number. */
+    private static void insertAttempt(Connection connection, AttemptRecord attempt) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_attempts (" + ATTEMPT_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            insert.setString(1, attempt.runId());
+            insert.setString(2, attempt.step());
+            insert.setInt(3, attempt.number());
+            insert.setString(4, attempt.jobId());
+            if (attempt.pricePerHour().isPresent()) {
+                insert.setDouble(5, attempt.pricePerHour().getAsDouble());
+            } else {
+                insert.setNull(5, Types.DOUBLE);
+            }
+            insert.setBoolean(6, attempt.spot());
+            insert.setString(7, TIME.format(attempt.createdAt()));
+            insert.setInt(8, attempt.evictions());
+            insert.setString(9, attempt.outcome().map(AttemptOutcome::name).orElse(null));
+            insert.executeUpdate();
+        }
+    }
+
+    @Override
+    public void updateAttempt(AttemptRecord attempt) {
+        database.transaction("update " + name(attempt), connection -> {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE run_attempts SET evictions = ?, "
+                    + "outcome = ? WHERE run_id = ? AND step = ? AND number = ?")) {
+                update.setInt(1, attempt.evictions());
+                update.setString(2, attempt.outcome().map(AttemptOutcome::name).orElse(null));
+                update.setString(3, attempt.runId());
+                update.setString(4, attempt.step());
+                update.setInt(5, attempt.number());
+                if (update.executeUpdate() == 0) {
+                    // A caller's bug: an attempt is recorded (startAttempt, addAttempt) before its job is submitted.
+                    throw new GantryException(ErrorCode.INTERNAL, "cannot update " + name(attempt) + " in the state "
+                            + "database " + database.location() + ": it was never recorded");
                 }
-                insert.setBoolean(6, attempt.spot());
-                insert.setString(7, TIME.format(attempt.createdAt()));
-                insert.executeUpdate();
             }
             return null;
+        });
+    }
+
+    /** For messages: "attempt N of step S of run R". */
+    private static String name(AttemptRecord attempt) {
+        return "attempt " + attempt.number() + " of step " + attempt.step() + " of run " + attempt.runId();
+    }
+
+    @Override
+    public void append(List<RunEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        database.transaction("record " + events.size() + " run events", connection -> {
+            EVENTS.insert(database, connection, events);
+            return null;
+        });
+    }
+
+    @Override
+    public List<RunEvent> events(String runId) {
+        return eventsAfter(runId, 0);
+    }
+
+    @Override
+    public List<RunEvent> eventsAfter(String runId, long sequence) {
+        return database.read("read the history of run " + runId, connection -> {
+            List<RunEvent> events = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT sequence, at, step, kind, detail FROM "
+                    + "run_events WHERE run_id = ? AND sequence > ? ORDER BY sequence")) {
+                query.setString(1, runId);
+                query.setLong(2, sequence);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        events.add(new RunEvent(runId, rows.getLong(1), time(rows.getString(2)),
+                                Optional.ofNullable(rows.getString(3)), rows.getString(4), rows.getString(5)));
+                    }
+                }
+            }
+            return events;
         });
     }
 
@@ -264,12 +390,7 @@ public final class SqlRunStore implements RunStore {
                 query.setString(1, runId);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
-                        double price = rows.getDouble("price_per_hour");
-                        OptionalDouble pricePerHour = rows.wasNull() ? OptionalDouble.empty()
-                                : OptionalDouble.of(price);
-                        attempts.add(new AttemptRecord(runId, rows.getString("step"), rows.getInt("number"),
-                                rows.getString("job_id"), pricePerHour, rows.getBoolean("spot"),
-                                time(rows.getString("created_at"))));
+                        attempts.add(attempt(rows));
                     }
                 }
             }
@@ -277,16 +398,30 @@ public final class SqlRunStore implements RunStore {
         });
     }
 
+    private static AttemptRecord attempt(ResultSet row) throws SQLException {
+        double price = row.getDouble("price_per_hour");
+        OptionalDouble pricePerHour = row.wasNull() ? OptionalDouble.empty() : OptionalDouble.of(price);
+        return new AttemptRecord(row.getString("run_id"), row.getString("step"), row.getInt("number"),
+                row.getString("job_id"), pricePerHour, row.getBoolean("spot"), time(row.getString("created_at")),
+                row.getInt("evictions"), Optional.ofNullable(row.getString("outcome")).map(AttemptOutcome::valueOf));
+    }
+
     @Override
     public Optional<Lease> acquireLease(String runId, String holder, Duration ttl) {
+        return acquireLease(runId, holder, ttl, lease -> false);
+    }
+
+    @Override
+    public Optional<Lease> acquireLease(String runId, String holder, Duration ttl, Predicate<Lease> abandoned) {
         Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(abandoned, "abandoned");
         positive(ttl);
         return database.transaction("take the lease of run " + runId, connection -> {
             database.serialize(connection, "run:" + runId);
             Instant now = clock.instant();
             Optional<Lease> current = lease(connection, runId);
             if (current.isPresent() && !current.get().holder().equals(holder)
-                    && now.isBefore(current.get().expiresAt())) {
+                    && now.isBefore(current.get().expiresAt()) && !abandoned.test(current.get())) {
                 return Optional.empty();
             }
             Lease lease = new Lease(runId, holder, now.plus(ttl));
@@ -333,8 +468,8 @@ public final class SqlRunStore implements RunStore {
         });
     }
 
-    /** The run's lease as stored, expired or not. */
-    Optional<Lease> lease(String runId) {
+    @Override
+    public Optional<Lease> lease(String runId) {
         return database.read("read the lease of run " + runId, connection -> lease(connection, runId));
     }
 

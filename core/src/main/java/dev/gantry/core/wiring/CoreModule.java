@@ -13,9 +13,11 @@ import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.jobs.JobStore;
 import dev.gantry.core.jobs.LazyJobStore;
+import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
 import dev.gantry.core.spec.SpecReader;
 import dev.gantry.core.state.SqlJobStore;
+import dev.gantry.core.state.SqlRunStore;
 import dev.gantry.images.ImageCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +54,13 @@ final class CoreModule {
         return new LazyJobStore(() -> SqlJobStore.open(config, secrets));
     }
 
+    /** Where workflow runs live: the same database as the job records, opened when a run is first asked for. */
+    @Provides
+    @Singleton
+    static RunStore runStore(GantryConfig config, SecretResolver secrets, Clock clock) {
+        return SqlRunStore.open(config, secrets, clock);
+    }
+
     @Provides
     @Singleton
     static SecretResolver secrets(GantrySettings settings) {
@@ -86,9 +95,9 @@ final class CoreModule {
     @Provides
     @Singleton
     static CoreServices services(GantrySettings settings, SpecReader specs, BackendRegistry registry,
-                                 JobStore jobStore, SecretResolver secrets, Lazy<Catalog> catalog,
-                                 Lazy<Advisor> advisor, Clock clock) {
-        return new CoreServices(settings, settings.config(), specs, registry, jobStore, secrets, catalog::get,
-                advisor::get, clock);
+                                 JobStore jobStore, Lazy<RunStore> runStore, SecretResolver secrets,
+                                 Lazy<Catalog> catalog, Lazy<Advisor> advisor, Clock clock) {
+        return new CoreServices(settings, settings.config(), specs, registry, jobStore, runStore::get, secrets,
+                catalog::get, advisor::get, clock);
     }
 }

@@ -6,6 +6,7 @@ import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.jobs.JobStore;
+import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.spec.SpecReader;
 import java.time.Clock;
 import java.util.function.Supplier;
@@ -15,6 +16,6 @@ import java.util.function.Supplier;
  * or listing jobs never pays for loading prices.
  */
 public record CoreServices(GantrySettings settings, GantryConfig config, SpecReader specs, BackendRegistry registry,
-                           JobStore jobStore, SecretResolver secrets, Supplier<Catalog> catalog,
+                           JobStore jobStore, Supplier<RunStore> runStore, SecretResolver secrets, Supplier<Catalog> catalog,
                            Supplier<Advisor> advisor, Clock clock) {
 }

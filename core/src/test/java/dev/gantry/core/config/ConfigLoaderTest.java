@@ -14,6 +14,7 @@ import dev.gantry.api.backend.BackendConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -201,8 +202,9 @@ class ConfigLoaderTest {
                 "advice.scheduler: must be one of slurm, gridengine, pbs, got 'slrum'; did you mean 'slurm'? "
                         + "(given on the command line)",
                 "bakend: is not a configuration setting; settings are backend, defaults.regions, defaults.spot, "
-                        + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password and "
-                        + "backends.<backend>.<key>; did you mean 'backend'?"), lines(e));
+                        + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password, "
+                        + "runs.pollInterval, spot.onDemandAfterEvictions and backends.<backend>.<key>; did you mean "
+                        + "'backend'?"), lines(e));
     }
 
     @Test
@@ -301,5 +303,184 @@ class ConfigLoaderTest {
         assertTrue(config.toString().contains("aks[token]"));
         assertTrue(!config.toString().contains("s3cret"));
         assertEquals("aks", config.withBackend("aks").selectedBackendConfig().backend());
+    }
+
+    // ---- runs.pollInterval and spot.onDemandAfterEvictions ----
+
+    @Test
+    void runSettingsDefaultToFiveSecondsAndThreeEvictions() throws IOException {
+        assertEquals(new RunSettings(Duration.ofSeconds(5), 3), RunSettings.DEFAULT);
+        assertEquals(RunSettings.DEFAULT, GantryConfig.defaults(home).runs());
+        assertEquals(RunSettings.DEFAULT, load(Map.of(), Map.of()).runs());
+        assertEquals(RunSettings.DEFAULT, new GantryConfig("manual", Map.of(), List.of(), Optional.empty(),
+                Optional.empty(), Optional.empty(), home, "test").runs(), "the short constructor keeps the defaults");
+        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\nruns: {}\nspot: {}\n");
+        assertEquals(RunSettings.DEFAULT, load(Map.of(), Map.of()).runs(), "empty sections keep the defaults");
+    }
+
+    @Test
+    void runSettingsAreReadFromTheFile() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                defaults:
+                  spot: allowed
+                runs:
+                  pollInterval: 2s
+                spot:
+                  onDemandAfterEvictions: 5
+                """);
+
+        GantryConfig config = load(Map.of(), Map.of());
+
+        assertEquals(new RunSettings(Duration.ofSeconds(2), 5), config.runs());
+        assertEquals(Optional.of(SpotPolicy.ALLOWED), config.defaultSpot(), "defaults.spot is another setting");
+        assertEquals(List.of(), loader.validate(work.resolve("gantry.yaml")));
+        assertEquals(new RunSettings(Duration.ofHours(1), 0), configFrom(
+                "runs: {pollInterval: 1h}\nspot: {onDemandAfterEvictions: 0}\n").runs(), "both ends: 1h and 0");
+        assertEquals(new RunSettings(Duration.ofSeconds(90), 100), configFrom(
+                "runs: {pollInterval: 1m30s}\nspot: {onDemandAfterEvictions: '100'}\n").runs());
+    }
+
+    private GantryConfig configFrom(String yaml) throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), yaml);
+        return load(Map.of(), Map.of());
+    }
+
+    @Test
+    void runSettingsComeFromTheEnvironmentOverTheFile() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "runs: {pollInterval: 2s}\n"
+                + "spot: {onDemandAfterEvictions: 5}\n");
+
+        GantryConfig config = load(Map.of("GANTRY_RUNS_POLL_INTERVAL", "1m", "GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS",
+                " 0 "), Map.of());
+
+        assertEquals(new RunSettings(Duration.ofMinutes(1), 0), config.runs());
+        assertEquals(Optional.empty(), config.defaultSpot(), "GANTRY_SPOT is a different variable");
+    }
+
+    @Test
+    void runSettingsFromFlagsWinOverTheEnvironment() {
+        GantryConfig config = load(Map.of("GANTRY_RUNS_POLL_INTERVAL", "1m", "GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS",
+                "7"), Map.of(ConfigSources.RUNS_POLL_INTERVAL, "30s", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS,
+                "100"));
+
+        assertEquals(new RunSettings(Duration.ofSeconds(30), 100), config.runs());
+        assertEquals("runs.pollInterval", ConfigSources.RUNS_POLL_INTERVAL);
+        assertEquals("spot.onDemandAfterEvictions", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS);
+        assertTrue(config.toString().contains("runs=RunSettings[pollInterval=30s, onDemandAfterEvictions=100]"),
+                config.toString());
+    }
+
+    @Test
+    void aBadPollIntervalIsReportedInEveryLayer() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                runs:
+                  pollInterval: 500ms
+                """);
+        String file = work.resolve("gantry.yaml").toString();
+
+        GantryException e = assertThrows(GantryException.class, () -> load(
+                Map.of("GANTRY_RUNS_POLL_INTERVAL", "5"), Map.of(ConfigSources.RUNS_POLL_INTERVAL, "2h")));
+
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                file + ":2:3: runs.pollInterval: must be a duration from 1s to 1h such as 5s, 30s or 1m, got '500ms'; "
+                        + "durations are whole seconds, the shortest is 1s",
+                "GANTRY_RUNS_POLL_INTERVAL: must be a duration from 1s to 1h such as 5s, 30s or 1m, got '5'; add a "
+                        + "unit, e.g. 5s",
+                "runs.pollInterval: must be from 1s to 1h, got '2h'; a run's driver looks at its jobs once per "
+                        + "interval (default 5s) (given on the command line)"), lines(e));
+
+        Files.writeString(work.resolve("gantry.yaml"), "runs:\n  pollInterval: 0s\n");
+        assertEquals(List.of(file + ":2:3: runs.pollInterval: must be from 1s to 1h, got '0s'; a run's driver looks "
+                + "at its jobs once per interval (default 5s)"), lines(assertThrows(GantryException.class,
+                () -> load(Map.of(), Map.of()))));
+        Files.writeString(work.resolve("gantry.yaml"), "runs:\n  pollInterval: [5s]\n");
+        assertEquals(List.of(file + ":2:3: runs.pollInterval: must be a duration from 1s to 1h such as 5s, 30s or "
+                + "1m, got a list"), lines(assertThrows(GantryException.class, () -> load(Map.of(), Map.of()))));
+    }
+
+    @Test
+    void aNegativeOrTooLargeEvictionCountIsReportedInEveryLayer() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                spot:
+                  onDemandAfterEvictions: -1
+                """);
+        String file = work.resolve("gantry.yaml").toString();
+        String rest = "; it counts a step's Spot evictions before its next attempt goes on on-demand capacity "
+                + "(0: never, default 3)";
+
+        GantryException e = assertThrows(GantryException.class, () -> load(
+                Map.of("GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS", "101"),
+                Map.of(ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS, "two")));
+
+        assertEquals(List.of(
+                file + ":2:3: spot.onDemandAfterEvictions: must be a whole number from 0 to 100, got '-1'" + rest,
+                "GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS: must be a whole number from 0 to 100, got '101'" + rest,
+                "spot.onDemandAfterEvictions: must be a whole number from 0 to 100, got 'two'" + rest
+                        + " (given on the command line)"), lines(e));
+
+        Files.writeString(work.resolve("gantry.yaml"), "spot:\n  onDemandAfterEvictions: 2.5\n");
+        assertEquals(List.of(file + ":2:3: spot.onDemandAfterEvictions: must be a whole number from 0 to 100, got "
+                + "'2.5'" + rest), lines(assertThrows(GantryException.class, () -> load(Map.of(), Map.of()))));
+    }
+
+    @Test
+    void unknownKeysInTheNewSectionsAreReportedWithASuggestion() throws IOException {
+        Path file = Files.writeString(work.resolve("gantry.yaml"), """
+                runs:
+                  pollIntervall: 2s
+                spot:
+                  onDemandAfterEviction: 2
+                pollInterval: 9s
+                """);
+
+        assertEquals(List.of(
+                file + ":2:3: runs.pollIntervall: unknown field 'pollIntervall'; did you mean 'pollInterval'?",
+                file + ":4:3: spot.onDemandAfterEviction: unknown field 'onDemandAfterEviction'; did you mean "
+                        + "'onDemandAfterEvictions'?",
+                file + ":5:1: pollInterval: 'pollInterval' is not a field here; it belongs under runs"),
+                loader.validate(file).stream().map(Problem::toString).collect(Collectors.toList()));
+
+        Files.delete(file);
+        GantryException flag = assertThrows(GantryException.class, () -> load(Map.of(),
+                Map.of("runs.pollIntervl", "2s")));
+        assertEquals(List.of("runs.pollIntervl: is not a configuration setting; settings are backend, "
+                + "defaults.regions, defaults.spot, advice.scheduler, catalog.file, state.dir, state.url, state.user, "
+                + "state.password, runs.pollInterval, spot.onDemandAfterEvictions and backends.<backend>.<key>; did "
+                + "you mean 'runs.pollInterval'?"), lines(flag));
+    }
+
+    @Test
+    void aSpotPolicyWrittenAtTheTopLevelIsPointedToDefaults() throws IOException {
+        Path file = Files.writeString(work.resolve("gantry.yaml"), "spot: allowed\n");
+
+        assertEquals(List.of(file + ":1:1: spot: must be a mapping (fields: onDemandAfterEvictions), got 'allowed'; "
+                + "the spot policy for workloads belongs under defaults: defaults: {spot: allowed}"),
+                loader.validate(file).stream().map(Problem::toString).collect(Collectors.toList()));
+    }
+
+    @Test
+    void runSettingsCheckTheirRangesWhenMadeInCode() {
+        GantryException e = assertThrows(GantryException.class, () -> new RunSettings(Duration.ofMillis(500), -1));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                "runs.pollInterval: must be from 1s to 1h, got '500ms'; a run's driver looks at its jobs once per "
+                        + "interval (default 5s)",
+                "spot.onDemandAfterEvictions: must be a whole number from 0 to 100, got '-1'; it counts a step's Spot "
+                        + "evictions before its next attempt goes on on-demand capacity (0: never, default 3)"),
+                lines(e));
+        assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withOnDemandAfterEvictions(101));
+        assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withPollInterval(Duration.ofMinutes(61)));
+        assertEquals(new RunSettings(Duration.ofHours(1), 100), RunSettings.DEFAULT.withPollInterval(
+                Duration.ofHours(1)).withOnDemandAfterEvictions(100));
+
+        GantryConfig config = GantryConfig.defaults(work).withRuns(new RunSettings(Duration.ofSeconds(10), 1));
+        assertEquals(Duration.ofSeconds(10), config.withBackend("aks").withStateDirectory(work)
+                .withCatalogFile(work.resolve("c.csv")).withBackendSettings("aks", Map.of())
+                .withStateServer(new StateServer("jdbc:postgresql://db/g", Optional.empty(), Optional.empty()))
+                .runs().pollInterval(), "every copy keeps the run settings");
+        assertTrue(RunSettings.DEFAULT.movesToOnDemand(3));
+        assertTrue(!RunSettings.DEFAULT.movesToOnDemand(2));
+        assertTrue(!RunSettings.DEFAULT.withOnDemandAfterEvictions(0).movesToOnDemand(50), "0: never");
     }
 }

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.core.ManualClock;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,33 +21,14 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ReadinessWaitTest {
-    /** A clock the sleeper advances, so bounded waits are tested without waiting. */
-    static final class SteppedClock extends Clock {
-        Instant now = Instant.parse("2026-11-29T12:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    final SteppedClock clock = new SteppedClock();
+    /** Advanced by the sleeper, so bounded waits are tested without waiting. */
+    final ManualClock clock = new ManualClock(Instant.parse("2026-11-29T12:00:00Z"));
     final List<Duration> sleeps = new ArrayList<>();
 
     ReadinessWait waitFor(ReadinessCheck check) {
         return new ReadinessWait(check, Duration.ofSeconds(60), Duration.ofSeconds(10), clock, pause -> {
             sleeps.add(pause);
-            clock.now = clock.now.plus(pause);
+            clock.advance(pause);
         });
     }
 
@@ -83,7 +64,7 @@ class ReadinessWaitTest {
     void aClockThatDoesNotMoveCannotMakeTheWaitEndless() {
         List<Duration> naps = new ArrayList<>();
         ReadinessWait stuck = new ReadinessWait(vm -> ReadinessCheck.Readiness.notYet("booting"),
-                Duration.ofSeconds(60), Duration.ofSeconds(10), Clock.fixed(clock.now, ZoneOffset.UTC), naps::add);
+                Duration.ofSeconds(60), Duration.ofSeconds(10), Clock.fixed(clock.instant(), ZoneOffset.UTC), naps::add);
 
         assertThrows(GantryException.class, () -> stuck.await(List.of(VmInventoryTest.entry("a-1", Optional.empty()))));
         assertEquals(6, naps.size(), "at most timeout / interval + 1 attempts");

@@ -14,6 +14,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.azure.arm.ArmConnector;
 import dev.gantry.api.ImageRef;
 import dev.gantry.azure.fakes.ArmFake;
+import dev.gantry.core.ManualClock;
 import java.math.BigDecimal;
 import dev.gantry.ssh.TestHosts;
 import java.nio.charset.StandardCharsets;
@@ -228,10 +229,10 @@ class VmProvisionerTest {
 
     @Test
     void vmsThatNeverAnswerAreReportedButStayRecordedForVmDown() {
-        ReadinessWaitTest.SteppedClock clock = new ReadinessWaitTest.SteppedClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-29T12:00:00Z"));
         VmProvisioner silent = new VmProvisioner(arm.connector(), inventory, new ReadinessWait(
                 vm -> ReadinessCheck.Readiness.notYet("port 22 at " + vm.sshAddress() + " does not answer"),
-                Duration.ofSeconds(30), Duration.ofSeconds(10), clock, pause -> clock.now = clock.now.plus(pause)),
+                Duration.ofSeconds(30), Duration.ofSeconds(10), clock, clock::advance),
                 clock);
 
         GantryException e = assertThrows(GantryException.class, () -> silent.up(request(1, Optional.empty(), false)));

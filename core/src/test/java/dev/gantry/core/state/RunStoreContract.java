@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.GantryException;
+import dev.gantry.core.ManualClock;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobStore;
+import dev.gantry.core.runs.AttemptOutcome;
 import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.core.runs.RunEvent;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunState;
 import dev.gantry.core.runs.RunStore;
@@ -27,8 +30,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +53,7 @@ abstract class RunStoreContract {
     @TempDir
     Path state;
 
-    final TestClock clock = new TestClock(T0);
+    final ManualClock clock = new ManualClock(T0);
     private final List<RunStore> opened = new ArrayList<>();
 
     /** A new store on this test's database, reading {@code clock}; each call another connection. */
@@ -72,34 +74,6 @@ abstract class RunStoreContract {
     @AfterEach
     void closeStores() {
         opened.forEach(RunStore::close);
-    }
-
-    /** A clock a test moves by hand. */
-    static final class TestClock extends Clock {
-        private volatile Instant now;
-
-        TestClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
     }
 
     static RunRecord run(String id, String name, String hash, Instant created) {
@@ -213,6 +187,152 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void anAttemptNewAndEndedRoundTripsItsEvictionsAndOutcome() {
+        RunStore store = store();
+        AttemptRecord ended = new AttemptRecord("r-1", "a", 1, "j-1", OptionalDouble.empty(), true, T0)
+                .withEvictions(2).ended(AttemptOutcome.PREEMPTED);
+        store.addAttempt(ended);
+        AttemptRecord fresh = new AttemptRecord("r-1", "a", 2, "j-2", OptionalDouble.empty(), true, T0.plusSeconds(1));
+        store.addAttempt(fresh);
+        assertEquals(List.of(ended, fresh), store.attempts("r-1"));
+        assertEquals(0, store.attempts("r-1").get(1).evictions());
+        assertEquals(Optional.empty(), store.attempts("r-1").get(1).outcome(), "not ended: no outcome");
+    }
+
+    @Test
+    void startingAnAttemptWritesItAndItsStepOrNeither() {
+        RunStore store = store();
+        StepRecord ready = StepRecord.of("r-1", "a", StepState.READY, T0);
+        store.create(run("r-1", "w", "h", T0), List.of(ready));
+        StepRecord submitted = new StepRecord("r-1", "a", StepState.SUBMITTED, 1, 0, Optional.empty(),
+                Optional.of("job j-1"), T0.plusSeconds(1));
+        AttemptRecord first = new AttemptRecord("r-1", "a", 1, "j-1", OptionalDouble.of(1.5), true, T0.plusSeconds(1));
+        store.startAttempt(submitted, first);
+        assertEquals(List.of(first), store.attempts("r-1"));
+        assertEquals(List.of(submitted), store.steps("r-1"));
+        StepRecord again = new StepRecord("r-1", "a", StepState.SUBMITTED, 1, 0, Optional.empty(),
+                Optional.of("job j-1b"), T0.plusSeconds(2));
+        AttemptRecord duplicate = new AttemptRecord("r-1", "a", 1, "j-1b", OptionalDouble.empty(), false,
+                T0.plusSeconds(2));
+        assertThrows(GantryException.class, () -> store.startAttempt(again, duplicate),
+                "another process started that attempt first");
+        assertEquals(List.of(first), store.attempts("r-1"));
+        assertEquals(List.of(submitted), store.steps("r-1"), "the step is left as the first start wrote it");
+        StepRecord b = new StepRecord("r-1", "b", StepState.SUBMITTED, 1, 0, Optional.empty(), Optional.empty(),
+                T0.plusSeconds(3));
+        AttemptRecord ofB = new AttemptRecord("r-1", "b", 1, "j-2", OptionalDouble.empty(), false, T0.plusSeconds(3));
+        store.startAttempt(b, ofB);
+        assertEquals(List.of(submitted, b), store.steps("r-1"), "a step not created with the run is added");
+        assertThrows(IllegalArgumentException.class, () -> store.startAttempt(b, first), "another step's attempt");
+    }
+
+    @Test
+    void anAttemptsEvictionsAndOutcomeAreUpdatedAndTheRestKept() {
+        RunStore store = store();
+        AttemptRecord attempt = new AttemptRecord("r-1", "a", 1, "j-1", OptionalDouble.of(0.5), true, T0);
+        AttemptRecord other = new AttemptRecord("r-1", "a", 2, "j-2", OptionalDouble.empty(), false,
+                T0.plusSeconds(1));
+        store.addAttempt(attempt);
+        store.addAttempt(other);
+        AttemptRecord evicted = attempt.withEvictions(3);
+        store.updateAttempt(evicted);
+        assertEquals(List.of(evicted, other), store.attempts("r-1"));
+        AttemptRecord ended = evicted.ended(AttemptOutcome.MOVED);
+        store.updateAttempt(ended);
+        assertEquals(List.of(ended, other), store.attempts("r-1"));
+        for (AttemptOutcome outcome : AttemptOutcome.values()) {
+            store.updateAttempt(other.ended(outcome));
+            assertEquals(Optional.of(outcome), store.attempts("r-1").get(1).outcome());
+        }
+        assertThrows(GantryException.class, () -> store.updateAttempt(new AttemptRecord("r-1", "a", 3, "j-3",
+                OptionalDouble.empty(), false, T0).ended(AttemptOutcome.FAILED)), "never recorded");
+        assertThrows(GantryException.class, () -> store.updateAttempt(new AttemptRecord("r-9", "a", 1, "j-1",
+                OptionalDouble.empty(), false, T0)));
+        assertEquals(2, store.attempts("r-1").size());
+    }
+
+    @Test
+    void severalStepsAreSavedInOneCall() {
+        RunStore store = store();
+        StepRecord a = StepRecord.of("r-1", "a", StepState.READY, T0);
+        store.create(run("r-1", "w", "h", T0), List.of(a));
+        StepRecord skippedA = new StepRecord("r-1", "a", StepState.SKIPPED, 0, 0, Optional.empty(),
+                Optional.of("run cancelled"), T0.plusSeconds(1));
+        StepRecord b = StepRecord.of("r-1", "b", StepState.SKIPPED, T0.plusSeconds(1));
+        StepRecord c = new StepRecord("r-1", "c", StepState.RETRY_WAIT, 1, 1, Optional.of(T0.plusSeconds(60)),
+                Optional.of("evicted"), T0.plusSeconds(1));
+        store.saveSteps(List.of(skippedA, b, c));
+        assertEquals(List.of(skippedA, b, c), store.steps("r-1"));
+        store.saveSteps(List.of());
+        assertEquals(List.of(skippedA, b, c), store.steps("r-1"), "nothing to save");
+        assertThrows(IllegalArgumentException.class, () -> store.saveSteps(List.of(a, b, a)), "which one is meant?");
+        assertEquals(List.of(skippedA, b, c), store.steps("r-1"));
+    }
+
+    @Test
+    void eachRunsEventsAreNumberedFromOneAndReadAfterAPoint() {
+        RunStore store = store();
+        RunEvent started = RunEvent.ofRun("r-1", T0, RunEvent.STARTED, "3 steps");
+        RunEvent submitting = RunEvent.ofStep("r-1", "a", T0.plusNanos(1), RunEvent.SUBMITTING, "attempt 1");
+        RunEvent other = RunEvent.ofRun("r-2", T0, RunEvent.STARTED, "1 step");
+        store.append(List.of(started, other, submitting));
+        store.append(List.of());
+        RunEvent evicted = RunEvent.ofStep("r-1", "a", T0.plusSeconds(5), RunEvent.EVICTED, "spot\nreclaimed");
+        store.append(List.of(evicted));
+        store.append(List.of(RunEvent.ofRun("r-2", T0.plusSeconds(6), RunEvent.ENDED, "succeeded")));
+        List<RunEvent> history = store.events("r-1");
+        assertEquals(List.of(new RunEvent("r-1", 1, T0, Optional.empty(), "started", "3 steps"),
+                new RunEvent("r-1", 2, T0.plusNanos(1), Optional.of("a"), "submitting", "attempt 1"),
+                new RunEvent("r-1", 3, T0.plusSeconds(5), Optional.of("a"), "evicted", "spot reclaimed")), history);
+        assertEquals(List.of(1L, 2L), store.events("r-2").stream().map(RunEvent::sequence).toList(),
+                "each run numbered on its own");
+        assertEquals(history.subList(1, 3), store.eventsAfter("r-1", 1));
+        assertEquals(history, store.eventsAfter("r-1", 0));
+        assertEquals(List.of(), store.eventsAfter("r-1", 3), "nothing new");
+        assertEquals(List.of(), store.events("missing"));
+    }
+
+    @Test
+    void eventsAppendedByTwoProcessesAtOnceGetDistinctConsecutiveNumbers() throws Exception {
+        int writers = 2;
+        int batches = 25;
+        List<RunStore> stores = List.of(store(), store());
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> runs = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                RunStore writer = stores.get(i);
+                String detail = "writer " + i;
+                runs.add(pool.submit(() -> {
+                    start.await();
+                    for (int batch = 0; batch < batches; batch++) {
+                        // Two events a batch, and one of another run, so that a batch numbers two runs.
+                        writer.append(List.of(RunEvent.ofRun("r-1", T0, RunEvent.STATE, detail),
+                                RunEvent.ofRun("r-2", T0, RunEvent.STATE, detail),
+                                RunEvent.ofRun("r-1", T0, RunEvent.STATE, detail)));
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> run : runs) {
+                run.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<RunEvent> history = stores.get(0).events("r-1");
+        assertEquals(LongStream.rangeClosed(1, 2L * writers * batches).boxed().toList(),
+                history.stream().map(RunEvent::sequence).toList());
+        for (int i = 0; i < history.size(); i += 2) {
+            assertEquals(history.get(i).detail(), history.get(i + 1).detail(), "a batch's events stay together");
+        }
+        assertEquals(LongStream.rangeClosed(1, (long) writers * batches).boxed().toList(),
+                stores.get(1).events("r-2").stream().map(RunEvent::sequence).toList());
+    }
+
+    @Test
     void theRunToResumeIsTheNewestUnfinishedOneOfItsWorkflowAndSpec() {
         RunStore store = store();
         assertEquals(Optional.empty(), store.findUnfinished("w", "h"));
@@ -264,7 +384,7 @@ abstract class RunStoreContract {
         Lease taken = store.acquireLease("r-1", "p2", TTL).orElseThrow();
         assertEquals(new Lease("r-1", "p2", T0.plus(TTL).plus(TTL)), taken, "expired: anyone may take it");
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p1", TTL), "the old holder has lost it");
-        assertEquals(Optional.of(taken), ((SqlRunStore) store).lease("r-1"));
+        assertEquals(Optional.of(taken), store.lease("r-1"));
     }
 
     @Test
@@ -297,9 +417,48 @@ abstract class RunStoreContract {
         assertFalse(store.releaseLease("r-1", "p2"));
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL));
         assertTrue(store.releaseLease("r-1", "p1"));
-        assertEquals(Optional.empty(), ((SqlRunStore) store).lease("r-1"));
+        assertEquals(Optional.empty(), store.lease("r-1"));
         assertTrue(store.acquireLease("r-1", "p2", TTL).isPresent());
         assertEquals(Optional.empty(), store.renewLease("r-1", "p1", TTL));
+    }
+
+    @Test
+    void anUnexpiredLeaseIsTakenOverOnlyWhenItsHolderIsSaidToBeGone() {
+        RunStore store = store();
+        Lease held = store.acquireLease("r-1", "p1", TTL).orElseThrow();
+        List<Lease> asked = new ArrayList<>();
+        assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL, lease -> {
+            asked.add(lease);
+            return false;
+        }), "its holder still runs");
+        assertEquals(List.of(held), asked, "asked about the lease as stored");
+        assertEquals(Optional.of(held), store.lease("r-1"));
+        clock.advance(Duration.ofSeconds(1));
+        Lease taken = new Lease("r-1", "p2", clock.instant().plus(TTL));
+        assertEquals(Optional.of(taken), store.acquireLease("r-1", "p2", TTL, lease -> true), "its holder is gone");
+        assertEquals(Optional.of(taken), store.lease("r-1"));
+        assertEquals(Optional.empty(), store.renewLease("r-1", "p1", TTL), "the old holder has lost it");
+        asked.clear();
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(Optional.of(new Lease("r-1", "p2", clock.instant().plus(TTL))),
+                store.acquireLease("r-1", "p2", TTL, lease -> {
+                    asked.add(lease);
+                    return false;
+                }), "its own holder renews it");
+        assertEquals(List.of(), asked, "no one to ask about: it is the taker's own");
+        assertEquals(Optional.of(new Lease("r-2", "p1", clock.instant().plus(TTL))),
+                store.acquireLease("r-2", "p1", TTL, lease -> false), "a free lease is taken whatever is said");
+    }
+
+    @Test
+    void theStoredLeaseIsReadExpiredOrNot() {
+        RunStore store = store();
+        assertEquals(Optional.empty(), store.lease("r-1"));
+        Lease lease = store.acquireLease("r-1", "p1", TTL).orElseThrow();
+        clock.advance(TTL.multipliedBy(2));
+        assertEquals(Optional.of(lease), store.lease("r-1"), "expired, still stored");
+        store.releaseLease("r-1", "p1");
+        assertEquals(Optional.empty(), store.lease("r-1"));
     }
 
     @Test
@@ -329,7 +488,7 @@ abstract class RunStoreContract {
                     attempt.get(60, TimeUnit.SECONDS).ifPresent(won::add);
                 }
                 assertEquals(1, won.size(), "round " + round + ": " + won);
-                assertEquals(Optional.of(won.get(0)), ((SqlRunStore) stores.get(0)).lease(runId));
+                assertEquals(Optional.of(won.get(0)), stores.get(0).lease(runId));
             }
         } finally {
             pool.shutdownNow();
@@ -337,7 +496,7 @@ abstract class RunStoreContract {
     }
 
     @Test
-    void aDatabaseOfTheJobsSchemaGainsTheRunsWithItsJobsKept() throws Exception {
+    void aDatabaseOfTheJobsSchemaGainsTheRunsAndTheirHistoriesWithItsJobsKept() throws Exception {
         try (Connection connection = connectRaw()) {
             atVersion2WithAJob(connection);
         }
@@ -351,8 +510,12 @@ abstract class RunStoreContract {
         }
         RunStore store = store();
         store.create(run("r-1", "w", "h", T0), List.of(StepRecord.of("r-1", "a", StepState.READY, T0)));
-        store.addAttempt(new AttemptRecord("r-1", "a", 1, "old-1", OptionalDouble.empty(), false, T0));
-        assertEquals("old-1", store.attempts("r-1").get(0).jobId());
+        AttemptRecord attempt = new AttemptRecord("r-1", "a", 1, "old-1", OptionalDouble.empty(), false, T0);
+        store.addAttempt(attempt);
+        store.updateAttempt(attempt.withEvictions(1).ended(AttemptOutcome.PREEMPTED));
+        assertEquals(List.of(attempt.withEvictions(1).ended(AttemptOutcome.PREEMPTED)), store.attempts("r-1"));
+        store.append(List.of(RunEvent.ofStep("r-1", "a", T0, RunEvent.SUBMITTED, "job old-1")));
+        assertEquals(1, store.events("r-1").get(0).sequence());
         try (Connection connection = connectRaw(); Statement statement = connection.createStatement();
              var rows = statement.executeQuery("SELECT name FROM gantry_schema ORDER BY version")) {
             List<String> steps = new ArrayList<>();
@@ -360,25 +523,30 @@ abstract class RunStoreContract {
                 steps.add(rows.getString(1));
             }
             assertEquals(Migrations.STEPS, steps);
+            assertTrue(steps.contains("V4__run_events"), "brought from version 2 past 3: " + steps);
         }
+    }
+
+    @Test
+    void theAttemptsOfAVersion3DatabaseAreReadNotEvictedAndNotEnded() throws Exception {
+        try (Connection connection = connectRaw()) {
+            atVersion(connection, 3);
+            try (Statement statement = connection.createStatement()) {
+                statement.executeUpdate("INSERT INTO run_attempts (run_id, step, number, job_id, price_per_hour, "
+                        + "spot, created_at) VALUES ('r-1', 'a', 1, 'j-1', 0.25, TRUE, '"
+                        + SqlJobStore.TIME.format(T0) + "')");
+            }
+        }
+        RunStore store = store();
+        AttemptRecord attempt = new AttemptRecord("r-1", "a", 1, "j-1", OptionalDouble.of(0.25), true, T0);
+        assertEquals(List.of(attempt), store.attempts("r-1"));
+        store.updateAttempt(attempt.ended(AttemptOutcome.SUCCEEDED));
+        assertEquals(List.of(attempt.ended(AttemptOutcome.SUCCEEDED)), store.attempts("r-1"));
     }
 
     /** What a Gantry of schema version 2 left: its two steps applied, one job with one event. */
     private static void atVersion2WithAJob(Connection connection) throws SQLException, IOException {
-        try (Statement statement = connection.createStatement()) {
-            statement.executeUpdate("CREATE TABLE gantry_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                    + "applied_at TEXT NOT NULL)");
-            for (int version = 1; version <= 2; version++) {
-                String name = Migrations.STEPS.get(version - 1);
-                try (InputStream in = Migrations.class.getResourceAsStream(name + ".sql")) {
-                    for (String sql : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                        statement.executeUpdate(sql);
-                    }
-                }
-                statement.executeUpdate("INSERT INTO gantry_schema (version, name, applied_at) VALUES (" + version
-                        + ", '" + name + "', '2026-11-01T00:00:00Z')");
-            }
-        }
+        atVersion(connection, 2);
         String at = SqlJobStore.TIME.format(T0);
         try (PreparedStatement job = connection.prepareStatement("INSERT INTO jobs (id, workload, backend, stage, "
                 + "state, message, placement, created_at, updated_at) VALUES ('old-1', 'w', 'manual', 'SUBMITTING', "
@@ -390,6 +558,24 @@ abstract class RunStoreContract {
             job.executeUpdate();
             event.setString(1, at);
             event.executeUpdate();
+        }
+    }
+
+    /** What a Gantry of schema version {@code last} left, empty: its steps applied and recorded. */
+    private static void atVersion(Connection connection, int last) throws SQLException, IOException {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate("CREATE TABLE gantry_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    + "applied_at TEXT NOT NULL)");
+            for (int version = 1; version <= last; version++) {
+                String name = Migrations.STEPS.get(version - 1);
+                try (InputStream in = Migrations.class.getResourceAsStream(name + ".sql")) {
+                    for (String sql : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                        statement.executeUpdate(sql);
+                    }
+                }
+                statement.executeUpdate("INSERT INTO gantry_schema (version, name, applied_at) VALUES (" + version
+                        + ", '" + name + "', '2026-11-01T00:00:00Z')");
+            }
         }
     }
 }

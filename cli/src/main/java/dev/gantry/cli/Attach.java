@@ -1,0 +1,76 @@
+package dev.gantry.cli;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.core.Runs;
+import dev.gantry.core.runs.RunEvent;
+import dev.gantry.core.runs.RunRecord;
+import dev.gantry.core.runs.RunState;
+import dev.gantry.core.runs.RunStatus;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Drives a run from this terminal until it ends, showing its progress, or, when another live process drives it,
+ * follows its history; then prints where it ended. Shared by {@code gantry run WORKFLOW} and {@code gantry attach}.
+ */
+final class Attach {
+    /** How often a follower looks for new events of a run another process drives. */
+    private static final Duration FOLLOW_POLL = Duration.ofSeconds(1);
+
+    private Attach() {
+    }
+
+    /** @return the exit code: 0 when the run succeeded, 1 when it failed, was cancelled or is still running */
+    static int drive(Verb verb, Runs runs, String runId, Duration timeout) throws InterruptedException {
+        boolean live = verb.env().terminal() && !verb.output.json();
+        RunProgress progress = new RunProgress(verb.env().err(), live, runs, runId);
+        RunRecord run;
+        try {
+            run = runs.drive(runId, timeout, List.of(progress));
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.USAGE || runs.driver(runId).isEmpty()) {
+                throw e;
+            }
+            verb.env().err().println("gantry: " + e.getMessage().split(";")[0] + "; following it");
+            run = follow(verb, runs, runId, timeout);
+        }
+        progress.finish();
+        return report(verb, runs, run);
+    }
+
+    /** Prints the run's events as another process records them, until the run ends or the time runs out. */
+    private static RunRecord follow(Verb verb, Runs runs, String runId, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long seen = 0;
+        while (true) {
+            for (RunEvent event : runs.historyAfter(runId, seen)) {
+                seen = event.sequence();
+                if (!verb.output.json()) {
+                    verb.env().err().println(RunView.line(event));
+                }
+            }
+            verb.env().err().flush();
+            RunRecord run = runs.find(runId);
+            if (run.state().finished() || System.nanoTime() >= deadline) {
+                return run;
+            }
+            if (runs.driver(runId).isEmpty()) {
+                // Its driver is gone (killed, or it gave up): drive it from here.
+                return runs.drive(runId, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())), List.of());
+            }
+            Thread.sleep(FOLLOW_POLL.toMillis());
+        }
+    }
+
+    static int report(Verb verb, Runs runs, RunRecord run) {
+        RunStatus status = runs.status(run.id());
+        if (verb.output.json()) {
+            Json.print(verb.env().out(), RunView.json(status));
+        } else {
+            RunView.print(verb.env().out(), status);
+        }
+        verb.env().out().flush();
+        return status.run().state() == RunState.SUCCEEDED ? Main.OK : Main.RUNTIME_FAILURE;
+    }
+}

@@ -1,0 +1,84 @@
+package dev.gantry.core.config;
+
+import dev.gantry.api.Durations;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Problem;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How workflow runs are driven: the {@code runs:} and {@code spot:} sections of the configuration.
+ *
+ * @param pollInterval how long a run's driver waits between two looks at its jobs ({@code runs.pollInterval},
+ *     default {@code 5s}, from {@code 1s} to {@code 1h})
+ * @param onDemandAfterEvictions after this many evictions of one workflow step on Spot capacity, its next attempt is
+ *     placed on on-demand capacity; 0 never moves it ({@code spot.onDemandAfterEvictions}, default 3, from 0 to 100)
+ */
+public record RunSettings(Duration pollInterval, int onDemandAfterEvictions) {
+    public static final String POLL_INTERVAL = "runs.pollInterval";
+    public static final String ON_DEMAND_AFTER_EVICTIONS = "spot.onDemandAfterEvictions";
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
+    /** Gantry's durations are whole seconds: the shortest interval it can write. */
+    public static final Duration MIN_POLL_INTERVAL = Duration.ofSeconds(1);
+    public static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+    public static final int DEFAULT_ON_DEMAND_AFTER_EVICTIONS = 3;
+    public static final int MAX_ON_DEMAND_AFTER_EVICTIONS = 100;
+    public static final RunSettings DEFAULT = new RunSettings(DEFAULT_POLL_INTERVAL,
+            DEFAULT_ON_DEMAND_AFTER_EVICTIONS);
+
+    /** @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming each setting that is out of range */
+    public RunSettings {
+        Objects.requireNonNull(pollInterval, "pollInterval");
+        List<Problem> problems = new ArrayList<>();
+        if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0 || pollInterval.compareTo(MAX_POLL_INTERVAL) > 0) {
+            problems.add(Problem.of(POLL_INTERVAL, pollIntervalRange(show(pollInterval))));
+        }
+        if (onDemandAfterEvictions < 0 || onDemandAfterEvictions > MAX_ON_DEMAND_AFTER_EVICTIONS) {
+            problems.add(Problem.of(ON_DEMAND_AFTER_EVICTIONS,
+                    onDemandAfterEvictionsRange(Integer.toString(onDemandAfterEvictions))));
+        }
+        if (!problems.isEmpty()) {
+            throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
+        }
+    }
+
+    public RunSettings withPollInterval(Duration interval) {
+        return new RunSettings(interval, onDemandAfterEvictions);
+    }
+
+    public RunSettings withOnDemandAfterEvictions(int evictions) {
+        return new RunSettings(pollInterval, evictions);
+    }
+
+    /** Whether a step evicted {@code evictions} times on Spot capacity should run its next attempt on on-demand. */
+    public boolean movesToOnDemand(int evictions) {
+        return onDemandAfterEvictions > 0 && evictions >= onDemandAfterEvictions;
+    }
+
+    /** The message for a poll interval that parses but is out of range; {@code given} as the user wrote it. */
+    static String pollIntervalRange(String given) {
+        return "must be from " + Durations.format(MIN_POLL_INTERVAL) + " to " + Durations.format(MAX_POLL_INTERVAL)
+                + ", got '" + given + "'; a run's driver looks at its jobs once per interval (default "
+                + Durations.format(DEFAULT_POLL_INTERVAL) + ")";
+    }
+
+    /** The message for an eviction count out of range; {@code given} as the user wrote it. */
+    static String onDemandAfterEvictionsRange(String given) {
+        return "must be a whole number from 0 to " + MAX_ON_DEMAND_AFTER_EVICTIONS + ", got '" + given
+                + "'; it counts a step's Spot evictions before its next attempt goes on on-demand capacity (0: never, "
+                + "default " + DEFAULT_ON_DEMAND_AFTER_EVICTIONS + ")";
+    }
+
+    private static String show(Duration d) {
+        return d.getNano() == 0 && !d.isNegative() ? Durations.format(d) : d.toMillis() + "ms";
+    }
+
+    @Override
+    public String toString() {
+        return "RunSettings[pollInterval=" + show(pollInterval) + ", onDemandAfterEvictions=" + onDemandAfterEvictions
+                + "]";
+    }
+}

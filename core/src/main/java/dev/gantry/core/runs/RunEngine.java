@@ -1,0 +1,443 @@
+package dev.gantry.core.runs;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.jobs.JobService;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+
+/**
+ * Drives workflow runs: submits each step's jobs once their dependencies succeeded, follows them with one status
+ * call per backend per poll, retries failures, resumes evicted Spot steps from their checkpoint, applies each step's
+ * {@code onFailure}, and ends the run. What to do is {@link RunScheduler}'s; this class acts on it, and writes down
+ * every move before and after the remote call it makes, so that a process killed at any point is replaced by the next
+ * {@code gantry run} of the same workflow without a step running twice or a job being forgotten:
+ *
+ * <ul>
+ *   <li>an attempt's job id (the backend's idempotency key) is derived from the run, the job and the attempt number,
+ *       and the attempt is recorded before the backend is asked, so a repeated submit finds the job it made;
+ *   <li>a run is driven by one process at a time, the holder of its lease ({@link RunStore#acquireLease}); a lease
+ *       whose holder died on this machine is taken over at once.
+ * </ul>
+ */
+public final class RunEngine {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+    /** The SPI's limit on an idempotency key. */
+    private static final int MAX_KEY = 128;
+
+    /**
+     * How the engine drives.
+     *
+     * @param pollInterval how long between two looks at the run's jobs
+     * @param leaseTtl how long the lease lasts unless renewed (each poll renews it)
+     * @param onDemandAfterEvictions after this many evictions of one step, its next attempt runs on on-demand
+     *     capacity; 0: never move it
+     */
+    public record Settings(Duration pollInterval, Duration leaseTtl, int onDemandAfterEvictions) {
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(5), Duration.ofMinutes(2), 3);
+
+        public Settings {
+            Objects.requireNonNull(pollInterval, "pollInterval");
+            Objects.requireNonNull(leaseTtl, "leaseTtl");
+            if (pollInterval.isNegative() || pollInterval.isZero() || leaseTtl.compareTo(pollInterval) <= 0) {
+                throw new IllegalArgumentException("the poll interval must be positive and shorter than the lease: "
+                        + pollInterval + ", " + leaseTtl);
+            }
+            if (onDemandAfterEvictions < 0) {
+                throw new IllegalArgumentException("onDemandAfterEvictions is 0 or more: " + onDemandAfterEvictions);
+            }
+        }
+    }
+
+    /** Plans a workload again on on-demand capacity, for a step that was evicted too often on Spot. */
+    @FunctionalInterface
+    public interface OnDemandPlanner {
+        Plan plan(dev.gantry.api.Workload workload);
+    }
+
+    /** A run as {@link #open} found or made it. */
+    public record Opened(RunRecord run, boolean resumed) {
+    }
+
+    private final RunStore runs;
+    private final JobService jobs;
+    private final Function<String, Backend> backends;
+    private final OnDemandPlanner onDemand;
+    private final Clock clock;
+    private final Settings settings;
+    private final LeaseHolder holder;
+    private final RunNotifier notifier;
+    private final SecureRandom random = new SecureRandom();
+
+    public RunEngine(RunStore runs, JobService jobs, Function<String, Backend> backends, OnDemandPlanner onDemand,
+            Clock clock, Settings settings, LeaseHolder holder, List<RunListener> listeners) {
+        this.runs = Objects.requireNonNull(runs, "runs");
+        this.jobs = Objects.requireNonNull(jobs, "jobs");
+        this.backends = Objects.requireNonNull(backends, "backends");
+        this.onDemand = Objects.requireNonNull(onDemand, "onDemand");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.holder = Objects.requireNonNull(holder, "holder");
+        this.notifier = new RunNotifier(runs, listeners);
+    }
+
+    /**
+     * The unfinished run of this workflow and spec (a run that a killed process left), or a new one. Every job's
+     * plan is validated by the backend first: when one cannot run there, nothing is recorded and nothing submitted.
+     */
+    public Opened open(WorkflowPlan plan, RunProvenance provenance, String specFile, String backendName) {
+        validate(plan, backendName);
+        String name = plan.workflow().name();
+        Optional<RunRecord> unfinished = runs.findUnfinished(name, provenance.specHash());
+        Instant now = clock.instant();
+        if (unfinished.isPresent()) {
+            RunRecord run = unfinished.get();
+            runs.append(List.of(RunEvent.ofRun(run.id(), now, RunEvent.RESUMED, "by process " + holder.id()
+                    + "; the spec is unchanged (" + shortHash(provenance.specHash()) + ")")));
+            return new Opened(run, true);
+        }
+        String id = newRunId(name);
+        RunRecord run = new RunRecord(id, name, specFile, provenance.specHash(), provenance.gitCommit(),
+                provenance.gitDirty(), provenance.catalogSource(), provenance.catalogDate(),
+                provenance.gantryVersion(), backendName, RunState.RUNNING, Optional.empty(), now, now,
+                Optional.empty());
+        List<StepRecord> steps = plan.steps().stream()
+                .map(step -> StepRecord.of(id, step.instance().name(), StepState.WAITING, now)).toList();
+        runs.create(run, steps);
+        runs.append(List.of(RunEvent.ofRun(id, now, RunEvent.STARTED, plan.steps().size() + " jobs on backend '"
+                + backendName + "', spec " + shortHash(provenance.specHash())
+                + provenance.gitCommit().map(c -> ", commit " + c.substring(0, Math.min(12, c.length()))
+                + (provenance.gitDirty().orElse(false) ? " with uncommitted changes" : "")).orElse(""))));
+        return new Opened(run, false);
+    }
+
+    /**
+     * Drives the run until it ends or {@code timeout} passes, polling every {@link Settings#pollInterval}; the run
+     * is left as it stands when the thread is interrupted or the time runs out, for {@code gantry run} or
+     * {@code gantry attach} to go on with later.
+     *
+     * @throws GantryException USAGE when another live process drives the run
+     */
+    public RunRecord drive(String runId, WorkflowPlan plan, Duration timeout) throws InterruptedException {
+        takeLease(runId);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (true) {
+                RunRecord run = tick(runId, plan);
+                if (run.state().finished() || System.nanoTime() >= deadline) {
+                    return run;
+                }
+                Thread.sleep(pause(runId).toMillis());
+                if (runs.renewLease(runId, holder.id(), settings.leaseTtl()).isEmpty()) {
+                    throw new GantryException(ErrorCode.USAGE, "run " + runId + " was taken over by another "
+                            + "process while this one waited; it drives the run now");
+                }
+            }
+        } finally {
+            runs.releaseLease(runId, holder.id());
+        }
+    }
+
+    /**
+     * One look at the run, and the moves it calls for: finish submissions a killed process left half done, refresh
+     * every active job (one status call per backend), record what changed, then submit, skip and cancel as the
+     * scheduler decides. Callers hold the run's lease ({@link #drive} does).
+     */
+    public RunRecord tick(String runId, WorkflowPlan plan) {
+        RunRecord run = runs.find(runId).orElseThrow(() -> notFound(runId));
+        if (run.state().finished()) {
+            notifier.catchUp(runId);
+            return run;
+        }
+        RunPass pass = new RunPass(run, plan, runs.steps(runId), runs.attempts(runId), clock.instant(), runs,
+                notifier);
+        notifier.catchUp(runId);
+        if (notifier.cancelAsked(runId)) {
+            return cancelNow(pass);
+        }
+        finishInterruptedSubmissions(pass);
+        observe(pass);
+        act(pass, RunScheduler.decide(plan.workflow(), pass.standings(), pass.now));
+        pass.flush();
+        notifier.catchUp(runId);
+        return runs.find(runId).orElseThrow(() -> notFound(runId));
+    }
+
+    /**
+     * Asks for the run to be cancelled. The process driving it (this one, when no live process holds its lease)
+     * cancels every active job, skips what has not started and ends the run CANCELLED.
+     */
+    public RunRecord cancel(String runId, WorkflowPlan plan) {
+        RunRecord run = runs.find(runId).orElseThrow(() -> notFound(runId));
+        if (run.state().finished()) {
+            return run;
+        }
+        runs.append(List.of(RunEvent.ofRun(runId, clock.instant(), RunEvent.CANCELLING, "asked by process "
+                + holder.id())));
+        Optional<RunStore.Lease> lease = runs.acquireLease(runId, holder.id(), settings.leaseTtl(),
+                LeaseHolder::abandoned);
+        if (lease.isEmpty()) {
+            return run; // its driver sees the request at its next poll
+        }
+        try {
+            return tick(runId, plan);
+        } finally {
+            runs.releaseLease(runId, holder.id());
+        }
+    }
+
+    /** The job id of an attempt, also its idempotency key: the same for every process that submits it. */
+    static String jobId(String runId, String job, int attempt) {
+        String key = runId + "." + job + "." + attempt;
+        if (key.length() <= MAX_KEY) {
+            return key;
+        }
+        String digest = HexFormat.of().formatHex(sha256(runId + "." + job)).substring(0, 16);
+        String suffix = "-" + digest + "." + attempt;
+        return runId.substring(0, Math.min(runId.length(), MAX_KEY - suffix.length())) + suffix;
+    }
+
+    private void validate(WorkflowPlan plan, String backendName) {
+        Backend backend = backends.apply(backendName);
+        List<Problem> problems = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        for (WorkflowPlan.PlannedStep step : plan.steps()) {
+            for (Problem problem : backend.validate(step.plan())) {
+                problems.add(problem);
+                lines.add("step '" + step.instance().name() + "': " + problem);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new GantryException(ErrorCode.PLAN_REJECTED, "backend '" + backendName + "' cannot run workflow '"
+                    + plan.workflow().name() + "'; nothing was submitted:\n" + String.join("\n", lines), problems,
+                    null);
+        }
+    }
+
+    private void takeLease(String runId) {
+        if (runs.acquireLease(runId, holder.id(), settings.leaseTtl(), LeaseHolder::abandoned).isEmpty()) {
+            String other = runs.lease(runId).map(RunStore.Lease::holder).orElse("another process");
+            throw new GantryException(ErrorCode.USAGE, "run " + runId + " is being driven by process " + other
+                    + "; follow it with 'gantry attach " + runId + "' or 'gantry status " + runId + "'");
+        }
+    }
+
+    /** Until the next poll, or sooner when a retry is due before it. */
+    private Duration pause(String runId) {
+        Instant now = clock.instant();
+        Duration pause = settings.pollInterval();
+        for (StepRecord step : runs.steps(runId)) {
+            if (step.state() == StepState.RETRY_WAIT && step.nextAttemptAt().isPresent()) {
+                Duration until = Duration.between(now, step.nextAttemptAt().get());
+                if (until.compareTo(pause) < 0) {
+                    pause = until.isNegative() ? Duration.ZERO : until;
+                }
+            }
+        }
+        return pause;
+    }
+
+    /**
+     * Steps recorded SUBMITTED whose job has no backend reference: the process that recorded the attempt died before
+     * the backend answered (or before it was asked). Submitting again with the same key returns the job if the
+     * backend made it, and makes it if not.
+     */
+    private void finishInterruptedSubmissions(RunPass pass) {
+        for (StepRecord step : pass.steps.values()) {
+            if (step.state() != StepState.SUBMITTED) {
+                continue;
+            }
+            AttemptRecord attempt = pass.current(step.name()).orElseThrow();
+            Optional<JobRecord> job = jobs.find(attempt.jobId());
+            if (job.isEmpty() || job.get().stage() == JobRecord.Stage.SUBMITTING) {
+                submit(pass, step, attempt, true);
+            }
+        }
+    }
+
+    /** Refreshes every active job in one status call per backend, and records what changed. */
+    private void observe(RunPass pass) {
+        List<String> active = new ArrayList<>();
+        for (StepRecord step : pass.steps.values()) {
+            if (step.state() == StepState.SUBMITTED || step.state() == StepState.RUNNING) {
+                active.add(pass.current(step.name()).orElseThrow().jobId());
+            }
+        }
+        Map<String, JobRecord> byId = new LinkedHashMap<>();
+        for (JobRecord job : jobs.jobs(active)) {
+            byId.put(job.id(), job);
+        }
+        for (StepRecord step : List.copyOf(pass.steps.values())) {
+            if (step.state() != StepState.SUBMITTED && step.state() != StepState.RUNNING) {
+                continue;
+            }
+            AttemptRecord attempt = pass.current(step.name()).orElseThrow();
+            JobRecord job = byId.get(attempt.jobId());
+            if (job != null && job.ref().isPresent()) {
+                new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier).observe(step, attempt, job);
+            }
+        }
+    }
+
+    private void act(RunPass pass, RunScheduler.Decision decision) {
+        decision.skip().forEach((name, reason) -> {
+            pass.setStep(pass.steps.get(name), StepState.SKIPPED, Optional.empty(), reason);
+            pass.event(name, RunEvent.SKIPPED, reason);
+        });
+        decision.cancel().forEach((name, reason) -> cancelStep(pass, pass.steps.get(name), reason));
+        for (StepInstance instance : decision.submit()) {
+            StepRecord step = pass.steps.get(instance.name());
+            AttemptRecord attempt = newAttempt(pass, step);
+            StepRecord submitted = new StepRecord(step.runId(), step.name(), StepState.SUBMITTED, attempt.number(),
+                    step.evictions(), Optional.empty(), Optional.of("attempt " + attempt.number() + " submitted"),
+                    pass.now);
+            runs.startAttempt(submitted, attempt);
+            pass.recorded(submitted, attempt);
+            submit(pass, submitted, attempt, false);
+        }
+        decision.outcome().ifPresent(state -> end(pass, state, outcomeMessage(pass, state)));
+    }
+
+    private AttemptRecord newAttempt(RunPass pass, StepRecord step) {
+        int number = step.attempts() + 1;
+        Plan plan = planFor(pass, step);
+        double price = plan.pricePerHour().total();
+        return new AttemptRecord(pass.run.id(), step.name(), number, jobId(pass.run.id(), step.name(), number),
+                price > 0 ? OptionalDouble.of(price) : OptionalDouble.empty(), plan.spot(), pass.now);
+    }
+
+    /** The step's plan, moved to on-demand capacity once it was evicted as often as the settings allow. */
+    private Plan planFor(RunPass pass, StepRecord step) {
+        int limit = settings.onDemandAfterEvictions();
+        return planOn(pass, step, !(limit > 0 && step.evictions() >= limit));
+    }
+
+    /** The step's plan as made, or, when that is on Spot and {@code spot} is false, made again on-demand. */
+    private Plan planOn(RunPass pass, StepRecord step, boolean spot) {
+        Plan plan = pass.planned(step.name()).plan();
+        if (!plan.spot() || spot) {
+            return plan;
+        }
+        try {
+            return onDemand.plan(plan.workload());
+        } catch (GantryException e) {
+            pass.event(step.name(), RunEvent.RETRY, "no on-demand capacity fits (" + e.getMessage() + "); the step "
+                    + "stays on Spot");
+            return plan;
+        }
+    }
+
+    private void submit(RunPass pass, StepRecord step, AttemptRecord attempt, boolean again) {
+        Plan plan = planOn(pass, step, attempt.spot()); // as the attempt was recorded, also when submitted again
+        boolean resume = attempt.number() > 1 && plan.workload().checkpoint().isPresent();
+        SubmitOptions options = new SubmitOptions(attempt.jobId(), attempt.number(), resume, List.of());
+        pass.event(step.name(), RunEvent.SUBMITTING, (again ? "again, with the same key, after an interrupted "
+                + "submit: " : "") + "attempt " + attempt.number() + " as job " + attempt.jobId()
+                + (plan.spot() ? " on Spot" : " on-demand") + (resume ? ", resuming from the checkpoint" : ""));
+        pass.flush(); // the intent is stored before the backend is asked
+        try {
+            JobRecord job = jobs.submit(plan, pass.run.backend(), options, Optional.of(pass.run.specFile()));
+            pass.event(step.name(), RunEvent.SUBMITTED, "backend job " + job.ref().map(r -> r.id()).orElse("?"));
+        } catch (GantryException e) {
+            if (e.code() == ErrorCode.BACKEND_UNAVAILABLE || e.code() == ErrorCode.REMOTE_ERROR) {
+                // The backend may have made the job: keep the attempt, and submit it again with its key next poll.
+                pass.event(step.name(), RunEvent.RETRY, "submitting attempt " + attempt.number() + " failed ("
+                        + e.getMessage() + "); it is submitted again with the same key at the next poll");
+                return;
+            }
+            new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier)
+                    .ended(step, attempt, AttemptOutcome.FAILED, "the backend refused attempt " + attempt.number()
+                            + ": " + e.getMessage());
+        }
+    }
+
+    private void cancelStep(RunPass pass, StepRecord step, String reason) {
+        AttemptRecord attempt = pass.current(step.name()).orElseThrow();
+        pass.event(step.name(), RunEvent.CANCELLING, reason);
+        pass.flush();
+        cancelJob(attempt.jobId());
+        pass.updateAttempt(attempt.ended(AttemptOutcome.CANCELLED));
+        pass.setStep(step, StepState.CANCELLED, Optional.empty(), reason);
+    }
+
+    /** Cancels the job if it was ever submitted; a job the backend never confirmed has nothing to cancel. */
+    private void cancelJob(String jobId) {
+        Optional<JobRecord> job = jobs.find(jobId);
+        if (job.isPresent() && job.get().ref().isPresent() && !job.get().state().isTerminal()) {
+            jobs.cancel(jobId);
+        }
+    }
+
+    private RunRecord cancelNow(RunPass pass) {
+        for (StepRecord step : List.copyOf(pass.steps.values())) {
+            if (step.state() == StepState.SUBMITTED || step.state() == StepState.RUNNING) {
+                cancelStep(pass, step, "the run was cancelled");
+            } else if (!step.state().finished()) {
+                pass.setStep(step, StepState.SKIPPED, Optional.empty(), "the run was cancelled");
+            }
+        }
+        end(pass, RunState.CANCELLED, "cancelled on request");
+        pass.flush();
+        notifier.catchUp(pass.run.id());
+        return runs.find(pass.run.id()).orElseThrow(() -> notFound(pass.run.id()));
+    }
+
+    private void end(RunPass pass, RunState state, String message) {
+        pass.flush();
+        runs.updateState(pass.run.id(), state, Optional.of(message), pass.now);
+        pass.event(null, RunEvent.ENDED, state + ": " + message);
+    }
+
+    private static String outcomeMessage(RunPass pass, RunState state) {
+        long succeeded = pass.steps.values().stream().filter(s -> s.state() == StepState.SUCCEEDED).count();
+        List<String> failed = pass.steps.values().stream()
+                .filter(s -> s.state() == StepState.FAILED || s.state() == StepState.CANCELLED)
+                .map(StepRecord::name).toList();
+        return succeeded + " of " + pass.steps.size() + " jobs succeeded"
+                + (state == RunState.FAILED && !failed.isEmpty() ? "; failed: " + String.join(", ", failed) : "");
+    }
+
+    private String newRunId(String name) {
+        byte[] bytes = new byte[3];
+        random.nextBytes(bytes);
+        return name + "-" + STAMP.format(clock.instant()) + "-" + HexFormat.of().formatHex(bytes);
+    }
+
+    private static String shortHash(String hash) {
+        return hash.substring(0, Math.min(hash.length(), 19));
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    static GantryException notFound(String runId) {
+        return new GantryException(ErrorCode.JOB_NOT_FOUND, "no run '" + runId + "'; 'gantry list --all' lists "
+                + "known runs");
+    }
+}

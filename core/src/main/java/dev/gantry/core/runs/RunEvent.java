@@ -1,0 +1,57 @@
+package dev.gantry.core.runs;
+
+import dev.gantry.core.jobs.EventText;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One thing that happened to a run, in the order it happened: the run started or resumed, a step's job submitted, a
+ * state seen, an eviction, a retry, a skip, a cancel, the end. A run's events are its history ({@code gantry history
+ * RUN}) and what {@link RunListener}s hear.
+ *
+ * @param runId the run
+ * @param sequence its place in the run's history, from 1; 0 for an event not stored yet (the store numbers it)
+ * @param at when it happened
+ * @param step the step (job) it is about; empty for the run as a whole
+ * @param kind what happened, one lower-case word ({@link #SUBMITTED}, {@link #EVICTED}, ...)
+ * @param detail what there is to say about it, one line; never a secret's value
+ */
+public record RunEvent(String runId, long sequence, Instant at, Optional<String> step, String kind, String detail) {
+    public static final String STARTED = "started";
+    public static final String RESUMED = "resumed";
+    /** The attempt is recorded; the backend is asked next. */
+    public static final String SUBMITTING = "submitting";
+    public static final String SUBMITTED = "submitted";
+    /** A step's job was seen in a new state. */
+    public static final String STATE = "state";
+    public static final String EVICTED = "evicted";
+    /** A step waits to be tried again. */
+    public static final String RETRY = "retry";
+    public static final String SKIPPED = "skipped";
+    public static final String CANCELLING = "cancelling";
+    public static final String TIMED_OUT = "timed-out";
+    /** The run (or a step) ended. */
+    public static final String ENDED = "ended";
+
+    public RunEvent {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(step, "step");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(detail, "detail");
+        EventText.sequence(sequence);
+        EventText.kind(kind);
+        detail = EventText.detail(detail);
+    }
+
+    /** An event of the run as a whole, to store. */
+    public static RunEvent ofRun(String runId, Instant at, String kind, String detail) {
+        return new RunEvent(runId, 0, at, Optional.empty(), kind, detail);
+    }
+
+    /** An event of one step (job), to store. */
+    public static RunEvent ofStep(String runId, String step, Instant at, String kind, String detail) {
+        return new RunEvent(runId, 0, at, Optional.of(step), kind, detail);
+    }
+}

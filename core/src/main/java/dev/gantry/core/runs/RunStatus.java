@@ -1,0 +1,80 @@
+package dev.gantry.core.runs;
+
+import dev.gantry.core.jobs.JobRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A run as it stands: its record, each step, each attempt and the job record of each attempt, as of {@code at}.
+ * Cost comes from the price recorded with each attempt when it was placed, so a report stays right after the catalog
+ * changes.
+ */
+public record RunStatus(RunRecord run, List<StepRecord> steps, List<AttemptRecord> attempts,
+        Map<String, JobRecord> jobs, Instant at) {
+
+    public RunStatus {
+        Objects.requireNonNull(run, "run");
+        steps = List.copyOf(steps);
+        attempts = List.copyOf(attempts);
+        jobs = Map.copyOf(jobs);
+        Objects.requireNonNull(at, "at");
+    }
+
+    /** The step's attempts, oldest first. */
+    public List<AttemptRecord> attemptsOf(String step) {
+        return attempts.stream().filter(a -> a.step().equals(step))
+                .sorted((a, b) -> Integer.compare(a.number(), b.number())).toList();
+    }
+
+    /** The step's latest attempt, if it had one. */
+    public Optional<AttemptRecord> latest(String step) {
+        List<AttemptRecord> list = attemptsOf(step);
+        return list.isEmpty() ? Optional.empty() : Optional.of(list.get(list.size() - 1));
+    }
+
+    /** How long the step's jobs have run, over all its attempts, as far as the backend said when they started. */
+    public Duration elapsed(String step) {
+        return attemptsOf(step).stream().map(this::ran).reduce(Duration.ZERO, Duration::plus);
+    }
+
+    /** What the step has cost so far: each attempt's running time at the price it was placed at. */
+    public double cost(String step) {
+        return attemptsOf(step).stream().mapToDouble(this::cost).sum();
+    }
+
+    /** What the run has cost so far, over every attempt of every step. */
+    public double cost() {
+        return attempts.stream().mapToDouble(this::cost).sum();
+    }
+
+    /** How many of the run's jobs are done (succeeded, failed, cancelled or skipped). */
+    public long finishedSteps() {
+        return steps.stream().filter(s -> s.state().finished()).count();
+    }
+
+    private double cost(AttemptRecord attempt) {
+        return attempt.pricePerHour().orElse(0) * ran(attempt).toMillis() / 3_600_000.0;
+    }
+
+    private Duration ran(AttemptRecord attempt) {
+        JobRecord job = jobs.get(attempt.jobId());
+        if (job == null || job.startedAt().isEmpty()) {
+            return Duration.ZERO;
+        }
+        Instant end = job.endedAt().orElse(job.state().isTerminal() ? job.updatedAt() : at);
+        Duration ran = Duration.between(job.startedAt().get(), end);
+        return ran.isNegative() ? Duration.ZERO : ran;
+    }
+
+    /** The steps by name, in the order given. */
+    public Map<String, StepRecord> stepsByName() {
+        Map<String, StepRecord> byName = new LinkedHashMap<>();
+        steps.forEach(s -> byName.put(s.name(), s));
+        return byName;
+    }
+}

@@ -1,0 +1,167 @@
+package dev.gantry.core.runs;
+
+import dev.gantry.api.backend.Eviction;
+import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.jobs.JobService;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Applies what one job's latest record says to its step: running, done, failed (and retried while the step has
+ * retries left), evicted (and resumed by a new attempt, or moved to on-demand capacity), timed out. Every rule can be
+ * applied again to the same records with the same result, since a killed driver's successor looks at them again.
+ *
+ * <p>An UNKNOWN state changes nothing: a backend that cannot tell for a while (a host unreachable) is no reason to
+ * submit a job a second time.
+ */
+final class StepObserver {
+    private final RunPass pass;
+    private final JobService jobs;
+    private final int onDemandAfterEvictions;
+    private final RunNotifier notifier;
+
+    StepObserver(RunPass pass, JobService jobs, int onDemandAfterEvictions, RunNotifier notifier) {
+        this.pass = pass;
+        this.jobs = jobs;
+        this.onDemandAfterEvictions = onDemandAfterEvictions;
+        this.notifier = notifier;
+    }
+
+    void observe(StepRecord step, AttemptRecord attempt, JobRecord job) {
+        if (job.evictions() > attempt.evictions() && !job.state().isTerminal()) {
+            step = requeued(step, attempt, job);
+            attempt = pass.current(step.name()).orElseThrow();
+            if (step.state() == StepState.RETRY_WAIT) {
+                return; // moved to on-demand capacity
+            }
+        }
+        switch (job.state()) {
+            case PENDING, PROVISIONING -> moveTo(step, StepState.SUBMITTED, job);
+            case RUNNING -> {
+                if (!timedOut(step, attempt, job)) {
+                    moveTo(step, StepState.RUNNING, job);
+                }
+            }
+            case SUCCEEDED -> {
+                pass.updateAttempt(attempt.ended(AttemptOutcome.SUCCEEDED));
+                pass.setStep(step, StepState.SUCCEEDED, Optional.empty(), "attempt " + attempt.number()
+                        + " succeeded");
+                pass.event(step.name(), RunEvent.ENDED, "SUCCEEDED (attempt " + attempt.number() + ")");
+            }
+            case FAILED -> ended(step, attempt, AttemptOutcome.FAILED, "attempt " + attempt.number() + " failed"
+                    + job.exitCode().stream().mapToObj(c -> " with exit code " + c).findFirst().orElse("")
+                    + (job.message().isBlank() ? "" : ": " + job.message()));
+            case CANCELLED -> ended(step, attempt, AttemptOutcome.CANCELLED, "attempt " + attempt.number()
+                    + " was cancelled outside this run" + (job.message().isBlank() ? "" : ": " + job.message()));
+            case PREEMPTED -> preempted(step, attempt, job);
+            case UNKNOWN -> {
+                String reason = "the backend cannot tell where job " + job.id() + " stands: " + job.message();
+                if (!step.reason().equals(Optional.of(reason))) {
+                    pass.setStep(step, step.state(), step.nextAttemptAt(), reason);
+                }
+            }
+            default -> throw new IllegalStateException("unhandled job state " + job.state());
+        }
+    }
+
+    /**
+     * The attempt ended as {@code outcome}. A failure is retried while the step has retries left, after the retry
+     * policy's wait; a cancel from outside ends the step CANCELLED (the workflow's {@code onFailure} then applies).
+     */
+    void ended(StepRecord step, AttemptRecord attempt, AttemptOutcome outcome, String why) {
+        pass.updateAttempt(attempt.ended(outcome));
+        if (outcome == AttemptOutcome.CANCELLED) {
+            pass.setStep(step, StepState.CANCELLED, Optional.empty(), why);
+            pass.event(step.name(), RunEvent.ENDED, "CANCELLED: " + why);
+            return;
+        }
+        RetryPolicy retries = pass.planned(step.name()).step().retries();
+        // This attempt counts, whether or not an earlier look recorded its outcome already.
+        int failures = 1 + (int) pass.earlier(step.name()).stream()
+                .filter(a -> a.outcome().map(AttemptOutcome::failure).orElse(false)).count();
+        if (failures <= retries.count()) {
+            Instant at = pass.now.plus(retries.delayBefore(failures));
+            pass.setStep(step, StepState.RETRY_WAIT, Optional.of(at), why + "; retry " + failures + " of "
+                    + retries.count() + " at " + at);
+            pass.event(step.name(), RunEvent.RETRY, why + "; retry " + failures + " of " + retries.count()
+                    + " in " + dev.gantry.api.Durations.format(retries.delayBefore(failures)));
+        } else {
+            pass.setStep(step, StepState.FAILED, Optional.empty(), why + (retries.count() > 0 ? " (no retries left"
+                    + " of " + retries.count() + ")" : ""));
+            pass.event(step.name(), RunEvent.ENDED, "FAILED: " + why);
+        }
+    }
+
+    private void moveTo(StepRecord step, StepState state, JobRecord job) {
+        if (step.state() != state) {
+            pass.setStep(step, state, Optional.empty(), job.message().isBlank() ? state.name().toLowerCase()
+                    : job.message());
+            pass.event(step.name(), RunEvent.STATE, job.state() + (job.message().isBlank() ? ""
+                    : ": " + job.message()));
+        }
+    }
+
+    /** Ran past the step's timeout, counted from when the job started (or was submitted, if not known). */
+    private boolean timedOut(StepRecord step, AttemptRecord attempt, JobRecord job) {
+        Optional<Duration> timeout = pass.planned(step.name()).step().timeout();
+        if (timeout.isEmpty()) {
+            return false;
+        }
+        Instant since = job.startedAt().orElse(attempt.createdAt());
+        if (!pass.now.isAfter(since.plus(timeout.get()))) {
+            return false;
+        }
+        String why = "attempt " + attempt.number() + " ran past the step's timeout of "
+                + dev.gantry.api.Durations.format(timeout.get());
+        pass.event(step.name(), RunEvent.TIMED_OUT, why + "; cancelling job " + job.id());
+        pass.flush();
+        jobs.cancel(job.id());
+        ended(step, attempt, AttemptOutcome.TIMED_OUT, why);
+        return true;
+    }
+
+    /**
+     * The orchestrator lost the job's capacity and runs it again (a requeue): the eviction is counted; once the step
+     * was evicted as often as allowed, the job is cancelled and the step's next attempt runs on on-demand capacity.
+     */
+    private StepRecord requeued(StepRecord step, AttemptRecord attempt, JobRecord job) {
+        int before = step.evictions() - attempt.evictions();
+        AttemptRecord counted = attempt.withEvictions(job.evictions());
+        pass.updateAttempt(counted);
+        Eviction eviction = job.lastEviction().orElseThrow();
+        StepRecord updated = pass.saveStep(new StepRecord(step.runId(), step.name(), step.state(), step.attempts(),
+                before + counted.evictions(), step.nextAttemptAt(), Optional.of("evicted (" + eviction.reason()
+                + "); the orchestrator runs it again"), pass.now));
+        pass.event(step.name(), RunEvent.EVICTED, eviction.reason() + " at " + eviction.at() + "; requeued by the "
+                + "orchestrator, " + updated.evictions() + " eviction(s) so far");
+        notifier.evicted(step.runId(), step.name(), eviction, true);
+        if (attempt.spot() && onDemandAfterEvictions > 0 && updated.evictions() >= onDemandAfterEvictions) {
+            String why = "evicted " + updated.evictions() + " times on Spot; moving to on-demand capacity";
+            pass.event(step.name(), RunEvent.CANCELLING, why + ": cancelling job " + job.id());
+            pass.flush();
+            jobs.cancel(job.id());
+            pass.updateAttempt(counted.ended(AttemptOutcome.MOVED));
+            return pass.setStep(updated, StepState.RETRY_WAIT, Optional.of(pass.now), why);
+        }
+        return updated;
+    }
+
+    /** The job ended PREEMPTED: the next attempt is submitted at once, resuming from the checkpoint. */
+    private void preempted(StepRecord step, AttemptRecord attempt, JobRecord job) {
+        int count = Math.max(1, job.evictions());
+        int before = step.evictions() - attempt.evictions();
+        pass.updateAttempt(attempt.withEvictions(count).ended(AttemptOutcome.PREEMPTED));
+        Eviction eviction = job.lastEviction().orElseGet(() -> new Eviction(pass.now, job.message()));
+        int total = before + count;
+        boolean checkpoint = pass.planned(step.name()).plan().workload().checkpoint().isPresent();
+        boolean moving = attempt.spot() && onDemandAfterEvictions > 0 && total >= onDemandAfterEvictions;
+        String why = "attempt " + attempt.number() + " was evicted (" + eviction.reason() + "); attempt "
+                + (attempt.number() + 1) + (checkpoint ? " resumes from the checkpoint" : " starts over (no checkpoint)")
+                + (moving ? " on on-demand capacity" : "");
+        pass.saveStep(new StepRecord(step.runId(), step.name(), StepState.RETRY_WAIT, step.attempts(), total,
+                Optional.of(pass.now), Optional.of(why), pass.now));
+        pass.event(step.name(), RunEvent.EVICTED, why + "; " + total + " eviction(s) so far");
+        notifier.evicted(step.runId(), step.name(), eviction, false);
+    }
+}
