@@ -116,6 +116,9 @@ if [[ -r $pg_env ]]; then
     "[e['kind'] for e in d][:2]==['submitting','submitted'] and d[-1]['detail'].startswith('SUCCEEDED')"
   run_gantry status "$pg_job"
   check "the job is on the server only, not in the local state.db" bash -c "[[ $code -eq 2 ]]"
+  GANTRY_RUNS_POLL_INTERVAL=1s pg_run run examples/local-workflow.yaml --output json
+  check "a workflow runs with its run recorded on the PostgreSQL state server" json \
+    "d['state']=='SUCCEEDED' and all(s['state']=='SUCCEEDED' for s in d['steps'])"
   GANTRY_STATE_URL="$pg_url" GANTRY_STATE_PASSWORD="hunter2-plain" run_gantry status
   check "a password that is no secret reference exits 2, and is not echoed" bash -c \
     "[[ $code -eq 2 ]] && grep -q 'GANTRY_STATE_PASSWORD: must be a secret reference' '$err' && ! grep -q hunter2 '$out' '$err'"
@@ -136,6 +139,19 @@ YAML
 run_gantry run "$work/failing.yaml"
 check "a failing job makes run exit 1 and report exit 3" bash -c \
   "[[ $code -eq 1 ]] && grep -qE 'FAILED \(exit 3\)' '$out' && grep -q 'about to fail' '$err'"
+
+# Workflows: every step in dependency order on this machine, then the run listed, explained and logged.
+GANTRY_RUNS_POLL_INTERVAL=1s run_gantry run examples/local-workflow.yaml --output json
+check "examples/local-workflow.yaml runs: 4 jobs, each SUCCEEDED once, the run SUCCEEDED" json \
+  "d['state']=='SUCCEEDED' and len(d['steps'])==4 and all(s['state']=='SUCCEEDED' and s['attempts']==1 for s in d['steps'])"
+flow_run=$(python3 -c "import json; print(json.load(open('$out'))['id'])" 2>/dev/null)
+run_gantry list --all
+check "list --all shows the run as SUCCEEDED" bash -c "grep -Eq '^$flow_run +local-pipeline +SUCCEEDED' '$out'"
+run_gantry logs "$flow_run" train-0-01
+check "logs RUN STEP prints that step's output" bash -c "[[ $code -eq 0 ]] && grep -qx 'training with learning rate 0.01' '$out'"
+run_gantry history "$flow_run"
+check "history RUN lists the run's events from started to ended" bash -c \
+  "[[ $code -eq 0 ]] && grep -Eq '^1 +[^ ]+ +- +started' '$out' && tail -n 1 '$out' | grep -Eq 'ended +SUCCEEDED: 4 of 4 jobs succeeded'"
 
 run_gantry run
 check "a usage error exits 2 without a stack trace" bash -c "[[ $code -eq 2 ]] && ! grep -q Exception '$err'"
@@ -297,6 +313,28 @@ check "the same file runs on Slurm: one rank per compute node, rank 1 reaches ra
   bash -c "[[ $code -eq 0 ]] && grep -q '^rank 0 of 2 on gantry-c1, master 10.200.0.101:29500$' '$out' \
     && grep -q '^rank 1 of 2 on gantry-c2, master 10.200.0.101:29500$' '$out' \
     && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q ': SUCCEEDED (exit 0)' '$out'"
+cat >"$work/slurm-flow.yaml" <<'YAML'
+apiVersion: gantry.dev/v1
+kind: Workflow
+metadata: {name: slurm-flow}
+spec:
+  steps:
+    - name: first
+      workload: {phase: training, model: small, command: [sh, -c, "sleep 5; echo first on $(hostname)"]}
+    - name: second
+      dependsOn: [first]
+      workload: {phase: training, model: small, command: [sh, -c, "echo second"]}
+    - name: third
+      dependsOn: [second]
+      workload: {phase: training, model: small, command: [sh, -c, "echo third"]}
+YAML
+GANTRY_RUNS_POLL_INTERVAL=1s run_gantry --config "$cc_config" run "$work/slurm-flow.yaml" --output json
+check "a workflow runs on Slurm, each step once, the run SUCCEEDED" json \
+  "d['state']=='SUCCEEDED' and all(s['state']=='SUCCEEDED' and s['attempts']==1 for s in d['steps'])"
+slurm_run=$(python3 -c "import json; print(json.load(open('$out'))['id'])" 2>/dev/null)
+run_gantry --config "$cc_config" history "$slurm_run"
+check "on Slurm a dependent step is submitted behind its running dependency (sbatch --dependency), not after it" \
+  bash -c "[[ $code -eq 0 ]] && grep -E ' second +submitting ' '$out' | grep -q 'started by the orchestrator once 1 job'"
 cat >"$work/ticker.yaml" <<'YAML'
 apiVersion: gantry.dev/v1
 kind: Workload

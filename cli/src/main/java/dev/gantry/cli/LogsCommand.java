@@ -74,7 +74,8 @@ final class LogsCommand extends Verb {
         if (step != null) {
             return step;
         }
-        List<String> steps = root.gantry().runs().snapshot(runId).steps().stream().map(s -> s.name()).toList();
+        List<String> steps = root.gantry().runs().snapshot(runId).steps().stream().map(s -> s.name()).sorted()
+                .toList();
         if (steps.size() == 1) {
             return steps.get(0);
         }

@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
@@ -107,7 +108,8 @@ final class RunView {
     static void list(PrintWriter out, List<RunRecord> runs, Instant now) {
         Table table = new Table("RUN", "WORKFLOW", "STATE", "BACKEND", "STARTED", "TOOK", "MESSAGE");
         for (RunRecord run : runs) {
-            table.row(run.id(), run.name(), run.state(), run.backend(), run.createdAt().toString(),
+            table.row(run.id(), run.name(), run.state(), run.backend(),
+                    run.createdAt().truncatedTo(ChronoUnit.SECONDS).toString(),
                     JobView.duration(Duration.between(run.createdAt(), run.endedAt().orElse(now))),
                     run.message().orElse(""));
         }

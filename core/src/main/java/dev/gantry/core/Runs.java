@@ -17,11 +17,14 @@ import dev.gantry.core.runs.RunProvenance;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunStatus;
 import dev.gantry.core.runs.RunStore;
+import dev.gantry.core.runs.StepRecord;
 import dev.gantry.core.runs.WorkflowPlan;
 import dev.gantry.core.spec.SpecDocument;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,7 +141,7 @@ public final class Runs {
         List<AttemptRecord> attempts = store.attempts(runId);
         Map<String, JobRecord> byId = new LinkedHashMap<>();
         jobs.jobs(attempts.stream().map(AttemptRecord::jobId).toList()).forEach(job -> byId.put(job.id(), job));
-        return new RunStatus(run, store.steps(runId), attempts, byId, clock.instant());
+        return new RunStatus(run, ordered(store.steps(runId), attempts), attempts, byId, clock.instant());
     }
 
     /**
@@ -152,7 +155,7 @@ public final class Runs {
         for (AttemptRecord attempt : attempts) {
             jobs.find(attempt.jobId()).ifPresent(job -> byId.put(job.id(), job));
         }
-        return new RunStatus(run, store.steps(runId), attempts, byId, clock.instant());
+        return new RunStatus(run, ordered(store.steps(runId), attempts), attempts, byId, clock.instant());
     }
 
     /** What happened to the run, oldest first. */
@@ -179,6 +182,16 @@ public final class Runs {
                         ErrorCode.JOB_NOT_FOUND, "step '" + step + "' of run " + run.id() + " has not been "
                         + "submitted; 'gantry status " + run.id() + "' shows its steps"));
         jobs.logs(attempt.jobId(), options, sink);
+    }
+
+    /** The steps in the order they were first submitted (the order they ran in), those not submitted yet last. */
+    private static List<StepRecord> ordered(List<StepRecord> steps, List<AttemptRecord> attempts) {
+        Map<String, Instant> first = new LinkedHashMap<>();
+        for (AttemptRecord attempt : attempts) {
+            first.merge(attempt.step(), attempt.createdAt(), (a, b) -> a.isBefore(b) ? a : b);
+        }
+        return steps.stream().sorted(Comparator.comparing((StepRecord step) -> first.getOrDefault(step.name(),
+                Instant.MAX)).thenComparing(StepRecord::name)).toList();
     }
 
     private RunEngine engine(List<RunListener> listeners) {

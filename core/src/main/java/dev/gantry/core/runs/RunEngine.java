@@ -5,6 +5,9 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.EvictionHandling;
+import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
@@ -24,6 +27,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Drives workflow runs: submits each step's jobs once their dependencies succeeded, follows them with one status
@@ -177,7 +181,7 @@ public final class RunEngine {
         }
         finishInterruptedSubmissions(pass);
         observe(pass);
-        act(pass, RunScheduler.decide(plan.workflow(), pass.standings(), pass.now));
+        act(pass, RunScheduler.decide(plan.workflow(), pass.standings(), pass.now, passDown(pass)));
         pass.flush();
         notifier.catchUp(runId);
         return runs.find(runId).orElseThrow(() -> notFound(runId));
@@ -299,6 +303,36 @@ public final class RunEngine {
         }
     }
 
+    /**
+     * Which active steps a dependent may be submitted behind, for the orchestrator to start once they succeed: only
+     * on a backend that orders jobs itself, and only steps whose jobs will not be replaced by Gantry (no retries, and
+     * no Spot recovery that would make a new job, unless the orchestrator requeues the same one).
+     */
+    private Predicate<StepDefinition> passDown(RunPass pass) {
+        Capabilities capabilities = backends.apply(pass.run.backend()).capabilities();
+        if (!capabilities.nativeDependencies()) {
+            return step -> false;
+        }
+        boolean requeues = capabilities.evictions() == EvictionHandling.REQUEUES;
+        return step -> step.retries().count() == 0 && (requeues || step.instances().stream()
+                .noneMatch(instance -> pass.planned(instance.name()).plan().spot()));
+    }
+
+    /** The jobs of the step's dependencies that have not succeeded yet, for the orchestrator to wait for. */
+    private List<JobDependency> dependencies(RunPass pass, StepRecord step) {
+        List<JobDependency> dependencies = new ArrayList<>();
+        for (String name : pass.planned(step.name()).step().dependsOn()) {
+            for (StepInstance instance : pass.step(name).instances()) {
+                if (pass.steps.get(instance.name()).state() == StepState.SUCCEEDED) {
+                    continue;
+                }
+                pass.current(instance.name()).flatMap(attempt -> jobs.find(attempt.jobId()))
+                        .flatMap(JobRecord::ref).ifPresent(ref -> dependencies.add(JobDependency.afterSuccess(ref)));
+            }
+        }
+        return dependencies;
+    }
+
     private void act(RunPass pass, RunScheduler.Decision decision) {
         decision.skip().forEach((name, reason) -> {
             pass.setStep(pass.steps.get(name), StepState.SKIPPED, Optional.empty(), reason);
@@ -350,10 +384,13 @@ public final class RunEngine {
     private void submit(RunPass pass, StepRecord step, AttemptRecord attempt, boolean again) {
         Plan plan = planOn(pass, step, attempt.spot()); // as the attempt was recorded, also when submitted again
         boolean resume = attempt.number() > 1 && plan.workload().checkpoint().isPresent();
-        SubmitOptions options = new SubmitOptions(attempt.jobId(), attempt.number(), resume, List.of());
+        List<JobDependency> dependencies = dependencies(pass, step);
+        SubmitOptions options = new SubmitOptions(attempt.jobId(), attempt.number(), resume, dependencies);
         pass.event(step.name(), RunEvent.SUBMITTING, (again ? "again, with the same key, after an interrupted "
                 + "submit: " : "") + "attempt " + attempt.number() + " as job " + attempt.jobId()
-                + (plan.spot() ? " on Spot" : " on-demand") + (resume ? ", resuming from the checkpoint" : ""));
+                + (plan.spot() ? " on Spot" : " on-demand") + (resume ? ", resuming from the checkpoint" : "")
+                + (dependencies.isEmpty() ? "" : ", started by the orchestrator once " + dependencies.size()
+                + " job(s) it depends on succeed"));
         pass.flush(); // the intent is stored before the backend is asked
         try {
             JobRecord job = jobs.submit(plan, pass.run.backend(), options, Optional.of(pass.run.specFile()));

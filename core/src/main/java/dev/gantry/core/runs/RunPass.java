@@ -23,6 +23,7 @@ final class RunPass {
     private final List<RunEvent> events = new ArrayList<>();
     private final RunStore store;
     private final RunNotifier notifier;
+    private final WorkflowDefinition workflow;
 
     RunPass(RunRecord run, WorkflowPlan plan, List<StepRecord> stored, List<AttemptRecord> storedAttempts,
             Instant now, RunStore store, RunNotifier notifier) {
@@ -30,6 +31,7 @@ final class RunPass {
         this.now = now;
         this.store = store;
         this.notifier = notifier;
+        this.workflow = plan.workflow();
         Map<String, StepRecord> byName = new LinkedHashMap<>();
         stored.forEach(step -> byName.put(step.name(), step));
         for (WorkflowPlan.PlannedStep step : plan.steps()) {
@@ -50,6 +52,11 @@ final class RunPass {
 
     WorkflowPlan.PlannedStep planned(String job) {
         return planned.get(job);
+    }
+
+    /** The workflow's step of that name. */
+    StepDefinition step(String name) {
+        return workflow.step(name).orElseThrow(() -> new IllegalArgumentException("no step " + name));
     }
 
     /** The step's latest attempt. */

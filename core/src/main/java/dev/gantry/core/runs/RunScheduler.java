@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Decides, from where every job of a run stands, what the run does next: which jobs to submit, which never to run,
@@ -49,6 +50,17 @@ public final class RunScheduler {
      *     entry has not been looked at yet and counts as {@link StepState#WAITING}
      */
     public static Decision decide(WorkflowDefinition workflow, Map<String, JobStanding> standings, Instant now) {
+        return decide(workflow, standings, now, step -> false);
+    }
+
+    /**
+     * The same, for a backend that orders jobs itself ({@code Capabilities.nativeDependencies()}): a job may also be
+     * submitted while a step it depends on is still active, when {@code passDown} says that step's jobs are the ones
+     * that will finish it (no retry or recovery will replace them), so the orchestrator starts it as soon as they
+     * succeed, without waiting for a poll. Cleanup steps always wait for what they clean up.
+     */
+    public static Decision decide(WorkflowDefinition workflow, Map<String, JobStanding> standings, Instant now,
+            Predicate<StepDefinition> passDown) {
         Map<String, StepState> states = new HashMap<>();
         for (StepDefinition step : workflow.steps()) {
             for (StepInstance job : step.instances()) {
@@ -100,8 +112,9 @@ public final class RunScheduler {
                         || !dependenciesSucceeded(workflow, step, states))) {
                     // Cleanup runs once the stopped work is gone, so it does not race what it cleans up.
                     continue;
-                } else if (dependenciesSucceeded(workflow, step, states) && due(standings.get(job.name()), now)
-                        && active + submit.size() < limit) {
+                } else if ((dependenciesSucceeded(workflow, step, states)
+                        || (!cleanup && dependenciesUnderway(workflow, step, states, passDown)))
+                        && due(standings.get(job.name()), now) && active + submit.size() < limit) {
                     submit.add(job);
                 }
             }
@@ -150,6 +163,24 @@ public final class RunScheduler {
             Map<String, StepState> states) {
         return step.dependsOn().stream()
                 .allMatch(name -> outcome(workflow.step(name).orElseThrow(), states) == Outcome.SUCCEEDED);
+    }
+
+    /** Every dependency succeeded, or is active with jobs the orchestrator can wait for itself. */
+    private static boolean dependenciesUnderway(WorkflowDefinition workflow, StepDefinition step,
+            Map<String, StepState> states, Predicate<StepDefinition> passDown) {
+        for (String name : step.dependsOn()) {
+            StepDefinition dependency = workflow.step(name).orElseThrow();
+            Outcome outcome = outcome(dependency, states);
+            if (outcome == Outcome.SUCCEEDED) {
+                continue;
+            }
+            boolean allUnderway = dependency.instances().stream().map(job -> states.get(job.name()))
+                    .allMatch(state -> active(state) || state == StepState.SUCCEEDED);
+            if (outcome != Outcome.PENDING || !allUnderway || !passDown.test(dependency)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean othersPending(WorkflowDefinition workflow, Set<String> cleanupSteps,

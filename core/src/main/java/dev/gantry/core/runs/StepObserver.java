@@ -52,8 +52,7 @@ final class StepObserver {
             case FAILED -> ended(step, attempt, AttemptOutcome.FAILED, "attempt " + attempt.number() + " failed"
                     + job.exitCode().stream().mapToObj(c -> " with exit code " + c).findFirst().orElse("")
                     + (job.message().isBlank() ? "" : ": " + job.message()));
-            case CANCELLED -> ended(step, attempt, AttemptOutcome.CANCELLED, "attempt " + attempt.number()
-                    + " was cancelled outside this run" + (job.message().isBlank() ? "" : ": " + job.message()));
+            case CANCELLED -> cancelled(step, attempt, job);
             case PREEMPTED -> preempted(step, attempt, job);
             case UNKNOWN -> {
                 String reason = "the backend cannot tell where job " + job.id() + " stands: " + job.message();
@@ -91,6 +90,26 @@ final class StepObserver {
                     + " of " + retries.count() + ")" : ""));
             pass.event(step.name(), RunEvent.ENDED, "FAILED: " + why);
         }
+    }
+
+    /**
+     * Cancelled, but not by this run: by someone, or by the orchestrator because a job it was told to wait for did
+     * not succeed (native dependencies). The latter is a skip, as it would have been had Gantry sequenced the step.
+     */
+    private void cancelled(StepRecord step, AttemptRecord attempt, JobRecord job) {
+        for (String name : pass.planned(step.name()).step().dependsOn()) {
+            boolean failed = pass.step(name).instances().stream().map(i -> pass.steps.get(i.name()).state())
+                    .anyMatch(s -> s == StepState.FAILED || s == StepState.CANCELLED || s == StepState.SKIPPED);
+            if (failed) {
+                pass.updateAttempt(attempt.ended(AttemptOutcome.CANCELLED));
+                String why = "step " + name + " did not succeed, so the orchestrator never started job " + job.id();
+                pass.setStep(step, StepState.SKIPPED, Optional.empty(), why);
+                pass.event(step.name(), RunEvent.SKIPPED, why);
+                return;
+            }
+        }
+        ended(step, attempt, AttemptOutcome.CANCELLED, "attempt " + attempt.number() + " was cancelled outside this "
+                + "run" + (job.message().isBlank() ? "" : ": " + job.message()));
     }
 
     private void moveTo(StepRecord step, StepState state, JobRecord job) {

@@ -18,6 +18,8 @@ import dev.gantry.api.Problem;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Eviction;
+import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.SubmitOptions;
@@ -443,6 +445,48 @@ class RunEngineTest {
                 "a lease whose holder died on this machine is taken over at once");
         finisher.join();
         assertEquals(Optional.empty(), runs.lease(id), "released when done");
+    }
+
+    @Test
+    void onABackendThatOrdersJobsItselfADependentIsSubmittedBehindItsActiveDependency() {
+        backend.nativeDependencies = true;
+        WorkflowPlan plan = planned(flow(step("a"), step("b", "a"), retried(step("c"), 1, Duration.ZERO),
+                step("d", "c")), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        assertEquals(List.of(key(id, "a", 1), key(id, "c", 1)), submittedKeys());
+        engine.tick(id, plan);
+        assertEquals(List.of(key(id, "a", 1), key(id, "c", 1), key(id, "b", 1)), submittedKeys(),
+                "b waits in the orchestrator; d does not, since c may be retried as another job");
+        assertEquals(List.of(JobDependency.afterSuccess(new JobRef("scripted", "n-" + key(id, "a", 1)))),
+                backend.submits.get(2).dependencies());
+        assertTrue(runs.events(id).stream().anyMatch(e -> e.detail().endsWith("started by the orchestrator once 1 "
+                + "job(s) it depends on succeed")));
+        backend.setAllOpen(JobState.SUCCEEDED);
+        engine.tick(id, plan);
+        assertEquals(List.of(), backend.submits.get(3).dependencies(), "d goes once c succeeded, with none");
+    }
+
+    @Test
+    void aJobTheOrchestratorNeverStartedBecauseItsDependencyFailedIsSkipped() {
+        backend.nativeDependencies = true;
+        StepDefinition a = step("a");
+        a = new StepDefinition("a", a.workload(), List.of(), RetryPolicy.NONE, FailurePolicy.CONTINUE,
+                Optional.empty(), a.instances());
+        WorkflowPlan plan = planned(flow(a, step("b", "a"), step("c")), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        engine.tick(id, plan);
+        backend.set(key(id, "a", 1), JobState.FAILED);
+        backend.set(key(id, "b", 1), JobStatus.of(JobState.CANCELLED, "DependencyNeverSatisfied"));
+        backend.set(key(id, "c", 1), JobState.SUCCEEDED);
+        engine.tick(id, plan);
+        assertEquals(Map.of("a", StepState.FAILED, "b", StepState.SKIPPED, "c", StepState.SUCCEEDED), states(id));
+        assertEquals(Optional.of("step a did not succeed, so the orchestrator never started job " + key(id, "b", 1)),
+                runs.steps(id).stream().filter(s -> s.name().equals("b")).findFirst().orElseThrow().reason());
+        assertEquals(RunState.FAILED, engine.tick(id, plan).state());
     }
 
     @Test

@@ -38,6 +38,8 @@ final class ScriptedBackend implements Backend {
     /** The next submit fails before it makes anything. */
     GantryException refuseNext;
     EvictionHandling evictions = EvictionHandling.ENDS_PREEMPTED;
+    /** Whether it orders jobs itself from their dependencies (as Slurm does). */
+    boolean nativeDependencies;
 
     @Override
     public String name() {
@@ -46,7 +48,8 @@ final class ScriptedBackend implements Backend {
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.builder().spot(true).gpuVendors(Set.of(GpuVendor.NVIDIA)).evictions(evictions).build();
+        return Capabilities.builder().spot(true).gpuVendors(Set.of(GpuVendor.NVIDIA)).evictions(evictions)
+                .nativeDependencies(nativeDependencies).build();
     }
 
     @Override
