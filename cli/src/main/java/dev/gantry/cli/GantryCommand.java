@@ -20,6 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 ListCommand.class,
                 StatusCommand.class,
                 AttachCommand.class,
+                RetryCommand.class,
                 LogsCommand.class,
                 CancelCommand.class,
                 HistoryCommand.class,

@@ -135,6 +135,48 @@ class CliWorkflowRunTest {
     }
 
     @Test
+    void retryRunsAgainWhatFailedAndWhatWasSkippedBecauseOfItWithTheSameSpec() throws IOException {
+        Path gate = work.resolve("gate");
+        Path file = work.resolve("gated.yaml");
+        Files.writeString(file, String.join("\n",
+                "apiVersion: gantry.dev/v1",
+                "kind: Workflow",
+                "metadata: {name: gated}",
+                "spec:",
+                "  steps:",
+                "    - name: build",
+                "      workload: {phase: training, model: small, command: [sh, -c, \"echo build >> " + ran + "\"]}",
+                "    - name: check",
+                "      dependsOn: [build]",
+                "      workload: {phase: training, model: small, command: [sh, -c, \"echo check >> " + ran
+                        + "; test -f " + gate + "\"]}",
+                "    - name: ship",
+                "      dependsOn: [check]",
+                "      workload: {phase: training, model: small, command: [sh, -c, \"echo ship >> " + ran + "\"]}",
+                ""));
+        CliRun first = gantry("run", "gated.yaml", "--output", "json");
+        assertEquals(1, first.exitCode, first.toString());
+        String id = Json.MAPPER.readTree(first.out).get("id").asText();
+        assertEquals(List.of("build", "check"), ranSteps());
+
+        CliRun nothing = gantry("retry", id, "build");
+        assertEquals(2, nothing.exitCode, nothing.toString());
+        assertTrue(nothing.err.contains("step build of run " + id + " succeeded; there is nothing to retry"),
+                nothing.err);
+        Files.writeString(gate, "open");
+        CliRun retry = gantry("retry", id, "--output", "json");
+        assertEquals(0, retry.exitCode, retry.toString());
+        assertTrue(retry.err.contains("gantry: run " + id + ": retrying check, ship"), retry.err);
+        JsonNode node = Json.MAPPER.readTree(retry.out);
+        assertEquals("SUCCEEDED", node.get("state").asText());
+        assertEquals(List.of("build", "check", "check", "ship"), ranSteps(), "build is not run again");
+        assertEquals(2, node.get("steps").get(1).get("attempts").asInt(), node.toString());
+        CliRun again = gantry("retry", id);
+        assertEquals(2, again.exitCode, again.toString());
+        assertTrue(again.err.contains("run " + id + " has no failed, cancelled or skipped step to retry"), again.err);
+    }
+
+    @Test
     void aDetachedRunIsDrivenByABackgroundGantryAndCanBeAttachedTo() throws IOException {
         workflow("none");
         CliRun run = gantry("run", "flow.yaml", "--detach");
@@ -172,6 +214,28 @@ class CliWorkflowRunTest {
         assertEquals("CANCELLED", node.get("state").asText(), cancel + "\n" + attach);
         assertEquals(1, attach.exitCode);
         assertEquals("SKIPPED", node.get("steps").get(0).get("state").asText(), "after: " + node);
+    }
+
+    @Test
+    void onATerminalTheStepsTableIsRedrawnInPlace() throws IOException {
+        workflow("none");
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("GANTRY_STATE_DIR", home.resolve("state").toString());
+        CliEnvironment terminal = new CliEnvironment(new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true), env, work, home, subscription -> {
+                    throw new AssertionError("no Azure here");
+                }, true);
+        int code = Main.run(terminal, new String[] {"run", "flow.yaml"});
+
+        assertEquals(0, code, out + "\n" + err);
+        String drawn = err.toString();
+        assertTrue(drawn.contains("\033[J"), "the picture is cleared and drawn again: " + drawn);
+        assertTrue(drawn.contains("STEP     STATE"), drawn);
+        assertTrue(drawn.split("\033\\[J", -1).length > 2, "redrawn more than once: " + drawn);
+        assertTrue(out.toString().contains("SUCCEEDED, 4 of 4 jobs done"), out.toString());
     }
 
     @Test

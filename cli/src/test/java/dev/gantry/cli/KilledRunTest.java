@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.backend.cyclecloud.slurm.TestCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -21,16 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The promise of a run: {@code kill -9} of {@code gantry run} at any point, then {@code gantry run} of the same
- * workflow, loses nothing and doubles nothing. A 20-step workflow on the manual backend's local transport; the driver
- * is killed 20 times in a row at random moments of its submissions, each time started again; then it is let finish.
- * Every step counts its own runs in a file: each must have run exactly once, and every job the backend made must be
- * an attempt the run recorded (none orphaned).
+ * workflow, loses nothing and doubles nothing. A 20-step workflow (two waves of ten); the driver is killed 20 times in
+ * a row at random moments of its submissions, each time started again; then it is let finish. Every step counts its
+ * own runs in a file: each must have run exactly once, and every job the backend made must be an attempt the run
+ * recorded (none orphaned). On the manual backend's local transport, and on the real Slurm test cluster (where the
+ * second wave waits in Slurm behind the first, {@code sbatch --dependency}).
  */
 class KilledRunTest {
     private static final int STEPS = 20;
     private static final int KILLS = 20;
-    /** Two waves of this: longer than the 20 kills take (about 25 s), so the run is still going at the last. */
-    private static final int STEP_SECONDS = 20;
 
     @TempDir
     Path home;
@@ -38,8 +39,171 @@ class KilledRunTest {
     @TempDir
     Path work;
 
-    private Process gantry(String... args) throws IOException {
-        return gantry(work.resolve("gantry.log"), args);
+    /** Where the run's jobs go, and how to find every job its backend made. */
+    private interface Target {
+        /** The configuration file's text. */
+        String config();
+
+        /** A file each step appends its name to, readable here. */
+        Path ranFile();
+
+        /** The directory holding one {@code job-KEY} directory per job the backend made. */
+        Path jobDirectories();
+
+        /**
+         * How long each step runs: long enough that the run cannot end between two kills (a run that ended is not
+         * resumed but run anew), so the last kill still finds it going.
+         */
+        int stepSeconds();
+    }
+
+    @Test
+    void onTheLocalTransportEveryStepStillRunsExactlyOnce() throws Exception {
+        killTwentyTimesThenFinish(new Target() {
+            @Override
+            public String config() {
+                return "backend: manual\nruns:\n  pollInterval: 1s\n";
+            }
+
+            @Override
+            public Path ranFile() {
+                return work.resolve("ran.txt");
+            }
+
+            @Override
+            public Path jobDirectories() {
+                return home.resolve("state");
+            }
+
+            @Override
+            public int stepSeconds() {
+                return 20;
+            }
+        });
+    }
+
+    @Test
+    void onSlurmEveryStepStillRunsExactlyOnce() throws Exception {
+        TestCluster cluster = TestCluster.get();
+        Path shared = Path.of(cluster.sharedDirectory()).resolve("killed-" + UUID.randomUUID());
+        Files.createDirectories(shared);
+        shared.toFile().setWritable(true, false); // the login user writes the steps' file
+        killTwentyTimesThenFinish(new Target() {
+            @Override
+            public String config() {
+                return String.join("\n",
+                        "backend: cyclecloud",
+                        "backends:",
+                        "  cyclecloud:",
+                        "    address: " + cluster.value("LOGIN_ADDRESS"),
+                        "    port: " + cluster.value("LOGIN_PORT"),
+                        "    user: " + cluster.value("LOGIN_USER"),
+                        "    identityFile: " + cluster.value("LOGIN_IDENTITY"),
+                        "    hostKeyFingerprint: '" + cluster.value("LOGIN_FINGERPRINT") + "'",
+                        "    workDir: " + shared.resolve("jobs"),
+                        "    jobCompLog: " + cluster.value("SLURM_JOBCOMP"),
+                        "runs:",
+                        "  pollInterval: 1s",
+                        "");
+            }
+
+            @Override
+            public Path ranFile() {
+                return shared.resolve("ran.txt");
+            }
+
+            @Override
+            public Path jobDirectories() {
+                return shared.resolve("jobs");
+            }
+
+            @Override
+            public int stepSeconds() {
+                // Each kill costs a JVM and an SSH connection to the login node: the twenty take longer.
+                return 40;
+            }
+        });
+    }
+
+    private void killTwentyTimesThenFinish(Target target) throws Exception {
+        Path ran = target.ranFile();
+        Files.writeString(work.resolve("gantry.yaml"), target.config());
+        List<String> lines = new ArrayList<>(List.of("apiVersion: gantry.dev/v1", "kind: Workflow",
+                "metadata: {name: soak}", "spec:", "  steps:"));
+        for (int i = 1; i <= STEPS; i++) {
+            String name = String.format("s%02d", i);
+            lines.add("    - name: " + name);
+            if (i > 10) {
+                lines.add("      dependsOn: [" + String.format("s%02d", i - 10) + "]"); // two waves of ten
+            }
+            lines.add("      workload: {phase: training, model: small, command: [sh, -c, \"echo " + name + " >> "
+                    + ran + "; sleep " + target.stepSeconds() + "\"]}");
+        }
+        lines.add("");
+        Files.writeString(work.resolve("soak.yaml"), String.join("\n", lines));
+
+        Random random = new Random(20261203L);
+        Path log = work.resolve("gantry.log");
+        for (int kill = 0; kill < KILLS; kill++) {
+            long opened = openedCount(log);
+            Process run = gantry(log, "run", "soak.yaml");
+            if (kill % 4 == 0) {
+                // Anywhere: often before the run is even opened (start-up, planning).
+                Thread.sleep(200 + random.nextInt(1000));
+            } else {
+                // Once the run is opened, within the time its submissions take.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (openedCount(log) == opened && System.nanoTime() < deadline && run.isAlive()) {
+                    Thread.sleep(5);
+                }
+                Thread.sleep(random.nextInt(400));
+            }
+            run.destroyForcibly(); // SIGKILL: no shutdown hook, no finally
+            assertTrue(run.waitFor(30, TimeUnit.SECONDS));
+        }
+        Process last = gantry(log, "run", "soak.yaml", "--output", "json");
+        assertTrue(last.waitFor(5, TimeUnit.MINUTES), "the last run finishes");
+        assertEquals(0, last.exitValue(), Files.readString(log));
+
+        Map<String, Integer> counts = new TreeMap<>();
+        Files.readAllLines(ran).forEach(step -> counts.merge(step, 1, Integer::sum));
+        assertEquals(STEPS, counts.size(), counts.toString());
+        counts.forEach((step, count) -> assertEquals(1, count, step + " ran " + count + " times: " + counts));
+
+        Path listed = work.resolve("list.json");
+        assertTrue(gantry(listed, "list", "--all", "--output", "json").waitFor(1, TimeUnit.MINUTES));
+        JsonNode runs = Json.MAPPER.readTree(Files.readString(listed));
+        assertEquals(1, runs.size(), "one run, resumed every time: " + runs);
+        String runId = runs.get(0).get("id").asText();
+        assertEquals("SUCCEEDED", runs.get(0).get("state").asText());
+
+        // Every job directory the backend made (job-KEY, the key being the attempt's job id) belongs to an attempt
+        // of the run.
+        Set<String> made = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(target.jobDirectories())) {
+            files.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                    .filter(name -> name.startsWith("job-soak-")).map(name -> name.substring("job-".length()))
+                    .forEach(made::add);
+        }
+        Set<String> expected = new TreeSet<>();
+        for (int i = 1; i <= STEPS; i++) {
+            expected.add(runId + "." + String.format("s%02d", i) + ".1");
+        }
+        assertEquals(expected, made, "no job outside the run's attempts, and one attempt a step");
+
+        // Where the kills landed, from the run's own history: each process that got as far as the run resumed it.
+        Path history = work.resolve("history.json");
+        assertTrue(gantry(history, "history", runId, "--output", "json").waitFor(1, TimeUnit.MINUTES));
+        int resumed = 0;
+        int submittedAgain = 0;
+        for (JsonNode event : Json.MAPPER.readTree(Files.readString(history))) {
+            resumed += event.get("kind").asText().equals("resumed") ? 1 : 0;
+            submittedAgain += event.get("detail").asText().startsWith("again, with the same key") ? 1 : 0;
+        }
+        System.out.printf("killed %d times (%s): %d processes resumed the run, %d submits finished by a later "
+                + "process%n", KILLS, target.config().lines().findFirst().orElse(""), resumed, submittedAgain);
+        assertTrue(resumed >= KILLS / 2, "most kills landed after the run was opened: " + resumed);
+        assertTrue(submittedAgain > 0, "some kills landed between recording an attempt and the backend's answer");
     }
 
     /** {@code gantry ARGS} as a process of its own, its output appended to {@code log}. */
@@ -63,89 +227,5 @@ class KilledRunTest {
         }
         return Files.readAllLines(log).stream().filter(l -> l.startsWith("gantry: started run ")
                 || l.startsWith("gantry: resuming run ")).count();
-    }
-
-    @Test
-    void killedTwentyTimesDuringSubmissionEveryStepStillRunsExactlyOnce() throws Exception {
-        Path ran = work.resolve("ran.txt");
-        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\nruns:\n  pollInterval: 1s\n");
-        List<String> lines = new ArrayList<>(List.of("apiVersion: gantry.dev/v1", "kind: Workflow",
-                "metadata: {name: soak}", "spec:", "  steps:"));
-        for (int i = 1; i <= STEPS; i++) {
-            String name = String.format("s%02d", i);
-            lines.add("    - name: " + name);
-            if (i > 10) {
-                lines.add("      dependsOn: [" + String.format("s%02d", i - 10) + "]"); // two waves of ten
-            }
-            // Long enough that the run cannot end between two kills: a run that ended is not resumed but run anew.
-            lines.add("      workload: {phase: training, model: small, command: [sh, -c, \"echo " + name + " >> "
-                    + ran + "; sleep " + STEP_SECONDS + "\"]}");
-        }
-        lines.add("");
-        Files.writeString(work.resolve("soak.yaml"), String.join("\n", lines));
-
-        Random random = new Random(20261203L);
-        Path log = work.resolve("gantry.log");
-        for (int kill = 0; kill < KILLS; kill++) {
-            long opened = openedCount(log);
-            Process run = gantry("run", "soak.yaml");
-            if (kill % 4 == 0) {
-                // Anywhere: often before the run is even opened (start-up, planning).
-                Thread.sleep(200 + random.nextInt(1000));
-            } else {
-                // Once the run is opened, within the time its submissions take.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (openedCount(log) == opened && System.nanoTime() < deadline && run.isAlive()) {
-                    Thread.sleep(5);
-                }
-                Thread.sleep(random.nextInt(400));
-            }
-            run.destroyForcibly(); // SIGKILL: no shutdown hook, no finally
-            assertTrue(run.waitFor(30, TimeUnit.SECONDS));
-        }
-        Process last = gantry("run", "soak.yaml", "--output", "json");
-        assertTrue(last.waitFor(5, TimeUnit.MINUTES), "the last run finishes");
-        assertEquals(0, last.exitValue(), Files.readString(log));
-
-        Map<String, Integer> counts = new TreeMap<>();
-        Files.readAllLines(ran).forEach(step -> counts.merge(step, 1, Integer::sum));
-        assertEquals(STEPS, counts.size(), counts.toString());
-        counts.forEach((step, count) -> assertEquals(1, count, step + " ran " + count + " times: " + counts));
-
-        Path listed = work.resolve("list.json");
-        Process list = gantry(listed, "list", "--all", "--output", "json");
-        assertTrue(list.waitFor(1, TimeUnit.MINUTES));
-        JsonNode runs = Json.MAPPER.readTree(Files.readString(listed));
-        assertEquals(1, runs.size(), "one run, resumed every time: " + runs);
-        String runId = runs.get(0).get("id").asText();
-        assertEquals("SUCCEEDED", runs.get(0).get("state").asText());
-
-        // Every job directory the manual backend made (job-KEY, the key being the attempt's job id) belongs to an
-        // attempt of the run.
-        Set<String> made = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(home.resolve("state"))) {
-            files.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                    .filter(name -> name.startsWith("job-soak-")).map(name -> name.substring("job-".length()))
-                    .forEach(made::add);
-        }
-        Set<String> expected = new TreeSet<>();
-        for (int i = 1; i <= STEPS; i++) {
-            expected.add(runId + "." + String.format("s%02d", i) + ".1");
-        }
-        assertEquals(expected, made, "no job outside the run's attempts, and one attempt a step");
-
-        // Where the kills landed, from the run's own history: each process that got as far as the run resumed it.
-        Path history = work.resolve("history.json");
-        assertTrue(gantry(history, "history", runId, "--output", "json").waitFor(1, TimeUnit.MINUTES));
-        int resumed = 0;
-        int submittedAgain = 0;
-        for (JsonNode event : Json.MAPPER.readTree(Files.readString(history))) {
-            resumed += event.get("kind").asText().equals("resumed") ? 1 : 0;
-            submittedAgain += event.get("detail").asText().startsWith("again, with the same key") ? 1 : 0;
-        }
-        System.out.printf("killed %d times: %d processes resumed the run, %d submits finished by a later process%n",
-                KILLS, resumed, submittedAgain);
-        assertTrue(resumed >= KILLS / 2, "most kills landed after the run was opened: " + resumed);
-        assertTrue(submittedAgain > 0, "some kills landed between recording an attempt and the backend's answer");
     }
 }

@@ -119,6 +119,38 @@ public final class Runs {
         return engine(List.of()).cancel(runId, planOf(run));
     }
 
+    /**
+     * Runs again what did not succeed: the step {@code step} names (a step, so all its matrix instances, or one
+     * instance) and what was skipped because of it, or without one every failed, cancelled or skipped step. Those
+     * steps wait again with their retries afresh, and the run is RUNNING again; {@link #drive} then runs them. Their
+     * earlier attempts stay in the run's history.
+     *
+     * @throws GantryException USAGE when a live process drives the run, the step is unknown, has succeeded or has
+     *     not ended, or nothing is left to retry
+     */
+    public RunRecord retry(String runId, Optional<String> step) {
+        RunRecord run = find(runId);
+        WorkflowPlan plan = planOf(run);
+        if (store.acquireLease(runId, holder.id(), settings.leaseTtl(), LeaseHolder::abandoned).isEmpty()) {
+            throw new GantryException(ErrorCode.USAGE, "run " + runId + " is being driven by process "
+                    + driver(runId).map(RunStore.Lease::holder).orElse("another process") + "; retry it once that "
+                    + "process has stopped, or 'gantry cancel " + runId + "' first");
+        }
+        try {
+            List<StepRecord> reset = RetrySelection.steps(plan.workflow(), store.steps(runId), step, runId)
+                    .stream().map(s -> s.retried("to run again (gantry retry)", clock.instant())).toList();
+            store.saveSteps(reset);
+            String names = String.join(", ", reset.stream().map(StepRecord::name).toList());
+            store.updateState(runId, dev.gantry.core.runs.RunState.RUNNING, Optional.of("retrying " + names),
+                    clock.instant());
+            store.append(List.of(RunEvent.ofRun(runId, clock.instant(), RunEvent.RETRY, "asked by process "
+                    + holder.id() + " for " + names + ", with their retries afresh")));
+        } finally {
+            store.releaseLease(runId, holder.id());
+        }
+        return find(runId);
+    }
+
     /** The run's record; JOB_NOT_FOUND when there is none. */
     public RunRecord find(String runId) {
         return store.find(runId).orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "no run '" + runId

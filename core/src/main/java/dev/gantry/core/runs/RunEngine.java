@@ -342,8 +342,7 @@ public final class RunEngine {
         for (StepInstance instance : decision.submit()) {
             StepRecord step = pass.steps.get(instance.name());
             AttemptRecord attempt = newAttempt(pass, step);
-            StepRecord submitted = new StepRecord(step.runId(), step.name(), StepState.SUBMITTED, attempt.number(),
-                    step.evictions(), Optional.empty(), Optional.of("attempt " + attempt.number() + " submitted"),
+            StepRecord submitted = step.submitted(attempt.number(), "attempt " + attempt.number() + " submitted",
                     pass.now);
             runs.startAttempt(submitted, attempt);
             pass.recorded(submitted, attempt);

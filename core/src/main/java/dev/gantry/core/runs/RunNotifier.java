@@ -33,6 +33,8 @@ final class RunNotifier {
             seen.put(runId, event.sequence());
             if (event.step().isEmpty() && event.kind().equals(RunEvent.CANCELLING)) {
                 cancelAsked.add(runId);
+            } else if (event.step().isEmpty() && event.kind().equals(RunEvent.RETRY)) {
+                cancelAsked.remove(runId); // a retry after a cancel runs the run again
             }
             each(listener -> listener.event(event));
         }

@@ -80,8 +80,7 @@ final class RunPass {
 
     /** The step moved to {@code state}; attempts and evictions as they are. */
     StepRecord setStep(StepRecord step, StepState state, Optional<Instant> nextAttemptAt, String reason) {
-        return saveStep(new StepRecord(step.runId(), step.name(), state, step.attempts(), step.evictions(),
-                nextAttemptAt, Optional.of(reason), now));
+        return saveStep(step.moved(state, nextAttemptAt, reason, now));
     }
 
     StepRecord saveStep(StepRecord step) {

@@ -77,7 +77,7 @@ final class StepObserver {
         }
         RetryPolicy retries = pass.planned(step.name()).step().retries();
         // This attempt counts, whether or not an earlier look recorded its outcome already.
-        int failures = 1 + (int) pass.earlier(step.name()).stream()
+        int failures = 1 + (int) pass.earlier(step.name()).stream().filter(a -> a.number() > step.retryBase())
                 .filter(a -> a.outcome().map(AttemptOutcome::failure).orElse(false)).count();
         if (failures <= retries.count()) {
             Instant at = pass.now.plus(retries.delayBefore(failures));
@@ -149,9 +149,8 @@ final class StepObserver {
         AttemptRecord counted = attempt.withEvictions(job.evictions());
         pass.updateAttempt(counted);
         Eviction eviction = job.lastEviction().orElseThrow();
-        StepRecord updated = pass.saveStep(new StepRecord(step.runId(), step.name(), step.state(), step.attempts(),
-                before + counted.evictions(), step.nextAttemptAt(), Optional.of("evicted (" + eviction.reason()
-                + "); the orchestrator runs it again"), pass.now));
+        StepRecord updated = pass.saveStep(step.evicted(before + counted.evictions(), step.state(),
+                step.nextAttemptAt(), "evicted (" + eviction.reason() + "); the orchestrator runs it again", pass.now));
         pass.event(step.name(), RunEvent.EVICTED, eviction.reason() + " at " + eviction.at() + "; requeued by the "
                 + "orchestrator, " + updated.evictions() + " eviction(s) so far");
         notifier.evicted(step.runId(), step.name(), eviction, true);
@@ -178,8 +177,7 @@ final class StepObserver {
         String why = "attempt " + attempt.number() + " was evicted (" + eviction.reason() + "); attempt "
                 + (attempt.number() + 1) + (checkpoint ? " resumes from the checkpoint" : " starts over (no checkpoint)")
                 + (moving ? " on on-demand capacity" : "");
-        pass.saveStep(new StepRecord(step.runId(), step.name(), StepState.RETRY_WAIT, step.attempts(), total,
-                Optional.of(pass.now), Optional.of(why), pass.now));
+        pass.saveStep(step.evicted(total, StepState.RETRY_WAIT, Optional.of(pass.now), why, pass.now));
         pass.event(step.name(), RunEvent.EVICTED, why + "; " + total + " eviction(s) so far");
         notifier.evicted(step.runId(), step.name(), eviction, false);
     }

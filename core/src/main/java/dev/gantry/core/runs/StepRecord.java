@@ -15,6 +15,8 @@ import java.util.Optional;
  * @param nextAttemptAt in {@link StepState#RETRY_WAIT}: not before when the next attempt is submitted
  * @param reason why it stands where it does, if there is something to say
  * @param updatedAt when it last changed
+ * @param retryBase attempts up to this number no longer count against the step's retries: a manual retry
+ *     ({@code gantry retry}) gives the step its retries afresh; 0 until then
  */
 public record StepRecord(
         String runId,
@@ -24,7 +26,8 @@ public record StepRecord(
         int evictions,
         Optional<Instant> nextAttemptAt,
         Optional<String> reason,
-        Instant updatedAt) {
+        Instant updatedAt,
+        int retryBase) {
 
     public StepRecord {
         Objects.requireNonNull(runId, "runId");
@@ -33,14 +36,45 @@ public record StepRecord(
         Objects.requireNonNull(nextAttemptAt, "nextAttemptAt");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(updatedAt, "updatedAt");
+        if (retryBase < 0 || retryBase > attempts) {
+            throw new IllegalArgumentException("a step's retry base is between 0 and its attempts: " + retryBase);
+        }
         if (attempts < 0 || evictions < 0) {
             throw new IllegalArgumentException("a step's attempts and evictions are 0 or more: " + attempts + ", "
                     + evictions);
         }
     }
 
+    /** A step never retried by hand. */
+    public StepRecord(String runId, String name, StepState state, int attempts, int evictions,
+            Optional<Instant> nextAttemptAt, Optional<String> reason, Instant updatedAt) {
+        this(runId, name, state, attempts, evictions, nextAttemptAt, reason, updatedAt, 0);
+    }
+
     /** A step as a new run starts: nothing submitted yet. */
     public static StepRecord of(String runId, String name, StepState state, Instant now) {
         return new StepRecord(runId, name, state, 0, 0, Optional.empty(), Optional.empty(), now);
+    }
+
+    /** This step moved to {@code state}, its attempts and evictions as they are. */
+    public StepRecord moved(StepState to, Optional<Instant> nextAttempt, String why, Instant at) {
+        return new StepRecord(runId, name, to, attempts, evictions, nextAttempt, Optional.of(why), at, retryBase);
+    }
+
+    /** This step with attempt {@code number} submitted. */
+    public StepRecord submitted(int number, String why, Instant at) {
+        return new StepRecord(runId, name, StepState.SUBMITTED, number, evictions, Optional.empty(),
+                Optional.of(why), at, retryBase);
+    }
+
+    /** This step with {@code count} evictions in all, now in {@code to}. */
+    public StepRecord evicted(int count, StepState to, Optional<Instant> nextAttempt, String why, Instant at) {
+        return new StepRecord(runId, name, to, attempts, count, nextAttempt, Optional.of(why), at, retryBase);
+    }
+
+    /** This step to run again from the start of its dependencies' outcome, with its retries afresh. */
+    public StepRecord retried(String why, Instant at) {
+        return new StepRecord(runId, name, StepState.WAITING, attempts, evictions, Optional.empty(),
+                Optional.of(why), at, attempts);
     }
 }

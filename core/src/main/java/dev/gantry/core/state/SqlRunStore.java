@@ -44,13 +44,14 @@ public final class SqlRunStore implements RunStore {
     private static final String RUN_COLUMNS = "id, name, spec_file, spec_hash, git_commit, git_dirty, catalog_source, "
             + "catalog_date, gantry_version, backend, state, message, created_at, updated_at, ended_at";
     private static final String STEP_COLUMNS = "run_id, name, state, attempts, evictions, next_attempt_at, reason, "
-            + "updated_at";
+            + "updated_at, retry_base";
     private static final String ATTEMPT_COLUMNS = "run_id, step, number, job_id, price_per_hour, spot, created_at, "
             + "evictions, outcome";
     /** What a step's newer version does to its older one: replaces it, every field. */
     private static final String REPLACE_STEP = "ON CONFLICT (run_id, name) DO UPDATE SET state = excluded.state, "
             + "attempts = excluded.attempts, evictions = excluded.evictions, next_attempt_at = "
-            + "excluded.next_attempt_at, reason = excluded.reason, updated_at = excluded.updated_at";
+            + "excluded.next_attempt_at, reason = excluded.reason, updated_at = excluded.updated_at, retry_base = "
+            + "excluded.retry_base";
     /** Each run's history, numbered under a lock of its own ({@code run-events:RUN}): never waits on a lease. */
     private static final NumberedEvents<RunEvent> EVENTS = new NumberedEvents<>("run_events", "run_id",
             List.of("at", "step", "kind", "detail"), "run-events:", RunEvent::runId, (insert, event) -> {
@@ -174,7 +175,7 @@ public final class SqlRunStore implements RunStore {
             return;
         }
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_steps (" + STEP_COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) " + onConflict)) {
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) " + onConflict)) {
             for (StepRecord step : steps) {
                 bind(insert, step);
                 insert.addBatch();
@@ -192,6 +193,7 @@ public final class SqlRunStore implements RunStore {
         statement.setString(6, step.nextAttemptAt().map(TIME::format).orElse(null));
         statement.setString(7, step.reason().orElse(null));
         statement.setString(8, TIME.format(step.updatedAt()));
+        statement.setInt(9, step.retryBase());
     }
 
     @Override
@@ -373,7 +375,7 @@ public final class SqlRunStore implements RunStore {
                                 StepState.valueOf(rows.getString("state")), rows.getInt("attempts"),
                                 rows.getInt("evictions"), Optional.ofNullable(rows.getString("next_attempt_at"))
                                 .map(SqlJobStore::time), Optional.ofNullable(rows.getString("reason")),
-                                time(rows.getString("updated_at"))));
+                                time(rows.getString("updated_at")), rows.getInt("retry_base")));
                     }
                 }
             }

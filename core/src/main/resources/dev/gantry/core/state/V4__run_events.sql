@@ -1,7 +1,8 @@
 -- Each run's history, numbered from 1 as job_events are (under the run's lock, the next number is its last plus one);
 -- step is NULL for an event of the run as a whole. Each attempt also keeps how often its capacity was evicted and,
 -- once it ended, how (an AttemptOutcome's name; NULL before); each job how often the backend counted its capacity
--- evicted, and the last time when and why (NULL while never evicted). Times as in V1.
+-- evicted, and the last time when and why (NULL while never evicted); each step the attempt number up to which its
+-- failures no longer count against its retries (a manual retry; 0 before). Times as in V1.
 ALTER TABLE run_attempts ADD COLUMN evictions INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE run_attempts ADD COLUMN outcome TEXT;
 CREATE TABLE run_events (
@@ -16,3 +17,4 @@ CREATE TABLE run_events (
 ALTER TABLE jobs ADD COLUMN evictions INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN last_eviction_at TEXT;
 ALTER TABLE jobs ADD COLUMN last_eviction_reason TEXT;
+ALTER TABLE run_steps ADD COLUMN retry_base INTEGER NOT NULL DEFAULT 0;

@@ -259,8 +259,8 @@ abstract class RunStoreContract {
         StepRecord skippedA = new StepRecord("r-1", "a", StepState.SKIPPED, 0, 0, Optional.empty(),
                 Optional.of("run cancelled"), T0.plusSeconds(1));
         StepRecord b = StepRecord.of("r-1", "b", StepState.SKIPPED, T0.plusSeconds(1));
-        StepRecord c = new StepRecord("r-1", "c", StepState.RETRY_WAIT, 1, 1, Optional.of(T0.plusSeconds(60)),
-                Optional.of("evicted"), T0.plusSeconds(1));
+        StepRecord c = new StepRecord("r-1", "c", StepState.RETRY_WAIT, 2, 1, Optional.of(T0.plusSeconds(60)),
+                Optional.of("evicted"), T0.plusSeconds(1), 1);
         store.saveSteps(List.of(skippedA, b, c));
         assertEquals(List.of(skippedA, b, c), store.steps("r-1"));
         store.saveSteps(List.of());
