@@ -60,8 +60,9 @@ run=${SLURM_RESTART_COUNT:-0}
 printf '%s %s %s\n' "$SLURM_JOB_ID" "$run" "$(date +%s)" >.started && mv -f .started started
 # The environment file holds secrets: it is removed once the job has ended for good, and kept for a rerun when Slurm
 # requeues the job (a node failure or a preemption stops this script too, by TERM or by failing its srun).
-# requeued TRIES: whether Slurm is requeueing this job; a job still RUNNING is asked again, TRIES times in all, half
-# a second apart (the controller may not have recorded yet why the job stops). Sets $state.
+# requeued TRIES: whether Slurm is requeueing this job; a job still RUNNING, or COMPLETING (as a job being requeued
+# with scontrol requeue is before it is PENDING again), is asked again, TRIES times in all, half a second apart (the
+# controller may not have recorded yet why the job stops). Sets $state.
 requeued() {
   local tries=$1 job
   while :; do
@@ -72,7 +73,7 @@ requeued() {
       *) state=ENDED ;; # never requeued: whatever stopped it, it does not run again
     esac
     case $state in
-      RUNNING|"") tries=$((tries - 1)); [ "$tries" -gt 0 ] || break ;;
+      RUNNING|COMPLETING|"") tries=$((tries - 1)); [ "$tries" -gt 0 ] || break ;;
       *) break ;;
     esac
     sleep 0.5
@@ -85,7 +86,7 @@ requeued() {
 # Stopped by a signal: a requeueable job that is still RUNNING for the controller keeps its environment.
 forget_env() {
   requeued 10 || case $state in
-    RUNNING|"") ;;
+    RUNNING|COMPLETING|"") ;;
     *) rm -f "$job_dir/env" ;;
   esac
 }

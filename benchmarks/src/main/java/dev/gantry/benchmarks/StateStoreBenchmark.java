@@ -134,7 +134,8 @@ public final class StateStoreBenchmark {
         double list = listSeconds.stream().sorted().toList().get(1);
         return List.of(String.format(Locale.ROOT, "target (%s): gantry list of %d runs in under %.1f s: median "
                 + "%.3f s: %s", database.name(), records, LIST_SECONDS, runList, runList < LIST_SECONDS ? "met"
-                : "NOT met"), String.format(Locale.ROOT, "target (%s): the store records at least %.0f events/s (1,000 a "
+                : "NOT met"),
+                String.format(Locale.ROOT, "target (%s): the store records at least %.0f events/s (1,000 a "
                 + "transaction): median %.0f/s: %s", database.name(), EVENTS_PER_SECOND, median,
                 median >= EVENTS_PER_SECOND ? "met" : "NOT met"), String.format(Locale.ROOT, "target (%s): listing "
                 + "%d job records in under %.1f s: median %.3f s: %s", database.name(), records, LIST_SECONDS, list,

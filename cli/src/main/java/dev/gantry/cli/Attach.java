@@ -2,8 +2,10 @@ package dev.gantry.cli;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.LogLine;
 import dev.gantry.core.Runs;
 import dev.gantry.core.runs.RunEvent;
+import dev.gantry.core.runs.RunListener;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunState;
 import dev.gantry.core.runs.RunStatus;
@@ -23,11 +25,20 @@ final class Attach {
 
     /** @return the exit code: 0 when the run succeeded, 1 when it failed, was cancelled or is still running */
     static int drive(Verb verb, Runs runs, String runId, Duration timeout) throws InterruptedException {
-        boolean live = verb.env().terminal() && !verb.output.json();
+        return drive(verb, runs, runId, timeout, false);
+    }
+
+    /**
+     * @param logs whether the steps' output is shown too, each line after its step's name (standard output, or
+     *     standard error in JSON mode); the progress is then plain lines, even on a terminal
+     */
+    static int drive(Verb verb, Runs runs, String runId, Duration timeout, boolean logs) throws InterruptedException {
+        boolean live = verb.env().terminal() && !verb.output.json() && !logs;
         RunProgress progress = new RunProgress(verb.env().err(), live, runs, runId);
+        List<RunListener> listeners = logs ? List.of(progress, new StepOutput(verb)) : List.of(progress);
         RunRecord run;
         try {
-            run = runs.drive(runId, timeout, List.of(progress));
+            run = runs.drive(runId, timeout, listeners);
         } catch (GantryException e) {
             if (e.code() != ErrorCode.USAGE || runs.driver(runId).isEmpty()) {
                 throw e;
@@ -60,6 +71,24 @@ final class Attach {
                 return runs.drive(runId, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())), List.of());
             }
             Thread.sleep(FOLLOW_POLL.toMillis());
+        }
+    }
+
+    /** Each line a step prints, after the step's name. */
+    private record StepOutput(Verb verb) implements RunListener {
+        @Override
+        public boolean wantsLogs() {
+            return true;
+        }
+
+        @Override
+        public void logLine(String runId, String step, LogLine line) {
+            boolean toErr = line.stream() == LogLine.Stream.STDERR || verb.output.json();
+            java.io.PrintWriter stream = toErr ? verb.env().err() : verb.env().out();
+            synchronized (stream) {
+                stream.println(step + " | " + line.text());
+                stream.flush();
+            }
         }
     }
 

@@ -12,12 +12,16 @@ final class AttachCommand extends Verb {
     @Parameters(index = "0", paramLabel = "RUN", description = "Run id ('gantry list' shows them).")
     String run;
 
+    @Option(names = "--logs", description = "A workflow: also show each step's output, each line after the step's "
+            + "name.")
+    boolean logs;
+
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
             description = "Stop waiting (not the run) after this long.")
     Duration timeout;
 
     @Override
     public Integer call() throws Exception {
-        return Attach.drive(this, root.gantry().runs(), run, timeout);
+        return Attach.drive(this, root.gantry().runs(), run, timeout, logs);
     }
 }

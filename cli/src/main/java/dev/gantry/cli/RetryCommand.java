@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "retry", description = {"Run again what did not succeed in a workflow run: the STEP given (and what was "
-        + "skipped because of it), or every failed, cancelled or skipped step, each with its retries afresh; then "
+@Command(name = "retry", description = {"Run again what did not succeed in a workflow run: the STEP given (and "
+        + "what was skipped because of it), or every failed, cancelled or skipped step, each with its retries afresh; then "
         + "drive the run to its end as 'gantry attach' does.",
         "The run's spec must be the one it started from."})
 final class RetryCommand extends Verb {
@@ -24,6 +24,10 @@ final class RetryCommand extends Verb {
     @Option(names = {"-d", "--detach"}, description = "Return once the steps are set to run again; a background "
             + "gantry drives the run.")
     boolean detach;
+
+    @Option(names = "--logs", description = "A workflow: also show each step's output, each line after the step's "
+            + "name.")
+    boolean logs;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
             description = "Stop waiting (not the run) after this long.")
@@ -40,6 +44,6 @@ final class RetryCommand extends Verb {
             env().out().println(run);
             return Main.OK;
         }
-        return Attach.drive(this, gantry.runs(), run, timeout);
+        return Attach.drive(this, gantry.runs(), run, timeout, logs);
     }
 }

@@ -34,6 +34,10 @@ final class RunCommand extends Verb {
             description = "Job id to use; running again with the same key returns the same job instead of a second one.")
     String idempotencyKey;
 
+    @Option(names = "--logs", description = "A workflow: also show each step's output, each line after the step's "
+            + "name.")
+    boolean logs;
+
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
             description = "Stop waiting (not the job) after this long.")
     Duration timeout;
@@ -97,6 +101,6 @@ final class RunCommand extends Verb {
             }
             return Main.OK;
         }
-        return Attach.drive(this, runs, run.id(), timeout);
+        return Attach.drive(this, runs, run.id(), timeout, logs);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.core.runs.JsonLinesEventLog;
 import dev.gantry.core.runs.RunEvent;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunStatus;
@@ -122,15 +123,13 @@ final class RunView {
                 + event.detail();
     }
 
+    /** An event as JSON: the same object as a line of the run's {@code .events.jsonl} file. */
     static ObjectNode json(RunEvent event) {
-        ObjectNode node = Json.object();
-        node.put("run", event.runId());
-        node.put("sequence", event.sequence());
-        node.put("at", event.at().toString());
-        event.step().ifPresent(s -> node.put("step", s));
-        node.put("kind", event.kind());
-        node.put("detail", event.detail());
-        return node;
+        try {
+            return (ObjectNode) Json.MAPPER.readTree(JsonLinesEventLog.line(event));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static String money(double dollars) {

@@ -104,6 +104,12 @@ class CliWorkflowRunTest {
         assertEquals("started", events.get(0).get("kind").asText());
         assertEquals("ended", events.get(events.size() - 1).get("kind").asText());
         assertEquals(events.size(), events.get(events.size() - 1).get("sequence").asInt());
+        List<String> mirrored = Files.readAllLines(home.resolve("state").resolve("runs").resolve(id
+                + ".events.jsonl"));
+        assertEquals(events.size(), mirrored.size(), "the JSON-lines event log holds the whole history once");
+        for (int i = 0; i < events.size(); i++) {
+            assertEquals(events.get(i), Json.MAPPER.readTree(mirrored.get(i)));
+        }
 
         CliRun logs = gantry("logs", id, "eval");
         assertEquals(0, logs.exitCode, logs.toString());
@@ -128,8 +134,8 @@ class CliWorkflowRunTest {
         assertFalse(ranSteps().contains("report"), ranSteps().toString());
         assertTrue(run.out.startsWith("run flow-"), run.out);
         assertTrue(run.out.contains(": FAILED, 4 of 4 jobs done"), run.out);
-        assertTrue(run.out.lines().anyMatch(l -> l.matches("train +FAILED +1 +0 .*attempt 1 failed with exit code 3.*")),
-                run.out);
+        assertTrue(run.out.lines().anyMatch(l -> l.matches(
+                "train +FAILED +1 +0 .*attempt 1 failed with exit code 3.*")), run.out);
         assertTrue(run.out.lines().anyMatch(l -> l.matches("report +SKIPPED +0 +0 .*")), run.out);
         assertFalse(run.err.contains("Exception"), run.err);
     }
@@ -236,6 +242,16 @@ class CliWorkflowRunTest {
         assertTrue(drawn.contains("STEP     STATE"), drawn);
         assertTrue(drawn.split("\033\\[J", -1).length > 2, "redrawn more than once: " + drawn);
         assertTrue(out.toString().contains("SUCCEEDED, 4 of 4 jobs done"), out.toString());
+    }
+
+    @Test
+    void withLogsEachStepsOutputIsShownAfterItsName() throws IOException {
+        workflow("none");
+        CliRun run = gantry("run", "flow.yaml", "--logs");
+        assertEquals(0, run.exitCode, run.toString());
+        for (String step : List.of("prepare", "train", "eval", "report")) {
+            assertTrue(run.out.lines().anyMatch(l -> l.equals(step + " | output of " + step)), run.out);
+        }
     }
 
     @Test

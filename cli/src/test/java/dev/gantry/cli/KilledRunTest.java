@@ -125,6 +125,36 @@ class KilledRunTest {
         });
     }
 
+    @Test
+    void twoProcessesStartingTheSameWorkflowAtOnceShareOneRunAndRunEachStepOnce() throws Exception {
+        Path ran = work.resolve("ran.txt");
+        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\nruns:\n  pollInterval: 1s\n");
+        List<String> lines = new ArrayList<>(List.of("apiVersion: gantry.dev/v1", "kind: Workflow",
+                "metadata: {name: pair}", "spec:", "  steps:"));
+        for (int i = 1; i <= 6; i++) {
+            lines.add("    - name: p" + i);
+            if (i > 3) {
+                lines.add("      dependsOn: [p" + (i - 3) + "]");
+            }
+            lines.add("      workload: {phase: training, model: small, command: [sh, -c, \"echo p" + i + " >> " + ran
+                    + "; sleep 1\"]}");
+        }
+        lines.add("");
+        Files.writeString(work.resolve("pair.yaml"), String.join("\n", lines));
+        Process first = gantry(work.resolve("first.log"), "run", "pair.yaml", "--output", "json");
+        Process second = gantry(work.resolve("second.log"), "run", "pair.yaml", "--output", "json");
+        assertTrue(first.waitFor(3, TimeUnit.MINUTES) && second.waitFor(3, TimeUnit.MINUTES));
+        String logs = Files.readString(work.resolve("first.log")) + Files.readString(work.resolve("second.log"));
+        assertEquals(0, first.exitValue(), logs);
+        assertEquals(0, second.exitValue(), logs);
+        Map<String, Integer> counts = new TreeMap<>();
+        Files.readAllLines(ran).forEach(step -> counts.merge(step, 1, Integer::sum));
+        assertEquals(Map.of("p1", 1, "p2", 1, "p3", 1, "p4", 1, "p5", 1, "p6", 1), counts, logs);
+        Path listed = work.resolve("list.json");
+        assertTrue(gantry(listed, "list", "--all", "--output", "json").waitFor(1, TimeUnit.MINUTES));
+        assertEquals(1, Json.MAPPER.readTree(Files.readString(listed)).size(), "one run for both processes");
+    }
+
     private void killTwentyTimesThenFinish(Target target) throws Exception {
         Path ran = target.ranFile();
         Files.writeString(work.resolve("gantry.yaml"), target.config());

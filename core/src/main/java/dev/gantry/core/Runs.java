@@ -9,6 +9,7 @@ import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
 import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.core.runs.JsonLinesEventLog;
 import dev.gantry.core.runs.LeaseHolder;
 import dev.gantry.core.runs.RunEngine;
 import dev.gantry.core.runs.RunEvent;
@@ -49,6 +50,7 @@ public final class Runs {
     private final Clock clock;
     private final RunEngine.Settings settings;
     private final LeaseHolder holder = LeaseHolder.thisProcess();
+    private final JsonLinesEventLog eventLog;
 
     Runs(Gantry gantry, RunStore store, JobService jobs, Clock clock, RunEngine.Settings settings) {
         this.gantry = gantry;
@@ -56,6 +58,7 @@ public final class Runs {
         this.jobs = jobs;
         this.clock = clock;
         this.settings = settings;
+        this.eventLog = new JsonLinesEventLog(gantry.config().stateDirectory().resolve("runs"));
     }
 
     /** A run as {@link #start} found or made it, with the plan it runs. */
@@ -91,7 +94,15 @@ public final class Runs {
         if (run.state().finished()) {
             return run;
         }
-        return engine(listeners).drive(runId, planOf(run), timeout);
+        try (LogFollowers logs = new LogFollowers(runId, store, jobs, listeners)) {
+            List<RunListener> all = withEventLog(listeners);
+            if (logs.needed()) {
+                all.add(logs);
+                // A job already running when this process took the run over is followed from the start.
+                store.steps(runId).forEach(logs::stepChanged);
+            }
+            return engine(all).drive(runId, planOf(run), timeout);
+        }
     }
 
     /** One look at the run and the moves it calls for (what {@link #drive} repeats), when no one else drives it. */
@@ -104,7 +115,7 @@ public final class Runs {
             return run; // a live process drives it
         }
         try {
-            return engine(listeners).tick(runId, planOf(run));
+            return engine(withEventLog(listeners)).tick(runId, planOf(run));
         } finally {
             store.releaseLease(runId, holder.id());
         }
@@ -116,7 +127,7 @@ public final class Runs {
      */
     public RunRecord cancel(String runId) {
         RunRecord run = find(runId);
-        return engine(List.of()).cancel(runId, planOf(run));
+        return engine(withEventLog(List.of())).cancel(runId, planOf(run));
     }
 
     /**
@@ -231,6 +242,19 @@ public final class Runs {
         RunEngine.OnDemandPlanner onDemand = workload -> gantry.plan(workload,
                 new PlanOverrides(List.of(), Optional.of(SpotPolicy.NEVER)));
         return new RunEngine(store, jobs, gantry::backend, onDemand, clock, settings, holder, listeners);
+    }
+
+    /** The listeners, with the run's JSON-lines event log ({@code STATE_DIR/runs/RUN.events.jsonl}) first. */
+    private List<RunListener> withEventLog(List<RunListener> listeners) {
+        List<RunListener> all = new java.util.ArrayList<>();
+        all.add(eventLog);
+        all.addAll(listeners);
+        return all;
+    }
+
+    /** The file the run's events are mirrored to as JSON lines, on the machine that drove it. */
+    public Path eventLog(String runId) {
+        return eventLog.file(runId);
     }
 
     /** The run's plan, made again from its spec file, which must be the spec it started from. */

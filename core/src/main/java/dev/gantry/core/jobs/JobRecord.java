@@ -74,8 +74,8 @@ public record JobRecord(
         Objects.requireNonNull(endedAt, "endedAt");
         Objects.requireNonNull(lastEviction, "lastEviction");
         if (evictions < 0 || (evictions > 0) != lastEviction.isPresent()) {
-            throw new IllegalArgumentException("a job has 0 or more evictions, and a last one exactly when more than 0: "
-                    + evictions + ", " + lastEviction);
+            throw new IllegalArgumentException("a job has 0 or more evictions, and a last one exactly when more than "
+                    + "0: " + evictions + ", " + lastEviction);
         }
     }
 

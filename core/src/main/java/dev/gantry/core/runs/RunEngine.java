@@ -112,22 +112,20 @@ public final class RunEngine {
     public Opened open(WorkflowPlan plan, RunProvenance provenance, String specFile, String backendName) {
         validate(plan, backendName);
         String name = plan.workflow().name();
-        Optional<RunRecord> unfinished = runs.findUnfinished(name, provenance.specHash());
         Instant now = clock.instant();
-        if (unfinished.isPresent()) {
-            RunRecord run = unfinished.get();
-            runs.append(List.of(RunEvent.ofRun(run.id(), now, RunEvent.RESUMED, "by process " + holder.id()
-                    + "; the spec is unchanged (" + shortHash(provenance.specHash()) + ")")));
-            return new Opened(run, true);
-        }
         String id = newRunId(name);
-        RunRecord run = new RunRecord(id, name, specFile, provenance.specHash(), provenance.gitCommit(),
+        RunRecord candidate = new RunRecord(id, name, specFile, provenance.specHash(), provenance.gitCommit(),
                 provenance.gitDirty(), provenance.catalogSource(), provenance.catalogDate(),
                 provenance.gantryVersion(), backendName, RunState.RUNNING, Optional.empty(), now, now,
                 Optional.empty());
         List<StepRecord> steps = plan.steps().stream()
                 .map(step -> StepRecord.of(id, step.instance().name(), StepState.WAITING, now)).toList();
-        runs.create(run, steps);
+        RunRecord run = runs.open(candidate, steps);
+        if (!run.id().equals(id)) {
+            runs.append(List.of(RunEvent.ofRun(run.id(), now, RunEvent.RESUMED, "by process " + holder.id()
+                    + "; the spec is unchanged (" + shortHash(provenance.specHash()) + ")")));
+            return new Opened(run, true);
+        }
         runs.append(List.of(RunEvent.ofRun(id, now, RunEvent.STARTED, plan.steps().size() + " jobs on backend '"
                 + backendName + "', spec " + shortHash(provenance.specHash())
                 + provenance.gitCommit().map(c -> ", commit " + c.substring(0, Math.min(12, c.length()))

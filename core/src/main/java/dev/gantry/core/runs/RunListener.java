@@ -1,12 +1,14 @@
 package dev.gantry.core.runs;
 
 import dev.gantry.api.backend.Eviction;
+import dev.gantry.api.backend.LogLine;
 
 /**
  * What platform code hears of a run while a {@link RunEngine} drives it: every event of its history in order (also
  * those another process wrote, such as a cancel asked from another terminal), each step as it changes, and each
- * eviction. Called on the driving thread: a listener should return quickly, and one that throws is reported and
- * does not stop the run.
+ * eviction; and, for a listener that {@link #wantsLogs() wants them}, every line the steps' jobs print. Called on the
+ * driving thread (log lines: on one thread per job followed): a listener should return quickly and be safe to call
+ * from several threads, and one that throws is reported and does not stop the run.
  */
 public interface RunListener {
     /** An event stored in the run's history, numbered. */
@@ -19,5 +21,17 @@ public interface RunListener {
 
     /** A step's capacity was evicted; {@code requeued} when the orchestrator keeps the job and runs it again. */
     default void evicted(String runId, String step, Eviction eviction, boolean requeued) {
+    }
+
+    /**
+     * Whether this listener wants the steps' output ({@link #logLine}). Following a job's output costs a stream from
+     * its backend while it runs, so only listeners that ask get it.
+     */
+    default boolean wantsLogs() {
+        return false;
+    }
+
+    /** A line a step's job printed, on standard output or standard error, while the run is driven. */
+    default void logLine(String runId, String step, LogLine line) {
     }
 }

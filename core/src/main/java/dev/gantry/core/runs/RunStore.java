@@ -26,6 +26,14 @@ public interface RunStore extends AutoCloseable {
     void create(RunRecord run, List<StepRecord> steps);
 
     /**
+     * The unfinished run of {@code run}'s workflow and spec if there is one, else {@code run}, written with its
+     * steps: atomic across processes, so that two processes starting the same workflow at once share one run.
+     *
+     * @return the run to drive: the one found, or {@code run} itself
+     */
+    RunRecord open(RunRecord run, List<StepRecord> steps);
+
+    /**
      * Sets the run's state and message, as of {@code at}; a finished state also sets its end time.
      *
      * @return whether there was such a run
@@ -45,7 +53,7 @@ public interface RunStore extends AutoCloseable {
      */
     void startAttempt(StepRecord step, AttemptRecord attempt);
 
-    /** Writes an attempt's evictions and outcome (the rest of it never changes); fails when there is no such attempt. */
+    /** Writes an attempt's evictions and outcome (the rest never changes); fails when there is no such attempt. */
     void updateAttempt(AttemptRecord attempt);
 
     /** Writes the steps, each replacing its older version, in one transaction. */

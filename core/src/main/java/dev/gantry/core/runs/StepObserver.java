@@ -175,7 +175,8 @@ final class StepObserver {
         boolean checkpoint = pass.planned(step.name()).plan().workload().checkpoint().isPresent();
         boolean moving = attempt.spot() && onDemandAfterEvictions > 0 && total >= onDemandAfterEvictions;
         String why = "attempt " + attempt.number() + " was evicted (" + eviction.reason() + "); attempt "
-                + (attempt.number() + 1) + (checkpoint ? " resumes from the checkpoint" : " starts over (no checkpoint)")
+                + (attempt.number() + 1)
+                + (checkpoint ? " resumes from the checkpoint" : " starts over (no checkpoint)")
                 + (moving ? " on on-demand capacity" : "");
         pass.saveStep(step.evicted(total, StepState.RETRY_WAIT, Optional.of(pass.now), why, pass.now));
         pass.event(step.name(), RunEvent.EVICTED, why + "; " + total + " eviction(s) so far");

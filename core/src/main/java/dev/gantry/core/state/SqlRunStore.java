@@ -86,40 +86,63 @@ public final class SqlRunStore implements RunStore {
 
     @Override
     public void create(RunRecord run, List<StepRecord> steps) {
+        checkSteps(run, steps);
+        database.transaction("create run " + run.id(), connection -> {
+            insertRun(connection, run, steps);
+            return null;
+        });
+    }
+
+    @Override
+    public RunRecord open(RunRecord run, List<StepRecord> steps) {
+        checkSteps(run, steps);
+        return database.transaction("open a run of " + run.name(), connection -> {
+            // Under a lock of the workflow and spec: two processes opening it at once find one run, not two.
+            database.serialize(connection, "workflow:" + run.name() + ":" + run.specHash());
+            Optional<RunRecord> unfinished = unfinished(connection, run.name(), run.specHash());
+            if (unfinished.isPresent()) {
+                return unfinished.get();
+            }
+            insertRun(connection, run, steps);
+            return run;
+        });
+    }
+
+    private static void checkSteps(RunRecord run, List<StepRecord> steps) {
         for (StepRecord step : steps) {
             if (!step.runId().equals(run.id())) {
                 throw new IllegalArgumentException("step " + step.name() + " of run " + step.runId()
                         + " created with run " + run.id());
             }
         }
-        database.transaction("create run " + run.id(), connection -> {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO runs (" + RUN_COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                insert.setString(1, run.id());
-                insert.setString(2, run.name());
-                insert.setString(3, run.specFile());
-                insert.setString(4, run.specHash());
-                insert.setString(5, run.gitCommit().orElse(null));
-                if (run.gitDirty().isPresent()) {
-                    insert.setBoolean(6, run.gitDirty().get());
-                } else {
-                    insert.setNull(6, Types.BOOLEAN);
-                }
-                insert.setString(7, run.catalogSource());
-                insert.setString(8, run.catalogDate().toString());
-                insert.setString(9, run.gantryVersion());
-                insert.setString(10, run.backend());
-                insert.setString(11, run.state().name());
-                insert.setString(12, run.message().orElse(null));
-                insert.setString(13, TIME.format(run.createdAt()));
-                insert.setString(14, TIME.format(run.updatedAt()));
-                insert.setString(15, run.endedAt().map(TIME::format).orElse(null));
-                insert.executeUpdate();
+    }
+
+    private static void insertRun(Connection connection, RunRecord run, List<StepRecord> steps) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO runs (" + RUN_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            insert.setString(1, run.id());
+            insert.setString(2, run.name());
+            insert.setString(3, run.specFile());
+            insert.setString(4, run.specHash());
+            insert.setString(5, run.gitCommit().orElse(null));
+            if (run.gitDirty().isPresent()) {
+                insert.setBoolean(6, run.gitDirty().get());
+            } else {
+                insert.setNull(6, Types.BOOLEAN);
             }
-            // No ON CONFLICT: a step named twice fails the whole run.
-            writeSteps(connection, steps, "");
-            return null;
-        });
+            insert.setString(7, run.catalogSource());
+            insert.setString(8, run.catalogDate().toString());
+            insert.setString(9, run.gantryVersion());
+            insert.setString(10, run.backend());
+            insert.setString(11, run.state().name());
+            insert.setString(12, run.message().orElse(null));
+            insert.setString(13, TIME.format(run.createdAt()));
+            insert.setString(14, TIME.format(run.updatedAt()));
+            insert.setString(15, run.endedAt().map(TIME::format).orElse(null));
+            insert.executeUpdate();
+        }
+        // No ON CONFLICT: a step named twice fails the whole run.
+        writeSteps(connection, steps, "");
     }
 
     @Override
@@ -311,10 +334,15 @@ public final class SqlRunStore implements RunStore {
 
     @Override
     public Optional<RunRecord> findUnfinished(String name, String specHash) {
+        return database.read("find the unfinished run of " + name, connection -> unfinished(connection, name,
+                specHash));
+    }
+
+    private static Optional<RunRecord> unfinished(Connection connection, String name, String specHash)
+            throws SQLException {
         // RUNNING is the one unfinished state.
-        return database.read("find the unfinished run of " + name, connection -> runs(connection,
-                "WHERE name = ? AND spec_hash = ? AND state = ? ORDER BY created_at DESC, id DESC LIMIT 1", name,
-                specHash, RunState.RUNNING.name()).stream().findFirst());
+        return runs(connection, "WHERE name = ? AND spec_hash = ? AND state = ? ORDER BY created_at DESC, id DESC "
+                + "LIMIT 1", name, specHash, RunState.RUNNING.name()).stream().findFirst();
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.function.Supplier;
  * or listing jobs never pays for loading prices.
  */
 public record CoreServices(GantrySettings settings, GantryConfig config, SpecReader specs, BackendRegistry registry,
-                           JobStore jobStore, Supplier<RunStore> runStore, SecretResolver secrets, Supplier<Catalog> catalog,
+                           JobStore jobStore, Supplier<RunStore> runStore, SecretResolver secrets,
+                           Supplier<Catalog> catalog,
                            Supplier<Advisor> advisor, Clock clock) {
 }

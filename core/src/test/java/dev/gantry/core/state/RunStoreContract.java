@@ -496,6 +496,44 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void processesOpeningTheSameWorkflowAtOnceShareOneRun() throws Exception {
+        int racers = 6;
+        List<RunStore> stores = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            stores.add(store());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<RunRecord>> opens = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                RunStore racer = stores.get(i);
+                String id = "r-" + i;
+                opens.add(pool.submit(() -> {
+                    start.await();
+                    return racer.open(run(id, "w", "h", T0), List.of(StepRecord.of(id, "a", StepState.WAITING, T0)));
+                }));
+            }
+            start.countDown();
+            List<String> opened = new ArrayList<>();
+            for (Future<RunRecord> open : opens) {
+                opened.add(open.get(60, TimeUnit.SECONDS).id());
+            }
+            assertEquals(1, opened.stream().distinct().count(), opened.toString());
+            assertEquals(1, stores.get(0).list(10, true).size());
+            RunStore store = stores.get(0);
+            store.updateState(opened.get(0), RunState.SUCCEEDED, Optional.empty(), T0.plusSeconds(1));
+            assertEquals("r-new", store.open(run("r-new", "w", "h", T0.plusSeconds(2)), List.of()).id(),
+                    "a finished run is not opened again");
+            assertEquals("r-new", store.open(run("r-other", "w", "h", T0.plusSeconds(3)), List.of()).id());
+            assertEquals("r-x", store.open(run("r-x", "w", "changed", T0.plusSeconds(3)), List.of()).id(),
+                    "another spec is another run");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aDatabaseOfTheJobsSchemaGainsTheRunsAndTheirHistoriesWithItsJobsKept() throws Exception {
         try (Connection connection = connectRaw()) {
             atVersion2WithAJob(connection);

@@ -231,11 +231,15 @@ class SlurmBatchScriptTest {
         assertEquals(!requeued, Files.exists(run.jobDir.resolve("exit")), run.output);
     }
 
-    /** Slurm signals the batch script (SIGTERM) on a requeue, a cancel and at the time limit alike. */
+    /**
+     * Slurm signals the batch script (SIGTERM) on a requeue, a cancel and at the time limit alike. A job being
+     * requeued with {@code scontrol requeue} is COMPLETING, then PENDING (seen on the test cluster's Slurm 22.05): a
+     * requeueable job still COMPLETING keeps its environment, as one still RUNNING does.
+     */
     @ParameterizedTest(name = "{0}, Requeue={1}: environment kept {2}")
     @CsvSource({"REQUEUED, 1, true", "REQUEUE_HOLD, 1, true", "PENDING, 1, true", "PREEMPTED, 1, true",
         "NODE_FAIL, 0, false", "PREEMPTED, 0, false", "CANCELLED, 1, false", "TIMEOUT, 1, false",
-        "COMPLETING, 1, false", "RUNNING, 1, true", "RUNNING, 0, false"})
+        "COMPLETING, 1, true", "COMPLETING, 0, false", "RUNNING, 1, true", "RUNNING, 0, false"})
     void aStopForARequeueKeepsTheEnvironmentAndAStopForGoodRemovesIt(String state, int requeue, boolean kept)
             throws Exception {
         Path bin = fakeCommands();
