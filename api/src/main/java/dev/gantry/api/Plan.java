@@ -78,6 +78,15 @@ public record Plan(
                 orchestrator, reasons, alternatives, warnings, catalog, value);
     }
 
+    /**
+     * This plan for {@code value} instead of its workload, everything else as planned: for a workload whose
+     * environment is only known when it is submitted (a workflow step's inputs from the steps before it).
+     */
+    public Plan withWorkload(Workload value) {
+        return new Plan(value, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image,
+                orchestrator, reasons, alternatives, warnings, catalog, boot);
+    }
+
     /** {@code GPU} or {@code CPU}. */
     public String hardware() {
         return vmSize.hasGpu() ? "GPU" : "CPU";

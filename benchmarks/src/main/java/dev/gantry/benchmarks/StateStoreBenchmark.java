@@ -6,10 +6,6 @@ import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.config.StateServer;
 import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunState;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
 import dev.gantry.core.state.SqlJobStore;
 import dev.gantry.core.state.SqlRunStore;
 import java.nio.file.Files;
@@ -153,14 +149,7 @@ public final class StateStoreBenchmark {
         try {
             database.create().get().close();
             try (SqlRunStore store = database.runs().get()) {
-                for (int i = 0; i < records; i++) {
-                    String id = String.format(Locale.ROOT, "train-20261201-%06d-abcdef", i);
-                    Instant at = t0.plusSeconds(i);
-                    store.create(new RunRecord(id, "train", "/work/train.yaml", "sha256:0f3a", Optional.empty(),
-                            Optional.empty(), "embedded", java.time.LocalDate.parse("2026-11-29"), "0.1.0", "manual",
-                            RunState.SUCCEEDED, Optional.of("4 of 4 jobs succeeded"), at, at, Optional.of(at)),
-                            List.of(StepRecord.of(id, "train", StepState.SUCCEEDED, at)));
-                }
+                FillRuns.fill(store, records, t0);
             }
             for (int round = 1; round <= 3; round++) {
                 long start = System.nanoTime();

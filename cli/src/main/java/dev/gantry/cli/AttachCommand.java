@@ -1,8 +1,7 @@
 package dev.gantry.cli;
 
-import java.time.Duration;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "attach", description = {"Follow a workflow run until it ends, driving it when no live process does "
@@ -12,16 +11,11 @@ final class AttachCommand extends Verb {
     @Parameters(index = "0", paramLabel = "RUN", description = "Run id ('gantry list' shows them).")
     String run;
 
-    @Option(names = "--logs", description = "A workflow: also show each step's output, each line after the step's "
-            + "name.")
-    boolean logs;
-
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
-            description = "Stop waiting (not the run) after this long.")
-    Duration timeout;
+    @Mixin
+    DriveOptions drive;
 
     @Override
     public Integer call() throws Exception {
-        return Attach.drive(this, root.gantry().runs(), run, timeout, logs);
+        return Attach.drive(this, root.gantry().runs(), run, drive.timeout, drive.logs);
     }
 }

@@ -2,9 +2,9 @@ package dev.gantry.cli;
 
 import dev.gantry.core.Gantry;
 import dev.gantry.core.runs.RunRecord;
-import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -25,13 +25,8 @@ final class RetryCommand extends Verb {
             + "gantry drives the run.")
     boolean detach;
 
-    @Option(names = "--logs", description = "A workflow: also show each step's output, each line after the step's "
-            + "name.")
-    boolean logs;
-
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
-            description = "Stop waiting (not the run) after this long.")
-    Duration timeout;
+    @Mixin
+    DriveOptions drive;
 
     @Override
     public Integer call() throws Exception {
@@ -44,6 +39,6 @@ final class RetryCommand extends Verb {
             env().out().println(run);
             return Main.OK;
         }
-        return Attach.drive(this, gantry.runs(), run, timeout, logs);
+        return Attach.drive(this, gantry.runs(), run, drive.timeout, drive.logs);
     }
 }

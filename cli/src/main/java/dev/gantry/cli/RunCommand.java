@@ -11,10 +11,10 @@ import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.spec.SpecDocument;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,13 +34,8 @@ final class RunCommand extends Verb {
             description = "Job id to use; running again with the same key returns the same job instead of a second one.")
     String idempotencyKey;
 
-    @Option(names = "--logs", description = "A workflow: also show each step's output, each line after the step's "
-            + "name.")
-    boolean logs;
-
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT87600H", hidden = true,
-            description = "Stop waiting (not the job) after this long.")
-    Duration timeout;
+    @Mixin
+    DriveOptions drive;
 
     @Override
     public Integer call() throws Exception {
@@ -72,7 +67,7 @@ final class RunCommand extends Verb {
         });
         env().out().flush();
         env().err().flush();
-        JobRecord done = gantry.await(job.id(), timeout);
+        JobRecord done = gantry.await(job.id(), drive.timeout);
         if (output.json()) {
             Json.print(env().out(), JobView.json(done));
         } else {
@@ -101,6 +96,6 @@ final class RunCommand extends Verb {
             }
             return Main.OK;
         }
-        return Attach.drive(this, runs, run.id(), timeout, logs);
+        return Attach.drive(this, runs, run.id(), drive.timeout, drive.logs);
     }
 }

@@ -79,6 +79,7 @@ final class WorkflowPlanView {
             } else {
                 job.putNull("timeout");
             }
+            definition.outputs().forEach(job.putArray("outputs")::add);
             job.set("plan", PlanJson.toJson(step.plan()));
         }
         return node;

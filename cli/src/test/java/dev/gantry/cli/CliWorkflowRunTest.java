@@ -240,6 +240,8 @@ class CliWorkflowRunTest {
         String drawn = err.toString();
         assertTrue(drawn.contains("\033[J"), "the picture is cleared and drawn again: " + drawn);
         assertTrue(drawn.contains("STEP     STATE"), drawn);
+        assertTrue(drawn.lines().anyMatch(l -> l.matches("elapsed \\S+: \\d+ active, \\d+ waiting, \\d+ done of 4")),
+                "a progress line under the table: " + drawn);
         assertTrue(drawn.split("\033\\[J", -1).length > 2, "redrawn more than once: " + drawn);
         assertTrue(out.toString().contains("SUCCEEDED, 4 of 4 jobs done"), out.toString());
     }
@@ -252,6 +254,31 @@ class CliWorkflowRunTest {
         for (String step : List.of("prepare", "train", "eval", "report")) {
             assertTrue(run.out.lines().anyMatch(l -> l.equals(step + " | output of " + step)), run.out);
         }
+    }
+
+    @Test
+    void anOutputAStepPrintsIsInTheEnvironmentOfTheStepAfterIt() throws IOException {
+        Files.writeString(work.resolve("outputs.yaml"), String.join("\n",
+                "apiVersion: gantry.dev/v1",
+                "kind: Workflow",
+                "metadata: {name: handoff}",
+                "spec:",
+                "  steps:",
+                "    - name: make",
+                "      outputs: [ARTIFACT]",
+                "      workload: {phase: training, model: small, command: [sh, -c, 'echo gantry-output "
+                        + "ARTIFACT=blob://store/model-7']}",
+                "    - name: use",
+                "      dependsOn: [make]",
+                "      workload:",
+                "        phase: inference",
+                "        model: small",
+                "        env: {MODEL: '${steps.make.outputs.ARTIFACT}'}",
+                "        command: [sh, -c, 'echo \"using $MODEL\" >> " + ran + "']",
+                ""));
+        CliRun run = gantry("run", "outputs.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertEquals(List.of("using blob://store/model-7"), ranSteps());
     }
 
     @Test

@@ -15,7 +15,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -85,26 +84,11 @@ class KilledRunTest {
     @Test
     void onSlurmEveryStepStillRunsExactlyOnce() throws Exception {
         TestCluster cluster = TestCluster.get();
-        Path shared = Path.of(cluster.sharedDirectory()).resolve("killed-" + UUID.randomUUID());
-        Files.createDirectories(shared);
-        shared.toFile().setWritable(true, false); // the login user writes the steps' file
+        Path shared = ClusterConfigs.sharedDirectory(cluster, "killed");
         killTwentyTimesThenFinish(new Target() {
             @Override
             public String config() {
-                return String.join("\n",
-                        "backend: cyclecloud",
-                        "backends:",
-                        "  cyclecloud:",
-                        "    address: " + cluster.value("LOGIN_ADDRESS"),
-                        "    port: " + cluster.value("LOGIN_PORT"),
-                        "    user: " + cluster.value("LOGIN_USER"),
-                        "    identityFile: " + cluster.value("LOGIN_IDENTITY"),
-                        "    hostKeyFingerprint: '" + cluster.value("LOGIN_FINGERPRINT") + "'",
-                        "    workDir: " + shared.resolve("jobs"),
-                        "    jobCompLog: " + cluster.value("SLURM_JOBCOMP"),
-                        "runs:",
-                        "  pollInterval: 1s",
-                        "");
+                return ClusterConfigs.slurm(cluster, shared);
             }
 
             @Override

@@ -129,7 +129,7 @@ class SpotRecoveryProofTest {
     @Test
     void onSlurmAFailedNodeAndARequeueRunTheSameJobAgainFromItsCheckpoint() throws Exception {
         TestCluster cluster = TestCluster.get();
-        Path shared = sharedDirectory(cluster);
+        Path shared = ClusterConfigs.sharedDirectory(cluster, "spot-proof");
         Proof proof = prove("Slurm, Spot (requeued)", slurmConfig(cluster, shared), shared.resolve("progress"),
                 "preferred", 2, (gantry, job, i) -> {
                     String slurmId = Files.readString(shared.resolve("jobs").resolve(job.id()).resolve("slurm-id"))
@@ -147,7 +147,7 @@ class SpotRecoveryProofTest {
     @Test
     void onSlurmAnOnDemandJobWhoseNodeFailsIsResumedByANewAttempt() throws Exception {
         TestCluster cluster = TestCluster.get();
-        Path shared = sharedDirectory(cluster);
+        Path shared = ClusterConfigs.sharedDirectory(cluster, "spot-proof");
         Proof proof = prove("Slurm, on-demand (preempted, new attempt)", slurmConfig(cluster, shared),
                 shared.resolve("progress"), "never", 1, (gantry, job, i) -> nodeFails(Files.readString(
                         shared.resolve("jobs").resolve(job.id()).resolve("slurm-id")).strip()));
@@ -259,30 +259,8 @@ class SpotRecoveryProofTest {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
-    private Path sharedDirectory(TestCluster cluster) throws Exception {
-        Path shared = Path.of(cluster.sharedDirectory()).resolve("spot-proof-" + UUID.randomUUID());
-        Files.createDirectories(shared);
-        shared.toFile().setWritable(true, false); // the login user's jobs write here
-        return shared;
-    }
-
     private static String slurmConfig(TestCluster cluster, Path shared) {
-        return String.join("\n",
-                "backend: cyclecloud",
-                "backends:",
-                "  cyclecloud:",
-                "    address: " + cluster.value("LOGIN_ADDRESS"),
-                "    port: " + cluster.value("LOGIN_PORT"),
-                "    user: " + cluster.value("LOGIN_USER"),
-                "    identityFile: " + cluster.value("LOGIN_IDENTITY"),
-                "    hostKeyFingerprint: '" + cluster.value("LOGIN_FINGERPRINT") + "'",
-                "    workDir: " + shared.resolve("jobs"),
-                "    jobCompLog: " + cluster.value("SLURM_JOBCOMP"),
-                "runs:",
-                "  pollInterval: 1s",
-                "spot:",
-                "  onDemandAfterEvictions: 0",
-                "");
+        return ClusterConfigs.slurm(cluster, shared, "spot:", "  onDemandAfterEvictions: 0");
     }
 
     /** The job's node goes down and comes back at once, as a replacement Spot VM would. */

@@ -304,7 +304,8 @@ public final class RunEngine {
     /**
      * Which active steps a dependent may be submitted behind, for the orchestrator to start once they succeed: only
      * on a backend that orders jobs itself, and only steps whose jobs will not be replaced by Gantry (no retries, and
-     * no Spot recovery that would make a new job, unless the orchestrator requeues the same one).
+     * no Spot recovery that would make a new job, unless the orchestrator requeues the same one) and that publish no
+     * outputs.
      */
     private Predicate<StepDefinition> passDown(RunPass pass) {
         Capabilities capabilities = backends.apply(pass.run.backend()).capabilities();
@@ -312,8 +313,9 @@ public final class RunEngine {
             return step -> false;
         }
         boolean requeues = capabilities.evictions() == EvictionHandling.REQUEUES;
-        return step -> step.retries().count() == 0 && (requeues || step.instances().stream()
-                .noneMatch(instance -> pass.planned(instance.name()).plan().spot()));
+        // A step with outputs is waited for here: its dependents' inputs are known only once it succeeded.
+        return step -> step.retries().count() == 0 && step.outputs().isEmpty() && (requeues || step.instances()
+                .stream().noneMatch(instance -> pass.planned(instance.name()).plan().spot()));
     }
 
     /** The jobs of the step's dependencies that have not succeeded yet, for the orchestrator to wait for. */
@@ -380,6 +382,13 @@ public final class RunEngine {
 
     private void submit(RunPass pass, StepRecord step, AttemptRecord attempt, boolean again) {
         Plan plan = planOn(pass, step, attempt.spot()); // as the attempt was recorded, also when submitted again
+        try {
+            plan = plan.withWorkload(StepOutputs.resolve(plan.workload(), pass::output));
+        } catch (IllegalStateException e) {
+            new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier).ended(step, attempt,
+                    AttemptOutcome.FAILED, "attempt " + attempt.number() + " cannot start: " + e.getMessage());
+            return;
+        }
         boolean resume = attempt.number() > 1 && plan.workload().checkpoint().isPresent();
         List<JobDependency> dependencies = dependencies(pass, step);
         SubmitOptions options = new SubmitOptions(attempt.jobId(), attempt.number(), resume, dependencies);

@@ -24,6 +24,8 @@ final class RunPass {
     private final RunStore store;
     private final RunNotifier notifier;
     private final WorkflowDefinition workflow;
+    /** Outputs published so far, by {@code STEP.NAME}; read on first use. */
+    private Map<String, String> outputs;
 
     RunPass(RunRecord run, WorkflowPlan plan, List<StepRecord> stored, List<AttemptRecord> storedAttempts,
             Instant now, RunStore store, RunNotifier notifier) {
@@ -52,6 +54,28 @@ final class RunPass {
 
     WorkflowPlan.PlannedStep planned(String job) {
         return planned.get(job);
+    }
+
+    /** The value a step published as {@code name}, from the run's history: the latest, if any. */
+    Optional<String> output(String step, String name) {
+        if (outputs == null) {
+            outputs = new LinkedHashMap<>();
+            for (RunEvent event : store.events(run.id())) {
+                if (event.kind().equals(RunEvent.OUTPUT) && event.step().isPresent()) {
+                    int eq = event.detail().indexOf('=');
+                    outputs.put(event.step().get() + "." + event.detail().substring(0, eq),
+                            event.detail().substring(eq + 1));
+                }
+            }
+        }
+        // Outputs recorded in this pass (not stored yet) come after the stored ones.
+        for (RunEvent event : events) {
+            if (event.kind().equals(RunEvent.OUTPUT) && event.step().filter(step::equals).isPresent()
+                    && event.detail().startsWith(name + "=")) {
+                outputs.put(step + "." + name, event.detail().substring(name.length() + 1));
+            }
+        }
+        return Optional.ofNullable(outputs.get(step + "." + name));
     }
 
     /** The workflow's step of that name. */

@@ -1,11 +1,17 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Eviction;
+import dev.gantry.api.backend.LogOptions;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobService;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Applies what one job's latest record says to its step: running, done, failed (and retried while the step has
@@ -44,6 +50,9 @@ final class StepObserver {
                 }
             }
             case SUCCEEDED -> {
+                if (!published(step, attempt, job)) {
+                    return;
+                }
                 pass.updateAttempt(attempt.ended(AttemptOutcome.SUCCEEDED));
                 pass.setStep(step, StepState.SUCCEEDED, Optional.empty(), "attempt " + attempt.number()
                         + " succeeded");
@@ -62,6 +71,41 @@ final class StepObserver {
             }
             default -> throw new IllegalStateException("unhandled job state " + job.state());
         }
+    }
+
+    /**
+     * Records the outputs the step declares, read from its job's standard output. A declared output the job did not
+     * publish fails the attempt: the steps after it would run without their input.
+     *
+     * @return whether the step may be recorded SUCCEEDED
+     */
+    private boolean published(StepRecord step, AttemptRecord attempt, JobRecord job) {
+        List<String> declared = pass.planned(step.name()).step().outputs();
+        if (declared.isEmpty()) {
+            return true;
+        }
+        List<String> lines = new ArrayList<>();
+        try {
+            jobs.logs(job.id(), new LogOptions(false, OptionalInt.empty(), true, false), line -> lines.add(line.text()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (GantryException e) {
+            // Its output cannot be read now (a host not answering): the step is looked at again next poll.
+            pass.setStep(step, step.state(), step.nextAttemptAt(), "succeeded; its outputs cannot be read yet: "
+                    + e.getMessage());
+            return false;
+        }
+        Map<String, String> values = StepOutputs.parse(lines);
+        List<String> missing = declared.stream().filter(name -> !values.containsKey(name)).toList();
+        if (!missing.isEmpty()) {
+            ended(step, attempt, AttemptOutcome.FAILED, "attempt " + attempt.number() + " exited 0 but published no "
+                    + String.join(", ", missing) + "; a step publishes an output by printing '" + StepOutputs.MARKER
+                    + missing.get(0) + "=VALUE' on standard output");
+            return false;
+        }
+        declared.forEach(name -> pass.event(step.name(), RunEvent.OUTPUT, name + "=" + values.get(name)));
+        return true;
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.gantry.core.runs.FailurePolicy;
 import dev.gantry.core.runs.RetryPolicy;
 import dev.gantry.core.runs.StepDefinition;
 import dev.gantry.core.runs.StepInstance;
+import dev.gantry.core.runs.StepOutputs;
 import dev.gantry.core.runs.WorkflowDefinition;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.FieldPath;
@@ -25,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -36,7 +38,7 @@ import java.util.function.Function;
 final class WorkflowBinder {
     static final List<String> SPEC_FIELDS = List.of("parallelism", "steps");
     static final List<String> STEP_FIELDS = List.of("name", "workload", "file", "dependsOn", "retries", "onFailure",
-            "timeout", "matrix");
+            "timeout", "matrix", "outputs");
     private static final String NAME_RULE = "1-63 lower-case letters, digits or '-', starting and ending with a letter "
             + "or digit";
     private static final String ON_FAILURE_HELP = "stop, continue or cleanup:STEP";
@@ -61,7 +63,7 @@ final class WorkflowBinder {
     /** Step data gathered in the first pass; cross-step checks need every step's name first. */
     private record Step(String path, YamlNode.Mapping node, Optional<String> name, List<String> dependsOn,
             RetryPolicy retries, FailurePolicy onFailure, Optional<Duration> timeout, Optional<Workload> workload,
-            Map<String, List<String>> matrix) {
+            Map<String, List<String>> matrix, List<String> outputs) {
     }
 
     WorkflowBinder(Binder in, Path baseDir, Function<Path, FileResult> files) {
@@ -129,7 +131,7 @@ final class WorkflowBinder {
                 return Optional.empty();
             }
             definitions.add(new StepDefinition(step.name().orElseThrow(), step.workload().orElseThrow(),
-                    step.dependsOn(), step.retries(), step.onFailure(), step.timeout(), instances));
+                    step.dependsOn(), step.retries(), step.onFailure(), step.timeout(), instances, step.outputs()));
         }
         return Optional.of(new WorkflowDefinition(name.orElseThrow(), labels, definitions, parallelism.orElse(0)));
     }
@@ -179,8 +181,34 @@ final class WorkflowBinder {
             timeout = Optional.empty();
         }
         Map<String, List<String>> matrix = matrix(m, path);
+        List<String> outputs = outputs(m, path, !matrix.isEmpty());
         Optional<Workload> workload = workload(m, path, name.orElse(PLACEHOLDER_NAME));
-        return new Step(path, m, name, dependsOn, retries, onFailure, timeout, workload, matrix);
+        return new Step(path, m, name, dependsOn, retries, onFailure, timeout, workload, matrix, outputs);
+    }
+
+    /** The names of the values a step publishes: environment-variable names, each once; none for a matrix step. */
+    private List<String> outputs(YamlNode.Mapping m, String path, boolean matrix) {
+        List<String> outputs = in.list(m, path, "outputs", "output names", true).orElse(List.of());
+        String at = FieldPath.join(path, "outputs");
+        if (matrix && !outputs.isEmpty()) {
+            in.report(at, in.keyLocation(m, "outputs"), "a step with a matrix runs several jobs, so an output of it "
+                    + "would have several values; publish outputs from a step without a matrix");
+            return List.of();
+        }
+        List<String> valid = new ArrayList<>();
+        for (int j = 0; j < outputs.size(); j++) {
+            String name = outputs.get(j);
+            String entry = FieldPath.index(at, j);
+            if (!Workload.isValidEnvName(name)) {
+                in.report(entry, in.locate(entry), "must be a name of letters, digits and '_', not starting with a "
+                        + "digit, such as MODEL_URI, got '" + name + "'");
+            } else if (valid.contains(name)) {
+                in.report(entry, in.locate(entry), "names output " + name + " twice; name each output once");
+            } else {
+                valid.add(name);
+            }
+        }
+        return valid;
     }
 
     private RetryPolicy retries(YamlNode.Mapping r, String path) {
@@ -353,13 +381,61 @@ final class WorkflowBinder {
             });
             step.name().filter(n -> byName.get(n) == step).ifPresent(n -> graph.put(n, known));
         }
-        WorkflowDefinition.findCycle(graph).ifPresent(cycle -> {
+        Optional<List<String>> found = WorkflowDefinition.findCycle(graph);
+        if (found.isEmpty()) {
+            steps.forEach(step -> checkInputs(step, byName, graph));
+        }
+        found.ifPresent(cycle -> {
             Step from = byName.get(cycle.get(0));
             int j = from.dependsOn().indexOf(cycle.get(1));
             String entry = FieldPath.index(FieldPath.join(from.path(), "dependsOn"), j);
             in.report(entry, in.locate(entry), "dependency cycle " + String.join(" -> ", cycle) + "; a step cannot "
                     + "wait for itself: remove one of these dependencies");
         });
+    }
+
+    /**
+     * Each {@code ${steps.STEP.outputs.NAME}} in a step's environment names a step it depends on (directly or
+     * through others) and an output that step declares.
+     */
+    private void checkInputs(Step step, Map<String, Step> byName, Map<String, List<String>> graph) {
+        if (step.workload().isEmpty() || step.name().isEmpty()) {
+            return;
+        }
+        String key = step.node().entry("file").isPresent() ? "file" : "workload";
+        String at = FieldPath.join(step.path(), key);
+        StepOutputs.malformed(step.workload().get()).ifPresent(bad -> in.report(at, in.keyLocation(step.node(),
+                key), "uses '" + bad + "' in its env, which is not a step output; write ${steps.STEP.outputs.NAME}"));
+        Set<String> upstream = upstream(step.name().get(), graph);
+        for (StepOutputs.Reference ref : StepOutputs.references(step.workload().get())) {
+            Step from = byName.get(ref.step());
+            String use = "env " + ref.env() + " uses ${steps." + ref.step() + ".outputs." + ref.output() + "}";
+            if (from == null) {
+                in.report(at, in.keyLocation(step.node(), key), use + ", but there is no step " + ref.step()
+                        + stepHint(ref.step(), List.copyOf(byName.keySet())));
+            } else if (!upstream.contains(ref.step())) {
+                in.report(at, in.keyLocation(step.node(), key), use + ", but step " + step.name().get()
+                        + " does not depend on " + ref.step() + ", so its output may not exist yet; add it to "
+                        + "dependsOn");
+            } else if (!from.outputs().contains(ref.output())) {
+                in.report(at, in.keyLocation(step.node(), key), use + ", but step " + ref.step() + " declares "
+                        + (from.outputs().isEmpty() ? "no outputs" : "outputs " + String.join(", ", from.outputs()))
+                        + "; add " + ref.output() + " to its outputs");
+            }
+        }
+    }
+
+    /** The steps {@code name} depends on, directly or through others. */
+    private static Set<String> upstream(String name, Map<String, List<String>> graph) {
+        Set<String> found = new java.util.LinkedHashSet<>();
+        java.util.Deque<String> todo = new java.util.ArrayDeque<>(graph.getOrDefault(name, List.of()));
+        while (!todo.isEmpty()) {
+            String next = todo.pop();
+            if (found.add(next)) {
+                todo.addAll(graph.getOrDefault(next, List.of()));
+            }
+        }
+        return found;
     }
 
     private static String unknownStep(String given, List<String> names) {

@@ -490,6 +490,50 @@ class RunEngineTest {
     }
 
     @Test
+    void aStepsPublishedOutputReachesTheEnvironmentOfAStepAfterIt() {
+        Workload train = Workload.builder("train").phase(Phase.TRAINING).model(ModelClass.SMALL).command("train")
+                .build();
+        Workload serve = Workload.builder("serve").phase(Phase.INFERENCE).model(ModelClass.SMALL).command("serve")
+                .env("MODEL", "${steps.train.outputs.MODEL_URI}").env("NOTE", "from ${steps.train.outputs.MODEL_URI}!")
+                .build();
+        StepDefinition producer = new StepDefinition("train", train, List.of(), RetryPolicy.NONE, FailurePolicy.STOP,
+                Optional.empty(), List.of(new StepInstance("train", Map.of(), train)), List.of("MODEL_URI"));
+        StepDefinition consumer = new StepDefinition("serve", serve, List.of("train"), RetryPolicy.NONE,
+                FailurePolicy.STOP, Optional.empty(), List.of(new StepInstance("serve", Map.of(), serve)));
+        WorkflowPlan plan = planned(flow(producer, consumer), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        backend.output.put(key(id, "train", 1), List.of("epoch 1", "gantry-output MODEL_URI=blob://old",
+                "gantry-output MODEL_URI=blob://models/7"));
+        backend.set(key(id, "train", 1), JobState.SUCCEEDED);
+        engine.tick(id, plan);
+        assertEquals(Map.of("MODEL", "blob://models/7", "NOTE", "from blob://models/7!"),
+                backend.plans.get(key(id, "serve", 1)).workload().env(), "the last line of a name wins");
+        assertTrue(runs.events(id).stream().anyMatch(e -> e.kind().equals(RunEvent.OUTPUT)
+                && e.detail().equals("MODEL_URI=blob://models/7")));
+    }
+
+    @Test
+    void aDeclaredOutputTheStepDidNotPublishFailsItsAttempt() {
+        Workload train = Workload.builder("train").phase(Phase.TRAINING).model(ModelClass.SMALL).command("train")
+                .build();
+        StepDefinition producer = new StepDefinition("train", train, List.of(), RetryPolicy.NONE, FailurePolicy.STOP,
+                Optional.empty(), List.of(new StepInstance("train", Map.of(), train)), List.of("MODEL_URI"));
+        WorkflowPlan plan = planned(flow(producer), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        backend.output.put(key(id, "train", 1), List.of("done"));
+        backend.set(key(id, "train", 1), JobState.SUCCEEDED);
+        engine.tick(id, plan);
+        StepRecord step = runs.steps(id).get(0);
+        assertEquals(StepState.FAILED, step.state());
+        assertEquals(Optional.of("attempt 1 exited 0 but published no MODEL_URI; a step publishes an output by "
+                + "printing 'gantry-output MODEL_URI=VALUE' on standard output"), step.reason());
+    }
+
+    @Test
     void longKeysStayWithinTheLimitAndApart() {
         String run = "w".repeat(63) + "-20261203-100000-abcdef";
         String a = RunEngine.jobId(run, "s".repeat(60) + "-x", 1);

@@ -38,6 +38,8 @@ final class ScriptedBackend implements Backend {
     /** The next submit fails before it makes anything. */
     GantryException refuseNext;
     EvictionHandling evictions = EvictionHandling.ENDS_PREEMPTED;
+    /** What each job printed on standard output, by idempotency key. */
+    final Map<String, List<String>> output = new LinkedHashMap<>();
     /** Whether it orders jobs itself from their dependencies (as Slurm does). */
     boolean nativeDependencies;
 
@@ -118,6 +120,11 @@ final class ScriptedBackend implements Backend {
 
     @Override
     public void logs(JobRef job, LogOptions options, LogSink sink) {
+        if (options.stdout()) {
+            output.getOrDefault(job.id().substring(2), List.of())
+                    .forEach(text -> sink.accept(new dev.gantry.api.backend.LogLine(
+                            dev.gantry.api.backend.LogLine.Stream.STDOUT, 0, text)));
+        }
     }
 
     @Override

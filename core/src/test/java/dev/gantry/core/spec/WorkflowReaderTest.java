@@ -126,6 +126,56 @@ class WorkflowReaderTest {
         assertEquals(0, w.parallelism(), "no limit unless given");
     }
 
+    private static final String HEAD = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
+            + "  steps:\n";
+
+    @Test
+    void aStepPublishesOutputsThatADependentStepUsesInItsEnvironment() {
+        String yaml = HEAD
+                + "    - name: train\n      outputs: [MODEL_URI, SCORE]\n"
+                + "      workload: {phase: training, model: small, command: [x]}\n"
+                + "    - name: check\n      dependsOn: [train]\n"
+                + "      workload: {phase: inference, model: small, command: [y]}\n"
+                + "    - name: serve\n      dependsOn: [check]\n"
+                + "      workload: {phase: inference, model: small, command: [z],"
+                + " env: {MODEL: '${steps.train.outputs.MODEL_URI}', NOTE: 'score ${steps.train.outputs.SCORE}'}}\n";
+        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
+        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
+                .workflow();
+        assertEquals(List.of("MODEL_URI", "SCORE"), w.step("train").orElseThrow().outputs());
+        assertEquals(List.of(), w.step("serve").orElseThrow().outputs());
+    }
+
+    @Test
+    void anOutputUsedWithoutADependencyOrADeclarationOrInAMatrixIsLocated() {
+        String yaml = HEAD
+                + "    - name: train\n      outputs: [MODEL_URI, 9LIVES, MODEL_URI]\n"
+                + "      workload: {phase: training, model: small, command: [x]}\n"
+                + "    - name: sweep\n      matrix: {LR: [\"0.1\"]}\n      outputs: [BEST]\n"
+                + "      workload: {phase: training, model: small, command: [x]}\n"
+                + "    - name: serve\n"
+                + "      workload: {phase: inference, model: small, command: [z],"
+                + " env: {A: '${steps.train.outputs.MODEL_URI}', B: '${steps.trian.outputs.X}'}}\n"
+                + "    - name: late\n      dependsOn: [train]\n"
+                + "      workload: {phase: inference, model: small, command: [z],"
+                + " env: {C: '${steps.train.outputs.WEIGHTS}', D: '${steps.train.output.X}'}}\n";
+        assertEquals(List.of(
+                "f.yaml:7:28: steps[0].outputs[1]: must be a name of letters, digits and '_', not starting with a "
+                        + "digit, such as MODEL_URI, got '9LIVES'",
+                "f.yaml:7:36: steps[0].outputs[2]: names output MODEL_URI twice; name each output once",
+                "f.yaml:11:7: steps[1].outputs: a step with a matrix runs several jobs, so an output of it would have "
+                        + "several values; publish outputs from a step without a matrix",
+                "f.yaml:14:7: steps[2].workload: env A uses ${steps.train.outputs.MODEL_URI}, but step serve does not "
+                        + "depend on train, so its output may not exist yet; add it to dependsOn",
+                "f.yaml:14:7: steps[2].workload: env B uses ${steps.trian.outputs.X}, but there is no step trian; did "
+                        + "you mean 'train'?",
+                "f.yaml:17:7: steps[3].workload: uses '${steps.train.output.X}' in its env, which is not a step "
+                        + "output; write ${steps.STEP.outputs.NAME}",
+                "f.yaml:17:7: steps[3].workload: env C uses ${steps.train.outputs.WEIGHTS}, but step train declares "
+                        + "outputs MODEL_URI; add WEIGHTS to its outputs"),
+                lines(reader.validate("f.yaml", yaml)));
+    }
+
     @Test
     void aSelfDependencyIsACycleAtItsEntry() {
         String yaml = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n  steps:\n"

@@ -463,41 +463,17 @@ abstract class RunStoreContract {
 
     @Test
     void processesRacingForOneLeaseLeaveItToOne() throws Exception {
-        int racers = 6;
-        List<RunStore> stores = new ArrayList<>();
-        for (int i = 0; i < racers; i++) {
-            stores.add(store());
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(racers);
-        try {
-            for (int round = 0; round < 5; round++) {
-                String runId = "r-" + round;
-                CountDownLatch start = new CountDownLatch(1);
-                List<Future<Optional<Lease>>> tries = new ArrayList<>();
-                for (int i = 0; i < racers; i++) {
-                    RunStore racer = stores.get(i);
-                    String holder = "p" + i;
-                    tries.add(pool.submit(() -> {
-                        start.await();
-                        return racer.acquireLease(runId, holder, TTL);
-                    }));
-                }
-                start.countDown();
-                List<Lease> won = new ArrayList<>();
-                for (Future<Optional<Lease>> attempt : tries) {
-                    attempt.get(60, TimeUnit.SECONDS).ifPresent(won::add);
-                }
-                assertEquals(1, won.size(), "round " + round + ": " + won);
-                assertEquals(Optional.of(won.get(0)), stores.get(0).lease(runId));
-            }
-        } finally {
-            pool.shutdownNow();
+        for (int round = 0; round < 5; round++) {
+            String runId = "r-" + round;
+            List<Optional<Lease>> tries = race(6, (store, i) -> store.acquireLease(runId, "p" + i, TTL));
+            List<Lease> won = tries.stream().flatMap(Optional::stream).toList();
+            assertEquals(1, won.size(), "round " + round + ": " + won);
+            assertEquals(Optional.of(won.get(0)), store().lease(runId));
         }
     }
 
-    @Test
-    void processesOpeningTheSameWorkflowAtOnceShareOneRun() throws Exception {
-        int racers = 6;
+    /** What {@code racers} stores, each its own connection, do at the same moment, in the racers' order. */
+    private <T> List<T> race(int racers, RaceStep<T> step) throws Exception {
         List<RunStore> stores = new ArrayList<>();
         for (int i = 0; i < racers; i++) {
             stores.add(store());
@@ -505,32 +481,45 @@ abstract class RunStoreContract {
         ExecutorService pool = Executors.newFixedThreadPool(racers);
         try {
             CountDownLatch start = new CountDownLatch(1);
-            List<Future<RunRecord>> opens = new ArrayList<>();
+            List<Future<T>> runs = new ArrayList<>();
             for (int i = 0; i < racers; i++) {
                 RunStore racer = stores.get(i);
-                String id = "r-" + i;
-                opens.add(pool.submit(() -> {
+                int index = i;
+                runs.add(pool.submit(() -> {
                     start.await();
-                    return racer.open(run(id, "w", "h", T0), List.of(StepRecord.of(id, "a", StepState.WAITING, T0)));
+                    return step.run(racer, index);
                 }));
             }
             start.countDown();
-            List<String> opened = new ArrayList<>();
-            for (Future<RunRecord> open : opens) {
-                opened.add(open.get(60, TimeUnit.SECONDS).id());
+            List<T> results = new ArrayList<>();
+            for (Future<T> run : runs) {
+                results.add(run.get(60, TimeUnit.SECONDS));
             }
-            assertEquals(1, opened.stream().distinct().count(), opened.toString());
-            assertEquals(1, stores.get(0).list(10, true).size());
-            RunStore store = stores.get(0);
-            store.updateState(opened.get(0), RunState.SUCCEEDED, Optional.empty(), T0.plusSeconds(1));
-            assertEquals("r-new", store.open(run("r-new", "w", "h", T0.plusSeconds(2)), List.of()).id(),
-                    "a finished run is not opened again");
-            assertEquals("r-new", store.open(run("r-other", "w", "h", T0.plusSeconds(3)), List.of()).id());
-            assertEquals("r-x", store.open(run("r-x", "w", "changed", T0.plusSeconds(3)), List.of()).id(),
-                    "another spec is another run");
+            return results;
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** One racer's move. */
+    @FunctionalInterface
+    private interface RaceStep<T> {
+        T run(RunStore store, int racer) throws Exception;
+    }
+
+    @Test
+    void processesOpeningTheSameWorkflowAtOnceShareOneRun() throws Exception {
+        List<String> opened = race(6, (racer, i) -> racer.open(run("r-" + i, "w", "h", T0),
+                List.of(StepRecord.of("r-" + i, "a", StepState.WAITING, T0))).id());
+        assertEquals(1, opened.stream().distinct().count(), opened.toString());
+        RunStore store = store();
+        assertEquals(1, store.list(10, true).size());
+        store.updateState(opened.get(0), RunState.SUCCEEDED, Optional.empty(), T0.plusSeconds(1));
+        assertEquals("r-new", store.open(run("r-new", "w", "h", T0.plusSeconds(2)), List.of()).id(),
+                "a finished run is not opened again");
+        assertEquals("r-new", store.open(run("r-other", "w", "h", T0.plusSeconds(3)), List.of()).id());
+        assertEquals("r-x", store.open(run("r-x", "w", "changed", T0.plusSeconds(3)), List.of()).id(),
+                "another spec is another run");
     }
 
     @Test
