@@ -20,7 +20,8 @@ final class CancelCommand extends Verb {
                         + root.gantry().runs().driver(job).map(l -> l.holder()).orElse("another process")
                         + ") to cancel it; it does at its next poll");
             }
-            return Attach.report(this, root.gantry().runs(), run);
+            Attach.report(this, root.gantry().runs(), run);
+            return Main.OK; // the cancel was done or asked; the run's state is in what was printed
         }
         JobRecord record = root.gantry().cancel(job);
         if (output.json()) {

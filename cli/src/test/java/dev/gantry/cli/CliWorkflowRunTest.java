@@ -215,6 +215,7 @@ class CliWorkflowRunTest {
         assertEquals(0, run.exitCode, run.toString());
         String id = run.out.strip();
         CliRun cancel = gantry("cancel", id);
+        assertEquals(0, cancel.exitCode, cancel.toString());
         CliRun attach = gantry("attach", id, "--output", "json");
         JsonNode node = Json.MAPPER.readTree(attach.out);
         assertEquals("CANCELLED", node.get("state").asText(), cancel + "\n" + attach);
