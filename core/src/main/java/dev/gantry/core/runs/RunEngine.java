@@ -136,16 +136,33 @@ public final class RunEngine {
     /**
      * Drives the run until it ends or {@code timeout} passes, polling every {@link Settings#pollInterval}; the run
      * is left as it stands when the thread is interrupted or the time runs out, for {@code gantry run} or
-     * {@code gantry attach} to go on with later.
+     * {@code gantry attach} to go on with later. A poll the backend cannot answer (a host or service not reachable
+     * for a while) is tried again at the next one, said once in the run's history until it answers again.
      *
      * @throws GantryException USAGE when another live process drives the run
      */
     public RunRecord drive(String runId, WorkflowPlan plan, Duration timeout) throws InterruptedException {
         takeLease(runId);
         long deadline = System.nanoTime() + timeout.toNanos();
+        String lastFailure = null;
         try {
             while (true) {
-                RunRecord run = tick(runId, plan);
+                RunRecord run;
+                try {
+                    run = tick(runId, plan);
+                    lastFailure = null;
+                } catch (GantryException e) {
+                    if (e.code() != ErrorCode.BACKEND_UNAVAILABLE && e.code() != ErrorCode.REMOTE_ERROR) {
+                        throw e;
+                    }
+                    if (!e.getMessage().equals(lastFailure)) {
+                        runs.append(List.of(RunEvent.ofRun(runId, clock.instant(), RunEvent.POLL_FAILED,
+                                e.getMessage() + "; trying again at each poll")));
+                        notifier.catchUp(runId);
+                    }
+                    lastFailure = e.getMessage();
+                    run = runs.find(runId).orElseThrow(() -> notFound(runId));
+                }
                 if (run.state().finished() || System.nanoTime() >= deadline) {
                     return run;
                 }

@@ -31,6 +31,8 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
     public static final String SKIPPED = "skipped";
     public static final String CANCELLING = "cancelling";
     public static final String TIMED_OUT = "timed-out";
+    /** A poll the backend could not answer; the driver tries again at the next one. */
+    public static final String POLL_FAILED = "poll-failed";
     /** A step published an output: {@code NAME=VALUE} (see {@link StepOutputs}). */
     public static final String OUTPUT = "output";
     /** The run (or a step) ended. */

@@ -534,6 +534,26 @@ class RunEngineTest {
     }
 
     @Test
+    void aPollTheBackendCannotAnswerIsTriedAgainAndSaidOnce() throws Exception {
+        WorkflowPlan plan = planned(flow(step("a")), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        backend.failStatuses = 3;
+        Thread finisher = new Thread(() -> {
+            while (backend.statusCallsSoFar() < 4) {
+                Thread.onSpinWait();
+            }
+            backend.setAllOpen(JobState.SUCCEEDED);
+        });
+        finisher.start();
+        assertEquals(RunState.SUCCEEDED, engine.drive(id, plan, Duration.ofSeconds(20)).state());
+        finisher.join();
+        assertEquals(List.of("login node 10.0.0.4 does not answer; trying again at each poll"), runs.events(id)
+                .stream().filter(e -> e.kind().equals(RunEvent.POLL_FAILED)).map(RunEvent::detail).toList());
+    }
+
+    @Test
     void longKeysStayWithinTheLimitAndApart() {
         String run = "w".repeat(63) + "-20261203-100000-abcdef";
         String a = RunEngine.jobId(run, "s".repeat(60) + "-x", 1);

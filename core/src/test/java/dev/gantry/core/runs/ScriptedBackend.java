@@ -110,9 +110,21 @@ final class ScriptedBackend implements Backend {
         return status;
     }
 
+    /** The status calls so far, read safely from another thread. */
+    synchronized int statusCallsSoFar() {
+        return statusCalls;
+    }
+
+    /** How many of the next status calls fail as an unreachable host would. */
+    int failStatuses;
+
     @Override
     public synchronized Map<JobRef, JobStatus> statuses(Collection<JobRef> refs) {
         statusCalls++;
+        if (failStatuses > 0) {
+            failStatuses--;
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "login node 10.0.0.4 does not answer");
+        }
         Map<JobRef, JobStatus> result = new LinkedHashMap<>();
         refs.forEach(ref -> result.put(ref, status(ref)));
         return result;
