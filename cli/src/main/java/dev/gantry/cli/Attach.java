@@ -23,14 +23,10 @@ final class Attach {
     private Attach() {
     }
 
-    /** @return the exit code: 0 when the run succeeded, 1 when it failed, was cancelled or is still running */
-    static int drive(Verb verb, Runs runs, String runId, Duration timeout) throws InterruptedException {
-        return drive(verb, runs, runId, timeout, false);
-    }
-
     /**
      * @param logs whether the steps' output is shown too, each line after its step's name (standard output, or
      *     standard error in JSON mode); the progress is then plain lines, even on a terminal
+     * @return the exit code: 0 when the run succeeded, 1 when it failed, was cancelled or is still running
      */
     static int drive(Verb verb, Runs runs, String runId, Duration timeout, boolean logs) throws InterruptedException {
         boolean live = verb.env().terminal() && !verb.output.json() && !logs;

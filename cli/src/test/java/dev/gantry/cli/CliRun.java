@@ -25,6 +25,18 @@ final class CliRun {
 
     /** With {@code gantry vm} reaching Azure Resource Manager through this connector (a fake's); null for Azure. */
     static CliRun run(Path home, Path workingDirectory, ArmConnector azure, String... args) {
+        return run(home, workingDirectory, azure, false, args);
+    }
+
+    /** As on a terminal: standard error may be redrawn in place. Azure is not reachable. */
+    static CliRun onTerminal(Path home, Path workingDirectory, String... args) {
+        return run(home, workingDirectory, subscription -> {
+            throw new AssertionError("no Azure here");
+        }, true, args);
+    }
+
+    private static CliRun run(Path home, Path workingDirectory, ArmConnector azure, boolean terminal,
+            String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Map<String, String> env = new HashMap<>(System.getenv());
@@ -34,7 +46,7 @@ final class CliRun {
         CliEnvironment cli = azure == null
                 ? new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home)
                 : new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home,
-                        azure);
+                        azure, terminal);
         int code = Main.run(cli, args);
         return new CliRun(code, out.toString(), err.toString());
     }

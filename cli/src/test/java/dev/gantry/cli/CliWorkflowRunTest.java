@@ -226,25 +226,16 @@ class CliWorkflowRunTest {
     @Test
     void onATerminalTheStepsTableIsRedrawnInPlace() throws IOException {
         workflow("none");
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        java.util.Map<String, String> env = new java.util.HashMap<>();
-        env.put("HOME", home.toString());
-        env.put("GANTRY_STATE_DIR", home.resolve("state").toString());
-        CliEnvironment terminal = new CliEnvironment(new java.io.PrintWriter(out, true),
-                new java.io.PrintWriter(err, true), env, work, home, subscription -> {
-                    throw new AssertionError("no Azure here");
-                }, true);
-        int code = Main.run(terminal, new String[] {"run", "flow.yaml"});
+        CliRun run = CliRun.onTerminal(home, work, "run", "flow.yaml");
 
-        assertEquals(0, code, out + "\n" + err);
-        String drawn = err.toString();
+        assertEquals(0, run.exitCode, run.toString());
+        String drawn = run.err;
         assertTrue(drawn.contains("\033[J"), "the picture is cleared and drawn again: " + drawn);
         assertTrue(drawn.contains("STEP     STATE"), drawn);
         assertTrue(drawn.lines().anyMatch(l -> l.matches("elapsed \\S+: \\d+ active, \\d+ waiting, \\d+ done of 4")),
                 "a progress line under the table: " + drawn);
         assertTrue(drawn.split("\033\\[J", -1).length > 2, "redrawn more than once: " + drawn);
-        assertTrue(out.toString().contains("SUCCEEDED, 4 of 4 jobs done"), out.toString());
+        assertTrue(run.out.contains("SUCCEEDED, 4 of 4 jobs done"), run.out);
     }
 
     @Test

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Workflow runs for programs and the CLI: start (or resume) a run of a workflow spec, drive it, follow, cancel and
@@ -105,22 +106,6 @@ public final class Runs {
         }
     }
 
-    /** One look at the run and the moves it calls for (what {@link #drive} repeats), when no one else drives it. */
-    public RunRecord advance(String runId, List<RunListener> listeners) {
-        RunRecord run = find(runId);
-        if (run.state().finished()) {
-            return run;
-        }
-        if (store.acquireLease(runId, holder.id(), settings.leaseTtl(), LeaseHolder::abandoned).isEmpty()) {
-            return run; // a live process drives it
-        }
-        try {
-            return engine(withEventLog(listeners)).tick(runId, planOf(run));
-        } finally {
-            store.releaseLease(runId, holder.id());
-        }
-    }
-
     /**
      * Cancels the run: every active job is cancelled and what has not started is skipped, by this process when no
      * live one drives the run, else by its driver at its next poll.
@@ -180,11 +165,7 @@ public final class Runs {
 
     /** Where the run stands: its steps, attempts and their jobs, the active jobs refreshed in one call a backend. */
     public RunStatus status(String runId) {
-        RunRecord run = find(runId);
-        List<AttemptRecord> attempts = store.attempts(runId);
-        Map<String, JobRecord> byId = new LinkedHashMap<>();
-        jobs.jobs(attempts.stream().map(AttemptRecord::jobId).toList()).forEach(job -> byId.put(job.id(), job));
-        return new RunStatus(run, ordered(store.steps(runId), attempts), attempts, byId, clock.instant());
+        return status(runId, jobs::jobs);
     }
 
     /**
@@ -192,12 +173,15 @@ public final class Runs {
      * driver's polls.
      */
     public RunStatus snapshot(String runId) {
+        return status(runId, jobs::stored);
+    }
+
+    /** The run with the job records of its attempts, as {@code records} reads them (refreshed or as stored). */
+    private RunStatus status(String runId, Function<List<String>, List<JobRecord>> records) {
         RunRecord run = find(runId);
         List<AttemptRecord> attempts = store.attempts(runId);
         Map<String, JobRecord> byId = new LinkedHashMap<>();
-        for (AttemptRecord attempt : attempts) {
-            jobs.find(attempt.jobId()).ifPresent(job -> byId.put(job.id(), job));
-        }
+        records.apply(attempts.stream().map(AttemptRecord::jobId).toList()).forEach(job -> byId.put(job.id(), job));
         return new RunStatus(run, ordered(store.steps(runId), attempts), attempts, byId, clock.instant());
     }
 

@@ -103,11 +103,16 @@ public final class JobService {
      * backend however many there are.
      */
     public List<JobRecord> jobs(List<String> ids) {
+        return refresh(stored(ids));
+    }
+
+    /** The records of these jobs that exist, in the order asked, as stored: no backend is asked. */
+    public List<JobRecord> stored(List<String> ids) {
         List<JobRecord> records = new ArrayList<>(ids.size());
         for (String id : ids) {
             store.find(id).ifPresent(records::add);
         }
-        return refresh(records);
+        return records;
     }
 
     /** Every record, with unfinished jobs refreshed in one status call per backend. */

@@ -306,6 +306,7 @@ public final class RunEngine {
         for (JobRecord job : jobs.jobs(active)) {
             byId.put(job.id(), job);
         }
+        StepObserver observer = observer(pass);
         for (StepRecord step : List.copyOf(pass.steps.values())) {
             if (step.state() != StepState.SUBMITTED && step.state() != StepState.RUNNING) {
                 continue;
@@ -313,7 +314,7 @@ public final class RunEngine {
             AttemptRecord attempt = pass.current(step.name()).orElseThrow();
             JobRecord job = byId.get(attempt.jobId());
             if (job != null && job.ref().isPresent()) {
-                new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier).observe(step, attempt, job);
+                observer.observe(step, attempt, job);
             }
         }
     }
@@ -348,6 +349,10 @@ public final class RunEngine {
             }
         }
         return dependencies;
+    }
+
+    private StepObserver observer(RunPass pass) {
+        return new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier);
     }
 
     private void act(RunPass pass, RunScheduler.Decision decision) {
@@ -402,7 +407,7 @@ public final class RunEngine {
         try {
             plan = plan.withWorkload(StepOutputs.resolve(plan.workload(), pass::output));
         } catch (IllegalStateException e) {
-            new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier).ended(step, attempt,
+            observer(pass).ended(step, attempt,
                     AttemptOutcome.FAILED, "attempt " + attempt.number() + " cannot start: " + e.getMessage());
             return;
         }
@@ -425,7 +430,7 @@ public final class RunEngine {
                         + e.getMessage() + "); it is submitted again with the same key at the next poll");
                 return;
             }
-            new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier)
+            observer(pass)
                     .ended(step, attempt, AttemptOutcome.FAILED, "the backend refused attempt " + attempt.number()
                             + ": " + e.getMessage());
         }
