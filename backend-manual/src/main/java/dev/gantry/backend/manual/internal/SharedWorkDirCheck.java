@@ -21,6 +21,8 @@ final class SharedWorkDirCheck {
         }
         FleetHost first = hosts.get(0);
         String marker = first.workDir() + "/.gantry-host-" + UUID.randomUUID();
+        // Rank 0 may land on a host that has run nothing yet, whose work directory does not exist.
+        first.host().createDirectory(first.workDir());
         first.host().writeAtomically(marker, first.name() + "\n");
         try {
             List<String> sharing = new ArrayList<>();

@@ -210,6 +210,23 @@ class SshTransportTest {
     }
 
     @Test
+    void rankZeroOnAHostThatHasRunNothingYetStarts() throws Exception {
+        ManualBackend backend = backend(Map.of());
+        JobRef busy = submit(backend, plan(workload("busy").command("sleep", "30"), 1, 0));
+        awaitRunning(backend, busy);
+        // gantry-h1 carries a job now, so the freer gantry-h2 is rank 0: its work directory nothing has made yet.
+        assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of(hosts.workDir("gantry-h2"))));
+        JobRef job = submit(backend, plan(workload("fresh-rank0").command("hostname"), 2, 0));
+        JobStatus status = awaitEnd(backend, job);
+        assertEquals(JobState.SUCCEEDED, status.state(), status.message());
+        Map<Integer, String> byRank = new HashMap<>();
+        for (LogLine line : logs(backend, job)) {
+            byRank.put(line.node(), line.text());
+        }
+        assertEquals(Map.of(0, "gantry-h2", 1, "gantry-h1"), byRank);
+    }
+
+    @Test
     void aHostThatCannotBeReachedIsNamedAndTheOthersStillPlace() throws Exception {
         ManualBackend backend = backend(Map.of("hosts[1].address", "10.200.0.250", "hosts[1].connectTimeout", "1s"));
         JobRef job = submit(backend, plan(workload("one-down").command("hostname"), 1, 0));
