@@ -22,7 +22,9 @@ import java.util.OptionalLong;
  * only (no process per file), so a poll of a thousand jobs is one command and one round trip per host.
  *
  * <p>Alive means: {@code /proc/PID} exists, is not a zombie and its command line names this job's directory (the
- * wrapper's {@code $1}), so a process that reused the id is not taken for the job.
+ * wrapper's {@code $1}), so a process that reused the id is not taken for the job. While a process execs (the job's
+ * launch execs twice after its pid is recorded) or exits, the kernel shows no command line for a moment: then a
+ * process that leads its own session, as the job does and a reused id almost never does, is taken for the job.
  */
 public final class HostScan {
     /**
@@ -48,6 +50,9 @@ public final class HostScan {
                 2>/dev/null
             fi
             submit=$3
+            nl='
+            '
+            fields() { state=$1 sess=$4; }
             cd -- "$1" 2>/dev/null || exit 0
             for d in job-*; do
               [ -d "$d" ] || continue
@@ -64,12 +69,19 @@ public final class HostScan {
               [ -f "$d/preempted" ] && { read -r p; p=${p:-?}; read -r pr; } < "$d/preempted"
               [ -f "$d/placement" ] && read -r pl < "$d/placement"
               if [ -z "$code" ] && [ -n "$pid" ] && read -r st < "/proc/$pid/stat" 2>/dev/null; then
-                case ${st##*) } in
-                  Z*) ;;
-                  *) if [ -n "$submit" ]; then alive=1
-                     else tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$1/$d" && alive=1
-                     fi ;;
-                esac
+                fields ${st##*) }
+                if [ "$state" = Z ]; then :
+                elif [ -n "$submit" ]; then alive=1
+                else
+                  cl=$(tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null)
+                  case "$nl$cl$nl" in
+                    *"$nl$1/$d$nl"*) alive=1 ;;
+                    # No command line, for a moment: the job between two execs of its launch (setsid, the loader,
+                    # the wrapper), told from a process that reused the id by leading its own session, or exiting,
+                    # when exit is there already.
+                    "$nl$nl") [ "$sess" = "$pid" ] && [ ! -f "$d/exit" ] && alive=1 ;;
+                  esac
+                fi
               fi
               # It may have ended since exit was read: the wrapper writes exit before it exits, so look again.
               if [ -z "$code" ] && [ "$alive" = 0 ] && [ -f "$d/exit" ]; then

@@ -75,6 +75,48 @@ class HostScanTest {
         }
     }
 
+    /**
+     * While the job's launch execs (setsid, then the loader, then the wrapper) the kernel shows no command line for
+     * a moment. A process with none stands in for that moment here: Perl's {@code $0 = ""} empties it.
+     */
+    @Test
+    void aProcessWithoutACommandLineIsTheJobOnlyWhileItLeadsItsOwnSession() throws Exception {
+        Process leader = new ProcessBuilder("setsid", "perl", "-e", "$0 = \"\"; sleep 30").start();
+        Process other = new ProcessBuilder("perl", "-e", "$0 = \"\"; sleep 30").start();
+        try {
+            awaitEmptyCommandLine(leader);
+            awaitEmptyCommandLine(other);
+            assertEquals(String.valueOf(leader.pid()), sessionOf(leader.pid()), "setsid made it a session leader");
+            write("job-execing", "launched", "2026-01-01T00:00:00Z\n");
+            write("job-execing", "pid", leader.pid() + "\n");
+            write("job-reused", "pid", other.pid() + "\n");
+            write("job-exiting", "pid", leader.pid() + "\n");
+            write("job-exiting", "exit", "3\n");
+            Map<String, HostScan.Entry> entries = scan();
+            assertTrue(entries.get("job-execing").snapshot().alive(), "a session leader between two execs");
+            assertEquals(JobState.RUNNING, StatusMapping.map(entries.get("job-execing").snapshot(), true).state());
+            assertFalse(entries.get("job-reused").snapshot().alive(), "a process of another session");
+            assertEquals(OptionalInt.of(3), entries.get("job-exiting").snapshot().exitCode());
+        } finally {
+            leader.destroyForcibly();
+            other.destroyForcibly();
+        }
+    }
+
+    private static void awaitEmptyCommandLine(Process process) throws Exception {
+        Path cmdline = Path.of("/proc", Long.toString(process.pid()), "cmdline");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).replace("\0", "").length() > 0) {
+            assertTrue(System.nanoTime() < deadline, "perl did not empty its command line");
+            Thread.sleep(10);
+        }
+    }
+
+    private static String sessionOf(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.substring(stat.lastIndexOf(") ") + 2).split(" ")[3];
+    }
+
     @Test
     void aMissingWorkDirectoryHasNoJobs() throws Exception {
         Files.delete(work);
