@@ -28,6 +28,7 @@ final class ConfigDraft {
     Optional<SecretRef> statePassword;
     Duration pollInterval;
     int onDemandAfterEvictions;
+    int nextRegionAfterEvictions;
     String source;
 
     ConfigDraft(GantryConfig start) {
@@ -45,6 +46,7 @@ final class ConfigDraft {
         statePassword = start.stateServer().flatMap(StateServer::password);
         pollInterval = start.runs().pollInterval();
         onDemandAfterEvictions = start.runs().onDemandAfterEvictions();
+        nextRegionAfterEvictions = start.runs().nextRegionAfterEvictions();
         source = start.source();
     }
 
@@ -61,6 +63,6 @@ final class ConfigDraft {
         Optional<StateServer> server = stateUrl.map(url -> new StateServer(url, stateUser, statePassword));
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
                 stateDirectory, server, source, backendLocations,
-                new RunSettings(pollInterval, onDemandAfterEvictions));
+                new RunSettings(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions));
     }
 }

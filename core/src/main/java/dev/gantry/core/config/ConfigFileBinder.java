@@ -20,13 +20,13 @@ final class ConfigFileBinder {
             "catalog", "state", "runs", "spot");
 
     static final List<String> RUNS_FIELDS = List.of("pollInterval");
-    static final List<String> SPOT_FIELDS = List.of("onDemandAfterEvictions");
+    static final List<String> SPOT_FIELDS = List.of("onDemandAfterEvictions", "nextRegionAfterEvictions");
 
     /** Where settings written at the wrong level belong, for "unknown field" messages. */
     static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults",
             "scheduler", "under advice", "dir", "under state", "url", "under state",
             "transport", "under backends.<backend>", "pollInterval", "under runs",
-            "onDemandAfterEvictions", "under spot");
+            "onDemandAfterEvictions", "under spot", "nextRegionAfterEvictions", "under spot");
 
     private final Binder in;
     private final Path home;
@@ -101,10 +101,14 @@ final class ConfigFileBinder {
                 scalar(r, "runs", RUNS_FIELDS.get(0), SettingRules.POLL_INTERVAL_HELP,
                         SettingRules::checkPollInterval)
                         .ifPresent(t -> draft.pollInterval = SettingRules.pollInterval(t)));
-        spotSection(doc).ifPresent(s ->
-                scalar(s, "spot", SPOT_FIELDS.get(0), "a whole number from 0 to "
-                        + RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS, SettingRules::checkOnDemandAfterEvictions)
-                        .ifPresent(t -> draft.onDemandAfterEvictions = SettingRules.onDemandAfterEvictions(t)));
+        spotSection(doc).ifPresent(s -> {
+            scalar(s, "spot", SPOT_FIELDS.get(0), "a whole number from 0 to "
+                    + RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS, SettingRules::checkOnDemandAfterEvictions)
+                    .ifPresent(t -> draft.onDemandAfterEvictions = SettingRules.onDemandAfterEvictions(t));
+            scalar(s, "spot", SPOT_FIELDS.get(1), "a whole number from 0 to "
+                    + RunSettings.MAX_NEXT_REGION_AFTER_EVICTIONS, SettingRules::checkNextRegionAfterEvictions)
+                    .ifPresent(t -> draft.nextRegionAfterEvictions = SettingRules.nextRegionAfterEvictions(t));
+        });
     }
 
     /**

@@ -26,8 +26,8 @@ import java.util.TreeMap;
  * @param stateServer a PostgreSQL server that holds the state database instead, shared by a team
  * @param source where the configuration came from, for messages: a file, or {@value #BUILT_IN}
  * @param backendLocations where each backend setting was read, by backend and key, for settings read from a file
- * @param runs how workflow runs are driven: {@code runs.pollInterval} and {@code spot.onDemandAfterEvictions}
- *     (default {@link RunSettings#DEFAULT})
+ * @param runs how workflow runs are driven: {@code runs.pollInterval}, {@code spot.onDemandAfterEvictions} and
+ *     {@code spot.nextRegionAfterEvictions} (default {@link RunSettings#DEFAULT})
  */
 public record GantryConfig(
         String backend,

@@ -15,19 +15,32 @@ import java.util.Objects;
  * @param pollInterval how long a run's driver waits between two looks at its jobs ({@code runs.pollInterval},
  *     default {@code 5s}, from {@code 1s} to {@code 1h})
  * @param onDemandAfterEvictions after this many evictions of one workflow step on Spot capacity, its next attempt is
- *     placed on on-demand capacity; 0 never moves it ({@code spot.onDemandAfterEvictions}, default 3, from 0 to 100)
+ *     placed on on-demand capacity; 0 never moves it ({@code spot.onDemandAfterEvictions}, default 3, from 0 to 100).
+ *     Counted over all regions; a step moved to on-demand stays there, whatever {@code nextRegionAfterEvictions}
+ *     says
+ * @param nextRegionAfterEvictions after this many evictions of one workflow step in one region on Spot capacity, its
+ *     next attempt is planned in the next allowed region (the workload's {@code regions}, else the configuration's
+ *     {@code defaultRegions}, else every region of the catalog) where it has not been evicted that often; 0 never
+ *     moves it ({@code spot.nextRegionAfterEvictions}, default 0, from 0 to 100). Opt-in because a checkpoint kept in
+ *     a storage account of one region would then be read from another. It moves a step only on a backend that
+ *     places each job in its plan's region: the manual backend's hosts and a CycleCloud cluster stay where they are
  */
-public record RunSettings(Duration pollInterval, int onDemandAfterEvictions) {
+public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int nextRegionAfterEvictions) {
     public static final String POLL_INTERVAL = "runs.pollInterval";
     public static final String ON_DEMAND_AFTER_EVICTIONS = "spot.onDemandAfterEvictions";
+    public static final String NEXT_REGION_AFTER_EVICTIONS = "spot.nextRegionAfterEvictions";
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
     /** Gantry's durations are whole seconds: the shortest interval it can write. */
     public static final Duration MIN_POLL_INTERVAL = Duration.ofSeconds(1);
     public static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
     public static final int DEFAULT_ON_DEMAND_AFTER_EVICTIONS = 3;
     public static final int MAX_ON_DEMAND_AFTER_EVICTIONS = 100;
+    /** 0, never: moving a step to another region is opted into, since its checkpoint may live in one region. */
+    public static final int DEFAULT_NEXT_REGION_AFTER_EVICTIONS = 0;
+    /** The same bound as {@link #MAX_ON_DEMAND_AFTER_EVICTIONS}: both count one step's evictions. */
+    public static final int MAX_NEXT_REGION_AFTER_EVICTIONS = MAX_ON_DEMAND_AFTER_EVICTIONS;
     public static final RunSettings DEFAULT = new RunSettings(DEFAULT_POLL_INTERVAL,
-            DEFAULT_ON_DEMAND_AFTER_EVICTIONS);
+            DEFAULT_ON_DEMAND_AFTER_EVICTIONS, DEFAULT_NEXT_REGION_AFTER_EVICTIONS);
 
     /** @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming each setting that is out of range */
     public RunSettings {
@@ -40,22 +53,39 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions) {
             problems.add(Problem.of(ON_DEMAND_AFTER_EVICTIONS,
                     onDemandAfterEvictionsRange(Integer.toString(onDemandAfterEvictions))));
         }
+        if (nextRegionAfterEvictions < 0 || nextRegionAfterEvictions > MAX_NEXT_REGION_AFTER_EVICTIONS) {
+            problems.add(Problem.of(NEXT_REGION_AFTER_EVICTIONS,
+                    nextRegionAfterEvictionsRange(Integer.toString(nextRegionAfterEvictions))));
+        }
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
     }
 
     public RunSettings withPollInterval(Duration interval) {
-        return new RunSettings(interval, onDemandAfterEvictions);
+        return new RunSettings(interval, onDemandAfterEvictions, nextRegionAfterEvictions);
     }
 
     public RunSettings withOnDemandAfterEvictions(int evictions) {
-        return new RunSettings(pollInterval, evictions);
+        return new RunSettings(pollInterval, evictions, nextRegionAfterEvictions);
+    }
+
+    public RunSettings withNextRegionAfterEvictions(int evictions) {
+        return new RunSettings(pollInterval, onDemandAfterEvictions, evictions);
     }
 
     /** Whether a step evicted {@code evictions} times on Spot capacity should run its next attempt on on-demand. */
     public boolean movesToOnDemand(int evictions) {
         return onDemandAfterEvictions > 0 && evictions >= onDemandAfterEvictions;
+    }
+
+    /**
+     * Whether a step evicted {@code evictionsInRegion} times on Spot capacity in one region should plan its next
+     * attempt in another region. Only the count of that region matters; {@link #movesToOnDemand} (over all regions)
+     * goes first: a step moved to on-demand capacity stays there.
+     */
+    public boolean movesToNextRegion(int evictionsInRegion) {
+        return nextRegionAfterEvictions > 0 && evictionsInRegion >= nextRegionAfterEvictions;
     }
 
     /** The message for a poll interval that parses but is out of range; {@code given} as the user wrote it. */
@@ -72,6 +102,13 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions) {
                 + "default " + DEFAULT_ON_DEMAND_AFTER_EVICTIONS + ")";
     }
 
+    /** The message for a per-region eviction count out of range; {@code given} as the user wrote it. */
+    static String nextRegionAfterEvictionsRange(String given) {
+        return "must be a whole number from 0 to " + MAX_NEXT_REGION_AFTER_EVICTIONS + ", got '" + given
+                + "'; it counts a step's Spot evictions in one region before its next attempt goes to the next "
+                + "allowed region (0: never, default " + DEFAULT_NEXT_REGION_AFTER_EVICTIONS + ")";
+    }
+
     private static String show(Duration d) {
         return d.getNano() == 0 && !d.isNegative() ? Durations.format(d) : d.toMillis() + "ms";
     }
@@ -79,6 +116,6 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions) {
     @Override
     public String toString() {
         return "RunSettings[pollInterval=" + show(pollInterval) + ", onDemandAfterEvictions=" + onDemandAfterEvictions
-                + "]";
+                + ", nextRegionAfterEvictions=" + nextRegionAfterEvictions + "]";
     }
 }

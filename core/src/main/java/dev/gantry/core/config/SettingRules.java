@@ -151,6 +151,18 @@ final class SettingRules {
         return Integer.parseInt(text.trim());
     }
 
+    /** {@code spot.nextRegionAfterEvictions}: a whole number from 0 to 100. */
+    static Optional<String> checkNextRegionAfterEvictions(String text) {
+        String trimmed = text.trim();
+        boolean valid = WHOLE_NUMBER.matcher(trimmed).matches() && Integer.parseInt(trimmed) >= 0
+                && Integer.parseInt(trimmed) <= RunSettings.MAX_NEXT_REGION_AFTER_EVICTIONS;
+        return valid ? Optional.empty() : Optional.of(RunSettings.nextRegionAfterEvictionsRange(trimmed));
+    }
+
+    static int nextRegionAfterEvictions(String text) {
+        return Integer.parseInt(text.trim());
+    }
+
     /** {@code ~} and {@code ~/x} are under home; other relative paths are under {@code base}. */
     static Path resolvePath(String text, Path home, Path base) {
         String trimmed = text.trim();

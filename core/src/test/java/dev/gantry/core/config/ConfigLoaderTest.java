@@ -80,6 +80,7 @@ class ConfigLoaderTest {
         assertEquals(home.resolve(".gantry/jobs"), config.stateDirectory());
         assertEquals(Optional.of(new StateServer("jdbc:postgresql://db.example.com:5432/gantry", Optional.of("gantry"),
                 Optional.of(SecretRef.parse("env:GANTRY_STATE_PASSWORD")))), config.stateServer());
+        assertEquals(new RunSettings(Duration.ofSeconds(2), 5, 2), config.runs());
         assertEquals(file.toString(), config.source());
     }
 
@@ -203,8 +204,8 @@ class ConfigLoaderTest {
                         + "(given on the command line)",
                 "bakend: is not a configuration setting; settings are backend, defaults.regions, defaults.spot, "
                         + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password, "
-                        + "runs.pollInterval, spot.onDemandAfterEvictions and backends.<backend>.<key>; did you mean "
-                        + "'backend'?"), lines(e));
+                        + "runs.pollInterval, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
+                        + "backends.<backend>.<key>; did you mean 'backend'?"), lines(e));
     }
 
     @Test
@@ -305,11 +306,13 @@ class ConfigLoaderTest {
         assertEquals("aks", config.withBackend("aks").selectedBackendConfig().backend());
     }
 
-    // ---- runs.pollInterval and spot.onDemandAfterEvictions ----
+    // ---- runs.pollInterval, spot.onDemandAfterEvictions and spot.nextRegionAfterEvictions ----
 
     @Test
-    void runSettingsDefaultToFiveSecondsAndThreeEvictions() throws IOException {
-        assertEquals(new RunSettings(Duration.ofSeconds(5), 3), RunSettings.DEFAULT);
+    void runSettingsDefaultToFiveSecondsThreeEvictionsAndNoMoveToAnotherRegion() throws IOException {
+        assertEquals(new RunSettings(Duration.ofSeconds(5), 3, 0), RunSettings.DEFAULT);
+        assertEquals(0, RunSettings.DEFAULT_NEXT_REGION_AFTER_EVICTIONS, "opt-in: a checkpoint may live in one region");
+        assertEquals(0, load(Map.of(), Map.of()).runs().nextRegionAfterEvictions());
         assertEquals(RunSettings.DEFAULT, GantryConfig.defaults(home).runs());
         assertEquals(RunSettings.DEFAULT, load(Map.of(), Map.of()).runs());
         assertEquals(RunSettings.DEFAULT, new GantryConfig("manual", Map.of(), List.of(), Optional.empty(),
@@ -327,17 +330,20 @@ class ConfigLoaderTest {
                   pollInterval: 2s
                 spot:
                   onDemandAfterEvictions: 5
+                  nextRegionAfterEvictions: 2
                 """);
 
         GantryConfig config = load(Map.of(), Map.of());
 
-        assertEquals(new RunSettings(Duration.ofSeconds(2), 5), config.runs());
+        assertEquals(new RunSettings(Duration.ofSeconds(2), 5, 2), config.runs());
         assertEquals(Optional.of(SpotPolicy.ALLOWED), config.defaultSpot(), "defaults.spot is another setting");
         assertEquals(List.of(), loader.validate(work.resolve("gantry.yaml")));
-        assertEquals(new RunSettings(Duration.ofHours(1), 0), configFrom(
-                "runs: {pollInterval: 1h}\nspot: {onDemandAfterEvictions: 0}\n").runs(), "both ends: 1h and 0");
-        assertEquals(new RunSettings(Duration.ofSeconds(90), 100), configFrom(
-                "runs: {pollInterval: 1m30s}\nspot: {onDemandAfterEvictions: '100'}\n").runs());
+        assertEquals(new RunSettings(Duration.ofHours(1), 0, 0), configFrom("runs: {pollInterval: 1h}\n"
+                + "spot: {onDemandAfterEvictions: 0, nextRegionAfterEvictions: 0}\n").runs(), "both ends: 1h and 0");
+        assertEquals(new RunSettings(Duration.ofSeconds(90), 100, 100), configFrom("runs: {pollInterval: 1m30s}\n"
+                + "spot: {onDemandAfterEvictions: '100', nextRegionAfterEvictions: 100}\n").runs());
+        assertEquals(new RunSettings(Duration.ofSeconds(5), 3, 1), configFrom(
+                "spot: {nextRegionAfterEvictions: '1'}\n").runs(), "the other settings keep their defaults");
     }
 
     private GantryConfig configFrom(String yaml) throws IOException {
@@ -348,26 +354,39 @@ class ConfigLoaderTest {
     @Test
     void runSettingsComeFromTheEnvironmentOverTheFile() throws IOException {
         Files.writeString(work.resolve("gantry.yaml"), "runs: {pollInterval: 2s}\n"
-                + "spot: {onDemandAfterEvictions: 5}\n");
+                + "spot: {onDemandAfterEvictions: 5, nextRegionAfterEvictions: 4}\n");
 
         GantryConfig config = load(Map.of("GANTRY_RUNS_POLL_INTERVAL", "1m", "GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS",
-                " 0 "), Map.of());
+                " 0 ", "GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", " 2 "), Map.of());
 
-        assertEquals(new RunSettings(Duration.ofMinutes(1), 0), config.runs());
+        assertEquals(new RunSettings(Duration.ofMinutes(1), 0, 2), config.runs());
+        assertEquals(new RunSettings(Duration.ofSeconds(2), 5, 0), load(Map.of(
+                "GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", "0"), Map.of()).runs(), "0 from the environment wins too");
         assertEquals(Optional.empty(), config.defaultSpot(), "GANTRY_SPOT is a different variable");
     }
 
     @Test
-    void runSettingsFromFlagsWinOverTheEnvironment() {
+    void runSettingsFromFlagsWinOverTheEnvironment() throws IOException {
         GantryConfig config = load(Map.of("GANTRY_RUNS_POLL_INTERVAL", "1m", "GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS",
-                "7"), Map.of(ConfigSources.RUNS_POLL_INTERVAL, "30s", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS,
-                "100"));
+                "7", "GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", "3"), Map.of(ConfigSources.RUNS_POLL_INTERVAL, "30s",
+                ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS, "100", ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS,
+                "1"));
 
-        assertEquals(new RunSettings(Duration.ofSeconds(30), 100), config.runs());
+        assertEquals(new RunSettings(Duration.ofSeconds(30), 100, 1), config.runs());
         assertEquals("runs.pollInterval", ConfigSources.RUNS_POLL_INTERVAL);
         assertEquals("spot.onDemandAfterEvictions", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS);
-        assertTrue(config.toString().contains("runs=RunSettings[pollInterval=30s, onDemandAfterEvictions=100]"),
-                config.toString());
+        assertEquals("spot.nextRegionAfterEvictions", ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS);
+        assertTrue(config.toString().contains("runs=RunSettings[pollInterval=30s, onDemandAfterEvictions=100, "
+                + "nextRegionAfterEvictions=1]"), config.toString());
+
+        // Every layer at once: the flag wins over the environment, which wins over the file.
+        Files.writeString(work.resolve("gantry.yaml"), "spot: {nextRegionAfterEvictions: 4}\n");
+        assertEquals(4, load(Map.of(), Map.of()).runs().nextRegionAfterEvictions(), "the file");
+        assertEquals(3, load(Map.of("GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", "3"), Map.of()).runs()
+                .nextRegionAfterEvictions(), "the environment over the file");
+        assertEquals(0, load(Map.of("GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", "3"),
+                Map.of(ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS, " 0 ")).runs().nextRegionAfterEvictions(),
+                "the flag over both");
     }
 
     @Test
@@ -425,20 +444,67 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aNegativeOrTooLargeRegionEvictionCountIsReportedInEveryLayer() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                spot:
+                  onDemandAfterEvictions: 2
+                  nextRegionAfterEvictions: 101
+                """);
+        String file = work.resolve("gantry.yaml").toString();
+        String rest = "; it counts a step's Spot evictions in one region before its next attempt goes to the next "
+                + "allowed region (0: never, default 0)";
+
+        GantryException e = assertThrows(GantryException.class, () -> load(
+                Map.of("GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", "-1"),
+                Map.of(ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS, "one")));
+
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                file + ":3:3: spot.nextRegionAfterEvictions: must be a whole number from 0 to 100, got '101'" + rest,
+                "GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS: must be a whole number from 0 to 100, got '-1'" + rest,
+                "spot.nextRegionAfterEvictions: must be a whole number from 0 to 100, got 'one'" + rest
+                        + " (given on the command line)"), lines(e));
+
+        Files.writeString(work.resolve("gantry.yaml"), "spot:\n  nextRegionAfterEvictions: 1.5\n");
+        assertEquals(List.of(file + ":2:3: spot.nextRegionAfterEvictions: must be a whole number from 0 to 100, got "
+                + "'1.5'" + rest), lines(assertThrows(GantryException.class, () -> load(Map.of(), Map.of()))));
+        Files.writeString(work.resolve("gantry.yaml"), "spot:\n  nextRegionAfterEvictions: [2]\n");
+        assertEquals(List.of(file + ":2:3: spot.nextRegionAfterEvictions: must be a whole number from 0 to 100, got "
+                + "a list"), lines(assertThrows(GantryException.class, () -> load(Map.of(), Map.of()))));
+        Files.writeString(work.resolve("gantry.yaml"), """
+                spot:
+                  onDemandAfterEvictions: -1
+                  nextRegionAfterEvictions: -1
+                """);
+        assertEquals(List.of(
+                file + ":2:3: spot.onDemandAfterEvictions: must be a whole number from 0 to 100, got '-1'; it counts "
+                        + "a step's Spot evictions before its next attempt goes on on-demand capacity (0: never, "
+                        + "default 3)",
+                file + ":3:3: spot.nextRegionAfterEvictions: must be a whole number from 0 to 100, got '-1'" + rest),
+                lines(assertThrows(GantryException.class, () -> load(Map.of(), Map.of()))), "both, each at its line");
+    }
+
+    @Test
     void unknownKeysInTheNewSectionsAreReportedWithASuggestion() throws IOException {
         Path file = Files.writeString(work.resolve("gantry.yaml"), """
                 runs:
                   pollIntervall: 2s
                 spot:
                   onDemandAfterEviction: 2
+                  nextRegionAfterEviction: 1
                 pollInterval: 9s
+                nextRegionAfterEvictions: 2
                 """);
 
         assertEquals(List.of(
                 file + ":2:3: runs.pollIntervall: unknown field 'pollIntervall'; did you mean 'pollInterval'?",
                 file + ":4:3: spot.onDemandAfterEviction: unknown field 'onDemandAfterEviction'; did you mean "
                         + "'onDemandAfterEvictions'?",
-                file + ":5:1: pollInterval: 'pollInterval' is not a field here; it belongs under runs"),
+                file + ":5:3: spot.nextRegionAfterEviction: unknown field 'nextRegionAfterEviction'; did you mean "
+                        + "'nextRegionAfterEvictions'?",
+                file + ":6:1: pollInterval: 'pollInterval' is not a field here; it belongs under runs",
+                file + ":7:1: nextRegionAfterEvictions: 'nextRegionAfterEvictions' is not a field here; it belongs "
+                        + "under spot"),
                 loader.validate(file).stream().map(Problem::toString).collect(Collectors.toList()));
 
         Files.delete(file);
@@ -446,41 +512,63 @@ class ConfigLoaderTest {
                 Map.of("runs.pollIntervl", "2s")));
         assertEquals(List.of("runs.pollIntervl: is not a configuration setting; settings are backend, "
                 + "defaults.regions, defaults.spot, advice.scheduler, catalog.file, state.dir, state.url, state.user, "
-                + "state.password, runs.pollInterval, spot.onDemandAfterEvictions and backends.<backend>.<key>; did "
-                + "you mean 'runs.pollInterval'?"), lines(flag));
+                + "state.password, runs.pollInterval, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
+                + "backends.<backend>.<key>; did you mean 'runs.pollInterval'?"), lines(flag));
+        GantryException region = assertThrows(GantryException.class, () -> load(Map.of(),
+                Map.of("spot.nextRegionAfterEviction", "2")));
+        assertTrue(lines(region).get(0).endsWith("; did you mean 'spot.nextRegionAfterEvictions'?"),
+                lines(region).toString());
     }
 
     @Test
     void aSpotPolicyWrittenAtTheTopLevelIsPointedToDefaults() throws IOException {
         Path file = Files.writeString(work.resolve("gantry.yaml"), "spot: allowed\n");
 
-        assertEquals(List.of(file + ":1:1: spot: must be a mapping (fields: onDemandAfterEvictions), got 'allowed'; "
-                + "the spot policy for workloads belongs under defaults: defaults: {spot: allowed}"),
+        assertEquals(List.of(file + ":1:1: spot: must be a mapping (fields: onDemandAfterEvictions, "
+                + "nextRegionAfterEvictions), got 'allowed'; the spot policy for workloads belongs under defaults: "
+                + "defaults: {spot: allowed}"),
                 loader.validate(file).stream().map(Problem::toString).collect(Collectors.toList()));
     }
 
     @Test
     void runSettingsCheckTheirRangesWhenMadeInCode() {
-        GantryException e = assertThrows(GantryException.class, () -> new RunSettings(Duration.ofMillis(500), -1));
+        GantryException e = assertThrows(GantryException.class, () -> new RunSettings(Duration.ofMillis(500), -1,
+                101));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
         assertEquals(List.of(
                 "runs.pollInterval: must be from 1s to 1h, got '500ms'; a run's driver looks at its jobs once per "
                         + "interval (default 5s)",
                 "spot.onDemandAfterEvictions: must be a whole number from 0 to 100, got '-1'; it counts a step's Spot "
-                        + "evictions before its next attempt goes on on-demand capacity (0: never, default 3)"),
+                        + "evictions before its next attempt goes on on-demand capacity (0: never, default 3)",
+                "spot.nextRegionAfterEvictions: must be a whole number from 0 to 100, got '101'; it counts a step's "
+                        + "Spot evictions in one region before its next attempt goes to the next allowed region (0: "
+                        + "never, default 0)"),
                 lines(e));
         assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withOnDemandAfterEvictions(101));
+        assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withNextRegionAfterEvictions(101));
+        assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withNextRegionAfterEvictions(-1));
         assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withPollInterval(Duration.ofMinutes(61)));
-        assertEquals(new RunSettings(Duration.ofHours(1), 100), RunSettings.DEFAULT.withPollInterval(
-                Duration.ofHours(1)).withOnDemandAfterEvictions(100));
+        assertEquals(new RunSettings(Duration.ofHours(1), 100, 100), RunSettings.DEFAULT.withPollInterval(
+                Duration.ofHours(1)).withOnDemandAfterEvictions(100).withNextRegionAfterEvictions(100));
+        assertEquals(new RunSettings(Duration.ofSeconds(7), 0, 2), RunSettings.DEFAULT.withNextRegionAfterEvictions(2)
+                .withPollInterval(Duration.ofSeconds(7)).withOnDemandAfterEvictions(0), "each wither keeps the others");
 
-        GantryConfig config = GantryConfig.defaults(work).withRuns(new RunSettings(Duration.ofSeconds(10), 1));
-        assertEquals(Duration.ofSeconds(10), config.withBackend("aks").withStateDirectory(work)
+        RunSettings settings = new RunSettings(Duration.ofSeconds(10), 1, 2);
+        GantryConfig config = GantryConfig.defaults(work).withRuns(settings);
+        assertEquals(settings, config.withBackend("aks").withStateDirectory(work)
                 .withCatalogFile(work.resolve("c.csv")).withBackendSettings("aks", Map.of())
                 .withStateServer(new StateServer("jdbc:postgresql://db/g", Optional.empty(), Optional.empty()))
-                .runs().pollInterval(), "every copy keeps the run settings");
+                .runs(), "every copy keeps the run settings");
         assertTrue(RunSettings.DEFAULT.movesToOnDemand(3));
         assertTrue(!RunSettings.DEFAULT.movesToOnDemand(2));
         assertTrue(!RunSettings.DEFAULT.withOnDemandAfterEvictions(0).movesToOnDemand(50), "0: never");
+        assertTrue(!RunSettings.DEFAULT.movesToNextRegion(100), "the default, 0: never");
+        assertTrue(!RunSettings.DEFAULT.movesToNextRegion(0));
+        RunSettings moving = RunSettings.DEFAULT.withNextRegionAfterEvictions(2);
+        assertTrue(!moving.movesToNextRegion(1));
+        assertTrue(moving.movesToNextRegion(2));
+        assertTrue(moving.movesToNextRegion(3));
+        assertTrue(RunSettings.DEFAULT.withNextRegionAfterEvictions(100).movesToNextRegion(100), "the top end");
+        assertTrue(!RunSettings.DEFAULT.withNextRegionAfterEvictions(100).movesToNextRegion(99));
     }
 }
