@@ -37,6 +37,9 @@ done
 # The PostgreSQL server's programs are not on PATH: Debian keeps them under /usr/lib/postgresql/VERSION/bin.
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
 command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+# PyTorch for the worked checkpoint example of docs/spot.md, which a test runs on the CPU: Debian's package, for
+# Debian's interpreter (a python3 earlier on PATH, such as a pyenv one, does not see it).
+/usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)
 if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
     echo "missing packages: ${missing[*]}; run as root or install them first" >&2

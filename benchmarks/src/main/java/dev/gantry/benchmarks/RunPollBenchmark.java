@@ -76,7 +76,7 @@ public final class RunPollBenchmark {
         Clock clock = Clock.systemUTC();
         try (SqlJobStore jobs = SqlJobStore.open(state); SqlRunStore runs = SqlRunStore.open(state, clock)) {
             RunEngine engine = new RunEngine(runs, new JobService(jobs, name -> backend, clock), name -> backend,
-                    w -> plan.steps().get(0).plan(), clock, new RunEngine.Settings(Duration.ofSeconds(1),
+                    RunEngine.Replanner.asPlanned(), clock, new RunEngine.Settings(Duration.ofSeconds(1),
                     Duration.ofMinutes(2), 3), LeaseHolder.thisProcess(), List.of());
             RunRecord run = engine.open(plan, new RunProvenance("sha256:bench", Optional.empty(), Optional.empty(),
                     "embedded", LocalDate.parse("2026-11-29"), "bench"), "wide.yaml", "counting").run();

@@ -58,6 +58,7 @@ final class BackendsCommand extends Verb {
         node.put("spot", c.spot());
         node.put("nativeDependencies", c.nativeDependencies());
         node.put("followLogs", c.followLogs());
+        node.put("placesByRegion", c.placesByRegion());
         ArrayNode vendors = node.putArray("gpuVendors");
         c.gpuVendors().stream().sorted().forEach(v -> vendors.add(v.name().toLowerCase(Locale.ROOT)));
         return node;
@@ -79,6 +80,9 @@ final class BackendsCommand extends Verb {
         }
         if (c.followLogs()) {
             names.add("follow-logs");
+        }
+        if (c.placesByRegion()) {
+            names.add("regions");
         }
         for (GpuVendor vendor : c.gpuVendors().stream().sorted().toList()) {
             names.add(vendor.name().toLowerCase(Locale.ROOT));

@@ -79,6 +79,7 @@ final class RunView {
                 a.put("number", attempt.number());
                 a.put("jobId", attempt.jobId());
                 a.put("spot", attempt.spot());
+                attempt.region().ifPresent(r -> a.put("region", r));
                 attempt.pricePerHour().ifPresent(p -> a.put("pricePerHour", p));
                 a.put("evictions", attempt.evictions());
                 attempt.outcome().ifPresent(o -> a.put("outcome", o.name()));

@@ -197,7 +197,8 @@ public final class Gantry implements AutoCloseable {
             Duration lease = configured.pollInterval().multipliedBy(4).compareTo(Duration.ofMinutes(2)) > 0
                     ? configured.pollInterval().multipliedBy(4) : Duration.ofMinutes(2);
             runs = new Runs(this, services.runStore().get(), jobs, services.clock(), new RunEngine.Settings(
-                    configured.pollInterval(), lease, configured.onDemandAfterEvictions()));
+                    configured.pollInterval(), lease, configured.onDemandAfterEvictions(),
+                    configured.nextRegionAfterEvictions()));
         }
         return runs;
     }

@@ -2,7 +2,6 @@ package dev.gantry.core;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.core.advisor.PlanOverrides;
@@ -222,10 +221,8 @@ public final class Runs {
     }
 
     private RunEngine engine(List<RunListener> listeners) {
-        // A step moved off Spot is planned again with on-demand capacity only, in the regions it could use before.
-        RunEngine.OnDemandPlanner onDemand = workload -> gantry.plan(workload,
-                new PlanOverrides(List.of(), Optional.of(SpotPolicy.NEVER)));
-        return new RunEngine(store, jobs, gantry::backend, onDemand, clock, settings, holder, listeners);
+        return new RunEngine(store, jobs, gantry::backend, new AdvisorReplanner(gantry), clock, settings, holder,
+                listeners);
     }
 
     /** The listeners, with the run's JSON-lines event log ({@code STATE_DIR/runs/RUN.events.jsonl}) first. */

@@ -21,13 +21,23 @@ import java.util.Set;
  * @param evictions what an eviction does to a job here: requeued by the orchestrator, or ended PREEMPTED (SPI v2)
  * @param mergedLogs standard output and standard error come back as one stream, every line reported as
  *     {@link LogLine.Stream#STDOUT} (Kubernetes keeps one log per container) (SPI v2)
+ * @param placesByRegion each job runs in its plan's {@link dev.gantry.api.Plan#region() region} (a pool, node pool
+ *     or VMs made there for it), so core may plan a step evicted too often in one region again in another; false
+ *     for a backend bound to where it is configured (hosts, one cluster), which never sees a step moved (SPI v2)
  */
 public record Capabilities(boolean multiNode, boolean containers, boolean spot, boolean nativeDependencies,
                            boolean followLogs, Set<GpuVendor> gpuVendors, EvictionHandling evictions,
-                           boolean mergedLogs) {
+                           boolean mergedLogs, boolean placesByRegion) {
     public Capabilities {
         gpuVendors = Set.copyOf(Objects.requireNonNull(gpuVendors, "gpuVendors"));
         Objects.requireNonNull(evictions, "evictions");
+    }
+
+    /** The first SPI v2 form: jobs run where the backend is configured, whatever their plan's region. */
+    public Capabilities(boolean multiNode, boolean containers, boolean spot, boolean nativeDependencies,
+                        boolean followLogs, Set<GpuVendor> gpuVendors, EvictionHandling evictions,
+                        boolean mergedLogs) {
+        this(multiNode, containers, spot, nativeDependencies, followLogs, gpuVendors, evictions, mergedLogs, false);
     }
 
     /** The SPI v1 form: evictions end the job PREEMPTED, and the two output streams stay apart. */
@@ -46,7 +56,7 @@ public record Capabilities(boolean multiNode, boolean containers, boolean spot, 
     public Builder toBuilder() {
         return new Builder().multiNode(multiNode).containers(containers).spot(spot)
                 .nativeDependencies(nativeDependencies).followLogs(followLogs).gpuVendors(gpuVendors)
-                .evictions(evictions).mergedLogs(mergedLogs);
+                .evictions(evictions).mergedLogs(mergedLogs).placesByRegion(placesByRegion);
     }
 
     /** Builds {@link Capabilities}; every flag starts false, evictions {@link EvictionHandling#ENDS_PREEMPTED}. */
@@ -59,6 +69,7 @@ public record Capabilities(boolean multiNode, boolean containers, boolean spot, 
         private Set<GpuVendor> gpuVendors = EnumSet.noneOf(GpuVendor.class);
         private EvictionHandling evictions = EvictionHandling.ENDS_PREEMPTED;
         private boolean mergedLogs;
+        private boolean placesByRegion;
 
         private Builder() {
         }
@@ -103,9 +114,14 @@ public record Capabilities(boolean multiNode, boolean containers, boolean spot, 
             return this;
         }
 
+        public Builder placesByRegion(boolean value) {
+            placesByRegion = value;
+            return this;
+        }
+
         public Capabilities build() {
             return new Capabilities(multiNode, containers, spot, nativeDependencies, followLogs, gpuVendors,
-                    evictions, mergedLogs);
+                    evictions, mergedLogs, placesByRegion);
         }
     }
 }

@@ -14,6 +14,7 @@ class CapabilitiesTest {
         Capabilities v1 = new Capabilities(true, true, true, false, true, Set.of(GpuVendor.NVIDIA));
         assertEquals(EvictionHandling.ENDS_PREEMPTED, v1.evictions());
         assertFalse(v1.mergedLogs());
+        assertFalse(v1.placesByRegion(), "a v1 backend runs where it is configured");
     }
 
     @Test
@@ -29,5 +30,10 @@ class CapabilitiesTest {
         assertTrue(merged.mergedLogs());
         assertTrue(merged.containers());
         assertTrue(merged.nativeDependencies());
+        Capabilities pools = merged.toBuilder().placesByRegion(true).build();
+        assertTrue(pools.placesByRegion());
+        assertEquals(pools, pools.toBuilder().build());
+        assertFalse(new Capabilities(true, true, true, false, true, Set.of(), EvictionHandling.REQUEUES, true)
+                .placesByRegion(), "the first v2 form keeps jobs where the backend is configured");
     }
 }

@@ -74,20 +74,6 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int
         return new RunSettings(pollInterval, onDemandAfterEvictions, evictions);
     }
 
-    /** Whether a step evicted {@code evictions} times on Spot capacity should run its next attempt on on-demand. */
-    public boolean movesToOnDemand(int evictions) {
-        return onDemandAfterEvictions > 0 && evictions >= onDemandAfterEvictions;
-    }
-
-    /**
-     * Whether a step evicted {@code evictionsInRegion} times on Spot capacity in one region should plan its next
-     * attempt in another region. Only the count of that region matters; {@link #movesToOnDemand} (over all regions)
-     * goes first: a step moved to on-demand capacity stays there.
-     */
-    public boolean movesToNextRegion(int evictionsInRegion) {
-        return nextRegionAfterEvictions > 0 && evictionsInRegion >= nextRegionAfterEvictions;
-    }
-
     /** The message for a poll interval that parses but is out of range; {@code given} as the user wrote it. */
     static String pollIntervalRange(String given) {
         return "must be from " + Durations.format(MIN_POLL_INTERVAL) + " to " + Durations.format(MAX_POLL_INTERVAL)

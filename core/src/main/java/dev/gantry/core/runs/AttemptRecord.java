@@ -17,6 +17,8 @@ import java.util.OptionalDouble;
  * @param jobId the job's id in the job store, also the idempotency key the backend was given
  * @param pricePerHour what its placement cost an hour when chosen, if known: cost reports use it, not today's catalog
  * @param spot whether it ran on spot capacity
+ * @param region the region it was planned in when that is not the step's planned one (moved after evictions);
+ *     empty: the step's planned region, as for every attempt recorded before regions were kept
  * @param createdAt when it was submitted
  * @param evictions how often its capacity was evicted while the orchestrator kept the job (a requeue), or 1 for a
  *     job that ended PREEMPTED
@@ -29,6 +31,7 @@ public record AttemptRecord(
         String jobId,
         OptionalDouble pricePerHour,
         boolean spot,
+        Optional<String> region,
         Instant createdAt,
         int evictions,
         Optional<AttemptOutcome> outcome) {
@@ -38,6 +41,7 @@ public record AttemptRecord(
         Objects.requireNonNull(step, "step");
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(pricePerHour, "pricePerHour");
+        Objects.requireNonNull(region, "region");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(outcome, "outcome");
         if (number < 1) {
@@ -48,18 +52,24 @@ public record AttemptRecord(
         }
     }
 
-    /** A new attempt, not evicted, not ended. */
+    /** A new attempt in the step's planned region, not evicted, not ended. */
     public AttemptRecord(String runId, String step, int number, String jobId, OptionalDouble pricePerHour,
             boolean spot, Instant createdAt) {
-        this(runId, step, number, jobId, pricePerHour, spot, createdAt, 0, Optional.empty());
+        this(runId, step, number, jobId, pricePerHour, spot, Optional.empty(), createdAt);
+    }
+
+    /** A new attempt, not evicted, not ended, in {@code region} when that is not the step's planned one. */
+    public AttemptRecord(String runId, String step, int number, String jobId, OptionalDouble pricePerHour,
+            boolean spot, Optional<String> region, Instant createdAt) {
+        this(runId, step, number, jobId, pricePerHour, spot, region, createdAt, 0, Optional.empty());
     }
 
     public AttemptRecord withEvictions(int count) {
-        return new AttemptRecord(runId, step, number, jobId, pricePerHour, spot, createdAt, count, outcome);
+        return new AttemptRecord(runId, step, number, jobId, pricePerHour, spot, region, createdAt, count, outcome);
     }
 
     public AttemptRecord ended(AttemptOutcome how) {
-        return new AttemptRecord(runId, step, number, jobId, pricePerHour, spot, createdAt, evictions,
+        return new AttemptRecord(runId, step, number, jobId, pricePerHour, spot, region, createdAt, evictions,
                 Optional.of(how));
     }
 }

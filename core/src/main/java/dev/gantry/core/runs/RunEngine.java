@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -56,9 +57,12 @@ public final class RunEngine {
      * @param leaseTtl how long the lease lasts unless renewed (each poll renews it)
      * @param onDemandAfterEvictions after this many evictions of one step, its next attempt runs on on-demand
      *     capacity; 0: never move it
+     * @param nextRegionAfterEvictions after this many evictions of one step in one region, its next attempt runs on
+     *     Spot in the next allowed region, on a backend that places jobs by their plan's region; 0: never move it
      */
-    public record Settings(Duration pollInterval, Duration leaseTtl, int onDemandAfterEvictions) {
-        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(5), Duration.ofMinutes(2), 3);
+    public record Settings(Duration pollInterval, Duration leaseTtl, int onDemandAfterEvictions,
+                           int nextRegionAfterEvictions) {
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(5), Duration.ofMinutes(2), 3, 0);
 
         public Settings {
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -67,16 +71,53 @@ public final class RunEngine {
                 throw new IllegalArgumentException("the poll interval must be positive and shorter than the lease: "
                         + pollInterval + ", " + leaseTtl);
             }
-            if (onDemandAfterEvictions < 0) {
-                throw new IllegalArgumentException("onDemandAfterEvictions is 0 or more: " + onDemandAfterEvictions);
+            if (onDemandAfterEvictions < 0 || nextRegionAfterEvictions < 0) {
+                throw new IllegalArgumentException("eviction limits are 0 or more: " + onDemandAfterEvictions + ", "
+                        + nextRegionAfterEvictions);
             }
+        }
+
+        /** Steps never change region. */
+        public Settings(Duration pollInterval, Duration leaseTtl, int onDemandAfterEvictions) {
+            this(pollInterval, leaseTtl, onDemandAfterEvictions, 0);
+        }
+
+        SpotMoves moves() {
+            return new SpotMoves(onDemandAfterEvictions, nextRegionAfterEvictions);
         }
     }
 
-    /** Plans a workload again on on-demand capacity, for a step that was evicted too often on Spot. */
-    @FunctionalInterface
-    public interface OnDemandPlanner {
-        Plan plan(dev.gantry.api.Workload workload);
+    /**
+     * Plans a step's workload again for an attempt that does not run as the step was planned: on on-demand capacity
+     * after too many evictions, or in other regions than the one that evicted it. Core's implementation asks the
+     * advisor, so a moved attempt carries its own size, price and reasons.
+     */
+    public interface Replanner {
+        /** The regions the workload may run in: its own, else the configuration's, else every one the catalog has. */
+        List<String> regions(dev.gantry.api.Workload workload);
+
+        /**
+         * The workload planned again among {@code regions} (empty: wherever it may run), on on-demand capacity only
+         * when {@code onDemand}, else under its own Spot policy.
+         *
+         * @throws GantryException when nothing fits there
+         */
+        Plan plan(dev.gantry.api.Workload workload, boolean onDemand, List<String> regions);
+
+        /** Plans nothing again: every attempt runs as its step was planned (for runs with no step on Spot). */
+        static Replanner asPlanned() {
+            return new Replanner() {
+                @Override
+                public List<String> regions(dev.gantry.api.Workload workload) {
+                    return workload.regions();
+                }
+
+                @Override
+                public Plan plan(dev.gantry.api.Workload workload, boolean onDemand, List<String> regions) {
+                    throw new GantryException(ErrorCode.PLAN_REJECTED, "this engine plans no step again");
+                }
+            };
+        }
     }
 
     /** A run as {@link #open} found or made it. */
@@ -86,19 +127,19 @@ public final class RunEngine {
     private final RunStore runs;
     private final JobService jobs;
     private final Function<String, Backend> backends;
-    private final OnDemandPlanner onDemand;
+    private final Replanner replanner;
     private final Clock clock;
     private final Settings settings;
     private final LeaseHolder holder;
     private final RunNotifier notifier;
     private final SecureRandom random = new SecureRandom();
 
-    public RunEngine(RunStore runs, JobService jobs, Function<String, Backend> backends, OnDemandPlanner onDemand,
+    public RunEngine(RunStore runs, JobService jobs, Function<String, Backend> backends, Replanner replanner,
             Clock clock, Settings settings, LeaseHolder holder, List<RunListener> listeners) {
         this.runs = Objects.requireNonNull(runs, "runs");
         this.jobs = Objects.requireNonNull(jobs, "jobs");
         this.backends = Objects.requireNonNull(backends, "backends");
-        this.onDemand = Objects.requireNonNull(onDemand, "onDemand");
+        this.replanner = Objects.requireNonNull(replanner, "replanner");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.holder = Objects.requireNonNull(holder, "holder");
@@ -352,7 +393,7 @@ public final class RunEngine {
     }
 
     private StepObserver observer(RunPass pass) {
-        return new StepObserver(pass, jobs, settings.onDemandAfterEvictions(), notifier);
+        return new StepObserver(pass, jobs, settings.moves(), notifier);
     }
 
     private void act(RunPass pass, RunScheduler.Decision decision) {
@@ -378,32 +419,82 @@ public final class RunEngine {
         Plan plan = planFor(pass, step);
         double price = plan.pricePerHour().total();
         return new AttemptRecord(pass.run.id(), step.name(), number, jobId(pass.run.id(), step.name(), number),
-                price > 0 ? OptionalDouble.of(price) : OptionalDouble.empty(), plan.spot(), pass.now);
+                price > 0 ? OptionalDouble.of(price) : OptionalDouble.empty(), plan.spot(),
+                Optional.of(plan.region()), pass.now);
     }
 
-    /** The step's plan, moved to on-demand capacity once it was evicted as often as the settings allow. */
+    /**
+     * The plan of the step's next attempt: as planned; on on-demand capacity once it was evicted as often as the
+     * settings allow; else on Spot where its last attempt ran, or in the next allowed region once that one evicted
+     * it as often as {@code spot.nextRegionAfterEvictions} allows.
+     */
     private Plan planFor(RunPass pass, StepRecord step) {
-        int limit = settings.onDemandAfterEvictions();
-        return planOn(pass, step, !(limit > 0 && step.evictions() >= limit));
-    }
-
-    /** The step's plan as made, or, when that is on Spot and {@code spot} is false, made again on-demand. */
-    private Plan planOn(RunPass pass, StepRecord step, boolean spot) {
-        Plan plan = pass.planned(step.name()).plan();
-        if (!plan.spot() || spot) {
-            return plan;
+        Plan planned = pass.planned(step.name()).plan();
+        SpotMoves moves = settings.moves();
+        if (!planned.spot()) {
+            return planned;
+        }
+        if (moves.toOnDemand(step.evictions())) {
+            return planIn(pass, step, false, Optional.empty());
+        }
+        List<AttemptRecord> attempts = pass.attempts(step.name());
+        String region = attempts.isEmpty() ? planned.region()
+                : SpotMoves.regionOf(attempts.get(attempts.size() - 1), planned);
+        Set<String> exhausted = moves.exhausted(attempts, planned);
+        if (!exhausted.contains(region)) {
+            return planIn(pass, step, true, Optional.of(region));
+        }
+        String evicted = "evicted " + SpotMoves.evictionsByRegion(attempts, planned).get(region) + " time(s) in "
+                + region;
+        if (!backends.apply(pass.run.backend()).capabilities().placesByRegion()) {
+            pass.event(step.name(), RunEvent.RETRY, evicted + "; backend " + pass.run.backend() + " runs its jobs "
+                    + "where it is configured, not in their plan's region, so the step stays there");
+            return planIn(pass, step, true, Optional.of(region));
+        }
+        dev.gantry.api.Workload workload = planned.workload();
+        List<String> remaining = replanner.regions(workload).stream().filter(r -> !exhausted.contains(r)).toList();
+        if (remaining.isEmpty()) {
+            pass.event(step.name(), RunEvent.RETRY, evicted + "; every allowed region " + exhausted + " evicted it "
+                    + "as often, so the step stays in " + region);
+            return planIn(pass, step, true, Optional.of(region));
         }
         try {
-            return onDemand.plan(plan.workload());
+            Plan moved = replanner.plan(workload, false, remaining);
+            pass.event(step.name(), RunEvent.RETRY, evicted + "; attempt " + (step.attempts() + 1) + " moves to "
+                    + moved.region() + " (" + moved.vmSize().name() + (moved.spot() ? " on Spot" : " on-demand")
+                    + "), the best of " + remaining);
+            return moved;
         } catch (GantryException e) {
-            pass.event(step.name(), RunEvent.RETRY, "no on-demand capacity fits (" + e.getMessage() + "); the step "
-                    + "stays on Spot");
-            return plan;
+            pass.event(step.name(), RunEvent.RETRY, evicted + "; no other allowed region fits (" + e.getMessage()
+                    + "), so the step stays in " + region);
+            return planIn(pass, step, true, Optional.of(region));
+        }
+    }
+
+    /**
+     * The step's plan on Spot capacity or not, in {@code region} (empty: wherever it may run): the plan as made when
+     * that is what it says, else made again; as made when nothing else fits, said in the run's history.
+     */
+    private Plan planIn(RunPass pass, StepRecord step, boolean spot, Optional<String> region) {
+        Plan planned = pass.planned(step.name()).plan();
+        boolean inPlannedRegion = region.isEmpty() || region.get().equals(planned.region());
+        // A step planned on-demand is never moved.
+        if (!planned.spot() || spot && inPlannedRegion) {
+            return planned;
+        }
+        try {
+            return replanner.plan(planned.workload(), !spot, region.map(List::of).orElse(List.of()));
+        } catch (GantryException e) {
+            pass.event(step.name(), RunEvent.RETRY, "no " + (spot ? "Spot" : "on-demand") + " capacity fits"
+                    + region.map(r -> " in " + r).orElse("") + " (" + e.getMessage() + "); the step runs as planned, "
+                    + (planned.spot() ? "on Spot" : "on-demand") + " in " + planned.region());
+            return planned;
         }
     }
 
     private void submit(RunPass pass, StepRecord step, AttemptRecord attempt, boolean again) {
-        Plan plan = planOn(pass, step, attempt.spot()); // as the attempt was recorded, also when submitted again
+        // As the attempt was recorded, also when submitted again after an interrupted submit.
+        Plan plan = planIn(pass, step, attempt.spot(), attempt.region());
         try {
             plan = plan.withWorkload(StepOutputs.resolve(plan.workload(), pass::output));
         } catch (IllegalStateException e) {
@@ -416,7 +507,8 @@ public final class RunEngine {
         SubmitOptions options = new SubmitOptions(attempt.jobId(), attempt.number(), resume, dependencies);
         pass.event(step.name(), RunEvent.SUBMITTING, (again ? "again, with the same key, after an interrupted "
                 + "submit: " : "") + "attempt " + attempt.number() + " as job " + attempt.jobId()
-                + (plan.spot() ? " on Spot" : " on-demand") + (resume ? ", resuming from the checkpoint" : "")
+                + (plan.spot() ? " on Spot" : " on-demand") + " in " + plan.region()
+                + (resume ? ", resuming from the checkpoint" : "")
                 + (dependencies.isEmpty() ? "" : ", started by the orchestrator once " + dependencies.size()
                 + " job(s) it depends on succeed"));
         pass.flush(); // the intent is stored before the backend is asked

@@ -89,6 +89,11 @@ final class RunPass {
         return list.isEmpty() ? Optional.empty() : Optional.of(list.get(list.size() - 1));
     }
 
+    /** The step's attempts, oldest first. */
+    List<AttemptRecord> attempts(String job) {
+        return List.copyOf(attempts.getOrDefault(job, List.of()));
+    }
+
     /** The step's attempts before its latest, oldest first. */
     List<AttemptRecord> earlier(String job) {
         List<AttemptRecord> list = attempts.getOrDefault(job, List.of());

@@ -24,13 +24,13 @@ import java.util.OptionalInt;
 final class StepObserver {
     private final RunPass pass;
     private final JobService jobs;
-    private final int onDemandAfterEvictions;
+    private final SpotMoves moves;
     private final RunNotifier notifier;
 
-    StepObserver(RunPass pass, JobService jobs, int onDemandAfterEvictions, RunNotifier notifier) {
+    StepObserver(RunPass pass, JobService jobs, SpotMoves moves, RunNotifier notifier) {
         this.pass = pass;
         this.jobs = jobs;
-        this.onDemandAfterEvictions = onDemandAfterEvictions;
+        this.moves = moves;
         this.notifier = notifier;
     }
 
@@ -198,7 +198,7 @@ final class StepObserver {
         pass.event(step.name(), RunEvent.EVICTED, eviction.reason() + " at " + eviction.at() + "; requeued by the "
                 + "orchestrator, " + updated.evictions() + " eviction(s) so far");
         notifier.evicted(step.runId(), step.name(), eviction, true);
-        if (attempt.spot() && onDemandAfterEvictions > 0 && updated.evictions() >= onDemandAfterEvictions) {
+        if (attempt.spot() && moves.toOnDemand(updated.evictions())) {
             String why = "evicted " + updated.evictions() + " times on Spot; moving to on-demand capacity";
             pass.event(step.name(), RunEvent.CANCELLING, why + ": cancelling job " + job.id());
             pass.flush();
@@ -217,7 +217,7 @@ final class StepObserver {
         Eviction eviction = job.lastEviction().orElseGet(() -> new Eviction(pass.now, job.message()));
         int total = before + count;
         boolean checkpoint = pass.planned(step.name()).plan().workload().checkpoint().isPresent();
-        boolean moving = attempt.spot() && onDemandAfterEvictions > 0 && total >= onDemandAfterEvictions;
+        boolean moving = attempt.spot() && moves.toOnDemand(total);
         String why = "attempt " + attempt.number() + " was evicted (" + eviction.reason() + "); attempt "
                 + (attempt.number() + 1)
                 + (checkpoint ? " resumes from the checkpoint" : " starts over (no checkpoint)")

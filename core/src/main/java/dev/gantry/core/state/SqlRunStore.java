@@ -46,7 +46,7 @@ public final class SqlRunStore implements RunStore {
     private static final String STEP_COLUMNS = "run_id, name, state, attempts, evictions, next_attempt_at, reason, "
             + "updated_at, retry_base";
     private static final String ATTEMPT_COLUMNS = "run_id, step, number, job_id, price_per_hour, spot, created_at, "
-            + "evictions, outcome";
+            + "evictions, outcome, region";
     /** What a step's newer version does to its older one: replaces it, every field. */
     private static final String REPLACE_STEP = "ON CONFLICT (run_id, name) DO UPDATE SET state = excluded.state, "
             + "attempts = excluded.attempts, evictions = excluded.evictions, next_attempt_at = "
@@ -246,7 +246,7 @@ public final class SqlRunStore implements RunStore {
     /** Inserts the attempt; fails (on the key) when its step has one of its number. */
     private static void insertAttempt(Connection connection, AttemptRecord attempt) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO run_attempts (" + ATTEMPT_COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             insert.setString(1, attempt.runId());
             insert.setString(2, attempt.step());
             insert.setInt(3, attempt.number());
@@ -260,6 +260,7 @@ public final class SqlRunStore implements RunStore {
             insert.setString(7, TIME.format(attempt.createdAt()));
             insert.setInt(8, attempt.evictions());
             insert.setString(9, attempt.outcome().map(AttemptOutcome::name).orElse(null));
+            insert.setString(10, attempt.region().orElse(null));
             insert.executeUpdate();
         }
     }
@@ -432,7 +433,8 @@ public final class SqlRunStore implements RunStore {
         double price = row.getDouble("price_per_hour");
         OptionalDouble pricePerHour = row.wasNull() ? OptionalDouble.empty() : OptionalDouble.of(price);
         return new AttemptRecord(row.getString("run_id"), row.getString("step"), row.getInt("number"),
-                row.getString("job_id"), pricePerHour, row.getBoolean("spot"), time(row.getString("created_at")),
+                row.getString("job_id"), pricePerHour, row.getBoolean("spot"),
+                Optional.ofNullable(row.getString("region")), time(row.getString("created_at")),
                 row.getInt("evictions"), Optional.ofNullable(row.getString("outcome")).map(AttemptOutcome::valueOf));
     }
 

@@ -559,16 +559,5 @@ class ConfigLoaderTest {
                 .withCatalogFile(work.resolve("c.csv")).withBackendSettings("aks", Map.of())
                 .withStateServer(new StateServer("jdbc:postgresql://db/g", Optional.empty(), Optional.empty()))
                 .runs(), "every copy keeps the run settings");
-        assertTrue(RunSettings.DEFAULT.movesToOnDemand(3));
-        assertTrue(!RunSettings.DEFAULT.movesToOnDemand(2));
-        assertTrue(!RunSettings.DEFAULT.withOnDemandAfterEvictions(0).movesToOnDemand(50), "0: never");
-        assertTrue(!RunSettings.DEFAULT.movesToNextRegion(100), "the default, 0: never");
-        assertTrue(!RunSettings.DEFAULT.movesToNextRegion(0));
-        RunSettings moving = RunSettings.DEFAULT.withNextRegionAfterEvictions(2);
-        assertTrue(!moving.movesToNextRegion(1));
-        assertTrue(moving.movesToNextRegion(2));
-        assertTrue(moving.movesToNextRegion(3));
-        assertTrue(RunSettings.DEFAULT.withNextRegionAfterEvictions(100).movesToNextRegion(100), "the top end");
-        assertTrue(!RunSettings.DEFAULT.withNextRegionAfterEvictions(100).movesToNextRegion(99));
     }
 }

@@ -57,6 +57,9 @@ class RunEngineTest {
     private final List<RunEvent> heard = new ArrayList<>();
     private final List<String> evictionsHeard = new ArrayList<>();
     private SqlRunStore runs;
+    private static final List<String> REGIONS = List.of("eastus", "westus2", "northeurope");
+    private RunEngine.Settings settings = new RunEngine.Settings(Duration.ofMillis(1), Duration.ofSeconds(30), 3);
+    private final List<String> replanned = new ArrayList<>();
 
     @AfterEach
     void close() throws Exception {
@@ -84,13 +87,32 @@ class RunEngineTest {
             }
         };
         return new RunEngine(runStore, new JobService(jobStore, name -> backend, clock), name -> backend,
-                workload -> plan(workload, false), clock, new RunEngine.Settings(Duration.ofMillis(1),
-                Duration.ofSeconds(30), 3), LeaseHolder.thisProcess(), List.of(listener));
+                replanner, clock, settings, LeaseHolder.thisProcess(), List.of(listener));
     }
 
+    /** The advisor as the engine sees it: the allowed regions in order, each asked region planned as given. */
+    private final RunEngine.Replanner replanner = new RunEngine.Replanner() {
+        @Override
+        public List<String> regions(Workload workload) {
+            return REGIONS;
+        }
+
+        @Override
+        public Plan plan(Workload workload, boolean onDemand, List<String> regions) {
+            replanned.add((onDemand ? "on-demand" : "spot") + " " + regions);
+            return RunEngineTest.plan(workload, !onDemand, regions.isEmpty() ? "eastus" : regions.get(0));
+        }
+    };
+
     private static Plan plan(Workload workload, boolean spot) {
-        return Plan.builder(workload, SIZE).region("eastus").spot(spot)
-                .pricePerHour(new HourlyPrice(spot ? 0.02 : 0.1, spot ? 0.02 : 0.1, "USD")).build();
+        return plan(workload, spot, "eastus");
+    }
+
+    /** Spot costs more in every region after the first, so a test sees which region an attempt was priced in. */
+    private static Plan plan(Workload workload, boolean spot, String region) {
+        double price = spot ? 0.02 + 0.01 * REGIONS.indexOf(region) : 0.1;
+        return Plan.builder(workload, SIZE).region(region).spot(spot)
+                .pricePerHour(new HourlyPrice(price, price, "USD")).build();
     }
 
     private static WorkflowPlan planned(WorkflowDefinition workflow, boolean spot) {
@@ -248,6 +270,85 @@ class RunEngineTest {
         assertEquals(4, step.attempts());
         assertEquals(3, step.evictions());
         assertEquals(List.of("train ended", "train ended", "train ended"), evictionsHeard);
+    }
+
+    @Test
+    void aStepEvictedTooOftenInOneRegionMovesToTheNextAllowedOneThenToOnDemand() {
+        settings = new RunEngine.Settings(Duration.ofMillis(1), Duration.ofSeconds(30), 5, 2);
+        backend.placesByRegion = true;
+        WorkflowDefinition workflow = flow(withWorkload("train", checkpointed()));
+        WorkflowPlan plan = planned(workflow, true);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            backend.set(key(id, "train", attempt), JobStatus.of(JobState.PREEMPTED, "spot reclaimed")
+                    .withEviction(new Eviction(clock.instant(), "Azure Scheduled Event Preempt")));
+            engine.tick(id, plan);
+        }
+        List<String> regions = runs.attempts(id).stream().map(a -> a.region().orElseThrow()).toList();
+        assertEquals(List.of("eastus", "eastus", "westus2", "westus2", "northeurope", "eastus"), regions,
+                "two evictions in a region move the step to the next allowed one; the fifth in all to on-demand");
+        assertEquals(List.of(true, true, true, true, true, false), runs.attempts(id).stream()
+                .map(AttemptRecord::spot).toList());
+        assertEquals(List.of("westus2", "northeurope"), List.of(backend.plans.get(key(id, "train", 3)).region(),
+                backend.plans.get(key(id, "train", 5)).region()), "the backend gets the moved plan");
+        assertEquals(List.of(0.02, 0.02, 0.03, 0.03, 0.04, 0.1), runs.attempts(id).stream()
+                .map(a -> a.pricePerHour().getAsDouble()).toList(), "each attempt keeps its region's price");
+        assertEquals(List.of("spot [westus2, northeurope]", "spot [westus2]", "spot [westus2]", "spot [westus2]",
+                "spot [northeurope]", "spot [northeurope]", "on-demand []", "on-demand [eastus]"), replanned,
+                "each move chooses among the regions left; a moved attempt is planned again in its region to submit");
+        assertTrue(heard.stream().anyMatch(e -> e.detail().equals("evicted 2 time(s) in eastus; attempt 3 moves to "
+                + "westus2 (Standard_F2s_v2 on Spot), the best of [westus2, northeurope]")), heard.toString());
+        assertEquals(List.of(false, true, true, true, true, true), backend.submits.stream()
+                .map(SubmitOptions::resume).toList(), "every later attempt resumes from the checkpoint, wherever");
+    }
+
+    @Test
+    void aStepStaysInItsRegionOnABackendThatRunsJobsWhereItIsConfigured() {
+        settings = new RunEngine.Settings(Duration.ofMillis(1), Duration.ofSeconds(30), 0, 1);
+        WorkflowDefinition workflow = flow(withWorkload("train", checkpointed()));
+        WorkflowPlan plan = planned(workflow, true);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        backend.set(key(id, "train", 1), JobStatus.of(JobState.PREEMPTED, "spot reclaimed"));
+        engine.tick(id, plan);
+        assertEquals(List.of("eastus", "eastus"), runs.attempts(id).stream().map(a -> a.region().orElseThrow())
+                .toList());
+        assertEquals(List.of(), replanned, "nothing planned again");
+        assertTrue(heard.stream().anyMatch(e -> e.detail().equals("evicted 1 time(s) in eastus; backend scripted "
+                + "runs its jobs where it is configured, not in their plan's region, so the step stays there")),
+                heard.toString());
+    }
+
+    @Test
+    void aStepEvictedInEveryAllowedRegionStaysWhereItIsAndAnInterruptedSubmitKeepsItsRegion() {
+        settings = new RunEngine.Settings(Duration.ofMillis(1), Duration.ofSeconds(30), 0, 1);
+        backend.placesByRegion = true;
+        WorkflowDefinition workflow = flow(withWorkload("train", checkpointed()));
+        WorkflowPlan plan = planned(workflow, true);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            backend.set(key(id, "train", attempt), JobStatus.of(JobState.PREEMPTED, "spot reclaimed"));
+            if (attempt == 3) {
+                backend.failAfterCreating = new GantryException(ErrorCode.REMOTE_ERROR, "connection reset");
+            }
+            engine.tick(id, plan);
+        }
+        engine.tick(id, plan); // attempt 4 submitted again with its key, where it was recorded to run
+        assertEquals(List.of("eastus", "westus2", "northeurope", "northeurope"), runs.attempts(id).stream()
+                .map(a -> a.region().orElseThrow()).toList());
+        assertTrue(heard.stream().anyMatch(e -> e.detail().equals("evicted 1 time(s) in northeurope; every allowed "
+                + "region [eastus, northeurope, westus2] evicted it as often, so the step stays in northeurope")),
+                heard.toString());
+        assertEquals(List.of(key(id, "train", 4), key(id, "train", 4)), backend.submits.subList(3, 5).stream()
+                .map(SubmitOptions::idempotencyKey).toList(), "the interrupted submit was made again, same key");
+        assertEquals(List.of("northeurope", "northeurope"), backend.submittedPlans.subList(3, 5).stream()
+                .map(Plan::region).toList());
+        assertEquals(4, backend.made());
     }
 
     @Test

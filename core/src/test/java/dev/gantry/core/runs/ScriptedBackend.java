@@ -33,6 +33,8 @@ final class ScriptedBackend implements Backend {
     final List<String> cancelled = new ArrayList<>();
     int statusCalls;
     List<Problem> problems = List.of();
+    /** The plan of every submit, in order, also of a submit again with a known key (beside {@link #submits}). */
+    final List<Plan> submittedPlans = new ArrayList<>();
     /** The next submit makes its job, then fails as a lost reply or a killed process would leave it. */
     RuntimeException failAfterCreating;
     /** The next submit fails before it makes anything. */
@@ -42,6 +44,8 @@ final class ScriptedBackend implements Backend {
     final Map<String, List<String>> output = new LinkedHashMap<>();
     /** Whether it orders jobs itself from their dependencies (as Slurm does). */
     boolean nativeDependencies;
+    /** Whether it runs each job in its plan's region (as a Batch pool made there would). */
+    boolean placesByRegion;
 
     @Override
     public String name() {
@@ -51,7 +55,7 @@ final class ScriptedBackend implements Backend {
     @Override
     public Capabilities capabilities() {
         return Capabilities.builder().spot(true).gpuVendors(Set.of(GpuVendor.NVIDIA)).evictions(evictions)
-                .nativeDependencies(nativeDependencies).build();
+                .nativeDependencies(nativeDependencies).placesByRegion(placesByRegion).build();
     }
 
     @Override
@@ -62,6 +66,7 @@ final class ScriptedBackend implements Backend {
     @Override
     public synchronized JobRef submit(Plan plan, SubmitOptions options) {
         submits.add(options);
+        submittedPlans.add(plan);
         if (refuseNext != null) {
             GantryException e = refuseNext;
             refuseNext = null;

@@ -200,6 +200,20 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void anAttemptKeepsTheRegionItWasPlannedInAndOneWithoutReadsAsThePlannedRegion() {
+        RunStore store = store();
+        AttemptRecord moved = new AttemptRecord("r-1", "a", 1, "j-1", OptionalDouble.of(0.03), true,
+                Optional.of("westus2"), T0);
+        AttemptRecord asPlanned = new AttemptRecord("r-1", "a", 2, "j-2", OptionalDouble.empty(), true,
+                T0.plusSeconds(1));
+        store.addAttempt(moved);
+        store.addAttempt(asPlanned);
+        store.updateAttempt(moved.withEvictions(1).ended(AttemptOutcome.PREEMPTED));
+        assertEquals(List.of(Optional.of("westus2"), Optional.empty()), store.attempts("r-1").stream()
+                .map(AttemptRecord::region).toList(), "kept through an update; empty stays empty");
+    }
+
+    @Test
     void startingAnAttemptWritesItAndItsStepOrNeither() {
         RunStore store = store();
         StepRecord ready = StepRecord.of("r-1", "a", StepState.READY, T0);
@@ -550,7 +564,7 @@ abstract class RunStoreContract {
                 steps.add(rows.getString(1));
             }
             assertEquals(Migrations.STEPS, steps);
-            assertTrue(steps.contains("V4__run_events"), "brought from version 2 past 3: " + steps);
+            assertTrue(steps.contains("V5__attempt_regions"), "brought from version 2 past 3 and 4: " + steps);
         }
     }
 
