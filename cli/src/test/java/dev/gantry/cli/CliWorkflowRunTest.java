@@ -274,6 +274,31 @@ class CliWorkflowRunTest {
     }
 
     @Test
+    void outputsWrittenToTheOutputsFileAndPrintedBothReachTheNextStep() throws IOException {
+        Files.writeString(work.resolve("file-outputs.yaml"), String.join("\n",
+                "apiVersion: gantry.dev/v1",
+                "kind: Workflow",
+                "metadata: {name: file-handoff}",
+                "spec:",
+                "  steps:",
+                "    - name: make",
+                "      outputs: [ARTIFACT, SCORE]",
+                "      workload: {phase: training, model: small, command: [sh, -c, 'echo ARTIFACT=blob://store/m 8 "
+                        + ">> \"$GANTRY_OUTPUTS\"; echo gantry-output SCORE=0.93']}",
+                "    - name: use",
+                "      dependsOn: [make]",
+                "      workload:",
+                "        phase: inference",
+                "        model: small",
+                "        env: {MODEL: '${steps.make.outputs.ARTIFACT}', SCORE: '${steps.make.outputs.SCORE}'}",
+                "        command: [sh, -c, 'echo \"using $MODEL at $SCORE\" >> " + ran + "']",
+                ""));
+        CliRun run = gantry("run", "file-outputs.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertEquals(List.of("using blob://store/m 8 at 0.93"), ranSteps());
+    }
+
+    @Test
     void anUnknownRunIsAUserError() {
         CliRun attach = gantry("attach", "nope-20261203-100000-abcdef");
         assertEquals(2, attach.exitCode, attach.toString());

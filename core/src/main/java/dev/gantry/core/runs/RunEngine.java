@@ -497,6 +497,9 @@ public final class RunEngine {
         Plan plan = planIn(pass, step, attempt.spot(), attempt.region());
         try {
             plan = plan.withWorkload(StepOutputs.resolve(plan.workload(), pass::output));
+            if (!pass.planned(step.name()).step().outputs().isEmpty()) {
+                plan = plan.withWorkload(StepOutputs.collecting(plan.workload()));
+            }
         } catch (IllegalStateException e) {
             observer(pass).ended(step, attempt,
                     AttemptOutcome.FAILED, "attempt " + attempt.number() + " cannot start: " + e.getMessage());

@@ -101,7 +101,8 @@ final class StepObserver {
         if (!missing.isEmpty()) {
             ended(step, attempt, AttemptOutcome.FAILED, "attempt " + attempt.number() + " exited 0 but published no "
                     + String.join(", ", missing) + "; a step publishes an output by printing '" + StepOutputs.MARKER
-                    + missing.get(0) + "=VALUE' on standard output");
+                    + missing.get(0) + "=VALUE' on standard output or by writing '" + missing.get(0)
+                    + "=VALUE' to the file $" + StepOutputs.FILE_VARIABLE);
             return false;
         }
         declared.forEach(name -> pass.event(step.name(), RunEvent.OUTPUT, name + "=" + values.get(name)));

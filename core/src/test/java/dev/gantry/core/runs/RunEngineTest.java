@@ -631,7 +631,8 @@ class RunEngineTest {
         StepRecord step = runs.steps(id).get(0);
         assertEquals(StepState.FAILED, step.state());
         assertEquals(Optional.of("attempt 1 exited 0 but published no MODEL_URI; a step publishes an output by "
-                + "printing 'gantry-output MODEL_URI=VALUE' on standard output"), step.reason());
+                + "printing 'gantry-output MODEL_URI=VALUE' on standard output or by writing 'MODEL_URI=VALUE' to the "
+                + "file $GANTRY_OUTPUTS"), step.reason());
     }
 
     @Test
