@@ -6,7 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 
-/** gantry.yaml for the CLI's runs on the real Slurm test cluster, and the shared directories they work in. */
+/**
+ * gantry.yaml for the CLI's runs on the real Slurm test cluster (and the shared directories they work in), or on this
+ * machine as an Azure Spot VM.
+ */
 final class ClusterConfigs {
     private ClusterConfigs() {
     }
@@ -32,6 +35,24 @@ final class ClusterConfigs {
                 "    hostKeyFingerprint: '" + cluster.value("LOGIN_FINGERPRINT") + "'",
                 "    workDir: " + shared.resolve("jobs"),
                 "    jobCompLog: " + cluster.value("SLURM_JOBCOMP"),
+                "runs:",
+                "  pollInterval: 1s",
+                String.join("\n", more),
+                "");
+    }
+
+    /**
+     * The manual backend's local transport on this machine as an Azure Spot VM whose Scheduled Events are at
+     * {@code eventsUrl} (a fake instance metadata service), runs polled every second.
+     */
+    static String localSpot(String eventsUrl, String... more) {
+        return String.join("\n",
+                "backend: manual",
+                "backends:",
+                "  manual:",
+                "    spot: true",
+                "    cancelGrace: 2s",
+                "    scheduledEvents.endpoint: " + eventsUrl,
                 "runs:",
                 "  pollInterval: 1s",
                 String.join("\n", more),

@@ -63,16 +63,7 @@ class PyTorchCheckpointExampleTest {
         String uninterrupted = lastLoss(python(script, work.resolve("reference-checkpoints")));
 
         try (FakeMetadataService imds = new FakeMetadataService(VM)) {
-            Files.writeString(work.resolve("gantry.yaml"), String.join("\n",
-                    "backend: manual",
-                    "backends:",
-                    "  manual:",
-                    "    spot: true",
-                    "    cancelGrace: 2s",
-                    "    scheduledEvents.endpoint: " + imds.eventsUrl(),
-                    "runs:",
-                    "  pollInterval: 1s",
-                    ""));
+            Files.writeString(work.resolve("gantry.yaml"), ClusterConfigs.localSpot(imds.eventsUrl()));
             Files.writeString(work.resolve("train.yaml"), String.join("\n",
                     "apiVersion: gantry.dev/v1",
                     "kind: Workflow",

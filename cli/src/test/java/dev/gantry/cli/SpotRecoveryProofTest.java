@@ -70,18 +70,7 @@ class SpotRecoveryProofTest {
     @Test
     void onTheManualBackendAPreemptEventEndsTheJobAndTheNextAttemptResumes() throws Exception {
         try (FakeMetadataService imds = new FakeMetadataService(VM)) {
-            String config = String.join("\n",
-                    "backend: manual",
-                    "backends:",
-                    "  manual:",
-                    "    spot: true",
-                    "    cancelGrace: 2s",
-                    "    scheduledEvents.endpoint: " + imds.eventsUrl(),
-                    "runs:",
-                    "  pollInterval: 1s",
-                    "spot:",
-                    "  onDemandAfterEvictions: 0",
-                    "");
+            String config = ClusterConfigs.localSpot(imds.eventsUrl(), "spot:", "  onDemandAfterEvictions: 0");
             Proof proof = prove("manual, local transport, Preempt events", config, work.resolve("progress"),
                     "preferred", EVICT_AT.length, (gantry, job, i) -> imds.preemptAndAwait(
                             gantry.backend("manual"), job, VM, Duration.ofSeconds(30)));

@@ -141,10 +141,8 @@ final class SettingRules {
 
     /** {@code spot.onDemandAfterEvictions}: a whole number from 0 to 100. */
     static Optional<String> checkOnDemandAfterEvictions(String text) {
-        String trimmed = text.trim();
-        boolean valid = WHOLE_NUMBER.matcher(trimmed).matches() && Integer.parseInt(trimmed) >= 0
-                && Integer.parseInt(trimmed) <= RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS;
-        return valid ? Optional.empty() : Optional.of(RunSettings.onDemandAfterEvictionsRange(trimmed));
+        return checkEvictionCount(text, RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS,
+                RunSettings::onDemandAfterEvictionsRange);
     }
 
     static int onDemandAfterEvictions(String text) {
@@ -153,14 +151,21 @@ final class SettingRules {
 
     /** {@code spot.nextRegionAfterEvictions}: a whole number from 0 to 100. */
     static Optional<String> checkNextRegionAfterEvictions(String text) {
-        String trimmed = text.trim();
-        boolean valid = WHOLE_NUMBER.matcher(trimmed).matches() && Integer.parseInt(trimmed) >= 0
-                && Integer.parseInt(trimmed) <= RunSettings.MAX_NEXT_REGION_AFTER_EVICTIONS;
-        return valid ? Optional.empty() : Optional.of(RunSettings.nextRegionAfterEvictionsRange(trimmed));
+        return checkEvictionCount(text, RunSettings.MAX_NEXT_REGION_AFTER_EVICTIONS,
+                RunSettings::nextRegionAfterEvictionsRange);
     }
 
     static int nextRegionAfterEvictions(String text) {
         return Integer.parseInt(text.trim());
+    }
+
+    /** A whole number from 0 to {@code max}, or the setting's own message for what was given. */
+    private static Optional<String> checkEvictionCount(String text, int max,
+                                                       java.util.function.UnaryOperator<String> range) {
+        String trimmed = text.trim();
+        boolean valid = WHOLE_NUMBER.matcher(trimmed).matches() && Integer.parseInt(trimmed) >= 0
+                && Integer.parseInt(trimmed) <= max;
+        return valid ? Optional.empty() : Optional.of(range.apply(trimmed));
     }
 
     /** {@code ~} and {@code ~/x} are under home; other relative paths are under {@code base}. */
