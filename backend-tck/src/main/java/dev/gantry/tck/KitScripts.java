@@ -63,7 +63,12 @@ final class KitScripts {
                   i=0
                   while [ $i -lt 300 ]; do
                     # Refused until rank 0 listens: those tries are expected, so their complaints are not shown.
-                    echo "$message" | nc "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null && exit 0
+                    # The message is on nc's input before nc connects (a here-document, not a pipe from echo):
+                    # BusyBox nc -l, its own input at end, shuts its side at once, and a client that had not read
+                    # its input yet took that for the end and sent nothing.
+                    nc "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null <<EOF && exit 0
+                $message
+                EOF
                     i=$((i + 1)); sleep 0.2
                   done
                   echo "cannot reach the master at $MASTER_ADDR:$MASTER_PORT" >&2; exit 1

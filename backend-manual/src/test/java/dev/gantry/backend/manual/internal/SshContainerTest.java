@@ -142,17 +142,17 @@ class SshContainerTest {
     }
 
     /**
-     * Two ranks in containers on two hosts: rank 1 reaches rank 0 at MASTER_ADDR:MASTER_PORT, over TCP. Rank 0
-     * stays a second after printing what it received: in one CI run of eight, Podman 4.3's attached run left out
-     * the only line of a container that exited the moment it printed it (the job succeeded, the line was missing).
+     * Two ranks in containers on two hosts: rank 1 reaches rank 0 at MASTER_ADDR:MASTER_PORT, over TCP. Rank 1's
+     * message is on nc's input before it connects (a here-document): BusyBox nc -l, its input at end, shuts its
+     * side at once, and a client still to read a piped echo took that for the end and sent nothing.
      */
     @Test
     void twoRanksMeetAtTheRendezvousOnTheHostsNetwork() throws Exception {
         ManualBackend backend = backend(Map.of("containerRunOptions[0]", "", "masterPort", "29517"));
         JobRef job = submit(backend, plan(contained("rendezvous").command("sh", "-c",
-                "if [ \"$NODE_RANK\" = 0 ]; then nc -l -p \"$MASTER_PORT\" && sleep 1; else "
-                        + "for i in $(seq 1 100); do echo \"hello from rank $NODE_RANK of $WORLD_SIZE\" "
-                        + "| nc \"$MASTER_ADDR\" \"$MASTER_PORT\" && exit 0; sleep 0.1; done; exit 1; fi"), 2, 0));
+                "if [ \"$NODE_RANK\" = 0 ]; then nc -l -p \"$MASTER_PORT\"; else "
+                        + "for i in $(seq 1 100); do nc \"$MASTER_ADDR\" \"$MASTER_PORT\" <<EOF && exit 0\n"
+                        + "hello from rank $NODE_RANK of $WORLD_SIZE\nEOF\nsleep 0.1; done; exit 1; fi"), 2, 0));
         JobStatus status = await(backend, job, s -> s.state().isTerminal(), WAIT);
         assertEquals(JobState.SUCCEEDED, status.state(), status + " " + logs(backend, job));
         List<LogLine> lines = logs(backend, job);
