@@ -3,55 +3,81 @@ package dev.gantry.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * {@code gantry plan} wall time from a cold JVM against a bare JVM start (a class with an empty main), in the same
- * run, alternating the two so that machine noise hits both. Target: within 3x. Usage, from the repository root
- * after {@code ./gantry version} has built the CLI:
+ * The {@code gantry} command's start-up against a bare {@code java -version} of the same JDK, in one run, alternating
+ * every command so that machine noise hits them all alike: {@code gantry --help} and {@code gantry --version}
+ * (target: within 2x) and {@code gantry plan SPEC} on the embedded catalog (target: within 3x), for each launcher
+ * given, typically the checkout's {@code ./gantry} and an unpacked distribution's {@code bin/gantry}. Each launcher
+ * runs once first, unmeasured, so that it makes its start-up archive. Every run gets the same empty home. Usage, from
+ * the repository root after a build:
  *
  * <pre>
  * java -cp "benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)" \
- *     dev.gantry.benchmarks.StartupComparison 20 examples/llm-finetune.yaml
+ *     dev.gantry.benchmarks.StartupComparison 15 examples/quickstart.yaml ./gantry /tmp/gantry-0.1.0/bin/gantry
  * </pre>
  */
 public final class StartupComparison {
+    private static final double HELP_TARGET = 2.0;
+    private static final double PLAN_TARGET = 3.0;
+
     private StartupComparison() {
     }
 
-    /** The bare JVM: starts, runs nothing, exits. */
-    public static final class Empty {
-        public static void main(String[] args) {
-        }
-    }
-
     public static void main(String[] args) throws Exception {
-        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-        String spec = args.length > 1 ? args[1] : "examples/llm-finetune.yaml";
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 15;
+        String spec = args.length > 1 ? args[1] : "examples/quickstart.yaml";
+        List<String> launchers = args.length > 2 ? List.of(args).subList(2, args.length) : List.of("./gantry");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = System.getProperty("java.class.path");
         Path home = Files.createTempDirectory("gantry-startup");
-        List<String> bare = List.of(java, "-cp", classPath, Empty.class.getName());
-        List<String> plan = List.of("./gantry", "plan", spec, "--output", "json");
-        time(plan, home); // first run after a build writes the class-data archive; not measured
-        long[] bareTimes = new long[runs];
-        long[] planTimes = new long[runs];
-        for (int i = 0; i < runs; i++) {
-            bareTimes[i] = time(bare, home);
-            planTimes[i] = time(plan, home);
+        Map<String, List<String>> commands = new LinkedHashMap<>();
+        commands.put("java -version", List.of(java, "-version"));
+        for (String launcher : launchers) {
+            commands.put(launcher + " --help", List.of(launcher, "--help"));
+            time(List.of(launcher, "plan", spec), home); // makes the launcher's start-up archive; not measured
+            // A build from before --version existed is measured with its version command.
+            String version = exitCode(List.of(launcher, "--version"), home) == 0 ? "--version" : "version";
+            commands.put(launcher + " " + version, List.of(launcher, version));
+            commands.put(launcher + " plan", List.of(launcher, "plan", spec));
         }
-        double bareMedian = median(bareTimes) / 1e6;
-        double planMedian = median(planTimes) / 1e6;
-        System.out.printf(Locale.ROOT, "runs: %d%nbare JVM start: median %.1f ms (min %.1f)%n"
-                        + "gantry plan:    median %.1f ms (min %.1f)%nratio: %.2fx (target <= 3x)%n",
-                runs, bareMedian, min(bareTimes) / 1e6, planMedian, min(planTimes) / 1e6, planMedian / bareMedian);
+        Map<String, long[]> times = new LinkedHashMap<>();
+        commands.keySet().forEach(name -> times.put(name, new long[runs]));
+        for (int i = 0; i < runs; i++) {
+            for (Map.Entry<String, List<String>> command : commands.entrySet()) {
+                times.get(command.getKey())[i] = time(command.getValue(), home);
+            }
+        }
+        double bare = median(times.get("java -version")) / 1e6;
+        System.out.printf(Locale.ROOT, "runs: %d each, alternating; java: %s (%s)%n", runs,
+                System.getProperty("java.version"), java);
+        System.out.printf(Locale.ROOT, "%-60s %9s %9s %7s %7s %s%n", "command", "median", "min", "ratio", "target",
+                "met");
+        List<String> unmet = new ArrayList<>();
+        for (Map.Entry<String, long[]> entry : times.entrySet()) {
+            double median = median(entry.getValue()) / 1e6;
+            double ratio = median / bare;
+            boolean isBare = entry.getKey().equals("java -version");
+            double target = entry.getKey().endsWith(" plan") ? PLAN_TARGET : HELP_TARGET;
+            boolean met = ratio <= target;
+            if (!isBare && !met) {
+                unmet.add(entry.getKey());
+            }
+            System.out.printf(Locale.ROOT, "%-60s %6.1f ms %6.1f ms %6.2fx %7s %s%n", entry.getKey(), median,
+                    min(entry.getValue()) / 1e6, ratio, isBare ? "" : "<= " + target + "x",
+                    isBare ? "" : met ? "yes" : "NO");
+        }
+        System.out.println(unmet.isEmpty() ? "all start-up targets met" : "targets not met: " + unmet);
     }
 
     private static long time(List<String> command, Path home) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().put("HOME", home.toString());
         builder.environment().put("GANTRY_STATE_DIR", home.resolve("state").toString());
         long start = System.nanoTime();
@@ -62,6 +88,13 @@ public final class StartupComparison {
             throw new IllegalStateException(String.join(" ", command) + " exited " + code);
         }
         return took;
+    }
+
+    private static int exitCode(List<String> command, Path home) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("HOME", home.toString());
+        return builder.start().waitFor();
     }
 
     private static double median(long[] values) {

@@ -10,24 +10,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** The root of the command tree: global options and the lazily built {@link Gantry}. */
 @Command(name = "gantry",
         mixinStandardHelpOptions = false,
+        versionProvider = VersionCommand.Line.class,
         description = {"Run AI workloads on Azure IaaS: Gantry chooses the VM size, region, capacity, image and "
                 + "orchestrator by Azure's guidance and runs the workload on the configured backend."},
-        subcommands = {
-                BackendsCommand.class,
-                ValidateCommand.class,
-                PlanCommand.class,
-                RunCommand.class,
-                ListCommand.class,
-                StatusCommand.class,
-                AttachCommand.class,
-                RetryCommand.class,
-                LogsCommand.class,
-                CancelCommand.class,
-                HistoryCommand.class,
-                CatalogCommand.class,
-                VmCommand.class,
-                DoctorCommand.class,
-                VersionCommand.class},
         footer = {"", "Exit codes: 0 success, 2 usage or validation error, 1 runtime failure.",
                 "Configuration: --config FILE, else ./gantry.yaml, else ~/.gantry/config.yaml; GANTRY_* variables "
                         + "override files."})
@@ -50,6 +35,9 @@ final class GantryCommand implements Runnable {
     @Option(names = {"-h", "--help"}, usageHelp = true, scope = picocli.CommandLine.ScopeType.INHERIT,
             description = "Show help for the command.")
     boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print Gantry's version and exit.")
+    boolean version;
 
     /** A catalog file given to one verb (plan --catalog), used instead of the configured catalog. */
     Path catalogFile;

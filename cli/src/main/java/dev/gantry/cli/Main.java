@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Arrays;
 import picocli.CommandLine;
 
 /**
@@ -19,15 +20,59 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int code = run(CliEnvironment.system(), args);
+        if (printedWithoutTheModel(args)) {
+            System.exit(OK);
+        }
+        CliEnvironment env = CliEnvironment.system();
+        // Logging is set up when something first logs, not here: starting java.util.logging looks for a
+        // System.LoggerFinder on the whole class path, which opens every jar, about 0.05 s of a command that logs
+        // nothing. Nothing in this process has logged yet, so the configuration class is sure to be asked.
+        LazyLogging.configureOnFirstUse(() -> quietLogging(env, Arrays.asList(args).contains("--debug")));
+        int code = execute(env, args);
         System.exit(code);
+    }
+
+    /**
+     * {@code gantry --help} and {@code gantry --version}, the calls scripts make most, answered without picocli's
+     * command model, whose reflection over every command costs more than the JVM's own start. Only where picocli would
+     * print the same bytes: the root usage without colours (not a terminal, nothing forcing colours).
+     */
+    private static boolean printedWithoutTheModel(String[] args) {
+        if (args.length != 1) {
+            return false;
+        }
+        String text;
+        if (args[0].equals("--version") || args[0].equals("-V")) {
+            text = VersionCommand.line() + System.lineSeparator();
+        } else if ((args[0].equals("--help") || args[0].equals("-h")) && !coloursPossible()) {
+            text = RootUsage.stored().orElse(null);
+        } else {
+            return false;
+        }
+        if (text == null) {
+            return false;
+        }
+        System.out.print(text);
+        System.out.flush();
+        return true;
+    }
+
+    /** Whether picocli's automatic colours could switch on: a terminal, or colours forced. */
+    private static boolean coloursPossible() {
+        String force = System.getenv("CLICOLOR_FORCE");
+        return System.console() != null || System.getProperty("picocli.ansi") != null
+                || force != null && !force.equals("0");
     }
 
     /** Runs one invocation against the given environment and returns its exit code. */
     public static int run(CliEnvironment env, String... args) {
-        quietLogging(env, java.util.Arrays.asList(args).contains("--debug"));
+        quietLogging(env, Arrays.asList(args).contains("--debug"));
+        return execute(env, args);
+    }
+
+    private static int execute(CliEnvironment env, String... args) {
         GantryCommand root = new GantryCommand(env);
-        CommandLine commandLine = new CommandLine(root, new CommandFactory(root));
+        CommandLine commandLine = CommandTree.forArguments(root, args);
         commandLine.setOut(env.out());
         commandLine.setErr(env.err());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

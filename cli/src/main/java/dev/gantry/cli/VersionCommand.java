@@ -2,6 +2,7 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.core.Gantry;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "version", description = "Print Gantry's version.")
@@ -25,5 +26,18 @@ final class VersionCommand extends Verb {
 
     static String version() {
         return Gantry.version();
+    }
+
+    /** The one line of {@code gantry --version}. */
+    static String line() {
+        return "gantry " + version();
+    }
+
+    /** {@code gantry --version} when the command model is built (an option after others). */
+    static final class Line implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {line()};
+        }
     }
 }

@@ -46,7 +46,7 @@ final class CliRun {
         CliEnvironment cli = azure == null
                 ? new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home)
                 : new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home,
-                        azure, terminal);
+                        () -> azure, terminal);
         int code = Main.run(cli, args);
         return new CliRun(code, out.toString(), err.toString());
     }

@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
+import dev.gantry.api.UserHome;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendProvider;
@@ -331,7 +332,7 @@ public final class Gantry implements AutoCloseable {
         private Optional<Path> configFile = Optional.empty();
         private Map<String, String> environment = System.getenv();
         private Path workingDirectory = Path.of("").toAbsolutePath();
-        private Path home = Path.of(System.getProperty("user.home"));
+        private Path home = UserHome.ofProcess();
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final List<BackendProvider> providers = new ArrayList<>();
         private boolean discoverBackends = true;

@@ -2,6 +2,7 @@ package dev.gantry.ssh;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.UserHome;
 import dev.gantry.api.backend.BackendConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -133,9 +134,9 @@ public final class SshLoginSettings {
         return fallback;
     }
 
-    /** A path with {@code ~/} expanded to the user's home directory. */
+    /** A path with {@code ~/} expanded to the user's home directory ({@code $HOME} first, as Unix tools read it). */
     public static Path userPath(String text) {
-        return Path.of(text.startsWith("~/") ? System.getProperty("user.home") + text.substring(1) : text);
+        return UserHome.expand(text, UserHome.ofProcess());
     }
 
     private static Optional<ClientIdentity> identity(Source at, List<Problem> problems) {

@@ -3,6 +3,7 @@ package dev.gantry.core.catalog;
 import dev.gantry.api.CatalogInfo;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.UserHome;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -98,7 +99,7 @@ public final class CatalogLoader {
 
     /** The default refresh cache directory, {@code ~/.gantry/catalog}. */
     public static Path defaultCacheDir() {
-        return Path.of(System.getProperty("user.home"), ".gantry", "catalog");
+        return UserHome.ofProcess().resolve(".gantry").resolve("catalog");
     }
 
     /** The catalog a refresh wrote to {@code dir}, or empty when there is none. */

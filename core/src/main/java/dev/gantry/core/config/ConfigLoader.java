@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
 import dev.gantry.api.SecretRef;
+import dev.gantry.api.UserHome;
 import dev.gantry.core.spec.yaml.Binder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -87,7 +88,7 @@ public final class ConfigLoader {
         } catch (GantryException e) {
             return e.problems();
         }
-        Path home = Path.of(System.getProperty("user.home"));
+        Path home = UserHome.ofProcess();
         ConfigDraft draft = new ConfigDraft(GantryConfig.defaults(home));
         return bindFile(file.toString(), text, home, file.toAbsolutePath().getParent(), draft);
     }

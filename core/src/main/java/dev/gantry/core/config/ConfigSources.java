@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.UserHome;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -51,9 +52,10 @@ public record ConfigSources(
         overrides = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(overrides, "overrides")));
     }
 
-    /** The running process's sources: its environment, {@code user.dir} and {@code user.home}. */
+    /** The running process's sources: its environment, {@code user.dir} and its home ({@code $HOME} first). */
     public static ConfigSources ofProcess(Optional<Path> explicitFile, Map<String, String> overrides) {
-        return new ConfigSources(explicitFile, System.getenv(), Path.of(System.getProperty("user.dir")),
-                Path.of(System.getProperty("user.home")), overrides);
+        Map<String, String> environment = System.getenv();
+        return new ConfigSources(explicitFile, environment, Path.of(System.getProperty("user.dir")),
+                UserHome.of(environment), overrides);
     }
 }

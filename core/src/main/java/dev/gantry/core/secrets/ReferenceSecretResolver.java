@@ -3,6 +3,7 @@ package dev.gantry.core.secrets;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.SecretRef;
+import dev.gantry.api.UserHome;
 import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SecretResolver;
 import java.io.IOException;
@@ -64,8 +65,7 @@ public final class ReferenceSecretResolver implements SecretResolver {
 
     private String expandHome(String location) {
         if (location.equals("~") || location.startsWith("~/")) {
-            String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
-            return home + location.substring(1);
+            return UserHome.expand(location, UserHome.of(environment)).toString();
         }
         return location;
     }

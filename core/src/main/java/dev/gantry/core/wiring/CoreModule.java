@@ -3,6 +3,8 @@ package dev.gantry.core.wiring;
 import dagger.Lazy;
 import dagger.Module;
 import dagger.Provides;
+import dev.gantry.api.SecretRef;
+import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.azure.keyvault.KeyVaultSecrets;
 import dev.gantry.core.advisor.Advisor;
@@ -15,6 +17,7 @@ import dev.gantry.core.jobs.JobStore;
 import dev.gantry.core.jobs.LazyJobStore;
 import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
+import dev.gantry.core.secrets.SecretStore;
 import dev.gantry.core.spec.SpecReader;
 import dev.gantry.core.state.SqlJobStore;
 import dev.gantry.core.state.SqlRunStore;
@@ -64,8 +67,23 @@ final class CoreModule {
     @Provides
     @Singleton
     static SecretResolver secrets(GantrySettings settings) {
-        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(),
-                new KeyVaultSecrets()::fetch);
+        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(), new LazyKeyVault());
+    }
+
+    /**
+     * Key Vault made on the first {@code keyvault:} reference: making it earlier loads the Azure SDK, whose signed
+     * jars cost about 0.1 s of start-up, on every command that reads no secret.
+     */
+    private static final class LazyKeyVault implements SecretStore {
+        private KeyVaultSecrets keyVault;
+
+        @Override
+        public synchronized Secret fetch(SecretRef ref) {
+            if (keyVault == null) {
+                keyVault = new KeyVaultSecrets();
+            }
+            return keyVault.fetch(ref);
+        }
     }
 
     /** The catalog given in code, else the configured file, else the refreshed cache, else the embedded snapshot. */
