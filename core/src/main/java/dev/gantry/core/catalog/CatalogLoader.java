@@ -26,6 +26,11 @@ import java.util.Optional;
 public final class CatalogLoader {
     /** The class-path resource holding the embedded snapshot, in {@link CatalogFormat}. */
     public static final String SNAPSHOT_RESOURCE = "/dev/gantry/catalog/azure-snapshot.csv";
+    /**
+     * The class-path resource holding the same snapshot in {@link CatalogBinary}'s compact form, made at build time
+     * by {@link CompactSnapshot}; not in the source tree.
+     */
+    static final String COMPACT_SNAPSHOT_RESOURCE = "/dev/gantry/catalog/azure-snapshot.bin";
     /** The file name of the refresh cache inside its directory. */
     public static final String CACHE_FILE = "catalog.csv";
 
@@ -49,14 +54,56 @@ public final class CatalogLoader {
         return catalog;
     }
 
-    /** Reads the embedded snapshot afresh, bypassing the shared copy (for load-time benchmarks). */
+    /**
+     * Reads the embedded snapshot afresh, bypassing the shared copy (for load-time benchmarks): its compact form when
+     * the build made one, else the CSV.
+     */
     public static Catalog loadEmbeddedUncached() {
-        InputStream in = CatalogLoader.class.getResourceAsStream(SNAPSHOT_RESOURCE);
+        return loadEmbedded(COMPACT_SNAPSHOT_RESOURCE, SNAPSHOT_RESOURCE, false);
+    }
+
+    /**
+     * Reads the compact resource when it exists, else the CSV one. A compact resource that cannot be read ships in
+     * the jar, so it means a broken build, not bad input: with {@code strict} false (production) the CSV, which
+     * holds the same catalog, is read instead and Gantry keeps working; tests read with {@code strict} true, so
+     * that such a build fails them.
+     */
+    static Catalog loadEmbedded(String compactResource, String csvResource, boolean strict) {
+        InputStream compact = CatalogLoader.class.getResourceAsStream(compactResource);
+        if (compact != null) {
+            try (compact) {
+                return CatalogBinary.read(compact, "embedded:" + resourceName(compactResource));
+            } catch (GantryException | IOException e) {
+                if (strict) {
+                    throw e instanceof GantryException g ? g : new GantryException(ErrorCode.CATALOG_INVALID,
+                            "cannot read embedded:" + resourceName(compactResource) + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return loadCsv(csvResource);
+    }
+
+    /** Reads the embedded CSV snapshot, ignoring any compact form (for the load-time comparison). */
+    public static Catalog loadEmbeddedCsvUncached() {
+        return loadCsv(SNAPSHOT_RESOURCE);
+    }
+
+    private static Catalog loadCsv(String resource) {
+        InputStream in = CatalogLoader.class.getResourceAsStream(resource);
         if (in == null) {
-            throw new GantryException(ErrorCode.INTERNAL, "the embedded catalog " + SNAPSHOT_RESOURCE
+            throw new GantryException(ErrorCode.INTERNAL, "the embedded catalog " + resource
                     + " is missing from the class path");
         }
-        return CatalogFormat.read(new InputStreamReader(in, StandardCharsets.UTF_8), "embedded:azure-snapshot.csv");
+        try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            return CatalogFormat.read(reader, "embedded:" + resourceName(resource));
+        } catch (IOException e) {
+            throw new GantryException(ErrorCode.INTERNAL, "cannot read the embedded catalog " + resource + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static String resourceName(String resource) {
+        return resource.substring(resource.lastIndexOf('/') + 1);
     }
 
     /**
