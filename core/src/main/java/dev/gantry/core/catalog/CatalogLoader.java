@@ -72,7 +72,8 @@ public final class CatalogLoader {
         InputStream compact = CatalogLoader.class.getResourceAsStream(compactResource);
         if (compact != null) {
             try (compact) {
-                return CatalogBinary.read(compact, "embedded:" + resourceName(compactResource));
+                // concat, not +: see CatalogBinary.index.
+                return CatalogBinary.read(compact, "embedded:".concat(resourceName(compactResource)));
             } catch (GantryException | IOException e) {
                 if (strict) {
                     throw e instanceof GantryException g ? g : new GantryException(ErrorCode.CATALOG_INVALID,

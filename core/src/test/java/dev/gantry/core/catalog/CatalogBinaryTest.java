@@ -167,7 +167,7 @@ class CatalogBinaryTest {
         GantryException e = assertThrows(GantryException.class,
                 () -> CatalogBinary.read(new ByteArrayInputStream(damaged), "x.bin"));
         assertEquals(ErrorCode.CATALOG_INVALID, e.code());
-        assertTrue(e.getMessage().startsWith("x.bin refers to item 1000000 of "), e.getMessage());
+        assertTrue(e.getMessage().startsWith("x.bin refers to string 1000000 of "), e.getMessage());
     }
 
     @Test
