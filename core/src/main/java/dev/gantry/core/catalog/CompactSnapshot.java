@@ -34,21 +34,26 @@ public final class CompactSnapshot {
         try (Reader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
             catalog = CatalogFormat.read(reader, csv.toString());
         }
-        // Written beside the target and moved into place, so that a build stopped half-way leaves no partial file.
+        // Written beside the target and moved into place, so that a build stopped half-way leaves no partial file;
+        // a failed check deletes it, or the jar would ship it.
         Path partial = bin.resolveSibling(bin.getFileName() + ".partial");
-        try (OutputStream out = Files.newOutputStream(partial)) {
-            CatalogBinary.write(catalog, out);
+        try {
+            try (OutputStream out = Files.newOutputStream(partial)) {
+                CatalogBinary.write(catalog, out);
+            }
+            Catalog back;
+            try (InputStream in = Files.newInputStream(partial)) {
+                back = CatalogBinary.read(in, partial.toString());
+            }
+            Optional<String> difference = CatalogBinary.firstDifference(catalog, back);
+            if (difference.isPresent()) {
+                throw new IllegalStateException(partial + " does not read back as the catalog of " + csv + ": "
+                        + difference.get() + "; CatalogBinary's writer and reader disagree");
+            }
+            // Silent on success: it runs in every build, and a quiet build (mvn -q) should stay quiet.
+            Files.move(partial, bin, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(partial);
         }
-        Catalog back;
-        try (InputStream in = Files.newInputStream(partial)) {
-            back = CatalogBinary.read(in, partial.toString());
-        }
-        Optional<String> difference = CatalogBinary.firstDifference(catalog, back);
-        if (difference.isPresent()) {
-            throw new IllegalStateException(partial + " does not read back as the catalog of " + csv + ": "
-                    + difference.get() + "; CatalogBinary's writer and reader disagree");
-        }
-        // Silent on success: it runs in every build, and a quiet build (mvn -q) should stay quiet.
-        Files.move(partial, bin, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -19,6 +19,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +29,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The compact form of the catalog holds exactly what the CSV holds, and damage to it is named, not misread. */
 class CatalogBinaryTest {
@@ -185,6 +189,27 @@ class CatalogBinaryTest {
                 CatalogBinary.firstDifference(CatalogLoader.loadEmbeddedCsvUncached(), fallback));
         Catalog missing = CatalogLoader.loadEmbedded("/no-such-compact.bin", CatalogLoader.SNAPSHOT_RESOURCE, true);
         assertEquals(5975, missing.entries().size(), "no compact form: the CSV");
+    }
+
+    @Test
+    void compactSnapshotWritesTheFileTheLoaderReadsAndLeavesNothingElse(@TempDir Path dir) throws IOException {
+        Path csv = dir.resolve("azure-snapshot.csv");
+        try (InputStream in = getClass().getResourceAsStream(CatalogLoader.SNAPSHOT_RESOURCE)) {
+            Files.copy(in, csv);
+        }
+        Path bin = dir.resolve("azure-snapshot.bin");
+        CompactSnapshot.main(new String[] {csv.toString(), bin.toString()});
+        try (InputStream in = Files.newInputStream(bin)) {
+            assertEquals(Optional.empty(), CatalogBinary.firstDifference(CatalogLoader.loadEmbeddedCsvUncached(),
+                    CatalogBinary.read(in, bin.toString())));
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(Set.of("azure-snapshot.csv", "azure-snapshot.bin"),
+                    files.map(file -> file.getFileName().toString()).collect(Collectors.toSet()));
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CompactSnapshot.main(new String[] {csv.toString()}));
+        assertEquals("usage: CompactSnapshot SNAPSHOT_CSV OUTPUT_BIN", e.getMessage());
     }
 
     /** Three entries: an NVIDIA GPU size, an arm64 CPU size with nothing known, an AMD size outside the table. */
