@@ -1,0 +1,225 @@
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+
+/**
+ * A build step of the CLI (run by exec-maven-plugin with Java's source-file launcher, so it needs no module of its
+ * own and no plugin that is not already in the local repository). It writes:
+ * <ul>
+ * <li>{@code dev/gantry/cli/build.properties} into the classes directory: the version and the git commit the CLI
+ * was built from ({@code unknown} outside a git checkout or without git: a build from a source archive must not
+ * fail), read by {@code gantry version};</li>
+ * <li>the same properties as the installation's build stamp ({@code lib/gantry-build.properties}), which the
+ * launcher compares with the one its start-up archive was made for, so that an installation replaced in place by
+ * another build of the same version does not keep a stale archive;</li>
+ * <li>{@code classpath}, the installation's class path in Maven's order (one jar name a line, the CLI's first), the
+ * same order as the checkout's {@code ./gantry} uses, so that both run the same classes;</li>
+ * <li>{@code THIRD-PARTY.txt}, the third-party license listing of the jars the archive bundles, from each jar's POM
+ * in the local Maven repository (following parent POMs, where most projects declare their license).</li>
+ * </ul>
+ * The last three go to DIST_DIR, from where the assembly (src/main/assembly/dist.xml) takes them.
+ * Usage: {@code java BuildInfo.java VERSION BASEDIR CLASSES_DIR DIST_DIR CLASSPATH}
+ */
+public final class BuildInfo {
+    private BuildInfo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 5) {
+            throw new IllegalArgumentException("usage: BuildInfo VERSION BASEDIR CLASSES_DIR DIST_DIR CLASSPATH; got "
+                    + args.length + " arguments");
+        }
+        String version = args[0];
+        Path basedir = Path.of(args[1]);
+        Path classes = Path.of(args[2]);
+        Path dist = Path.of(args[3]);
+        String classpath = args[4];
+
+        String properties = "# Written by the build (cli/src/build/BuildInfo.java); read by gantry version.\n"
+                + "version=" + version + "\n"
+                + "commit=" + commit(basedir) + "\n"
+                + "built=" + Instant.now() + "\n";
+        Path file = classes.resolve("dev/gantry/cli/build.properties");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, properties, StandardCharsets.UTF_8);
+        Files.createDirectories(dist);
+        Files.writeString(dist.resolve("gantry-build.properties"), properties, StandardCharsets.UTF_8);
+        Files.writeString(dist.resolve("classpath"), jarNames(classpath, classes, version), StandardCharsets.UTF_8);
+        Files.writeString(dist.resolve("THIRD-PARTY.txt"), licenses(classpath), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The jar names of the class path as the assembly names them in lib/: the CLI's classes directory is its jar,
+     * every other entry keeps its file name (the assembly's outputFileNameMapping gives the same name).
+     */
+    static String jarNames(String classpath, Path classes, String version) {
+        StringBuilder out = new StringBuilder();
+        for (String item : classpath.split(java.io.File.pathSeparator)) {
+            if (item.isBlank()) {
+                continue;
+            }
+            Path entry = Path.of(item);
+            if (entry.toAbsolutePath().normalize().equals(classes.toAbsolutePath().normalize())) {
+                out.append("gantry-cli-").append(version).append(".jar\n");
+            } else if (Files.isDirectory(entry)) {
+                throw new IllegalStateException("installation class path: " + entry + " is a directory, not a jar;"
+                        + " build with 'package' so that every module is a jar");
+            } else {
+                out.append(entry.getFileName()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /** The short commit of the checkout at {@code dir}, or {@code unknown} where git is missing or it is none. */
+    static String commit(Path dir) {
+        try {
+            Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").directory(dir.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String out;
+            try (InputStream in = git.getInputStream()) {
+                out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+            }
+            if (!git.waitFor(30, TimeUnit.SECONDS)) {
+                git.destroyForcibly();
+                return "unknown";
+            }
+            return git.exitValue() == 0 && out.matches("[0-9a-f]{4,40}") ? out : "unknown";
+        } catch (IOException e) {
+            return "unknown"; // no git on PATH
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    /** One entry per bundled third-party jar, sorted by coordinates. */
+    static String licenses(String classpath) throws Exception {
+        TreeMap<String, String> entries = new TreeMap<>();
+        for (String item : classpath.split(java.io.File.pathSeparator)) {
+            if (item.isBlank()) {
+                continue;
+            }
+            Path jar = Path.of(item);
+            if (Files.isDirectory(jar) || (jar.getParent() != null
+                    && jar.getParent().getFileName().toString().equals("target"))) {
+                continue; // a module of this build (classes directory or freshly packaged jar): Gantry itself
+            }
+            Path dir = jar.getParent();
+            String artifactId = dir.getParent().getFileName().toString();
+            String version = dir.getFileName().toString();
+            Path pom = dir.resolve(artifactId + "-" + version + ".pom");
+            if (!Files.isRegularFile(pom)) {
+                throw new IllegalStateException("third-party listing: no POM next to " + jar + " (expected " + pom
+                        + "); the listing must name the license of every bundled jar");
+            }
+            Element project = parse(pom);
+            String groupId = text(project, "groupId").or(() -> parentField(project, "groupId")).orElse("?");
+            if (groupId.equals("dev.gantry")) {
+                continue;
+            }
+            Path repository = dir.getParent().getParent();
+            for (int i = 0; i < groupId.split("\\.").length; i++) {
+                repository = repository.getParent();
+            }
+            List<String> licenses = licenses(project, repository);
+            StringBuilder entry = new StringBuilder();
+            String name = text(project, "name").orElse(artifactId);
+            entry.append(groupId).append(':').append(artifactId).append(':').append(version).append('\n');
+            entry.append("  ").append(name).append(" (lib/").append(jar.getFileName()).append(")\n");
+            text(project, "url").ifPresent(url -> entry.append("  ").append(url).append('\n'));
+            if (licenses.isEmpty()) {
+                entry.append("  License: not declared in its POM or its parents' POMs\n");
+            }
+            for (String license : licenses) {
+                entry.append("  License: ").append(license).append('\n');
+            }
+            entries.put(groupId + ":" + artifactId, entry.toString());
+        }
+        StringBuilder out = new StringBuilder();
+        out.append("Third-party software bundled in lib/\n");
+        out.append("====================================\n\n");
+        out.append("Generated at build time from each jar's Maven POM (and its parent POMs where the license is\n");
+        out.append("declared there). Gantry's own jars (gantry-*.jar) are not listed; see NOTICE.\n\n");
+        entries.values().forEach(e -> out.append(e).append('\n'));
+        out.append(entries.size()).append(" third-party jars.\n");
+        return out.toString();
+    }
+
+    /** The licenses a POM declares, else those of the nearest parent that declares any. */
+    private static List<String> licenses(Element project, Path repository) throws Exception {
+        Element current = project;
+        for (int depth = 0; depth < 20 && current != null; depth++) {
+            List<String> found = new ArrayList<>();
+            Element licenses = child(current, "licenses");
+            if (licenses != null) {
+                for (Node n = licenses.getFirstChild(); n != null; n = n.getNextSibling()) {
+                    if (n instanceof Element license && license.getTagName().equals("license")) {
+                        String name = text(license, "name").orElse("(unnamed)");
+                        found.add(text(license, "url").map(url -> name + " - " + url).orElse(name));
+                    }
+                }
+            }
+            if (!found.isEmpty()) {
+                return found;
+            }
+            Element parent = child(current, "parent");
+            if (parent == null) {
+                break;
+            }
+            String g = text(parent, "groupId").orElseThrow();
+            String a = text(parent, "artifactId").orElseThrow();
+            String v = text(parent, "version").orElseThrow();
+            Path pom = repository.resolve(g.replace('.', '/')).resolve(a).resolve(v).resolve(a + "-" + v + ".pom");
+            if (!Files.isRegularFile(pom)) {
+                throw new IllegalStateException("third-party listing: parent POM " + g + ":" + a + ":" + v
+                        + " is not in the local repository (" + pom + ")");
+            }
+            current = parse(pom);
+        }
+        return List.of();
+    }
+
+    private static Optional<String> parentField(Element project, String field) {
+        Element parent = child(project, "parent");
+        return parent == null ? Optional.empty() : text(parent, field);
+    }
+
+    private static Element parse(Path pom) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(false);
+        factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        Document document = factory.newDocumentBuilder().parse(pom.toFile());
+        return document.getDocumentElement();
+    }
+
+    private static Element child(Element parent, String name) {
+        for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals(name)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static Optional<String> text(Element parent, String name) {
+        Element e = child(parent, name);
+        if (e == null) {
+            return Optional.empty();
+        }
+        String value = e.getTextContent().trim().replaceAll("\\s+", " ");
+        return value.isEmpty() || value.contains("${") ? Optional.empty() : Optional.of(value);
+    }
+}
