@@ -38,6 +38,11 @@ no_trace() { ! grep -qE '^\s+at [a-z]|Exception' "$out" "$err"; }
 run_gantry version
 check "version prints the version" bash -c "[[ $code -eq 0 ]] && grep -q '^gantry ' '$out'"
 
+# The installable archive that the build made (cli/target/gantry-VERSION.tar.gz): unpacked, linked onto PATH and run
+# with an empty home, it must plan as ./gantry does; its own checks print their lines (and fail loudly when the
+# archive is missing).
+check "the installed gantry (scripts/e2e-install.sh)" scripts/e2e-install.sh
+
 run_gantry backends --output json
 check "backends --output json lists the four backends" json \
   "sorted(b['name'] for b in d) == ['aks','batch','cyclecloud','manual'] and all({'name','description','capabilities'} <= set(b) for b in d)"

@@ -146,7 +146,8 @@ public final class BuildInfo {
             for (String license : licenses) {
                 entry.append("  License: ").append(license).append('\n');
             }
-            entries.put(groupId + ":" + artifactId, entry.toString());
+            // Keyed by file too: one artifact may bring several jars (classifiers, such as per-platform natives).
+            entries.put(groupId + ":" + artifactId + " " + jar.getFileName(), entry.toString());
         }
         StringBuilder out = new StringBuilder();
         out.append("Third-party software bundled in lib/\n");
