@@ -60,6 +60,17 @@ tar xzf "$tar_file" -C "$install_root"
 gantry_home="$install_root/$name"
 check "lib/classpath names exactly the jars in lib/" bash -c \
   "diff <(sort '$gantry_home/lib/classpath') <(cd '$gantry_home/lib' && ls *.jar | sort)"
+# bin/gantry.cmd puts lib\* on the class path, in no set order: that is only safe while no class is in two jars.
+check "no class is in two of the jars in lib/ (so that their order cannot matter)" python3 -c "
+import collections, glob, sys, zipfile
+owners = collections.defaultdict(list)
+for jar in glob.glob('$gantry_home/lib/*.jar'):
+    for entry in zipfile.ZipFile(jar).namelist():
+        if entry.endswith('.class') and not entry.startswith('META-INF/') and entry != 'module-info.class':
+            owners[entry].append(jar.rsplit('/', 1)[1])
+twice = {c: j for c, j in owners.items() if len(j) > 1}
+print('\n'.join(f'  {c}: {j}' for c, j in list(twice.items())[:10]))
+sys.exit(1 if twice else 0)"
 third_party_jars=$(cd "$gantry_home/lib" && ls *.jar | grep -vc '^gantry-')
 check "THIRD-PARTY.txt names a license for each of the $third_party_jars third-party jars" bash -c \
   "grep -q '^$third_party_jars third-party jars\.$' '$gantry_home/THIRD-PARTY.txt' \

@@ -2,18 +2,19 @@
 rem The gantry command on Windows: runs the CLI from the jars in ..\lib with the JVM options the POSIX launcher
 rem (bin/gantry) uses. It makes no start-up archive: that logic lives in the POSIX launcher only.
 setlocal EnableDelayedExpansion
+rem Inside ( ) blocks, paths are expanded with !VAR!: a path such as "C:\Program Files (x86)" would end the block.
 
 set "GANTRY_HOME=%~dp0.."
 set "GANTRY_LIB=%GANTRY_HOME%\lib"
 if not exist "%GANTRY_LIB%\classpath" (
-  echo gantry: %GANTRY_LIB%\classpath is missing: this is not a complete Gantry installation; unpack the gantry archive again 1>&2
+  echo gantry: !GANTRY_LIB!\classpath is missing: this is not a complete Gantry installation; unpack the gantry archive again 1>&2
   exit /b 2
 )
 
 if defined JAVA_HOME (
   set "JAVA_EXE=%JAVA_HOME%\bin\java.exe"
   if not exist "!JAVA_EXE!" (
-    echo gantry: JAVA_HOME is "%JAVA_HOME%", but !JAVA_EXE! does not exist; set JAVA_HOME to a Java 17 or newer installation, or unset it to use the java on PATH 1>&2
+    echo gantry: JAVA_HOME is "!JAVA_HOME!", but !JAVA_EXE! does not exist; set JAVA_HOME to a Java 17 or newer installation, or unset it to use the java on PATH 1>&2
     exit /b 2
   )
 ) else (
@@ -27,7 +28,8 @@ if defined JAVA_HOME (
 
 rem The major version from the first line of java -version, e.g. openjdk version "17.0.15" or java version "1.8.0_392".
 set "JAVA_VERSION="
-for /f "tokens=3" %%V in ('"!JAVA_EXE!" -version 2^>^&1 ^| findstr /i /c:"version"') do (
+rem (The doubled outer quotes survive cmd /c, which strips one pair from a command that starts with a quote.)
+for /f "tokens=3" %%V in ('""!JAVA_EXE!" -version 2^>^&1 ^| findstr /i /c:"version""') do (
   if not defined JAVA_VERSION set "JAVA_VERSION=%%~V"
 )
 set "JAVA_MAJOR="
@@ -40,11 +42,7 @@ if !JAVA_MAJOR_NUMBER! LSS 17 (
   exit /b 2
 )
 
-rem The class path in the build's order, from lib\classpath (one jar name a line).
-set "CP="
-for /f "usebackq delims=" %%L in ("%GANTRY_LIB%\classpath") do (
-  if defined CP (set "CP=!CP!;%GANTRY_LIB%\%%L") else (set "CP=%GANTRY_LIB%\%%L")
-)
-
-"!JAVA_EXE!" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare:auto %GANTRY_JAVA_OPTS% -cp "!CP!" dev.gantry.cli.Main %*
+rem Java's lib\* wildcard rather than the names in lib\classpath: the full list can pass cmd's 8,191-character line
+rem limit. The order of a wildcard is unspecified, which is safe here: no class is in two of the jars.
+"!JAVA_EXE!" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare:auto %GANTRY_JAVA_OPTS% -cp "%GANTRY_LIB%\*" dev.gantry.cli.Main %*
 exit /b !ERRORLEVEL!
