@@ -32,6 +32,7 @@ import dev.gantry.core.runs.StepDefinition;
 import dev.gantry.core.runs.StepInstance;
 import dev.gantry.core.runs.WorkflowDefinition;
 import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.core.state.StateDatabase;
 import dev.gantry.core.spec.SpecDocument;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
@@ -207,6 +208,20 @@ public final class Gantry implements AutoCloseable {
     /** One job, its status refreshed. */
     public JobRecord job(String id) {
         return jobs.job(id);
+    }
+
+    /** All known jobs, oldest first, as the state database holds them: no backend is asked (shell completion). */
+    public List<JobRecord> storedJobs() {
+        return jobs.stored();
+    }
+
+    /**
+     * Whether there is a state database to read: a configured server ({@code state.url}), or the SQLite file in the
+     * state directory. Reading jobs or runs creates the SQLite file when it is absent; a caller that only looks
+     * (shell completion) asks this first, so that looking leaves nothing behind.
+     */
+    public boolean stateExists() {
+        return config().stateServer().isPresent() || StateDatabase.sqliteExists(config().stateDirectory());
     }
 
     /** All known jobs, oldest first, unfinished ones refreshed with one status call per backend. */

@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.core.progress.Progress;
 import dev.gantry.core.provision.DoctorCheck;
 import dev.gantry.core.provision.ProvisionRequest;
 import dev.gantry.core.provision.ProvisionedVm;
@@ -60,6 +61,15 @@ public final class Vms {
      *     created, since a doctor that cannot log in would leave billing VMs behind
      */
     public List<VmInventoryEntry> up(VmUp request) {
+        return up(request, Progress.NONE);
+    }
+
+    /**
+     * As {@link #up(VmUp)}, telling {@code progress} what it is doing while it waits: creating the VMs, reading their
+     * host keys, waiting until they answer SSH and pass doctor (each can take minutes).
+     */
+    public List<VmInventoryEntry> up(VmUp request, Progress progress) {
+        Objects.requireNonNull(progress, "progress");
         Plan plan = gantry.plan(gantry.load(request.spec()));
         String key = readPublicKey(request.publicKeyFile());
         ReadinessCheck readiness = TcpPortCheck.ssh();
@@ -96,7 +106,7 @@ public final class Vms {
                 new ReadinessWait(readiness, request.waitTimeout(), interval, Clock.systemUTC(),
                         pause -> Thread.sleep(pause.toMillis())), Clock.systemUTC());
         List<VmInventoryEntry> vms = new ArrayList<>();
-        for (ProvisionedVm vm : provisioner.up(provision)) {
+        for (ProvisionedVm vm : provisioner.up(provision, progress)) {
             vms.add(vm.vm());
         }
         String pattern = provision.namePrefix() + "-*";

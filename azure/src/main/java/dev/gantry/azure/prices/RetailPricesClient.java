@@ -90,6 +90,14 @@ public final class RetailPricesClient {
      * reservations, non-hourly meters) are dropped here, where Azure's rows are read, whatever the filter let through.
      */
     public List<RetailPrice> vmPrices(Collection<String> regions) {
+        return vmPrices(regions, pages -> { });
+    }
+
+    /**
+     * As {@link #vmPrices(Collection)}, telling {@code pageFetched} how many pages have been read after each one: a
+     * region's prices take tens of pages, and a person waiting wants to see that the reading moves.
+     */
+    public List<RetailPrice> vmPrices(Collection<String> regions, java.util.function.IntConsumer pageFetched) {
         URI next = URI.create(endpoint + "?$filter=" + URLEncoder.encode(filter(regions), StandardCharsets.UTF_8)
                 .replace("+", "%20"));
         List<RetailPrice> prices = new ArrayList<>();
@@ -106,6 +114,7 @@ public final class RetailPricesClient {
                     prices.add(price);
                 }
             }
+            pageFetched.accept(pages);
             JsonNode link = page.get("NextPageLink");
             next = link == null || link.isNull() || link.asText().isEmpty() ? null : URI.create(link.asText());
         }

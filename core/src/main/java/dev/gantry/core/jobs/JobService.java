@@ -115,6 +115,11 @@ public final class JobService {
         return records;
     }
 
+    /** Every record as stored, oldest first: no backend is asked. */
+    public List<JobRecord> stored() {
+        return store.list();
+    }
+
     /** Every record, with unfinished jobs refreshed in one status call per backend. */
     public List<JobRecord> jobs() {
         return refresh(store.list());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.gantry.core.progress.Progress;
 import java.util.Objects;
 
 /**
@@ -45,6 +46,16 @@ public final class ReadinessWait {
 
     /** Returns when every VM is ready; throws {@link ErrorCode#REMOTE_ERROR} naming the ones that are not. */
     public void await(List<VmInventoryEntry> vms) {
+        await(vms, Progress.NONE);
+    }
+
+    /**
+     * As {@link #await(List)}, telling {@code progress} after every round which VMs it still waits for and why, as
+     * their check answered.
+     */
+    public void await(List<VmInventoryEntry> vms, Progress progress) {
+        String what = "waiting for " + vms.size() + (vms.size() == 1 ? " VM" : " VMs") + " to be ready";
+        progress.step(what);
         Instant deadline = clock.instant().plus(timeout);
         // Bounded by attempts as well as by time, so that a clock that does not move cannot make the wait endless.
         long attemptsLeft = timeout.toMillis() / Math.max(1, interval.toMillis()) + 1;
@@ -68,6 +79,8 @@ public final class ReadinessWait {
             if (pending.isEmpty() && hopeless.isEmpty()) {
                 return;
             }
+            progress.step(what, waiting.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                    .collect(java.util.stream.Collectors.joining("; ")));
             if (pending.isEmpty() || attemptsLeft <= 0 || !clock.instant().plus(interval).isBefore(deadline)) {
                 Map<String, String> all = new LinkedHashMap<>(hopeless);
                 all.putAll(waiting);

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.gantry.core.progress.Progress;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -52,6 +53,14 @@ public final class VmProvisioner {
      * refuses outright (quota, SKU) stops further starts, since the next VMs would be refused for the same reason.
      */
     public List<ProvisionedVm> up(ProvisionRequest request) {
+        return up(request, Progress.NONE);
+    }
+
+    /**
+     * As {@link #up(ProvisionRequest)}, telling {@code progress} what it is doing: creating, reading host keys,
+     * waiting for readiness (each step takes minutes, and a person watching wants to see which one it is in).
+     */
+    public List<ProvisionedVm> up(ProvisionRequest request, Progress progress) {
         ArmVms arm = ArmVms.connect(connector, request.subscriptionId());
         ensureResourceGroup(arm, request);
         String subnetId = ensureSubnet(arm, request);
@@ -68,7 +77,9 @@ public final class VmProvisioner {
             }
         }
         List<ProvisionedVm> created = new ArrayList<>();
+        String creating = "creating " + request.count() + " x " + request.vmSize() + " in " + request.region();
         for (Creation creation : started) {
+            progress.step(creating, created.size() + " of " + started.size() + " created");
             try {
                 ProvisionedVm vm = creation.finish().get();
                 VmInventoryEntry entry = withKnownHostKeys(vm.vm());
@@ -78,11 +89,12 @@ public final class VmProvisioner {
                 failures.put(creation.name(), e);
             }
         }
+        progress.step("reading SSH host keys through Azure Run Command");
         List<ProvisionedVm> provisioned = captureHostKeys(arm, request, created, failures);
         if (!failures.isEmpty()) {
             throw failed(failures, provisioned);
         }
-        readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList());
+        readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList(), progress);
         return List.copyOf(provisioned);
     }
 

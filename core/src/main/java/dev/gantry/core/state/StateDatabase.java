@@ -58,6 +58,11 @@ public final class StateDatabase implements AutoCloseable {
     /** The SQLite database's name in the state directory. */
     static final String SQLITE_FILE = "state.db";
 
+    /** Whether the state directory holds the SQLite database (opening it would create it). */
+    public static boolean sqliteExists(Path stateDirectory) {
+        return java.nio.file.Files.isRegularFile(stateDirectory.resolve(SQLITE_FILE));
+    }
+
     private StateDatabase(Dialect dialect, Connector connector, String location) throws SQLException {
         this.dialect = dialect;
         this.connector = connector;

@@ -49,6 +49,20 @@ class ReadinessWaitTest {
     }
 
     @Test
+    void tellsProgressAfterEachRoundWhichVmsItStillWaitsForAndWhy() {
+        Map<String, Integer> attempts = new HashMap<>();
+        ReadinessCheck slowSecond = vm -> attempts.merge(vm.name(), 1, Integer::sum) >= 2 || vm.name().equals("a-1")
+                ? ReadinessCheck.Readiness.ok() : ReadinessCheck.Readiness.notYet("booting");
+        List<String> steps = new ArrayList<>();
+
+        waitFor(slowSecond).await(List.of(VmInventoryTest.entry("a-1", Optional.empty()),
+                VmInventoryTest.entry("a-2", Optional.empty())), (what, detail) -> steps.add(what + " / " + detail));
+
+        assertEquals(List.of("waiting for 2 VMs to be ready / ", "waiting for 2 VMs to be ready / a-2: booting"), steps,
+                "the step as it starts, then the VMs still waited for after each round that leaves some");
+    }
+
+    @Test
     void givesUpAtTheBoundNamingEachVmAndWhy() {
         GantryException e = assertThrows(GantryException.class, () -> waitFor(
                 vm -> ReadinessCheck.Readiness.notYet("port 22 at " + vm.sshAddress() + " does not answer"))

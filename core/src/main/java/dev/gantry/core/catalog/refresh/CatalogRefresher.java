@@ -9,6 +9,7 @@ import dev.gantry.api.VmSize;
 import dev.gantry.azure.compute.ResourceSkusClient;
 import dev.gantry.azure.compute.SkuOffer;
 import dev.gantry.azure.prices.RetailPricesClient;
+import dev.gantry.core.progress.Progress;
 import dev.gantry.core.files.AtomicFile;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
@@ -68,20 +69,32 @@ public final class CatalogRefresher {
      * {@code DefaultAzureCredential} when a subscription is given, the embedded snapshot as base, the UTC clock.
      */
     public static CatalogRefresher azure(Optional<String> subscriptionId) {
-        return new CatalogRefresher(RetailPricesClient.publicApi()::vmPrices,
+        return new CatalogRefresher(PriceSource.retail(RetailPricesClient.publicApi()),
                 subscriptionId.<SkuSource>map(id -> ResourceSkusClient.azure(id)::vmSkus),
                 CatalogLoader.embedded(), Clock.systemUTC());
     }
 
     /** Refreshes the regions (at least one) into a catalog dated today. */
     public Catalog refresh(Collection<String> regions) {
+        return refresh(regions, Progress.NONE);
+    }
+
+    /**
+     * Refreshes the regions (at least one) into a catalog dated today, telling {@code progress} which API it reads
+     * (with the pages of prices read so far) and how many sizes it has priced: the prices of one region are tens of
+     * pages, which take a while.
+     */
+    public Catalog refresh(Collection<String> regions, Progress progress) {
         if (regions.isEmpty()) {
             throw new GantryException(ErrorCode.USAGE, "catalog refresh needs at least one region (--region R);"
                     + " the catalog's regions are " + base.regions());
         }
         Set<String> wanted = new TreeSet<>();
         regions.forEach(region -> wanted.add(region.toLowerCase(Locale.ROOT)));
-        PriceBook book = new PriceBook(prices.vmPrices(wanted));
+        String fetching = "fetching prices for " + String.join(" ", wanted) + " (Azure Retail Prices API)";
+        progress.step(fetching);
+        PriceBook book = new PriceBook(prices.vmPrices(wanted,
+                pages -> progress.step(fetching, pages + (pages == 1 ? " page" : " pages"))));
         Map<String, VmSize> known = new HashMap<>();
         Map<String, Optional<GpuModel>> knownModels = new HashMap<>();
         for (CatalogEntry entry : base.entries()) {
@@ -96,20 +109,26 @@ public final class CatalogRefresher {
         TreeSet<String> skipped = new TreeSet<>();
         if (skus.isPresent()) {
             provenance.add("origin: Azure Compute Resource SKUs API (sizes, capabilities, restrictions)");
-            for (SkuOffer offer : skus.get().vmSkus(wanted)) {
+            progress.step("fetching sizes for " + String.join(" ", wanted) + " (Azure Resource SKUs API)");
+            List<SkuOffer> offers = skus.get().vmSkus(wanted);
+            int priced = 0;
+            for (SkuOffer offer : offers) {
                 Optional<CatalogEntry> entry = entry(offer, known.get(offer.name()), book);
                 entry.ifPresentOrElse(entries::add, () -> skipped.add(offer.name()));
+                priced = reportPriced(progress, ++priced, offers.size());
             }
         } else {
             provenance.add("sizes: from the base catalog (" + base.info().source() + "), without credentials for"
                     + " the Resource SKUs API");
             Set<String> seen = new HashSet<>();
-            for (CatalogEntry entry : base.entries()) {
-                if (wanted.contains(entry.region()) && seen.add(entry.size().name() + "@" + entry.region())) {
-                    entries.add(new CatalogEntry(entry.size(), entry.region(),
-                            book.onDemand(entry.size().name(), entry.region()),
-                            book.spot(entry.size().name(), entry.region()), entry.gpuModel(), Optional.empty()));
-                }
+            List<CatalogEntry> sizes = base.entries().stream().filter(entry -> wanted.contains(entry.region())
+                    && seen.add(entry.size().name() + "@" + entry.region())).toList();
+            int priced = 0;
+            for (CatalogEntry entry : sizes) {
+                entries.add(new CatalogEntry(entry.size(), entry.region(),
+                        book.onDemand(entry.size().name(), entry.region()),
+                        book.spot(entry.size().name(), entry.region()), entry.gpuModel(), Optional.empty()));
+                priced = reportPriced(progress, ++priced, sizes.size());
             }
         }
         book.conflicts().forEach(conflict -> provenance.add("warning: " + conflict));
@@ -123,9 +142,22 @@ public final class CatalogRefresher {
                 LocalDate.now(clock)), base.gpuModels(), base.retiredSeries(), provenance);
     }
 
+    /** Every 100 sizes and at the last: a step per size would be thousands of calls for nothing to see. */
+    private static int reportPriced(Progress progress, int priced, int total) {
+        if (priced % 100 == 0 || priced == total) {
+            progress.step("pricing sizes", priced + " of " + total + " sizes");
+        }
+        return priced;
+    }
+
     /** Refreshes and writes the catalog to {@code cacheDir}, replacing the previous one atomically. */
     public Catalog refreshTo(Path cacheDir, Collection<String> regions) {
-        Catalog catalog = refresh(regions);
+        return refreshTo(cacheDir, regions, Progress.NONE);
+    }
+
+    /** As {@link #refreshTo(Path, Collection)}, telling {@code progress} how far it got. */
+    public Catalog refreshTo(Path cacheDir, Collection<String> regions, Progress progress) {
+        Catalog catalog = refresh(regions, progress);
         write(catalog, cacheDir);
         return catalog;
     }

@@ -175,6 +175,27 @@ class CatalogRefresherTest {
     }
 
     @Test
+    void tellsProgressEachPageOfPricesAndTheSizesPriced() throws Exception {
+        try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 0, null)) {
+            RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
+                    d -> { }, 3, Duration.ofSeconds(5));
+            List<String> steps = new ArrayList<>();
+            Catalog catalog = new CatalogRefresher(PriceSource.retail(prices), Optional.empty(),
+                    CatalogLoader.embedded(), CLOCK).refresh(List.of("eastus"), (what, detail) -> steps.add(
+                            what + (detail.isEmpty() ? "" : " / " + detail)));
+
+            String fetching = "fetching prices for eastus (Azure Retail Prices API)";
+            List<String> pages = new ArrayList<>(List.of(fetching));
+            for (int page = 1; page <= prices().size(); page++) {
+                pages.add(fetching + " / " + page + (page == 1 ? " page" : " pages"));
+            }
+            assertEquals(pages, steps.subList(0, pages.size()));
+            assertEquals("pricing sizes / " + catalog.entries().size() + " of " + catalog.entries().size() + " sizes",
+                    steps.get(steps.size() - 1));
+        }
+    }
+
+    @Test
     void withoutCredentialsRepricesTheBaseCatalogsSizes() throws Exception {
         try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 0, null)) {
             RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
