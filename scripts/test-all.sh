@@ -29,6 +29,7 @@ declare -A needed=(
   [sge_qmaster]=gridengine-master
   [sge_execd]=gridengine-exec
   [qsub]=gridengine-client
+  [zsh]=zsh
 )
 missing=()
 for cmd in "${!needed[@]}"; do

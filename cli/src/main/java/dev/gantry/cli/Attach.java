@@ -29,8 +29,11 @@ final class Attach {
      * @return the exit code: 0 when the run succeeded, 1 when it failed, was cancelled or is still running
      */
     static int drive(Verb verb, Runs runs, String runId, Duration timeout, boolean logs) throws InterruptedException {
-        boolean live = verb.env().terminal() && !verb.output.json() && !logs;
-        RunProgress progress = new RunProgress(verb.env().err(), live, runs, runId);
+        ProgressLine.Mode mode = ProgressLine.mode(verb);
+        if (mode == ProgressLine.Mode.LIVE && (verb.output.json() || logs)) {
+            mode = ProgressLine.Mode.PLAIN;
+        }
+        RunProgress progress = new RunProgress(verb.env().err(), mode, runs, runId);
         List<RunListener> listeners = logs ? List.of(progress, new StepOutput(verb)) : List.of(progress);
         RunRecord run;
         try {
@@ -53,7 +56,7 @@ final class Attach {
         while (true) {
             for (RunEvent event : runs.historyAfter(runId, seen)) {
                 seen = event.sequence();
-                if (!verb.output.json()) {
+                if (!verb.output.json() && !verb.root.quiet) {
                     verb.env().err().println(RunView.line(event));
                 }
             }

@@ -53,7 +53,10 @@ final class CatalogCommand implements Runnable {
             Optional<String> id = Optional.ofNullable(subscription)
                     .or(() -> Optional.ofNullable(env().environment().get("AZURE_SUBSCRIPTION_ID")));
             Path cache = env().home().resolve(".gantry").resolve("catalog");
-            Catalog catalog = CatalogRefresher.azure(id).refreshTo(cache, regions);
+            Catalog catalog;
+            try (ProgressLine progress = ProgressLine.of(this).ticking()) {
+                catalog = CatalogRefresher.azure(id).refreshTo(cache, regions, progress);
+            }
             env().err().println("gantry: wrote " + cache.resolve(CatalogLoader.CACHE_FILE));
             print(this, catalog);
             return Main.OK;

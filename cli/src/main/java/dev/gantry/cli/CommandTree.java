@@ -85,6 +85,8 @@ final class CommandTree {
         commands.put("vm", VmCommand.class);
         commands.put("doctor", DoctorCommand.class);
         commands.put("version", VersionCommand.class);
+        commands.put("completion", CompletionCommand.class);
+        commands.put("__complete", CompleteCommand.class);
         return Collections.unmodifiableMap(commands);
     }
 }

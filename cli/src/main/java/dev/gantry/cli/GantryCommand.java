@@ -32,6 +32,11 @@ final class GantryCommand implements Runnable {
             description = "Show stack traces of errors.")
     boolean debug;
 
+    @Option(names = {"-q", "--quiet"}, scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "Show no progress on standard error (live views, progress lines, run events); warnings "
+                    + "and errors still print.")
+    boolean quiet;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, scope = picocli.CommandLine.ScopeType.INHERIT,
             description = "Show help for the command.")
     boolean help;

@@ -27,7 +27,7 @@ final class LogsCommand extends Verb {
     @Option(names = "--tail", paramLabel = "N", description = "Start with the last N lines of each stream.")
     Integer tail;
 
-    @Option(names = "--stream", paramLabel = "STREAM", defaultValue = "both",
+    @Option(names = "--stream", paramLabel = "STREAM", defaultValue = "both", completionCandidates = Streams.class,
             description = "stdout, stderr or both (default: ${DEFAULT-VALUE}).")
     String stream;
 
@@ -82,5 +82,13 @@ final class LogsCommand extends Verb {
         throw new picocli.CommandLine.ParameterException(root.spec.commandLine().getSubcommands().get("logs"),
                 "run " + runId + " has " + steps.size() + " steps; name one: gantry logs " + runId + " STEP, with "
                 + "STEP one of " + String.join(", ", steps));
+    }
+
+    /** The values of --stream, for shell completion. */
+    static final class Streams implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.List.of("stdout", "stderr", "both").iterator();
+        }
     }
 }

@@ -13,7 +13,10 @@ import java.io.StringWriter;
  * What a person sees while a run is driven, on standard error: on a terminal, the steps table redrawn in place with
  * the latest event and a progress line under it (elapsed time and how many jobs are active, waiting and done),
  * redrawn every second so that a long wait shows it is alive; otherwise (a pipe, a CI log) each event as one
- * timestamped line.
+ * timestamped line. Either way, a step whose job waits at the backend (PENDING or PROVISIONING, which can last long
+ * when capacity is short) gets a {@link ProgressLine}: {@code step train: PENDING for 1m12s (waiting for capacity)},
+ * ticking in the live view, and in plain mode a line when it starts waiting, then every 30 seconds at most. With
+ * --quiet, nothing.
  */
 final class RunProgress implements RunListener {
     /** Redraws at most this often, so a burst of events does not flicker. */
@@ -21,6 +24,11 @@ final class RunProgress implements RunListener {
 
     private final PrintWriter err;
     private final boolean live;
+    private final boolean quiet;
+    /** Plain mode: the line of each step whose job waits at the backend, by step name. */
+    private final java.util.Map<String, ProgressLine> waiting = new java.util.HashMap<>();
+    /** Live mode: since when each step's job has waited in its state, as this view first saw it. */
+    private final java.util.Map<String, java.time.Instant> waitingSince = new java.util.HashMap<>();
     private final Runs runs;
     private final String runId;
     private int drawnLines;
@@ -29,23 +37,30 @@ final class RunProgress implements RunListener {
     private final long started = System.nanoTime();
     private final java.util.concurrent.ScheduledExecutorService ticker;
 
-    RunProgress(PrintWriter err, boolean live, Runs runs, String runId) {
+    RunProgress(PrintWriter err, ProgressLine.Mode mode, Runs runs, String runId) {
         this.err = err;
-        this.live = live;
+        this.live = mode == ProgressLine.Mode.LIVE;
+        this.quiet = mode == ProgressLine.Mode.QUIET;
         this.runs = runs;
         this.runId = runId;
-        this.ticker = live ? java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
+        this.ticker = quiet ? null : java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "gantry-live-view");
             thread.setDaemon(true);
             return thread;
-        }) : null;
+        });
         if (live) {
             ticker.scheduleWithFixedDelay(() -> redraw(true), 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        } else if (!quiet) {
+            // A job's PENDING or PROVISIONING is seen when the engine polls it, not as an event: look every second.
+            ticker.scheduleWithFixedDelay(this::plainWaiting, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 
     @Override
     public void event(RunEvent event) {
+        if (quiet) {
+            return;
+        }
         if (!live) {
             err.println(RunView.line(event));
             err.flush();
@@ -67,7 +82,60 @@ final class RunProgress implements RunListener {
         if (live) {
             ticker.shutdownNow();
             redraw(true);
+        } else if (!quiet) {
+            ticker.shutdownNow();
+            synchronized (this) {
+                waiting.values().forEach(ProgressLine::close);
+                waiting.clear();
+            }
         }
+    }
+
+    /** A step whose job waits at the backend, with what it waits for. */
+    record Waiting(String step, dev.gantry.api.backend.JobState state, String detail) {
+        String what() {
+            return "step " + step + ": " + state;
+        }
+    }
+
+    /**
+     * The steps whose latest attempt's job is PENDING or PROVISIONING at the backend, in the run's order; the detail
+     * is the backend's own message when it gave one.
+     */
+    static java.util.List<Waiting> waiting(RunStatus status) {
+        java.util.List<Waiting> result = new java.util.ArrayList<>();
+        for (StepRecord step : status.steps()) {
+            if (step.state() != StepState.SUBMITTED && step.state() != StepState.RUNNING) {
+                continue;
+            }
+            java.util.List<dev.gantry.core.runs.AttemptRecord> attempts = status.attemptsOf(step.name());
+            if (attempts.isEmpty()) {
+                continue;
+            }
+            dev.gantry.core.jobs.JobRecord job = status.jobs().get(attempts.get(attempts.size() - 1).jobId());
+            if (job == null || job.state() != dev.gantry.api.backend.JobState.PENDING
+                    && job.state() != dev.gantry.api.backend.JobState.PROVISIONING) {
+                continue;
+            }
+            String detail = !job.message().isBlank() ? job.message()
+                    : job.state() == dev.gantry.api.backend.JobState.PENDING ? "waiting for capacity"
+                    : "waiting for its nodes to start";
+            result.add(new Waiting(step.name(), job.state(), detail));
+        }
+        return result;
+    }
+
+    /** Plain mode: starts, repeats and ends the lines of waiting steps. */
+    private synchronized void plainWaiting() {
+        java.util.Set<String> still = new java.util.HashSet<>();
+        for (Waiting step : waiting(runs.snapshot(runId))) {
+            still.add(step.step());
+            ProgressLine line = waiting.computeIfAbsent(step.step(), name -> new ProgressLine(err,
+                    ProgressLine.Mode.PLAIN, java.time.Clock.systemUTC(), 80));
+            line.step(step.what(), step.detail());
+            line.tick();
+        }
+        waiting.keySet().removeIf(name -> !still.contains(name));
     }
 
     /** "elapsed 1m5s: 2 active, 1 waiting, 1 done of 4". */
@@ -91,6 +159,14 @@ final class RunProgress implements RunListener {
         RunStatus status = runs.snapshot(runId);
         RunView.print(frame, status);
         frame.println(lastEvent);
+        java.time.Instant at = java.time.Instant.now();
+        java.util.Set<String> still = new java.util.HashSet<>();
+        for (Waiting step : waiting(status)) {
+            still.add(step.what());
+            java.time.Instant since = waitingSince.computeIfAbsent(step.what(), what -> at);
+            frame.println(ProgressLine.render(step.what(), java.time.Duration.between(since, at), step.detail()));
+        }
+        waitingSince.keySet().removeIf(what -> !still.contains(what));
         frame.println(progressLine(status));
         frame.flush();
         String picture = text.toString();

@@ -35,6 +35,11 @@ final class VmCommand implements Runnable {
         });
     }
 
+    /** The facade's VMs, their notices printed above the progress line so that the two do not run together. */
+    static Vms vms(Verb verb, ProgressLine progress) {
+        return verb.root.gantry().vms(verb.env().azure(), notice -> progress.println("gantry: " + notice));
+    }
+
     static String subscription(Verb verb, String given) {
         String id = given != null ? given : verb.env().environment().get("AZURE_SUBSCRIPTION_ID");
         if (id == null || id.isBlank()) {
@@ -138,7 +143,11 @@ final class VmCommand implements Runnable {
             VmUp request = new VmUp(file, subscription(this, subscription), resourceGroup, Optional.ofNullable(count),
                     adminUser, publicKey(), login, Optional.ofNullable(publicIpSource),
                     Optional.ofNullable(namePrefix), skipDoctor, waitTimeout);
-            print(this, vms(this).up(request));
+            java.util.List<VmInventoryEntry> vms;
+            try (ProgressLine progress = ProgressLine.of(this).ticking()) {
+                vms = vms(this, progress).up(request, progress);
+            }
+            print(this, vms);
             return Main.OK;
         }
 
