@@ -87,6 +87,7 @@ final class CommandTree {
         commands.put("version", VersionCommand.class);
         commands.put("completion", CompletionCommand.class);
         commands.put("__complete", CompleteCommand.class);
+        commands.put("__docs", DocsCommand.class);
         return Collections.unmodifiableMap(commands);
     }
 }

@@ -57,11 +57,12 @@ public final class Main {
         return true;
     }
 
-    /** Whether picocli's automatic colours could switch on: a terminal, or colours forced. */
+    /** Whether picocli's automatic colours could switch on: a terminal without NO_COLOR, or colours forced. */
     private static boolean coloursPossible() {
         String force = System.getenv("CLICOLOR_FORCE");
-        return System.console() != null || System.getProperty("picocli.ansi") != null
-                || force != null && !force.equals("0");
+        String noColor = System.getenv("NO_COLOR");
+        boolean terminal = System.console() != null && (noColor == null || noColor.isEmpty());
+        return terminal || System.getProperty("picocli.ansi") != null || force != null && !force.equals("0");
     }
 
     /** Runs one invocation against the given environment and returns its exit code. */
@@ -76,6 +77,10 @@ public final class Main {
         commandLine.setOut(env.out());
         commandLine.setErr(env.err());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        if (!env.environment().getOrDefault("NO_COLOR", "").isEmpty()) {
+            // https://no-color.org: help is the only coloured output (picocli's, on a terminal); NO_COLOR turns it off.
+            commandLine.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        }
         commandLine.setParameterExceptionHandler((e, arguments) -> {
             env.err().println("gantry: error: " + e.getMessage());
             CommandLine.UnmatchedArgumentException.printSuggestions(e, env.err());
