@@ -84,7 +84,12 @@ final class ProgressLine implements Progress, AutoCloseable {
     }
 
     @Override
-    public synchronized void step(String what, String detail) {
+    public void step(String what, String detail) {
+        step(what, detail, null);
+    }
+
+    /** As {@link #step(String, String)}, for a step that began before it was shown: its time counts from then. */
+    synchronized void step(String what, String detail, Instant began) {
         if (mode == Mode.QUIET) {
             return;
         }
@@ -92,7 +97,7 @@ final class ProgressLine implements Progress, AutoCloseable {
         boolean started = !what.equals(this.what);
         if (started) {
             this.what = what;
-            since = now;
+            since = began != null ? began : now;
         }
         this.detail = detail == null ? "" : detail;
         if (mode == Mode.LIVE) {

@@ -27,8 +27,13 @@ final class RunProgress implements RunListener {
     private final boolean quiet;
     /** Plain mode: the line of each step whose job waits at the backend, by step name. */
     private final java.util.Map<String, ProgressLine> waiting = new java.util.HashMap<>();
-    /** Live mode: since when each step's job has waited in its state, as this view first saw it. */
+    /** Since when each step's job has waited in its state ("step train: PENDING"), as this view first saw it. */
     private final java.util.Map<String, java.time.Instant> waitingSince = new java.util.HashMap<>();
+    /**
+     * A job waits at the backend for a moment after every submit, and the engine sees it start only at its next poll:
+     * a wait is shown once it has lasted this long, so that only the waits worth watching get a line.
+     */
+    static final java.time.Duration WAIT_SHOWN_AFTER = java.time.Duration.ofSeconds(5);
     private final Runs runs;
     private final String runId;
     private int drawnLines;
@@ -117,7 +122,10 @@ final class RunProgress implements RunListener {
                     && job.state() != dev.gantry.api.backend.JobState.PROVISIONING) {
                 continue;
             }
-            String detail = !job.message().isBlank() ? job.message()
+            // "submitting" and "submitted" are Gantry's own words for a job the backend has said nothing of yet.
+            boolean told = !job.message().isBlank() && !job.message().equals("submitting")
+                    && !job.message().equals("submitted");
+            String detail = told ? job.message()
                     : job.state() == dev.gantry.api.backend.JobState.PENDING ? "waiting for capacity"
                     : "waiting for its nodes to start";
             result.add(new Waiting(step.name(), job.state(), detail));
@@ -125,16 +133,31 @@ final class RunProgress implements RunListener {
         return result;
     }
 
+    /** The waits that have lasted {@link #WAIT_SHOWN_AFTER}, each with since when this view has seen it. */
+    private java.util.Map<Waiting, java.time.Instant> longWaits(RunStatus status, java.time.Instant now) {
+        java.util.Map<Waiting, java.time.Instant> shown = new java.util.LinkedHashMap<>();
+        java.util.Set<String> still = new java.util.HashSet<>();
+        for (Waiting step : waiting(status)) {
+            still.add(step.what());
+            java.time.Instant since = waitingSince.computeIfAbsent(step.what(), what -> now);
+            if (!now.isBefore(since.plus(WAIT_SHOWN_AFTER))) {
+                shown.put(step, since);
+            }
+        }
+        waitingSince.keySet().removeIf(what -> !still.contains(what));
+        return shown;
+    }
+
     /** Plain mode: starts, repeats and ends the lines of waiting steps. */
     private synchronized void plainWaiting() {
         java.util.Set<String> still = new java.util.HashSet<>();
-        for (Waiting step : waiting(runs.snapshot(runId))) {
+        longWaits(runs.snapshot(runId), java.time.Instant.now()).forEach((step, since) -> {
             still.add(step.step());
             ProgressLine line = waiting.computeIfAbsent(step.step(), name -> new ProgressLine(err,
                     ProgressLine.Mode.PLAIN, java.time.Clock.systemUTC(), 80));
-            line.step(step.what(), step.detail());
+            line.step(step.what(), step.detail(), since);
             line.tick();
-        }
+        });
         waiting.keySet().removeIf(name -> !still.contains(name));
     }
 
@@ -160,13 +183,8 @@ final class RunProgress implements RunListener {
         RunView.print(frame, status);
         frame.println(lastEvent);
         java.time.Instant at = java.time.Instant.now();
-        java.util.Set<String> still = new java.util.HashSet<>();
-        for (Waiting step : waiting(status)) {
-            still.add(step.what());
-            java.time.Instant since = waitingSince.computeIfAbsent(step.what(), what -> at);
-            frame.println(ProgressLine.render(step.what(), java.time.Duration.between(since, at), step.detail()));
-        }
-        waitingSince.keySet().removeIf(what -> !still.contains(what));
+        longWaits(status, at).forEach((step, since) -> frame.println(ProgressLine.render(step.what(),
+                java.time.Duration.between(since, at), step.detail())));
         frame.println(progressLine(status));
         frame.flush();
         String picture = text.toString();

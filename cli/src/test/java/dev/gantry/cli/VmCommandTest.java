@@ -186,6 +186,32 @@ class VmCommandTest {
         assertTrue(up.err.contains("until they answer SSH\n"), up.err);
     }
 
+    /** A progress line on standard error when it is not a terminal: the UTC time first, then what is being done. */
+    static final String PROGRESS = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ gantry: ";
+
+    @Test
+    void upShowsTimestampedProgressOnStandardErrorOnlyAndNoneWithQuiet() throws Exception {
+        configure("[prog-1]");
+        vmAtH1("prog-1");
+
+        CliRun up = up("gpu.yaml", "prog", "--skip-doctor", "--wait-timeout", "30s", "--output", "json");
+
+        assertEquals(0, up.exitCode, up.toString());
+        for (String step : List.of("creating 1 x Standard_\\S+ in \\S+ \\(0 of 1 created\\)",
+                "reading SSH host keys through Azure Run Command", "waiting for 1 VM to be ready")) {
+            assertTrue(up.err.lines().anyMatch(l -> l.matches(PROGRESS + step)), step + " in: " + up.err);
+        }
+        assertFalse(up.err.contains("\r") || up.err.contains("\033"), "plain lines only: " + up.err);
+        assertEquals("prog-1", Json.MAPPER.readTree(up.out).get(0).path("name").asText(),
+                "standard output is the JSON alone: " + up.out);
+
+        CliRun quiet = up("gpu.yaml", "prog", "--skip-doctor", "--wait-timeout", "30s", "--quiet");
+
+        assertEquals(0, quiet.exitCode, quiet.toString());
+        assertFalse(quiet.err.lines().anyMatch(l -> l.matches(PROGRESS + ".*")), "--quiet: " + quiet.err);
+        assertTrue(quiet.out.startsWith("NAME"), quiet.out);
+    }
+
     @Test
     void aDoctorThatCouldNotLogInIsRefusedBeforeAnythingIsCreated() throws Exception {
         Path lonePublicKey = work.resolve("lone.pub");
