@@ -23,7 +23,7 @@ final class CliReference {
     /**
      * One example per command: real invocations against the repository's examples/*.yaml (a test parses every
      * line against the command model and checks the files exist). "$run" and "$job" are ids printed by the lines
-     * before them.
+     * before them; a retry waits (attach) until the cancelled run's driver has stopped.
      */
     static final Map<String, List<String>> EXAMPLES = Map.ofEntries(
             Map.entry("gantry backends", List.of("gantry backends --output json")),
@@ -37,7 +37,7 @@ final class CliReference {
             Map.entry("gantry attach", List.of("run=$(gantry run examples/local-workflow.yaml --detach)",
                     "gantry attach \"$run\"")),
             Map.entry("gantry retry", List.of("run=$(gantry run examples/local-workflow.yaml --detach)",
-                    "gantry attach \"$run\"", "gantry retry \"$run\" train")),
+                    "gantry cancel \"$run\"", "gantry attach \"$run\"", "gantry retry \"$run\"")),
             Map.entry("gantry logs", List.of("job=$(gantry run examples/quickstart.yaml --detach)",
                     "gantry logs \"$job\" --follow --stream stdout")),
             Map.entry("gantry cancel", List.of("run=$(gantry run examples/local-workflow.yaml --detach)",
