@@ -81,7 +81,8 @@ final class Completion {
                     case "${what%% *}" in
                         (words) compadd -- ${=${what#words}} ;;
                         (files) _files ;;
-                        (specs) _files -g '*.(yaml|yml|json)' ;;
+                        # Not _files -g: when no spec file matches it falls back to every file.
+                        (specs) _path_files -g '*.(yaml|yml|json)'; _path_files -/ ;;
                     esac
                 }
                 if [ "$funcstack[1]" = "_gantry" ]; then

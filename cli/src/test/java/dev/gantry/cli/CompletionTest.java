@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The completion scripts in the real shells: bash runs its completion function as bash's completion would (the
- * words in COMP_WORDS, the function filling COMPREPLY); zsh checks the script's syntax, loads it after compinit and
- * runs its {@code _gantry} with compadd and _files standing in for zsh's own (their filtering by the typed prefix is
- * zsh's, not the script's, and is not exercised here). The call-backs run a real gantry JVM.
+ * words in COMP_WORDS, the function filling COMPREPLY); zsh checks the script's syntax, and an interactive zsh on a
+ * pseudo-terminal (zsh/zpty) with compinit loads the script, is typed a line and TAB, and prints the line as
+ * completion left it. The call-backs run a real gantry JVM.
  */
 class CompletionTest {
     @TempDir
@@ -128,6 +128,7 @@ class CompletionTest {
                 "print -r -- \"compdef: $_comps[gantry]\"",
                 "compadd() { [[ $1 == -- ]] && shift; print -r -- \"compadd: $*\"; }",
                 "_files() { print -r -- \"_files: $*\"; }",
+                "_path_files() { print -r -- \"_path_files: $*\"; }",
                 "t() { words=(\"$@\"); CURRENT=${#words}; _gantry; }",
                 "t gantry pl",
                 "t gantry vm ''",
@@ -142,9 +143,48 @@ class CompletionTest {
         assertEquals("compadd: up list down", lines.get(2));
         assertTrue(lines.get(3).startsWith("compadd: --output -o --region"), lines.toString());
         assertEquals("compadd: table json", lines.get(4));
-        assertEquals("_files: -g *.(yaml|yml|json)", lines.get(5));
-        assertEquals("_files: ", lines.get(6));
-        assertEquals(7, lines.size(), lines.toString());
+        assertEquals("_path_files: -g *.(yaml|yml|json)", lines.get(5));
+        assertEquals("_path_files: -/", lines.get(6));
+        assertEquals("_files: ", lines.get(7));
+        assertEquals(8, lines.size(), lines.toString());
+    }
+
+    @Test
+    void anInteractiveZshCompletesWhatIsTypedWithTab() throws Exception {
+        List<String> typed = List.of("gantry pl", "gantry vm u", "gantry --quiet catalog re", "gantry plan --outp",
+                "gantry plan --output j", "gantry plan specs/tr", "gantry plan specs/no", "gantry plan --catalog specs/no");
+        StringBuilder keys = new StringBuilder();
+        for (String line : typed) {
+            // TAB completes; then the line, as completion left it, is printed: Ctrl-A puts the print in front of it.
+            keys.append("zpty -w -n z ").append(quote(line)).append("$'\\t\\C-aprint -r -- LINE:\\n'\n");
+        }
+        String harness = String.join("\n",
+                "zmodload zsh/zpty",
+                "zpty z zsh -f -i",
+                "zpty -w z 'PS1=\"%% \"; autoload -Uz compinit; compinit -u -d " + work.resolve(".zcompdump-i")
+                        + "; source " + zshScript + "'",
+                keys.toString(),
+                "zpty -w z 'print -r -- DONE'",
+                "out=''",
+                "for i in {1..300}; do",
+                "  while zpty -r -t z chunk; do out+=$chunk; done",
+                "  [[ $out == *$'\\nDONE'* ]] && break",
+                "  sleep 0.2",
+                "done",
+                "zpty -d z",
+                "print -r -- \"${out//$'\\r'/}\"",
+                "");
+        List<String> completed = shell("zsh", "-f", "-c", harness).stream().filter(l -> l.startsWith("LINE:"))
+                .map(l -> l.substring("LINE:".length()).stripTrailing()).toList();
+
+        assertEquals(List.of("gantry plan", "gantry vm up", "gantry --quiet catalog refresh", "gantry plan --output",
+                "gantry plan --output json", "gantry plan specs/train.yaml", "gantry plan specs/no",
+                "gantry plan --catalog specs/notes.txt"), completed,
+                "a SPEC is offered spec files only, a FILE option any file");
+    }
+
+    private static String quote(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
     }
 
     /** What bash's completion offers for the words, the last one being completed, in the work directory. */
