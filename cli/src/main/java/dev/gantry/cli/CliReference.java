@@ -181,7 +181,7 @@ final class CliReference {
             s.append("## Arguments\n\n| Argument | Required | Description |\n| --- | --- | --- |\n");
             for (PositionalParamSpec positional : positionals) {
                 String label = positional.paramLabel() + (positional.arity().max() > 1 ? "..." : "");
-                s.append("| `").append(label).append("` | ").append(positional.arity().min() > 0 ? "yes" : "no")
+                s.append("| `").append(cell(label)).append("` | ").append(positional.arity().min() > 0 ? "yes" : "no")
                         .append(" | ").append(cell(description(positional))).append(" |\n");
             }
             s.append('\n');
@@ -244,7 +244,7 @@ final class CliReference {
         return description.length == 0 ? "" : description[0];
     }
 
-    /** Text for a table cell: a | would end the cell. */
+    /** Text for a table cell: a | would end the cell, even in a code span (GitHub renders \| as |). */
     private static String cell(String text) {
         return text.replace("|", "\\|");
     }
