@@ -26,6 +26,14 @@ final class CommandTree {
         return build(root, null);
     }
 
+    /**
+     * Every command, for a command that describes them all (the reference pages, the completion scripts): the tree
+     * of its own invocation holds only itself.
+     */
+    static CommandLine.Model.CommandSpec everyCommand(CommandLine.Model.CommandSpec any) {
+        return full((GantryCommand) any.root().userObject()).getCommandSpec();
+    }
+
     /** The root and the command {@code args} names, or every command when they name none that exists. */
     static CommandLine forArguments(GantryCommand root, String... args) {
         String name = commandName(args);

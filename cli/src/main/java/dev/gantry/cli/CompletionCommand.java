@@ -26,7 +26,7 @@ final class CompletionCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "SHELL: '" + shell + "' is not supported; "
                     + "choose one of " + String.join(", ", Completion.SHELLS) + " (gantry completion bash)");
         }
-        spec.commandLine().getOut().print(Completion.script(shell, spec.root()));
+        spec.commandLine().getOut().print(Completion.script(shell, CommandTree.everyCommand(spec)));
         spec.commandLine().getOut().flush();
         return Main.OK;
     }

@@ -29,7 +29,7 @@ final class DocsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Map<String, String> pages = CliReference.render(spec.root());
+        Map<String, String> pages = CliReference.render(CommandTree.everyCommand(spec));
         Files.createDirectories(directory);
         try (DirectoryStream<Path> old = Files.newDirectoryStream(directory, "*.md")) {
             for (Path page : old) {

@@ -43,7 +43,7 @@ public final class Main {
         }
         String text;
         if (args[0].equals("--version") || args[0].equals("-V")) {
-            text = VersionCommand.line() + System.lineSeparator();
+            text = BuildFacts.versionLine() + System.lineSeparator();
         } else if ((args[0].equals("--help") || args[0].equals("-h")) && !coloursPossible()) {
             text = RootUsage.stored().orElse(null);
         } else {

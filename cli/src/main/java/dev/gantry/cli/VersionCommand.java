@@ -4,18 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.CatalogInfo;
 import dev.gantry.core.Gantry;
 import dev.gantry.core.catalog.CatalogLoader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "version", description = "Print Gantry's version, the commit it was built from, its embedded "
         + "catalog and the Java runtime it runs on.")
 final class VersionCommand extends Verb {
-    /** Written by the build (cli/src/build/BuildInfo.java). */
-    static final String BUILD_PROPERTIES = "build.properties";
-
     @Override
     public Integer call() {
         String version = version();
@@ -54,7 +48,7 @@ final class VersionCommand extends Verb {
 
     /** The one line of {@code gantry --version}: the version and the commit it was built from. */
     static String line() {
-        return "gantry " + version() + " (commit " + commit() + ")";
+        return BuildFacts.versionLine();
     }
 
     /** {@code gantry --version} when the command model is built (an option after others). */
@@ -67,24 +61,6 @@ final class VersionCommand extends Verb {
 
     /** The git commit this CLI was built from; {@code unknown} when built outside a git checkout. */
     static String commit() {
-        return CommitHolder.COMMIT;
-    }
-
-    /** Read once, on first use. */
-    private static final class CommitHolder {
-        static final String COMMIT = read();
-
-        private static String read() {
-            Properties properties = new Properties();
-            try (InputStream in = VersionCommand.class.getResourceAsStream(BUILD_PROPERTIES)) {
-                if (in == null) {
-                    return "unknown"; // compiled without the build step, e.g. by an IDE
-                }
-                properties.load(in);
-            } catch (IOException e) {
-                return "unknown";
-            }
-            return properties.getProperty("commit", "unknown");
-        }
+        return BuildFacts.commit();
     }
 }

@@ -36,7 +36,7 @@ class CliReferenceTest {
         CliEnvironment env = new CliEnvironment(new PrintWriter(sink), new PrintWriter(sink), Map.of(), REPOSITORY,
                 REPOSITORY);
         GantryCommand root = new GantryCommand(env);
-        return new CommandLine(root, new CommandFactory(root));
+        return CommandTree.full(root);
     }
 
     static CommandSpec model() {
