@@ -43,7 +43,7 @@ public final class Main {
         }
         String text;
         if (args[0].equals("--version") || args[0].equals("-V")) {
-            text = BuildFacts.versionLine() + System.lineSeparator();
+            text = new StringBuilder(BuildFacts.versionLine()).append(System.lineSeparator()).toString();
         } else if ((args[0].equals("--help") || args[0].equals("-h")) && !coloursPossible()) {
             text = RootUsage.stored().orElse(null);
         } else {
