@@ -111,4 +111,16 @@ fi
 log "end-to-end: the gantry command"
 scripts/e2e.sh
 
+# --- start-up of the command, against a bare java -version (reported, not failed on, as the benchmarks above) ---
+log "benchmark: start-up of ./gantry and of the installed archive against java -version"
+if [[ -f benchmarks/target/benchmarks.classpath ]] && compgen -G 'cli/target/gantry-*.tar.gz' >/dev/null; then
+  install_dir="$(mktemp -d)"
+  tar xzf cli/target/gantry-*.tar.gz -C "$install_dir"
+  java -cp "benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)" \
+    dev.gantry.benchmarks.StartupComparison 15 examples/quickstart.yaml ./gantry "$install_dir"/gantry-*/bin/gantry
+  rm -rf "$install_dir"
+else
+  echo "the benchmarks module or the installable archive was not built by this run (Maven arguments: $*)"
+fi
+
 log "all tests passed"

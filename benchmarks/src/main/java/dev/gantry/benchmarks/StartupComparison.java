@@ -46,7 +46,7 @@ public final class StartupComparison {
             commands.put(launcher + " " + version, List.of(launcher, version));
             commands.put(launcher + " plan", List.of(launcher, "plan", spec));
         }
-        awaitStartupArchives(home);
+        StartupArchives.await(home);
         Map<String, long[]> times = new LinkedHashMap<>();
         commands.keySet().forEach(name -> times.put(name, new long[runs]));
         for (int i = 0; i < runs; i++) {
@@ -89,33 +89,6 @@ public final class StartupComparison {
             throw new IllegalStateException(String.join(" ", command) + " exited " + code);
         }
         return took;
-    }
-
-    /**
-     * The launchers make their start-up archive in the background after a first run; measuring before it is there
-     * would time the runs without it. Waits while a training run holds its lock (in the user's cache, or in a
-     * checkout's cli/target/startup).
-     */
-    private static void awaitStartupArchives(Path home) throws IOException, InterruptedException {
-        List<Path> places = List.of(home.resolve(".cache").resolve("gantry"), Path.of("cli", "target", "startup"));
-        long deadline = System.nanoTime() + 180_000_000_000L;
-        Thread.sleep(500);
-        while (System.nanoTime() < deadline) {
-            boolean training = false;
-            for (Path place : places) {
-                if (Files.isDirectory(place)) {
-                    try (var found = Files.find(place, 3, (path, attributes) ->
-                            path.getFileName().toString().equals("training.lock"))) {
-                        training |= found.findAny().isPresent();
-                    }
-                }
-            }
-            if (!training) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("a launcher's start-up archive was still being made after 3 minutes");
     }
 
     private static int exitCode(List<String> command, Path home) throws IOException, InterruptedException {

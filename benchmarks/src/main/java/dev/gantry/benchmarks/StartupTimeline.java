@@ -46,8 +46,8 @@ public final class StartupTimeline {
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("HOME", home.toString());
         builder.environment().put("GANTRY_STATE_DIR", home.resolve("state").toString());
-        new ProcessBuilder(args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start().waitFor(); // makes the start-up archive
+        builder.start().waitFor(); // makes the start-up archive, in the same home as the measured run
+        StartupArchives.await(home);
         builder.environment().put("GANTRY_JAVA_OPTS", "-Xlog:class+load=info:file=" + log + ":uptime");
         long start = System.nanoTime();
         int code = builder.start().waitFor();
