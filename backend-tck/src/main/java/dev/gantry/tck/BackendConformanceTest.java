@@ -324,14 +324,18 @@ public abstract class BackendConformanceTest {
             }
         }, "tck-follower");
         follower.start();
-        Thread.sleep(300);
-        assertTrue(follower.isAlive(), "follow returned while the job was still running");
-        follower.interrupt();
-        follower.join(fixture.timeout().toMillis());
-        assertFalse(follower.isAlive(), "an interrupted follow must return");
-        assertEquals(List.of(), unexpected, "an interrupted follow returns or throws InterruptedException only");
-        assertEquals(JobState.RUNNING, backend.status(job).state(), "the interruption must not touch the job");
-        backend.cancel(job);
+        try {
+            Thread.sleep(300);
+            assertTrue(follower.isAlive(), "follow returned while the job was still running");
+            follower.interrupt();
+            follower.join(fixture.timeout().toMillis());
+            assertFalse(follower.isAlive(), "an interrupted follow must return");
+            assertEquals(List.of(), unexpected, "an interrupted follow returns or throws InterruptedException only");
+            assertEquals(JobState.RUNNING, backend.status(job).state(), "the interruption must not touch the job");
+        } finally {
+            // Also ends a follow that failed to stop, which would otherwise poll on into (and skew) later cases.
+            backend.cancel(job);
+        }
     }
 
     // ---- cancel and eviction

@@ -247,6 +247,43 @@ class PoolAndFaultsTest {
         }
     }
 
+    /** What a command's thread saw: the failure, and whether its interrupt flag was still set after it. */
+    private record Outcome(GantryException failure, boolean stillInterrupted) {
+    }
+
+    @Test
+    void anInterruptWhileAChannelOpensEndsTheCommandAtOnceAndKeepsTheFlag() throws Exception {
+        // A host that stops answering leaves its session looking alive, so a channel open waits for the server's
+        // confirmation up to the connect timeout: the window in which JSch alone would swallow the interrupt.
+        SshTarget target = h2.target().withConnectTimeout(Duration.ofSeconds(10));
+        try (SshPool pool = new SshPool(QUICK)) {
+            connectionOf(pool, target);
+            TestHosts.script("power-off", String.valueOf(h2.number()));
+            CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    pool.exec(target, List.of("true"), TIMEOUT);
+                    outcome.complete(new Outcome(null, Thread.currentThread().isInterrupted()));
+                } catch (GantryException e) {
+                    outcome.complete(new Outcome(e, Thread.currentThread().isInterrupted()));
+                }
+            }, "interrupted-caller");
+            caller.start();
+            Thread.sleep(500);
+            assertTrue(caller.isAlive(), "the open must still be waiting for the host that stopped answering");
+            long started = System.nanoTime();
+            caller.interrupt();
+            Outcome seen = outcome.get(5, TimeUnit.SECONDS);
+            long elapsed = millisSince(started);
+            assertTrue(elapsed < 1000, "the interrupted command ended " + elapsed + " ms after the interrupt");
+            assertTrue(seen.failure() != null, "an interrupted command cannot have succeeded");
+            assertEquals(ErrorCode.REMOTE_ERROR, seen.failure().code());
+            assertTrue(seen.failure().getMessage().startsWith("interrupted while opening an SSH exec channel to "
+                    + h2.address() + ":22"), seen.failure().getMessage());
+            assertTrue(seen.stillInterrupted(), "the caller's interrupt flag must survive the SSH layer");
+        }
+    }
+
     @Test
     void keepalivesNoticeAHostThatVanishedUnderARunningCommand() throws Exception {
         SshTarget target = h2.target().withKeepaliveInterval(Duration.ofMillis(300));

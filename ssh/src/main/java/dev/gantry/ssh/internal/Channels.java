@@ -7,6 +7,10 @@ import com.jcraft.jsch.Session;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -28,6 +32,18 @@ final class Channels {
     });
     private static final long WATCH_MILLIS = 20;
 
+    /**
+     * JSch's connect swallows interrupts: it waits for the server's confirmation, and then for the answer to the exec
+     * request, in loops that catch InterruptedException and go on (clearing the flag). A caller stopped while a
+     * channel opened (a log follow its user left) would run on as if never asked. So the connect runs here and the
+     * caller waits for it interruptibly; daemon threads, reused, as many as channels open at once.
+     */
+    private static final ExecutorService CONNECTOR = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "gantry-ssh-channel-connect");
+        thread.setDaemon(true);
+        return thread;
+    });
+
     private Channels() {
     }
 
@@ -47,6 +63,7 @@ final class Channels {
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, connection.target().connectTimeout().toMillis());
         long deadline = System.nanoTime() + connection.target().connectTimeout().toNanos();
         connection.acquireChannelSlot();
+        // True once the channel, or its slot, belongs to someone else: the caller, or a connect still under way.
         boolean opened = false;
         try {
             for (int attempt = 1; ; attempt++) {
@@ -60,9 +77,14 @@ final class Channels {
                         throw new JSchException("session is down");
                     }
                     configure.accept(channel);
-                    connectWatched(channel, session, timeoutMillis);
+                    connectWatched(connection, channel, session, timeoutMillis);
                     opened = true;
                     return channel;
+                } catch (InterruptedException e) {
+                    opened = true; // the abandoned connect closes the channel and gives the slot back
+                    Thread.currentThread().interrupt();
+                    throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while opening an SSH " + type
+                            + " channel to " + connection.target().host() + ":" + connection.target().port(), e);
                 } catch (JSchException e) {
                     if (finishedWhileConnecting(channel, e)) {
                         opened = true;
@@ -116,8 +138,39 @@ final class Channels {
 
     /** Closes a channel from {@link #open} and gives its slot back. Call exactly once per channel. */
     static void close(TargetConnection connection, Channel channel) {
+        close(connection, channel, false);
+    }
+
+    private static void close(TargetConnection connection, Channel channel, boolean stopFirst) {
+        try {
+            if (stopFirst) {
+                stop(channel);
+            } else {
+                channel.disconnect();
+            }
+        } finally {
+            connection.releaseChannelSlot();
+        }
+    }
+
+    /**
+     * Best effort: ask sshd to kill the process (servers without signal support ignore it), then close the channel.
+     * The signal must never reach the server for a channel it has already freed: OpenSSH answers that by dropping
+     * the whole connection, and with it every other command on the pooled session. JSch's Channel.disconnect(),
+     * which its reader thread also runs when the server closes the channel, clears "connected" under the channel's
+     * monitor before it sends its own close; holding that monitor here orders the two.
+     */
+    static void stop(Channel channel) {
+        synchronized (channel) {
+            if (channel.isConnected() && !channel.isClosed()) {
+                try {
+                    channel.sendSignal("KILL");
+                } catch (Exception ignored) {
+                    // The channel is closed next either way.
+                }
+            }
+        }
         channel.disconnect();
-        connection.releaseChannelSlot();
     }
 
     private static void pause(TargetConnection connection) {
@@ -130,18 +183,53 @@ final class Channels {
         }
     }
 
-    private static void connectWatched(Channel channel, Session session, int timeoutMillis) throws JSchException {
+    /**
+     * Connects the channel, woken early when its session dies (see {@link #WATCHER}) and given up at once when the
+     * calling thread is interrupted. An abandoned connect goes on in the background, woken too, and its channel is
+     * stopped and its slot given back as soon as it returns: whatever it may have started on the server is stopped.
+     */
+    private static void connectWatched(TargetConnection connection, Channel channel, Session session,
+                                       int timeoutMillis) throws JSchException, InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before the channel was opened");
+        }
         ScheduledFuture<?> watch = WATCHER.scheduleWithFixedDelay(() -> {
             if (!session.isConnected()) {
-                synchronized (channel) {
-                    channel.notifyAll();
-                }
+                wake(channel);
             }
         }, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        CompletableFuture<Void> connecting = CompletableFuture.runAsync(() -> {
+            try {
+                channel.connect(timeoutMillis);
+            } catch (JSchException e) {
+                throw new CompletionException(e);
+            }
+        }, CONNECTOR);
+        connecting.whenComplete((ignored, failure) -> watch.cancel(false));
         try {
-            channel.connect(timeoutMillis);
-        } finally {
-            watch.cancel(false);
+            connecting.get();
+        } catch (InterruptedException e) {
+            connecting.whenComplete((ignored, failure) -> close(connection, channel, true));
+            wake(channel); // a wait for the server's confirmation ends now, and the connect with it
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof JSchException jsch) {
+                throw jsch;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("connecting an SSH channel failed", cause);
+        }
+    }
+
+    private static void wake(Channel channel) {
+        synchronized (channel) {
+            channel.notifyAll();
         }
     }
 }

@@ -46,7 +46,7 @@ public final class CommandRun {
                     throw lost(connection, program, null);
                 }
                 if (System.nanoTime() > deadline) {
-                    stop(channel);
+                    Channels.stop(channel);
                     throw new GantryException(ErrorCode.REMOTE_ERROR, "`" + program + "` on "
                             + connection.target().host() + ":" + connection.target().port() + " did not finish within "
                             + timeout.toMillis() + " ms; its channel was closed and the command signalled to stop");
@@ -61,7 +61,7 @@ public final class CommandRun {
             }
             return new RemoteResult(status, stdout.toByteArray(), stderr.toByteArray());
         } catch (InterruptedException e) {
-            stop(channel);
+            Channels.stop(channel);
             Thread.currentThread().interrupt();
             throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while `" + program + "` ran on "
                     + connection.target().host() + ":" + connection.target().port(), e);
@@ -82,25 +82,5 @@ public final class CommandRun {
         return new GantryException(ErrorCode.REMOTE_ERROR, "the connection to " + connection.target().host() + ":"
                 + connection.target().port() + " was lost while `" + program + "` ran; it may or may not have "
                 + "finished there. The next command reconnects", cause);
-    }
-
-    /**
-     * Best effort: ask sshd to kill the process (servers without signal support ignore it), then close the channel.
-     * The signal must never reach the server for a channel it has already freed: OpenSSH answers that by dropping
-     * the whole connection, and with it every other command on the pooled session. JSch's Channel.disconnect(),
-     * which its reader thread also runs when the server closes the channel, clears "connected" under the channel's
-     * monitor before it sends its own close; holding that monitor here orders the two.
-     */
-    static void stop(com.jcraft.jsch.Channel channel) {
-        synchronized (channel) {
-            if (channel.isConnected() && !channel.isClosed()) {
-                try {
-                    channel.sendSignal("KILL");
-                } catch (Exception ignored) {
-                    // The channel is closed next either way.
-                }
-            }
-        }
-        channel.disconnect();
     }
 }

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,8 +119,23 @@ public final class FileTransfer {
 
     private static GantryException failure(TargetConnection connection, String action, String remotePath,
                                            SftpException e) {
+        if (interrupted(e)) {
+            // JSch turns an interrupt of its pipe read into an SFTP failure and the flag is gone: give it back.
+            Thread.currentThread().interrupt();
+            return new GantryException(ErrorCode.REMOTE_ERROR, "interrupted during the SFTP " + action + " of "
+                    + remotePath + " on " + connection.target().host() + ":" + connection.target().port(), e);
+        }
         return new GantryException(ErrorCode.REMOTE_ERROR, "cannot " + action + " " + remotePath + " on "
                 + connection.target().host() + ":" + connection.target().port() + " over SFTP: " + e.getMessage()
                 + " (SFTP status " + e.id + ")", e);
+    }
+
+    private static boolean interrupted(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedIOException || cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -100,7 +100,7 @@ public final class LineStream implements RemoteCommand {
     @Override
     public void cancel() {
         cancelled = true;
-        CommandRun.stop(channel);
+        Channels.stop(channel);
         finish();
     }
 
