@@ -113,30 +113,47 @@ public final class BuildInfo {
                 continue;
             }
             Path jar = Path.of(item);
-            if (Files.isDirectory(jar) || (jar.getParent() != null
-                    && jar.getParent().getFileName().toString().equals("target"))) {
-                continue; // a module of this build (classes directory or freshly packaged jar): Gantry itself
-            }
             Path dir = jar.getParent();
-            String artifactId = dir.getParent().getFileName().toString();
-            String version = dir.getFileName().toString();
-            Path pom = dir.resolve(artifactId + "-" + version + ".pom");
+            Path pom;
+            Path repository;
+            boolean ofThisBuild = Files.isDirectory(jar)
+                    || (dir != null && dir.getFileName().toString().equals("target"));
+            if (ofThisBuild) {
+                // A module of this build (classes directory or freshly packaged jar): its pom.xml is beside target/.
+                Path module = Files.isDirectory(jar) ? jar.getParent().getParent() : dir.getParent();
+                pom = module.resolve("pom.xml");
+                repository = null;
+            } else {
+                String artifactId = dir.getParent().getFileName().toString();
+                String version = dir.getFileName().toString();
+                pom = dir.resolve(artifactId + "-" + version + ".pom");
+                repository = dir.getParent().getParent();
+            }
+            if (ofThisBuild && !Files.isRegularFile(pom)) {
+                continue; // Gantry's own classes, compiled where no module POM is beside them
+            }
             if (!Files.isRegularFile(pom)) {
                 throw new IllegalStateException("third-party listing: no POM next to " + jar + " (expected " + pom
                         + "); the listing must name the license of every bundled jar");
             }
             Element project = parse(pom);
             String groupId = text(project, "groupId").or(() -> parentField(project, "groupId")).orElse("?");
-            if (groupId.equals("dev.gantry")) {
-                continue;
+            if (groupId.equals("dev.gantry") && child(project, "licenses") == null) {
+                continue; // Gantry itself; a module of ours that declares a license is someone else's code (picocli)
             }
-            Path repository = dir.getParent().getParent();
-            for (int i = 0; i < groupId.split("\\.").length; i++) {
-                repository = repository.getParent();
+            String artifactId = text(project, "artifactId").orElseThrow();
+            // The repository's directories name the version exactly; a module of this build has it from its POM.
+            String version = repository != null ? dir.getFileName().toString()
+                    : text(project, "version").or(() -> parentField(project, "version")).orElseThrow();
+            if (repository != null) {
+                for (int i = 0; i < groupId.split("\\.").length; i++) {
+                    repository = repository.getParent();
+                }
             }
             List<String> licenses = licenses(project, repository);
             StringBuilder entry = new StringBuilder();
-            String name = text(project, "name").orElse(artifactId);
+            Path parentPom = parentPom(project, pom, repository);
+            String name = rawText(project, "name").map(n -> interpolate(n, pom, parentPom)).orElse(artifactId);
             entry.append(groupId).append(':').append(artifactId).append(':').append(version).append('\n');
             entry.append("  ").append(name).append(" (lib/").append(jar.getFileName()).append(")\n");
             text(project, "url").ifPresent(url -> entry.append("  ").append(url).append('\n'));
@@ -157,6 +174,47 @@ public final class BuildInfo {
         entries.values().forEach(e -> out.append(e).append('\n'));
         out.append(entries.size()).append(" third-party jars.\n");
         return out.toString();
+    }
+
+    /**
+     * A POM's text with {@code ${property}} replaced from the properties of the POM or of its parent beside it
+     * (a module of this build names picocli's version through the parent's {@code picocli.version}).
+     */
+    private static String interpolate(String text, Path pom, Path parentPom) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{([^}]+)}").matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = null;
+            for (Path p : new Path[] {pom, parentPom}) {
+                Element properties = p == null || !Files.isRegularFile(p) ? null
+                        : child(parseUnchecked(p), "properties");
+                if (value == null && properties != null) {
+                    value = text(properties, m.group(1)).orElse(null);
+                }
+            }
+            if (value == null) {
+                throw new IllegalStateException("third-party listing: " + pom + " names ${" + m.group(1)
+                        + "}, which neither it nor its parent POM defines");
+            }
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** Where a POM's parent is: beside the module in this build, else in the local repository; null if none. */
+    private static Path parentPom(Element project, Path pom, Path repository) {
+        Element parent = child(project, "parent");
+        if (parent == null) {
+            return null;
+        }
+        if (repository == null) {
+            return pom.toAbsolutePath().getParent().getParent().resolve("pom.xml");
+        }
+        String g = text(parent, "groupId").orElseThrow();
+        String a = text(parent, "artifactId").orElseThrow();
+        String v = text(parent, "version").orElseThrow();
+        return repository.resolve(g.replace('.', '/')).resolve(a).resolve(v).resolve(a + "-" + v + ".pom");
     }
 
     /** The licenses a POM declares, else those of the nearest parent that declares any. */
@@ -180,6 +238,9 @@ public final class BuildInfo {
             if (parent == null) {
                 break;
             }
+            if (repository == null) {
+                break; // a module of this build lists third-party code only where its own POM names the license
+            }
             String g = text(parent, "groupId").orElseThrow();
             String a = text(parent, "artifactId").orElseThrow();
             String v = text(parent, "version").orElseThrow();
@@ -198,6 +259,14 @@ public final class BuildInfo {
         return parent == null ? Optional.empty() : text(parent, field);
     }
 
+    private static Element parseUnchecked(Path pom) {
+        try {
+            return parse(pom);
+        } catch (Exception e) {
+            throw new IllegalStateException("third-party listing: cannot read " + pom + ": " + e.getMessage(), e);
+        }
+    }
+
     private static Element parse(Path pom) throws Exception {
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(false);
@@ -213,6 +282,13 @@ public final class BuildInfo {
             }
         }
         return null;
+    }
+
+    /** An element's text as written, properties not replaced. */
+    private static Optional<String> rawText(Element parent, String name) {
+        Element e = child(parent, name);
+        return e == null || e.getTextContent().isBlank() ? Optional.empty()
+                : Optional.of(e.getTextContent().trim().replaceAll("\\s+", " "));
     }
 
     private static Optional<String> text(Element parent, String name) {

@@ -71,6 +71,41 @@ class BuildInfoTest {
     }
 
     @Test
+    void aModuleOfThisBuildThatDeclaresALicenseIsListedAsThirdParty() throws Exception {
+        // picocli-java17: picocli's sources compiled by this build; its POM names picocli's license, and its name
+        // names picocli's version through the parent POM's property.
+        Path modules = dir.resolve("build");
+        write(modules.resolve("pom.xml"), """
+                <project><groupId>dev.gantry</groupId><artifactId>gantry-parent</artifactId><version>1.2.3</version>
+                <properties><picocli.version>4.7.7</picocli.version></properties></project>
+                """);
+        write(modules.resolve("picocli-java17/pom.xml"), """
+                <project><parent><groupId>dev.gantry</groupId><artifactId>gantry-parent</artifactId>
+                <version>1.2.3</version></parent><artifactId>picocli-java17</artifactId>
+                <name>picocli ${picocli.version}, compiled for Java 17</name><url>https://picocli.info</url>
+                <licenses><license><name>Apache-2.0</name></license></licenses></project>
+                """);
+        Path jar = write(modules.resolve("picocli-java17/target/picocli-java17-1.2.3.jar"), "jar");
+        // A module of ours without a license of its own is Gantry itself.
+        write(modules.resolve("gantry-core/pom.xml"), """
+                <project><parent><groupId>dev.gantry</groupId><artifactId>gantry-parent</artifactId>
+                <version>1.2.3</version></parent><artifactId>gantry-core</artifactId></project>
+                """);
+        Path core = write(modules.resolve("gantry-core/target/gantry-core-1.2.3.jar"), "jar");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        Path dist = dir.resolve("dist");
+        Result result = run("1.2.3", dir, classes, dist, String.join(java.io.File.pathSeparator, classes.toString(),
+                core.toString(), jar.toString()));
+        assertEquals(0, result.code, result.output);
+        String listing = Files.readString(dist.resolve("THIRD-PARTY.txt"));
+        assertTrue(listing.contains("dev.gantry:picocli-java17:1.2.3\n"
+                + "  picocli 4.7.7, compiled for Java 17 (lib/picocli-java17-1.2.3.jar)\n  https://picocli.info\n"
+                + "  License: Apache-2.0\n"), listing);
+        assertTrue(!listing.contains("gantry-core"), listing);
+        assertTrue(listing.endsWith("1 third-party jars.\n"), listing);
+    }
+
+    @Test
     void aJarWithoutItsPomFailsTheBuildNamingTheJar() throws Exception {
         Path jar = write(dir.resolve("repository/org/example/lonely/1.0/lonely-1.0.jar"), "jar");
         Result result = run("1.2.3", dir, dir.resolve("classes"), dir.resolve("dist"), jar.toString());

@@ -58,6 +58,13 @@ class StartupClassesTest {
         assertEquals(0, plan.exitCode, plan.err);
         assertTrue(plan.out.contains("Standard_"), plan.out);
         assertNoClients(plan);
+        // Found on first use: ServiceLoader's search for provider files opens every jar, and a plan needs no backend.
+        assertEquals(List.of(), plan.loaded("dev.gantry.backend."), "backend classes loaded by a plan");
+        // A text plan makes no JSON: Jackson's ObjectMapper costs about 35 ms to start.
+        assertEquals(List.of(), plan.loaded("com.fasterxml.jackson.databind.ObjectMapper"),
+                "the JSON mapper loaded by a text plan");
+        // The job service's id parts (a seeded SecureRandom) are made with the first job id, never for a plan.
+        assertEquals(List.of(), plan.loaded("java.security.SecureRandom"), "a SecureRandom seeded by a plan");
     }
 
     @Test

@@ -107,7 +107,7 @@ public final class Gantry implements AutoCloseable {
 
     /** Installed backend providers, sorted by name. */
     public List<BackendProvider> backends() {
-        return services.registry().providers();
+        return services.registry().get().providers();
     }
 
     /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
@@ -267,7 +267,7 @@ public final class Gantry implements AutoCloseable {
     public synchronized Backend backend(String name) {
         Backend backend = open.get(name);
         if (backend == null) {
-            backend = services.registry().create(name, config().backendConfig(name), backendContext(name));
+            backend = services.registry().get().create(name, config().backendConfig(name), backendContext(name));
             open.put(name, backend);
         }
         return backend;
@@ -302,7 +302,7 @@ public final class Gantry implements AutoCloseable {
 
     /** The installed backends by name (the providers ServiceLoader found plus those added in code). */
     public BackendRegistry registry() {
-        return services.registry();
+        return services.registry().get();
     }
 
     @Override

@@ -9,11 +9,12 @@ import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.GpuModel;
 import dev.gantry.core.catalog.RetiredSeries;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,18 +80,21 @@ final class CatalogIndex {
         for (int i = 0; i < regionNames.length; i++) {
             regionIds.put(regionNames[i], i);
         }
-        TreeSet<String> names = new TreeSet<>();
-        for (CatalogEntry entry : list) {
-            names.add(entry.size().name());
-        }
-        sizeNames = names.toArray(new String[0]);
+        // A catalog lists each size once per region (5,975 rows of 844 sizes in the embedded one), and
+        // everything but the region, prices and restriction is a fact of the size: derived once per size, which is
+        // most of the index's cost on a cold start (the name pattern, the retired series and the GPU model). Sizes
+        // are told apart by identity, which the compact catalog shares between rows; a catalog that does not share
+        // them costs one derivation per row, as before.
+        Map<VmSize, SizeFacts> factsOf = new IdentityHashMap<>();
         Map<String, Integer> rankOf = new HashMap<>();
+        for (CatalogEntry entry : list) {
+            factsOf.computeIfAbsent(entry.size(), size -> new SizeFacts(size, catalog));
+            rankOf.putIfAbsent(entry.size().name(), 0);
+        }
+        sizeNames = rankOf.keySet().toArray(new String[0]);
+        Arrays.sort(sizeNames);
         for (int i = 0; i < sizeNames.length; i++) {
             rankOf.put(sizeNames[i], i);
-        }
-        Map<String, String> retiredBySize = new HashMap<>();
-        for (String name : sizeNames) {
-            retiredBySize.put(name, catalog.retirement(name).map(RetiredSeries::series).orElse(null));
         }
 
         region = new int[n];
@@ -114,26 +118,25 @@ final class CatalogIndex {
         List<Integer> compute = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries[i];
-            VmSize size = entry.size();
+            SizeFacts facts = factsOf.get(entry.size());
             region[i] = regionIds.get(entry.region());
-            sizeRank[i] = rankOf.get(size.name());
-            group[i] = groupOf(size);
-            Optional<GpuSpec> spec = size.gpu();
-            gpuCount[i] = spec.map(GpuSpec::count).orElse(0);
-            gpuMemoryGib[i] = spec.map(GpuSpec::memoryGib).orElse(0.0);
-            vendor[i] = spec.map(GpuSpec::vendor).orElse(GpuVendor.ANY);
-            rdma[i] = size.rdma();
-            vcpus[i] = usableVcpus(size);
-            memoryGib[i] = size.memoryGib();
-            excludedKind[i] = size.architecture() == Architecture.ARM64 || "B".equals(size.family())
-                    || size.name().startsWith("Basic_");
-            retiredSeries[i] = retiredBySize.get(size.name());
+            sizeRank[i] = rankOf.get(facts.name);
+            group[i] = facts.group;
+            gpuCount[i] = facts.gpuCount;
+            gpuMemoryGib[i] = facts.gpuMemoryGib;
+            vendor[i] = facts.vendor;
+            rdma[i] = facts.rdma;
+            vcpus[i] = facts.vcpus;
+            memoryGib[i] = facts.memoryGib;
+            excludedKind[i] = facts.excludedKind;
+            retiredSeries[i] = facts.retiredSeries;
             restriction[i] = entry.restriction().orElse(null);
             onDemand[i] = known(entry.price(false).orElse(Double.NaN));
             spot[i] = known(entry.price(true).orElse(Double.NaN));
-            Optional<GpuModel> model = entry.gpuModel().or(() -> spec.flatMap(s -> catalog.gpuModel(s.model())));
-            tflops[i] = model.map(GpuModel::tensorTflops).filter(t -> t > 0).orElse(Double.NaN);
-            releaseYear[i] = model.map(GpuModel::releaseYear).orElse(0);
+            // A row may name its own GPU model (a catalog file's column); otherwise the size's model holds.
+            Optional<GpuModel> model = entry.gpuModel();
+            tflops[i] = model.isPresent() ? tflops(model.get()) : facts.tflops;
+            releaseYear[i] = model.isPresent() ? model.get().releaseYear() : facts.releaseYear;
             switch (group[i]) {
                 case ND, NC -> gpu.add(i);
                 case MEMORY_OPTIMIZED -> memory.add(i);
@@ -197,6 +200,44 @@ final class CatalogIndex {
             case "F" -> COMPUTE_OPTIMIZED;
             default -> OTHER;
         };
+    }
+
+    private static double tflops(GpuModel model) {
+        return model.tensorTflops() > 0 ? model.tensorTflops() : Double.NaN;
+    }
+
+    /** What the index keeps of a size, the same in every region that offers it. */
+    private static final class SizeFacts {
+        final String name;
+        final byte group;
+        final int gpuCount;
+        final double gpuMemoryGib;
+        final GpuVendor vendor;
+        final boolean rdma;
+        final int vcpus;
+        final double memoryGib;
+        final boolean excludedKind;
+        final String retiredSeries;
+        final double tflops;
+        final int releaseYear;
+
+        SizeFacts(VmSize size, Catalog catalog) {
+            name = size.name();
+            group = groupOf(size);
+            Optional<GpuSpec> spec = size.gpu();
+            gpuCount = spec.map(GpuSpec::count).orElse(0);
+            gpuMemoryGib = spec.map(GpuSpec::memoryGib).orElse(0.0);
+            vendor = spec.map(GpuSpec::vendor).orElse(GpuVendor.ANY);
+            rdma = size.rdma();
+            vcpus = usableVcpus(size);
+            memoryGib = size.memoryGib();
+            excludedKind = size.architecture() == Architecture.ARM64 || "B".equals(size.family())
+                    || name.startsWith("Basic_");
+            retiredSeries = catalog.retirement(name).map(RetiredSeries::series).orElse(null);
+            Optional<GpuModel> model = spec.flatMap(s -> catalog.gpuModel(s.model()));
+            tflops = model.map(CatalogIndex::tflops).orElse(Double.NaN);
+            releaseYear = model.map(GpuModel::releaseYear).orElse(0);
+        }
     }
 
     /** A constrained-vCPU size offers its constrained count even if the catalog lists the full one. */

@@ -105,6 +105,13 @@ public final class Catalog {
 
     /** The retired series a size belongs to, if any. */
     public Optional<RetiredSeries> retirement(String sizeName) {
-        return retired.stream().filter(series -> series.matches(sizeName)).findFirst();
+        // A loop, not a stream: the advisor's index asks this of every size (844 in the embedded catalog) on each
+        // start, before the JIT has compiled anything, where a stream pipeline per call costs more than the matching.
+        for (RetiredSeries series : retired) {
+            if (series.matches(sizeName)) {
+                return Optional.of(series);
+            }
+        }
+        return Optional.empty();
     }
 }

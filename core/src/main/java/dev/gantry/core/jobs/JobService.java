@@ -28,12 +28,9 @@ import java.util.Optional;
  * between leaves a record whose idempotency key finds the job again instead of creating a second one.
  */
 public final class JobService {
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
     private final JobStore store;
     private final BackendSessions backends;
     private final Clock clock;
-    private final SecureRandom random = new SecureRandom();
 
     public JobService(JobStore store, BackendSessions backends, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
@@ -44,8 +41,8 @@ public final class JobService {
     /** A fresh job id: the workload name, a UTC timestamp and a random suffix. */
     public String newJobId(String workloadName) {
         byte[] bytes = new byte[3];
-        random.nextBytes(bytes);
-        return workloadName + "-" + STAMP.format(clock.instant()) + "-" + HexFormat.of().formatHex(bytes);
+        IdParts.RANDOM.nextBytes(bytes);
+        return workloadName + "-" + IdParts.STAMP.format(clock.instant()) + "-" + HexFormat.of().formatHex(bytes);
     }
 
     /**
@@ -210,5 +207,15 @@ public final class JobService {
         return new GantryException(ErrorCode.JOB_NOT_FOUND, "job '" + record.id() + "' was never confirmed by backend '"
                 + record.backend() + "' (its submission was interrupted); run the spec again with --idempotency-key "
                 + record.id() + " to finish submitting it without creating a second job");
+    }
+
+    /**
+     * Made when the first id is: seeding a SecureRandom and building a formatter cost about 10 ms of start-up, which
+     * the commands that only plan or read (most of them) would otherwise pay when the service is wired.
+     */
+    private static final class IdParts {
+        static final SecureRandom RANDOM = new SecureRandom();
+        static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
+                .withZone(ZoneOffset.UTC);
     }
 }

@@ -112,10 +112,10 @@ final class CoreModule {
 
     @Provides
     @Singleton
-    static CoreServices services(GantrySettings settings, SpecReader specs, BackendRegistry registry,
+    static CoreServices services(GantrySettings settings, SpecReader specs, Lazy<BackendRegistry> registry,
                                  JobStore jobStore, Lazy<RunStore> runStore, SecretResolver secrets,
                                  Lazy<Catalog> catalog, Lazy<Advisor> advisor, Clock clock) {
-        return new CoreServices(settings, settings.config(), specs, registry, jobStore, runStore::get, secrets,
+        return new CoreServices(settings, settings.config(), specs, registry::get, jobStore, runStore::get, secrets,
                 catalog::get, advisor::get, clock);
     }
 }

@@ -13,9 +13,12 @@ import java.util.function.Supplier;
 
 /**
  * The services the core component provides. The catalog and the advisor are loaded on first use: validating a spec
- * or listing jobs never pays for loading prices.
+ * or listing jobs never pays for loading prices. The backends are found on first use too: ServiceLoader looks for
+ * provider files in every jar on the class path (opening all of them, about 30 ms for the CLI's 75), which a plan or
+ * a validation never needs.
  */
-public record CoreServices(GantrySettings settings, GantryConfig config, SpecReader specs, BackendRegistry registry,
+public record CoreServices(GantrySettings settings, GantryConfig config, SpecReader specs,
+                           Supplier<BackendRegistry> registry,
                            JobStore jobStore, Supplier<RunStore> runStore, SecretResolver secrets,
                            Supplier<Catalog> catalog,
                            Supplier<Advisor> advisor, Clock clock) {
