@@ -180,6 +180,15 @@ check "gantry version prints the embedded catalog's source and date" \
   grep -qE '^catalog: SkyPilot .*, [0-9]{4}-[0-9]{2}-[0-9]{2} \(embedded\)$' "$out"
 check "gantry version prints the Java runtime" grep -qE '^java: +[0-9]+.* \(.+\), /' "$out"
 
+# --help and --version map no start-up archive (it costs them more than it saves) and so start no training run.
+mkdir -p "$work/home3"
+user_gantry "$work/home3" --version
+check "gantry --version prints the version line" grep -qx "gantry ${name#gantry-} (commit $commit)" "$out"
+user_gantry "$work/home3" --help
+check "gantry --help prints the usage" grep -q '^Usage: gantry' "$out"
+check "gantry --version and --help in a fresh home start no start-up archive" bash -c \
+  "sleep 2; [[ ! -e '$work/home3/.cache/gantry' ]]"
+
 # Arguments reach the CLI verbatim: a path with spaces.
 mkdir -p "$work/a dir"
 cp "$gantry_home/examples/quickstart.yaml" "$work/a dir/quick start.yaml"

@@ -76,10 +76,17 @@ public final class StartupComparison {
         System.out.println(unmet.isEmpty() ? "all start-up targets met" : "targets not met: " + unmet);
     }
 
-    private static long time(List<String> command, Path home) throws IOException, InterruptedException {
+    static long time(List<String> command, Path home) throws IOException, InterruptedException {
+        return time(command, home, Map.of());
+    }
+
+    /** One run's wall time, in a given home, with {@code env} added to the environment; a failed run throws. */
+    static long time(List<String> command, Path home, Map<String, String> env)
+            throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().put("HOME", home.toString());
+        builder.environment().putAll(env);
         builder.environment().put("GANTRY_STATE_DIR", home.resolve("state").toString());
         long start = System.nanoTime();
         Process process = builder.start();
@@ -98,7 +105,7 @@ public final class StartupComparison {
         return builder.start().waitFor();
     }
 
-    private static double median(long[] values) {
+    static double median(long[] values) {
         long[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
