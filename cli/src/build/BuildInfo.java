@@ -234,20 +234,16 @@ public final class BuildInfo {
             if (!found.isEmpty()) {
                 return found;
             }
-            Element parent = child(current, "parent");
-            if (parent == null) {
-                break;
-            }
             if (repository == null) {
                 break; // a module of this build lists third-party code only where its own POM names the license
             }
-            String g = text(parent, "groupId").orElseThrow();
-            String a = text(parent, "artifactId").orElseThrow();
-            String v = text(parent, "version").orElseThrow();
-            Path pom = repository.resolve(g.replace('.', '/')).resolve(a).resolve(v).resolve(a + "-" + v + ".pom");
+            Path pom = parentPom(current, null, repository);
+            if (pom == null) {
+                break;
+            }
             if (!Files.isRegularFile(pom)) {
-                throw new IllegalStateException("third-party listing: parent POM " + g + ":" + a + ":" + v
-                        + " is not in the local repository (" + pom + ")");
+                throw new IllegalStateException("third-party listing: the parent POM " + pom
+                        + " is not in the local repository; the listing must name the license of every bundled jar");
             }
             current = parse(pom);
         }
