@@ -1,5 +1,6 @@
-# Gantry status on Grid Engine: what the job directories (job_records, login/records.sh, above) and ONE qstat say
-# about the given jobs, and qacct for those that ended without an exit record (killed, or their host lost).
+# Gantry status on Grid Engine: what ONE qstat and then the job directories (job_records, login/records.sh, above)
+# say about the given jobs, and qacct for those that ended without an exit record (killed, or their host lost).
+# qstat first, so that a job that left the queue shows the exit record its script wrote.
 # Arguments: $1 = the work directory, $2 = the directory of Grid Engine's commands ("" or ending in /), then
 # Gantry's job ids.
 # Prints, per job, its J line (login/records.sh); then =qstat, qstat's XML and =end-qstat; then, per job that
@@ -10,8 +11,11 @@ set -u
 wd=$1
 bin=$2
 shift 2
-job_records "$wd" ge-id "$@"
-[ -n "$ids" ] || exit 0
+job_ids "$wd" ge-id "$@"
+if [ -z "$ids" ]; then
+  job_records "$wd" ge-id "$@"
+  exit 0
+fi
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout 20"
 # All of this user's jobs, pending and running, in one call; the ones asked for are picked out by number.
@@ -19,6 +23,7 @@ listed=$($limit "${bin}qstat" -xml -u "$(id -un)" 2>"$wd/.qstat.err.$$")
 status=$?
 error=$(cat "$wd/.qstat.err.$$" 2>/dev/null)
 rm -f "$wd/.qstat.err.$$"
+job_records "$wd" ge-id "$@"
 if [ "$status" -ne 0 ]; then
   printf 'E\t%s\n' "qstat failed (exit $status): $(printf '%s' "$error" | tr '\n\t' '  ')"
   exit 0

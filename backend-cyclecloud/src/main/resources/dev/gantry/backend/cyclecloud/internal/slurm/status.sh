@@ -1,5 +1,5 @@
-# Gantry status on Slurm: what the job directories (job_records, login/records.sh, above) and ONE squeue say about
-# the given jobs.
+# Gantry status on Slurm: what ONE squeue and then the job directories (job_records, login/records.sh, above) say
+# about the given jobs: squeue first, so that a job squeue calls ended shows the exit record its script wrote.
 # Arguments: $1 = the work directory, $2 = the directory of Slurm's commands ("" or ending in /), $3 = Slurm's job
 # completion log ("" when not configured), then Gantry's job ids.
 # Prints, per job, its J line (login/records.sh); then squeue's lines as Q<TAB>line; then, for
@@ -10,8 +10,11 @@ wd=$1
 bin=$2
 jobcomp=$3
 shift 3
-job_records "$wd" slurm-id "$@"
-[ -n "$ids" ] || exit 0
+job_ids "$wd" slurm-id "$@"
+if [ -z "$ids" ]; then
+  job_records "$wd" slurm-id "$@"
+  exit 0
+fi
 # squeue waits a long time for a controller that is down: bounded, so the poll answers (with the error) instead.
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout 20"
@@ -21,6 +24,7 @@ listed=$(TZ=UTC $limit "${bin}squeue" -h -r -t all -j "${ids#,}" \
 status=$?
 error=$(cat "$wd/.squeue.err.$$" 2>/dev/null)
 rm -f "$wd/.squeue.err.$$"
+job_records "$wd" slurm-id "$@"
 # Every id unknown to Slurm (all past MinJobAge) is an answer, not a failure.
 case $error in
   *"Invalid job id"*) status=0 ;;
