@@ -13,7 +13,7 @@ bin=$2
 shift 2
 job_ids "$wd" ge-id "$@"
 if [ -z "$ids" ]; then
-  job_records "$wd" ge-id "$@"
+  job_records "$wd" "$@"
   exit 0
 fi
 limit=
@@ -23,7 +23,7 @@ listed=$($limit "${bin}qstat" -xml -u "$(id -un)" 2>"$wd/.qstat.err.$$")
 status=$?
 error=$(cat "$wd/.qstat.err.$$" 2>/dev/null)
 rm -f "$wd/.qstat.err.$$"
-job_records "$wd" ge-id "$@"
+job_records "$wd" "$@"
 if [ "$status" -ne 0 ]; then
   printf 'E\t%s\n' "qstat failed (exit $status): $(printf '%s' "$error" | tr '\n\t' '  ')"
   exit 0

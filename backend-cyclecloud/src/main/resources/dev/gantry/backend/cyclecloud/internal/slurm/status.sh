@@ -12,7 +12,7 @@ jobcomp=$3
 shift 3
 job_ids "$wd" slurm-id "$@"
 if [ -z "$ids" ]; then
-  job_records "$wd" slurm-id "$@"
+  job_records "$wd" "$@"
   exit 0
 fi
 # squeue waits a long time for a controller that is down: bounded, so the poll answers (with the error) instead.
@@ -24,7 +24,7 @@ listed=$(TZ=UTC $limit "${bin}squeue" -h -r -t all -j "${ids#,}" \
 status=$?
 error=$(cat "$wd/.squeue.err.$$" 2>/dev/null)
 rm -f "$wd/.squeue.err.$$"
-job_records "$wd" slurm-id "$@"
+job_records "$wd" "$@"
 # Every id unknown to Slurm (all past MinJobAge) is an answer, not a failure.
 case $error in
   *"Invalid job id"*) status=0 ;;
