@@ -5,7 +5,7 @@ import dev.gantry.core.runs.RunState;
 import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.runs.StepRecord;
 import dev.gantry.core.runs.StepState;
-import dev.gantry.core.state.SqlRunStore;
+import dev.gantry.runs.state.SqlRunStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

@@ -26,7 +26,7 @@ public final class StartupTimeline {
             new String[] {"JVM start", "java.lang.Object"},
             new String[] {"CLI main", "dev.gantry.cli.Main"},
             new String[] {"command model (picocli)", "picocli.CommandLine"},
-            new String[] {"Gantry facade and wiring (Dagger)", "dev.gantry.core.Gantry"},
+            new String[] {"Gantry facade and wiring (Dagger)", "dev.gantry.Gantry"},
             new String[] {"configuration", "dev.gantry.core.config.ConfigLoader"},
             new String[] {"spec reading (Jackson, SnakeYAML)", "dev.gantry.core.spec.SpecReader"},
             new String[] {"catalog", "dev.gantry.core.catalog.CatalogLoader"},

@@ -3,7 +3,7 @@ package dev.gantry.cli;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogLine;
-import dev.gantry.core.Runs;
+import dev.gantry.Runs;
 import dev.gantry.core.runs.RunEvent;
 import dev.gantry.core.runs.RunListener;
 import dev.gantry.core.runs.RunRecord;

@@ -1,7 +1,7 @@
 package dev.gantry.cli;
 
 import dev.gantry.api.backend.BackendProvider;
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.runs.RunRecord;
 import java.util.ArrayList;

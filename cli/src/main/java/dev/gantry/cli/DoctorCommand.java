@@ -7,7 +7,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

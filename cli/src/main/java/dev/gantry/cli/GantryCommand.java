@@ -1,6 +1,6 @@
 package dev.gantry.cli;
 
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package dev.gantry.cli;
 
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import dev.gantry.core.runs.RunRecord;
 import java.util.Optional;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package dev.gantry.cli;
 
-import dev.gantry.core.Runs;
+import dev.gantry.Runs;
 import dev.gantry.core.runs.RunEvent;
 import dev.gantry.core.runs.RunListener;
 import dev.gantry.core.runs.RunStatus;

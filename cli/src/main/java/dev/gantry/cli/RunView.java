@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.JsonLinesEventLog;
+import dev.gantry.runs.engine.JsonLinesEventLog;
 import dev.gantry.core.runs.RunEvent;
 import dev.gantry.core.runs.RunRecord;
 import dev.gantry.core.runs.RunStatus;

@@ -2,7 +2,7 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.CatalogInfo;
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import dev.gantry.core.catalog.CatalogLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

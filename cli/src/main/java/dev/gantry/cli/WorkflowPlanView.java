@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.Plan;
 import dev.gantry.core.advisor.PlanJson;
-import dev.gantry.core.runs.RunProvenance;
+import dev.gantry.runs.engine.RunProvenance;
 import dev.gantry.core.runs.StepDefinition;
 import dev.gantry.core.runs.WorkflowPlan;
 import java.io.PrintWriter;

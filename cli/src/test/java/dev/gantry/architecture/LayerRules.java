@@ -67,11 +67,41 @@ final class LayerRules {
     }
 
     static ArchRule coreNeverImportsABackend() {
-        return noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.images..", "dev.gantry.ssh..",
+        return noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.runs..", "dev.gantry.images..", "dev.gantry.ssh..",
                         "dev.gantry.hosts..", "dev.gantry.azure..", "dev.gantry.api..", "dev.gantry.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.gantry.backend..")
                 .because("backends are found with ServiceLoader, never named: core and the CLI reach a backend only "
                         + "through the SPI, by its name in the configuration");
+    }
+
+    /**
+     * Core decides; the modules beside it do. Core's classes never open a database, start a process, hold a file
+     * lock, open a socket or speak SSH, and never reach the runs module or the facade that sits on it: what does
+     * implements ports core defines.
+     */
+    static ArchRule coreOnlyDecides() {
+        return noClasses().that().resideInAPackage("dev.gantry.core..")
+                .should().dependOnClassesThat(doing())
+                .because("core decides and does no I/O of its own, so its decisions are tested without I/O; the state "
+                        + "database, the job service, the run engine and provisioning live in the runs module");
+    }
+
+    private static DescribedPredicate<JavaClass> doing() {
+        return new DescribedPredicate<>("I/O that does rather than decides (JDBC, processes, sockets, file locks, "
+                + "SSH) or the runs module and the facade") {
+            @Override
+            public boolean test(JavaClass target) {
+                String name = target.getName();
+                return name.startsWith("java.sql.") || name.startsWith("javax.sql.") || name.startsWith("org.sqlite.")
+                        || name.startsWith("org.postgresql.") || name.startsWith("dev.gantry.ssh.")
+                        || name.startsWith("com.jcraft.") || name.startsWith("dev.gantry.runs.")
+                        || target.getPackageName().equals("dev.gantry")
+                        || List.of("java.lang.ProcessBuilder", "java.lang.Process", "java.lang.ProcessHandle",
+                                "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.FileLock",
+                                "java.nio.channels.SocketChannel", "java.nio.channels.ServerSocketChannel")
+                        .contains(name);
+            }
+        };
     }
 
     static ArchRule coreAndCliReachAzureOnlyThroughTheAzureModule() {
@@ -109,8 +139,8 @@ final class LayerRules {
             public boolean test(JavaClass target) {
                 String name = target.getName();
                 return name.startsWith("dev.gantry.images.")
-                        || name.startsWith("dev.gantry.core.provision.")
-                        && !name.equals("dev.gantry.core.provision.VmInventoryEntry")
+                        || name.startsWith("dev.gantry.runs.provision.")
+                        && !name.equals("dev.gantry.runs.provision.VmInventoryEntry")
                         || name.equals("dev.gantry.core.catalog.refresh.QuotaChecker");
             }
         };

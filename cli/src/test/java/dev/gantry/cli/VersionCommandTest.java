@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.api.CatalogInfo;
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import dev.gantry.core.catalog.CatalogLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Reason;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.LogOptions;
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 import dev.gantry.core.jobs.JobRecord;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.gantry.backend.violating;
 
-import dev.gantry.core.Gantry;
+import dev.gantry.Gantry;
 
 /** A deliberate violation of a layer rule, for LayerRulesCatchViolationsTest; never used elsewhere. */
 public final class BackendUsingCore {

@@ -4,7 +4,7 @@ import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.LogLine;
 
 /**
- * What platform code hears of a run while a {@link RunEngine} drives it: every event of its history in order (also
+ * What platform code hears of a run while the run engine drives it: every event of its history in order (also
  * those another process wrote, such as a cancel asked from another terminal), each step as it changes, and each
  * eviction; and, for a listener that {@link #wantsLogs() wants them}, every line the steps' jobs print. Called on the
  * driving thread (log lines: on one thread per job followed): a listener should return quickly and be safe to call

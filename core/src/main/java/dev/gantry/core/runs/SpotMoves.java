@@ -16,19 +16,19 @@ import java.util.TreeSet;
  * @param onDemandAfter {@code spot.onDemandAfterEvictions}
  * @param nextRegionAfter {@code spot.nextRegionAfterEvictions}
  */
-record SpotMoves(int onDemandAfter, int nextRegionAfter) {
+public record SpotMoves(int onDemandAfter, int nextRegionAfter) {
     /** Whether a step evicted this often in all runs its next attempt on on-demand capacity. */
-    boolean toOnDemand(int stepEvictions) {
+    public boolean toOnDemand(int stepEvictions) {
         return onDemandAfter > 0 && stepEvictions >= onDemandAfter;
     }
 
     /** The region an attempt was planned in: as recorded, else (a record from before regions were kept) the step's. */
-    static String regionOf(AttemptRecord attempt, Plan planned) {
+    public static String regionOf(AttemptRecord attempt, Plan planned) {
         return attempt.region().orElse(planned.region());
     }
 
     /** The step's Spot evictions by region, over all its attempts, in region order. */
-    static Map<String, Integer> evictionsByRegion(List<AttemptRecord> attempts, Plan planned) {
+    public static Map<String, Integer> evictionsByRegion(List<AttemptRecord> attempts, Plan planned) {
         Map<String, Integer> counts = new TreeMap<>();
         for (AttemptRecord attempt : attempts) {
             if (attempt.spot() && attempt.evictions() > 0) {
@@ -39,7 +39,7 @@ record SpotMoves(int onDemandAfter, int nextRegionAfter) {
     }
 
     /** The regions the step was evicted from as often as the limit allows: its next attempt goes to none of them. */
-    Set<String> exhausted(List<AttemptRecord> attempts, Plan planned) {
+    public Set<String> exhausted(List<AttemptRecord> attempts, Plan planned) {
         Set<String> exhausted = new TreeSet<>();
         if (nextRegionAfter == 0) {
             return exhausted;

@@ -13,14 +13,9 @@ import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.config.GantryConfig;
-import dev.gantry.core.jobs.JobStore;
-import dev.gantry.core.jobs.LazyJobStore;
-import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
 import dev.gantry.core.secrets.SecretStore;
 import dev.gantry.core.spec.SpecReader;
-import dev.gantry.core.state.SqlJobStore;
-import dev.gantry.core.state.SqlRunStore;
 import dev.gantry.images.ImageCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,21 +42,6 @@ final class CoreModule {
     @Singleton
     static SpecReader specs() {
         return new SpecReader();
-    }
-
-    @Provides
-    @Singleton
-    static JobStore jobStore(GantryConfig config, SecretResolver secrets) {
-        // The state database (SQLite in state.dir, or the PostgreSQL server of state.url), opened on first use, with
-        // the one-file-per-job records of an earlier Gantry imported then.
-        return new LazyJobStore(() -> SqlJobStore.open(config, secrets));
-    }
-
-    /** Where workflow runs live: the same database as the job records, opened when a run is first asked for. */
-    @Provides
-    @Singleton
-    static RunStore runStore(GantryConfig config, SecretResolver secrets, Clock clock) {
-        return SqlRunStore.open(config, secrets, clock);
     }
 
     @Provides
@@ -113,9 +93,9 @@ final class CoreModule {
     @Provides
     @Singleton
     static CoreServices services(GantrySettings settings, SpecReader specs, Lazy<BackendRegistry> registry,
-                                 JobStore jobStore, Lazy<RunStore> runStore, SecretResolver secrets,
+                                 SecretResolver secrets,
                                  Lazy<Catalog> catalog, Lazy<Advisor> advisor, Clock clock) {
-        return new CoreServices(settings, settings.config(), specs, registry::get, jobStore, runStore::get, secrets,
+        return new CoreServices(settings, settings.config(), specs, registry::get, secrets,
                 catalog::get, advisor::get, clock);
     }
 }

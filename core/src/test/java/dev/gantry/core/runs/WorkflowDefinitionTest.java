@@ -13,11 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class WorkflowDefinitionTest {
+public class WorkflowDefinitionTest {
     static final Workload JOB = Workload.builder("job").phase(Phase.INFERENCE).model(ModelClass.SMALL)
             .command(List.of("true")).build();
 
-    static StepDefinition step(String name, String... dependsOn) {
+    public static StepDefinition step(String name, String... dependsOn) {
         return StepDefinition.of(name, JOB, List.of(dependsOn));
     }
 

@@ -1,0 +1,431 @@
+package dev.gantry;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import dev.gantry.api.UserHome;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.HostReport;
+import dev.gantry.api.backend.LogOptions;
+import dev.gantry.api.backend.LogSink;
+import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.core.advisor.NodeBoots;
+import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.backends.BackendRegistry;
+import dev.gantry.core.backends.CoreBackendContext;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.refresh.QuotaChecker;
+import dev.gantry.core.config.ConfigLoader;
+import dev.gantry.core.config.ConfigSources;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.config.RunSettings;
+import dev.gantry.core.jobs.JobEvent;
+import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.runs.jobs.JobService;
+import dev.gantry.runs.jobs.LazyJobStore;
+import dev.gantry.core.jobs.JobStore;
+import dev.gantry.runs.state.SqlJobStore;
+import dev.gantry.runs.state.SqlRunStore;
+import dev.gantry.runs.provision.VmInventory;
+import dev.gantry.runs.provision.VmInventoryEntry;
+import dev.gantry.runs.engine.RunEngine;
+import dev.gantry.core.runs.StepDefinition;
+import dev.gantry.core.runs.StepInstance;
+import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.runs.state.StateDatabase;
+import dev.gantry.core.spec.SpecDocument;
+import dev.gantry.core.wiring.CoreServices;
+import dev.gantry.core.wiring.CoreWiring;
+import dev.gantry.core.wiring.GantrySettings;
+import dev.gantry.images.ImageCatalog;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The entry point for programs: load and validate specs, plan them, run them on the configured backend and follow
+ * their jobs. Thread-safe; close it to close the backends it opened.
+ *
+ * <pre>{@code
+ * try (Gantry gantry = Gantry.builder().build()) {
+ *     Workload workload = gantry.load(Path.of("train.yaml"));
+ *     JobRecord job = gantry.run(workload);
+ *     gantry.await(job.id(), Duration.ofHours(12));
+ * }
+ * }</pre>
+ */
+public final class Gantry implements AutoCloseable {
+    private static final NodeBoots NODE_BOOTS = new NodeBoots(ImageCatalog.builtIn());
+
+    private final CoreServices services;
+    private final JobStore jobStore;
+    private final JobService jobs;
+    private final Map<String, Backend> open = new LinkedHashMap<>();
+    private Runs runs;
+
+    private Gantry(CoreServices services) {
+        this.services = services;
+        // The state database (SQLite in state.dir, or the PostgreSQL server of state.url), opened on first use, with
+        // the one-file-per-job records of an earlier Gantry imported then.
+        this.jobStore = new LazyJobStore(() -> SqlJobStore.open(services.config(), services.secrets()));
+        this.jobs = new JobService(jobStore, this::backend, services.clock());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** This Gantry's version, as built; recorded with every run. */
+    public static String version() {
+        return VersionHolder.VERSION;
+    }
+
+    /** Read once, on first use. */
+    private static final class VersionHolder {
+        static final String VERSION = read();
+
+        private static String read() {
+            java.util.Properties properties = new java.util.Properties();
+            try (java.io.InputStream in = Gantry.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            } catch (java.io.IOException e) {
+                return "unknown";
+            }
+            return properties.getProperty("version", "unknown");
+        }
+    }
+
+    /** The configuration in force (file, environment and overrides merged). */
+    public GantryConfig config() {
+        return services.config();
+    }
+
+    /** Installed backend providers, sorted by name. */
+    public List<BackendProvider> backends() {
+        return services.registry().get().providers();
+    }
+
+    /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
+    public Workload load(Path spec) {
+        return services.specs().read(spec);
+    }
+
+    /**
+     * Reads and validates a spec of either kind: a workload, or a workflow of steps (each step's workload bound, its
+     * file references read); fails with SPEC_INVALID listing every located problem.
+     */
+    public SpecDocument loadAny(Path spec) {
+        return services.specs().readAny(spec);
+    }
+
+    /** Every problem in a spec file; empty when it is valid. */
+    public List<Problem> validate(Path spec) {
+        return services.specs().validate(spec);
+    }
+
+    /** The catalog plans are made from. */
+    public Catalog catalog() {
+        return services.catalog().get();
+    }
+
+    /** Chooses size, region, capacity, image and orchestrator; fails with NO_FEASIBLE_VM when nothing fits. */
+    public Plan plan(Workload workload) {
+        return plan(workload, PlanOverrides.none());
+    }
+
+    /**
+     * The same with the command line's overrides. The plan carries what its nodes run at boot
+     * ({@link Plan#boot()}: Gantry's cloud-init config for the image and the Batch node agent that fits it).
+     */
+    public Plan plan(Workload workload, PlanOverrides overrides) {
+        return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides));
+    }
+
+    /**
+     * Plans every job of a workflow (each step, or each combination of its matrix) with the advisor, dependencies
+     * first. A step that cannot be planned fails the whole plan, naming the step: nothing of a workflow should start
+     * when one of its later steps can never run.
+     */
+    public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
+        List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
+        for (StepDefinition step : workflow.topologicalOrder()) {
+            for (StepInstance instance : step.instances()) {
+                try {
+                    planned.add(new WorkflowPlan.PlannedStep(step, instance, plan(instance.workload(), overrides)));
+                } catch (GantryException e) {
+                    throw new GantryException(e.code(), "step '" + instance.name() + "' of workflow '"
+                            + workflow.name() + "': " + e.getMessage(), e.problems(), e);
+                }
+            }
+        }
+        return new WorkflowPlan(workflow, planned);
+    }
+
+    /** Plans the workload and submits it to the configured backend. */
+    public JobRecord run(Workload workload) {
+        return submit(plan(workload), Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Submits a plan to the configured backend after the backend validated it; nothing is submitted when it has
+     * problems (PLAN_REJECTED, listing them). With an idempotency key, a retry returns the same job.
+     */
+    public JobRecord submit(Plan plan, Optional<String> idempotencyKey, Optional<String> specFile) {
+        String backendName = config().backend();
+        Backend backend = backend(backendName);
+        List<Problem> problems = backend.validate(plan);
+        if (!problems.isEmpty()) {
+            throw new GantryException(ErrorCode.PLAN_REJECTED, "backend '" + backendName + "' cannot run '"
+                    + plan.workload().name() + "':\n" + String.join("\n", problems.stream().map(Problem::toString)
+                    .toList()), problems, null);
+        }
+        String id = idempotencyKey.orElseGet(() -> jobs.newJobId(plan.workload().name()));
+        return jobs.submit(plan, backendName, id, specFile);
+    }
+
+    /**
+     * Workflow runs: start or resume, drive, follow, cancel and explain them. Runs share the state database with the
+     * job records.
+     */
+    public synchronized Runs runs() {
+        if (runs == null) {
+            RunSettings configured = config().runs();
+            // The lease outlives several polls, so a slow poll (a backend taking its time) does not lose it.
+            Duration lease = configured.pollInterval().multipliedBy(4).compareTo(Duration.ofMinutes(2)) > 0
+                    ? configured.pollInterval().multipliedBy(4) : Duration.ofMinutes(2);
+            // Where workflow runs live: the same database as the job records, opened when a run is first asked for.
+            runs = new Runs(this, SqlRunStore.open(config(), services.secrets(), services.clock()), jobs, services.clock(), new RunEngine.Settings(
+                    configured.pollInterval(), lease, configured.onDemandAfterEvictions(),
+                    configured.nextRegionAfterEvictions()));
+        }
+        return runs;
+    }
+
+    /** One job, its status refreshed. */
+    public JobRecord job(String id) {
+        return jobs.job(id);
+    }
+
+    /** All known jobs, oldest first, as the state database holds them: no backend is asked (shell completion). */
+    public List<JobRecord> storedJobs() {
+        return jobs.stored();
+    }
+
+    /**
+     * Whether there is a state database to read: a configured server ({@code state.url}), or the SQLite file in the
+     * state directory. Reading jobs or runs creates the SQLite file when it is absent; a caller that only looks
+     * (shell completion) asks this first, so that looking leaves nothing behind.
+     */
+    public boolean stateExists() {
+        return config().stateServer().isPresent() || StateDatabase.sqliteExists(config().stateDirectory());
+    }
+
+    /** All known jobs, oldest first, unfinished ones refreshed with one status call per backend. */
+    public List<JobRecord> jobs() {
+        return jobs.jobs();
+    }
+
+    public void logs(String id, LogOptions options, LogSink sink) throws InterruptedException {
+        jobs.logs(id, options, sink);
+    }
+
+    public JobRecord cancel(String id) {
+        return jobs.cancel(id);
+    }
+
+    /** What happened to the job, oldest first: each submit's intent and outcome, each state seen, each cancel. */
+    public List<JobEvent> history(String id) {
+        return jobs.history(id);
+    }
+
+    /**
+     * Probes the configured backend's hosts for what the plan needs (or, without a plan, for their own hardware):
+     * drivers, GPUs, container runtime, InfiniBand, CPUs, memory and disk, each with how to fix what is missing.
+     */
+    public List<HostReport> doctor(Optional<Plan> plan) {
+        return backend(config().backend()).doctor(plan);
+    }
+
+    /** Waits until the job ends or the timeout passes, and returns its latest record. */
+    public JobRecord await(String id, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pause = 50;
+        JobRecord record = jobs.job(id);
+        while (!record.state().isTerminal() && System.nanoTime() < deadline) {
+            Thread.sleep(pause);
+            pause = Math.min(pause * 2, 1000);
+            record = jobs.job(id);
+        }
+        return record;
+    }
+
+    /** The live backend of that name, created from the configuration on first use. */
+    public synchronized Backend backend(String name) {
+        Backend backend = open.get(name);
+        if (backend == null) {
+            backend = services.registry().get().create(name, config().backendConfig(name), backendContext(name));
+            open.put(name, backend);
+        }
+        return backend;
+    }
+
+    /** The context a backend of that name is created with: its state directory, secrets, clock, provisioned VMs. */
+    public CoreBackendContext backendContext(String name) {
+        return new CoreBackendContext(config().stateDirectory(), name, services.secrets(), services.clock(),
+                () -> vmInventory().list().stream().map(VmInventoryEntry::asProvisionedHost).toList());
+    }
+
+    /** The VMs {@code gantry vm up} recorded: {@code vms.json} under {@code STATE_DIR/vms}. */
+    public VmInventory vmInventory() {
+        return VmInventory.inStateDirectory(config().stateDirectory());
+    }
+
+    /**
+     * The VMs Gantry creates for the manual backend, through {@code azure}; notices for the user (what is being
+     * created, an inventory moved from an earlier version) go to {@code notices}.
+     */
+    public Vms vms(ArmConnector azure, Consumer<String> notices) {
+        return new Vms(this, azure, services.settings().home(), notices);
+    }
+
+    /**
+     * Every vCPU quota of the subscription the plan would exceed in its region (Compute usages, read with
+     * {@code DefaultAzureCredential}); empty when it fits.
+     */
+    public List<Problem> quotaProblems(Plan plan, String subscription) {
+        return QuotaChecker.azure(subscription).check(plan.region(), plan.vmSize().name(), plan.nodes(), plan.spot());
+    }
+
+    /** The installed backends by name (the providers ServiceLoader found plus those added in code). */
+    public BackendRegistry registry() {
+        return services.registry().get();
+    }
+
+    @Override
+    public synchronized void close() {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (Backend backend : open.values()) {
+            try {
+                backend.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        open.clear();
+        try {
+            jobStore.close(); // opened again if this Gantry is used after all
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
+        if (runs != null) {
+            try {
+                runs.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+            runs = null;
+        }
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.stream().skip(1).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    /**
+     * Builds a {@link Gantry}. Configuration comes from code ({@link #config}), or is looked up like the CLI does:
+     * {@link #configFile} (the {@code --config} flag), then {@code ./gantry.yaml}, then
+     * {@code ~/.gantry/config.yaml}, then built-in defaults; {@code GANTRY_*} environment variables and
+     * {@link #override overrides} win over files.
+     */
+    public static final class Builder {
+        private GantryConfig config;
+        private Optional<Path> configFile = Optional.empty();
+        private Map<String, String> environment = System.getenv();
+        private Path workingDirectory = Path.of("").toAbsolutePath();
+        private Path home = UserHome.ofProcess();
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final List<BackendProvider> providers = new ArrayList<>();
+        private boolean discoverBackends = true;
+        private Catalog catalog;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** Uses this configuration as it is (no files, no environment overrides). */
+        public Builder config(GantryConfig value) {
+            this.config = Objects.requireNonNull(value, "config");
+            return this;
+        }
+
+        public Builder configFile(Path file) {
+            this.configFile = Optional.of(file);
+            return this;
+        }
+
+        public Builder environment(Map<String, String> values) {
+            this.environment = Map.copyOf(values);
+            return this;
+        }
+
+        public Builder workingDirectory(Path dir) {
+            this.workingDirectory = dir.toAbsolutePath();
+            return this;
+        }
+
+        public Builder home(Path dir) {
+            this.home = dir;
+            return this;
+        }
+
+        /** A configuration value that wins over files and environment, e.g. {@code backend} → {@code manual}. */
+        public Builder override(String key, String value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /** Adds a backend provider besides those on the class path (for tests and embedding programs). */
+        public Builder addBackendProvider(BackendProvider provider) {
+            providers.add(Objects.requireNonNull(provider, "provider"));
+            return this;
+        }
+
+        /** Whether to discover providers with ServiceLoader (default true). */
+        public Builder discoverBackends(boolean value) {
+            this.discoverBackends = value;
+            return this;
+        }
+
+        public Builder catalog(Catalog value) {
+            this.catalog = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        public Gantry build() {
+            GantryConfig resolved = config != null ? config : new ConfigLoader().load(
+                    new ConfigSources(configFile, environment, workingDirectory, home, overrides));
+            GantrySettings settings = new GantrySettings(resolved, environment, workingDirectory, home, providers,
+                    discoverBackends, Optional.ofNullable(catalog), clock);
+            return new Gantry(CoreWiring.create(settings));
+        }
+    }
+}

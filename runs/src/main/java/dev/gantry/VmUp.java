@@ -1,0 +1,39 @@
+package dev.gantry;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What {@code gantry vm up} asks for: the VMs of a spec's plan, where and how to reach them.
+ *
+ * @param spec the workload spec whose plan decides the VMs
+ * @param subscription the Azure subscription to create them in
+ * @param resourceGroup the resource group (created when absent)
+ * @param count how many VMs; empty: the plan's nodes
+ * @param adminUser the login user
+ * @param publicKeyFile the SSH public key installed on them
+ * @param identity the private key the doctor logs in with; empty: the one beside {@code publicKeyFile}, else the
+ *     backend's configured login
+ * @param publicIpSource where SSH may come from when each VM gets a public IP; empty: no public IP
+ * @param namePrefix VM names are PREFIX-1..N; empty: the workload's name
+ * @param skipDoctor wait only until port 22 answers
+ * @param waitTimeout how long to wait for them to be ready
+ */
+public record VmUp(Path spec, String subscription, String resourceGroup, Optional<Integer> count, String adminUser,
+                   Path publicKeyFile, Optional<Path> identity, Optional<String> publicIpSource,
+                   Optional<String> namePrefix, boolean skipDoctor, Duration waitTimeout) {
+    public VmUp {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(subscription, "subscription");
+        Objects.requireNonNull(resourceGroup, "resourceGroup");
+        Objects.requireNonNull(count, "count");
+        Objects.requireNonNull(adminUser, "adminUser");
+        Objects.requireNonNull(publicKeyFile, "publicKeyFile");
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(publicIpSource, "publicIpSource");
+        Objects.requireNonNull(namePrefix, "namePrefix");
+        Objects.requireNonNull(waitTimeout, "waitTimeout");
+    }
+}

@@ -1,0 +1,106 @@
+package dev.gantry.runs.provision;
+
+import dev.gantry.api.backend.ProvisionedHost;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One VM Gantry provisioned, as the inventory keeps it: enough to reach it over SSH (the manual backend's hosts) and
+ * to delete it with everything it owns.
+ *
+ * @param name the VM name, unique within the inventory
+ * @param resourceId the VM's Azure resource ID
+ * @param resourceGroup the resource group the VM and its disk, NIC and public IP live in
+ * @param region the Azure region
+ * @param vmSize the VM size name
+ * @param adminUser the Linux account the SSH key was installed for
+ * @param privateIp the private address in the virtual network
+ * @param publicIp the public address, when one was asked for
+ * @param spot whether the VM runs on spot capacity (and can be evicted)
+ * @param createdAt when Gantry created (or first recorded) the VM
+ * @param nicId the network interface's resource ID
+ * @param publicIpId the public IP's resource ID, when there is one
+ * @param osDiskId the OS disk's resource ID
+ * @param hostKeyFingerprints the SHA-256 fingerprints of the VM's SSH host keys, read on the VM through Azure Run
+ *     Command when it was provisioned; empty for entries written before Gantry captured them
+ * @param labels the workload and plan labels the VM was created for (its tags, without Gantry's own)
+ */
+public record VmInventoryEntry(
+        String name,
+        String resourceId,
+        String resourceGroup,
+        String region,
+        String vmSize,
+        String adminUser,
+        String privateIp,
+        Optional<String> publicIp,
+        boolean spot,
+        Instant createdAt,
+        String nicId,
+        Optional<String> publicIpId,
+        String osDiskId,
+        List<String> hostKeyFingerprints,
+        Map<String, String> labels) {
+
+    public VmInventoryEntry {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(resourceId, "resourceId");
+        Objects.requireNonNull(resourceGroup, "resourceGroup");
+        Objects.requireNonNull(region, "region");
+        Objects.requireNonNull(vmSize, "vmSize");
+        Objects.requireNonNull(adminUser, "adminUser");
+        Objects.requireNonNull(privateIp, "privateIp");
+        Objects.requireNonNull(publicIp, "publicIp");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(nicId, "nicId");
+        Objects.requireNonNull(publicIpId, "publicIpId");
+        Objects.requireNonNull(osDiskId, "osDiskId");
+        hostKeyFingerprints = List.copyOf(hostKeyFingerprints);
+        labels = Collections.unmodifiableMap(new TreeMap<>(labels));
+    }
+
+    /** An entry without recorded host keys or labels. */
+    public VmInventoryEntry(String name, String resourceId, String resourceGroup, String region, String vmSize,
+            String adminUser, String privateIp, Optional<String> publicIp, boolean spot, Instant createdAt,
+            String nicId, Optional<String> publicIpId, String osDiskId) {
+        this(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp, spot, createdAt, nicId,
+                publicIpId, osDiskId, List.of(), Map.of());
+    }
+
+    /** This entry with the host-key fingerprints read on the VM. */
+    public VmInventoryEntry withHostKeyFingerprints(List<String> fingerprints) {
+        return new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp,
+                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels);
+    }
+
+    /** Whether SSH to this VM can verify its host key from the record alone. */
+    public boolean hostKeyPinned() {
+        return !hostKeyFingerprints.isEmpty();
+    }
+
+    /** The subscription, read from the resource ID. */
+    public String subscriptionId() {
+        String[] parts = resourceId.split("/");
+        return parts.length > 2 ? parts[2] : "";
+    }
+
+    /** The address to reach the VM at: the public one when it has one, else the private one. */
+    public String sshAddress() {
+        return publicIp.orElse(privateIp);
+    }
+
+    /** {@code user@address}, the form the manual backend's SSH hosts take. */
+    public String sshTarget() {
+        return adminUser + "@" + sshAddress();
+    }
+
+    /** This VM as backends see it through {@link dev.gantry.api.backend.BackendContext#provisionedHosts()}. */
+    public ProvisionedHost asProvisionedHost() {
+        return new ProvisionedHost(name, sshAddress(), adminUser, vmSize, region, spot, hostKeyFingerprints, labels);
+    }
+}

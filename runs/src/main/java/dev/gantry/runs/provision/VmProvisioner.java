@@ -1,0 +1,371 @@
+package dev.gantry.runs.provision;
+
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.azure.arm.ArmFailures;
+import dev.gantry.azure.vm.ArmVms;
+import dev.gantry.azure.vm.FoundVm;
+import dev.gantry.azure.vm.Pending;
+import dev.gantry.azure.vm.VmFacts;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import dev.gantry.core.progress.Progress;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Creates and deletes the VMs of {@code gantry vm up} / {@code gantry vm down}. It decides (reuse, parallel starts,
+ * clean-up, what is recorded when) and talks to Resource Manager through the Azure module's {@link ArmVms}, one
+ * method per ARM call.
+ *
+ * <p>{@link #up} is idempotent per name prefix: VMs named {@code <prefix>-<i>} that already exist with the
+ * {@value ProvisionRequest#MANAGED_TAG} tag are reused, not duplicated. A VM whose creation fails takes its NIC and
+ * public IP down with it; VMs created before it stay, are recorded, and are named in the error. Every VM is recorded
+ * in the {@link VmInventory} as soon as it exists, before the readiness wait, so that a VM that never becomes ready can
+ * still be removed with {@link #down}. Its SSH host keys are then read on the VM through Azure Run Command
+ * ({@link HostKeyScript}) and recorded, so that the readiness wait and every later SSH connection verify the host
+ * instead of trusting the first key offered.
+ */
+public final class VmProvisioner {
+    /** Label keys the manual backend accepts ({@code key=value} items); tags with other keys are not labels. */
+    private static final java.util.regex.Pattern LABEL_KEY = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
+    private final ArmConnector connector;
+    private final VmInventory inventory;
+    private final ReadinessWait readiness;
+    private final Clock clock;
+
+    public VmProvisioner(ArmConnector connector, VmInventory inventory, ReadinessWait readiness, Clock clock) {
+        this.connector = Objects.requireNonNull(connector, "connector");
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.readiness = Objects.requireNonNull(readiness, "readiness");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Creates (or finds) the request's VMs, records them, and waits until every one is ready. The VMs are created in
+     * parallel: every creation is started before the first is awaited, because one takes minutes. A creation Azure
+     * refuses outright (quota, SKU) stops further starts, since the next VMs would be refused for the same reason.
+     */
+    public List<ProvisionedVm> up(ProvisionRequest request) {
+        return up(request, Progress.NONE);
+    }
+
+    /**
+     * As {@link #up(ProvisionRequest)}, telling {@code progress} what it is doing: creating, reading host keys,
+     * waiting for readiness (each step takes minutes, and a person watching wants to see which one it is in).
+     */
+    public List<ProvisionedVm> up(ProvisionRequest request, Progress progress) {
+        ArmVms arm = ArmVms.connect(connector, request.subscriptionId());
+        ensureResourceGroup(arm, request);
+        String subnetId = ensureSubnet(arm, request);
+        Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
+                : Optional.empty();
+        List<Creation> started = new ArrayList<>();
+        Map<String, GantryException> failures = new LinkedHashMap<>();
+        for (String name : request.vmNames()) {
+            try {
+                started.add(start(arm, request, name, subnetId, securityGroupId));
+            } catch (GantryException e) {
+                failures.put(name, e); // start() removed what it created; a VM it refused to touch stays untouched
+                break;
+            }
+        }
+        List<ProvisionedVm> created = new ArrayList<>();
+        String creating = "creating " + request.count() + " x " + request.vmSize() + " in " + request.region();
+        for (Creation creation : started) {
+            progress.step(creating, created.size() + " of " + started.size() + " created");
+            try {
+                ProvisionedVm vm = creation.finish().get();
+                VmInventoryEntry entry = withKnownHostKeys(vm.vm());
+                inventory.put(entry);
+                created.add(new ProvisionedVm(entry, vm.created()));
+            } catch (GantryException e) {
+                failures.put(creation.name(), e);
+            }
+        }
+        progress.step("reading SSH host keys through Azure Run Command");
+        List<ProvisionedVm> provisioned = captureHostKeys(arm, request, created, failures);
+        if (!failures.isEmpty()) {
+            throw failed(failures, provisioned);
+        }
+        readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList(), progress);
+        return List.copyOf(provisioned);
+    }
+
+    /**
+     * A VM found again keeps the host keys recorded when it was created (the same VM, by resource ID): they were read
+     * on the VM then, and reading them again would cost a Run Command per VM and run.
+     */
+    private VmInventoryEntry withKnownHostKeys(VmInventoryEntry found) {
+        return inventory.find(found.name())
+                .filter(known -> known.resourceId().equalsIgnoreCase(found.resourceId()) && known.hostKeyPinned())
+                .map(known -> found.withHostKeyFingerprints(known.hostKeyFingerprints()))
+                .orElse(found);
+    }
+
+    /**
+     * Reads the SSH host keys of every VM that has none recorded through Azure Run Command, all started before the
+     * first is awaited (each takes tens of seconds), and records their fingerprints, so that the first SSH
+     * connection already verifies the host. A VM whose keys cannot be read stays recorded without them and is
+     * reported in {@code failures}: it cannot be reached safely, so it is not waited for.
+     */
+    private List<ProvisionedVm> captureHostKeys(ArmVms arm, ProvisionRequest request,
+            List<ProvisionedVm> vms, Map<String, GantryException> failures) {
+        Map<String, Pending<List<String>>> reads = new LinkedHashMap<>();
+        for (ProvisionedVm vm : vms) {
+            if (vm.vm().hostKeyPinned()) {
+                continue;
+            }
+            try {
+                reads.put(vm.name(), arm.beginRunShellScript(vm.vm().resourceGroup(), vm.name(), HostKeyScript.LINES,
+                        keyScope(vm, request)));
+            } catch (GantryException e) {
+                failures.put(vm.name(), hostKeysUnread(vm.name(), e));
+            }
+        }
+        List<ProvisionedVm> ready = new ArrayList<>();
+        for (ProvisionedVm vm : vms) {
+            if (vm.vm().hostKeyPinned()) {
+                ready.add(vm);
+                continue;
+            }
+            var read = reads.get(vm.name());
+            if (read == null) {
+                continue;
+            }
+            try {
+                List<String> messages = read.await();
+                VmInventoryEntry keyed = vm.vm().withHostKeyFingerprints(
+                        HostKeyScript.fingerprints(vm.name(), RunCommandOutput.parse(messages)));
+                inventory.put(keyed);
+                ready.add(new ProvisionedVm(keyed, vm.created()));
+            } catch (GantryException e) {
+                failures.put(vm.name(), hostKeysUnread(vm.name(), e));
+            }
+        }
+        return ready;
+    }
+
+    private static ArmFailures.Scope keyScope(ProvisionedVm vm, ProvisionRequest request) {
+        return new ArmFailures.Scope("reading the SSH host keys of VM " + vm.name() + " with Run Command",
+                request.vmSize(), request.region());
+    }
+
+    private static GantryException hostKeysUnread(String name, GantryException cause) {
+        return new GantryException(cause.code(), "VM " + name + " was created and recorded, but its SSH host keys "
+                + "could not be read through Azure Run Command, so SSH to it cannot be verified: "
+                + cause.getMessage() + ". Run gantry vm up again to retry, or remove it with gantry vm down " + name,
+                cause);
+    }
+
+    /** Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them. */
+    public void down(List<String> names) {
+        List<VmInventoryEntry> entries = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (String name : names) {
+            inventory.find(name).ifPresentOrElse(entries::add, () -> unknown.add(name));
+        }
+        if (!unknown.isEmpty()) {
+            List<String> known = inventory.list().stream().map(VmInventoryEntry::name).toList();
+            throw new GantryException(ErrorCode.USAGE, "no provisioned VM named " + String.join(", ", unknown)
+                    + " in " + inventory.file() + "; known VMs: " + (known.isEmpty() ? "none" : String.join(", ", known)));
+        }
+        downEntries(entries);
+    }
+
+    /**
+     * Deletes the VMs in dependency order (VM, then its OS disk, NIC and public IP), tolerating resources that are
+     * already gone, and removes each from the inventory once all its resources are deleted. Failures do not stop the
+     * other VMs; they are reported together at the end.
+     */
+    public void downEntries(List<VmInventoryEntry> vms) {
+        Map<String, ArmVms> connections = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        GantryException first = null;
+        for (VmInventoryEntry vm : vms) {
+            ArmVms arm = connections.computeIfAbsent(vm.subscriptionId(), id -> ArmVms.connect(connector, id));
+            try {
+                deleteAll(arm, vm.resourceGroup(), ArmVms.nameOf(vm.resourceId()),
+                        Optional.of(ArmVms.nameOf(vm.osDiskId())), Optional.of(ArmVms.nameOf(vm.nicId())),
+                        vm.publicIpId().map(ArmVms::nameOf),
+                        new ArmFailures.Scope("deleting VM " + vm.name(), vm.vmSize(), vm.region()));
+                inventory.remove(vm.name());
+            } catch (GantryException e) {
+                failures.add(vm.name() + ": " + e.getMessage());
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw new GantryException(first.code(), "could not delete " + failures.size() + " VM(s); they stay in the "
+                    + "inventory, run gantry vm down again:\n  " + String.join("\n  ", failures), first);
+        }
+    }
+
+    private Creation start(ArmVms arm, ProvisionRequest request, String name, String subnetId,
+            Optional<String> securityGroupId) {
+        ArmFailures.Scope scope = new ArmFailures.Scope("creating VM " + name, request.vmSize(), request.region());
+        Optional<FoundVm> existing = arm.findVm(request.resourceGroup(), name, scope);
+        if (existing.isPresent()) {
+            FoundVm vm = existing.get();
+            Map<String, String> tags = vm.tags();
+            if (!"true".equals(tags.get(ProvisionRequest.MANAGED_TAG))) {
+                throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists in resource group "
+                        + request.resourceGroup() + " and was not created by Gantry (no " + ProvisionRequest.MANAGED_TAG
+                        + " tag); choose another name prefix");
+            }
+            String size = vm.vmSize();
+            if (!size.equalsIgnoreCase(request.vmSize())) {
+                throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists with size " + size
+                        + ", but the request asks for " + request.vmSize() + "; choose another name prefix, or remove "
+                        + "the old VMs first with gantry vm down");
+            }
+            if ("Succeeded".equalsIgnoreCase(vm.provisioningState())) {
+                Optional<String> power = vm.powerState();
+                if (power.isPresent() && !power.get().equals("running") && !power.get().equals("starting")) {
+                    throw new GantryException(ErrorCode.REMOTE_ERROR, "VM " + name + " exists but is " + power.get()
+                            + (request.spot().isPresent() ? " (a spot VM may have been evicted)" : "")
+                            + "; start it in the Azure portal, or delete it with gantry vm down " + name
+                            + " and run gantry vm up again");
+                }
+                ProvisionedVm found = new ProvisionedVm(describe(arm, request, vm), false);
+                return new Creation(name, () -> found);
+            }
+        }
+        Optional<String> publicIpId = Optional.empty();
+        try {
+            if (request.publicIp()) {
+                publicIpId = Optional.of(arm.createPublicIp(request.resourceGroup(), VmTemplate.publicIpName(name),
+                        request.region(), request.resourceTags(), scope));
+            }
+            String nicId = arm.createNic(request.resourceGroup(), VmTemplate.nicName(name), request.region(),
+                    request.resourceTags(), subnetId, publicIpId, securityGroupId, scope);
+            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name), nicId, scope);
+            return new Creation(name, () -> {
+                FoundVm vm;
+                try {
+                    vm = creation.await();
+                } catch (GantryException e) {
+                    cleanUpFailed(arm, request, name, e);
+                    throw e;
+                }
+                return new ProvisionedVm(describe(arm, request, vm), true);
+            });
+        } catch (GantryException e) {
+            cleanUpFailed(arm, request, name, e);
+            throw e;
+        }
+    }
+
+    /** Removes what a failed creation left behind; a failure here is added to the original error, not raised. */
+    private void cleanUpFailed(ArmVms arm, ProvisionRequest request, String name, GantryException cause) {
+        try {
+            deleteAll(arm, request.resourceGroup(), name, Optional.of(VmTemplate.osDiskName(name)),
+                    Optional.of(VmTemplate.nicName(name)),
+                    request.publicIp() ? Optional.of(VmTemplate.publicIpName(name)) : Optional.empty(),
+                    new ArmFailures.Scope("cleaning up after VM " + name, request.vmSize(), request.region()));
+        } catch (GantryException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private void deleteAll(ArmVms arm, String resourceGroup, String vmName, Optional<String> osDisk,
+            Optional<String> nic, Optional<String> publicIp, ArmFailures.Scope scope) {
+        arm.deleteVm(resourceGroup, vmName, scope);
+        osDisk.ifPresent(disk -> arm.deleteDisk(resourceGroup, disk, scope));
+        nic.ifPresent(n -> arm.deleteNic(resourceGroup, n, scope));
+        publicIp.ifPresent(ip -> arm.deletePublicIp(resourceGroup, ip, scope));
+    }
+
+    private VmInventoryEntry describe(ArmVms arm, ProvisionRequest request, FoundVm found) {
+        VmFacts vm = arm.describe(found, request.resourceGroup(),
+                new ArmFailures.Scope("reading VM " + found.name(), request.vmSize(), request.region()));
+        return new VmInventoryEntry(vm.name(), vm.id(), request.resourceGroup(), vm.region(), vm.vmSize(),
+                vm.adminUser(), vm.privateIp(), vm.publicIp(), vm.spot(), vm.created().orElse(clock.instant()),
+                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()));
+    }
+
+    /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
+    private static Map<String, String> labels(Map<String, String> tags) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (tags != null) {
+            tags.forEach((key, value) -> {
+                if (!key.equalsIgnoreCase(ProvisionRequest.MANAGED_TAG) && LABEL_KEY.matcher(key).matches()
+                        && value != null && !value.contains(",")) {
+                    labels.put(key, value);
+                }
+            });
+        }
+        return labels;
+    }
+
+    private void ensureResourceGroup(ArmVms arm, ProvisionRequest request) {
+        ArmFailures.Scope scope = new ArmFailures.Scope("checking resource group " + request.resourceGroup(),
+                request.vmSize(), request.region());
+        if (!arm.resourceGroupExists(request.resourceGroup(), scope)) {
+            arm.createResourceGroup(request.resourceGroup(), request.region(), request.resourceTags(), scope);
+        }
+    }
+
+    private String ensureSubnet(ArmVms arm, ProvisionRequest request) {
+        ProvisionRequest.Network wanted = request.network();
+        ArmFailures.Scope scope = new ArmFailures.Scope("preparing virtual network " + wanted.virtualNetwork(),
+                request.vmSize(), request.region());
+        Optional<String> subnet = arm.subnetId(request.resourceGroup(), wanted.virtualNetwork(), wanted.subnet(),
+                scope);
+        if (subnet.isPresent()) {
+            return subnet.get();
+        }
+        if (arm.virtualNetworkExists(request.resourceGroup(), wanted.virtualNetwork(), scope)) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "virtual network " + wanted.virtualNetwork()
+                    + " in resource group " + request.resourceGroup() + " has no subnet " + wanted.subnet()
+                    + "; create the subnet, or name an existing one");
+        }
+        return arm.createNetwork(VmTemplate.defaultNetwork(request), scope)
+                .orElseThrow(() -> new GantryException(ErrorCode.REMOTE_ERROR, "Azure created virtual network "
+                        + wanted.virtualNetwork() + " without subnet " + wanted.subnet()));
+    }
+
+    private String ensureSshSecurityGroup(ArmVms arm, ProvisionRequest request) {
+        ArmFailures.Scope scope = new ArmFailures.Scope("opening SSH in network security group " + VmTemplate.SSH_NSG,
+                request.vmSize(), request.region());
+        return arm.openSsh(request.resourceGroup(), VmTemplate.SSH_NSG, request.region(), request.sshSource(),
+                request.resourceTags(), scope);
+    }
+
+    /**
+     * One failure is reported as it is; several are listed by VM under the first one's code. VMs that did come up
+     * are named, because they bill until deleted.
+     */
+    private static GantryException failed(Map<String, GantryException> failures, List<ProvisionedVm> provisioned) {
+        GantryException first = failures.values().iterator().next();
+        if (failures.size() == 1 && provisioned.isEmpty()) {
+            return first;
+        }
+        StringBuilder message = new StringBuilder();
+        if (failures.size() == 1) {
+            message.append(first.getMessage());
+        } else {
+            message.append(failures.size()).append(" VMs failed:");
+            failures.forEach((name, e) -> message.append("\n  ").append(name).append(": ").append(e.getMessage()));
+        }
+        if (!provisioned.isEmpty()) {
+            List<String> names = provisioned.stream().map(ProvisionedVm::name).toList();
+            message.append("\nAlready provisioned and recorded: ").append(String.join(", ", names))
+                    .append(" (they bill until deleted: gantry vm down ").append(String.join(" ", names))
+                    .append(", or run gantry vm up again once the cause is fixed)");
+        }
+        GantryException combined = new GantryException(first.code(), message.toString(), first.problems(), first);
+        failures.values().stream().skip(1).forEach(combined::addSuppressed);
+        return combined;
+    }
+
+    /** A VM whose creation was started (or that already existed); {@code finish} waits for it. */
+    private record Creation(String name, Supplier<ProvisionedVm> finish) {
+    }
+}

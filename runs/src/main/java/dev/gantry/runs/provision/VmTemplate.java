@@ -1,0 +1,42 @@
+package dev.gantry.runs.provision;
+
+import dev.gantry.azure.vm.NetworkBlueprint;
+import dev.gantry.azure.vm.VmBlueprint;
+
+/**
+ * Pure functions from a {@link ProvisionRequest} to the blueprints of the resources a VM needs, and the names Gantry
+ * gives them; the Azure module turns the blueprints into ARM request bodies.
+ */
+final class VmTemplate {
+    /** The network security group that opens SSH on public IPs; Standard public IPs are closed until one allows it. */
+    static final String SSH_NSG = "gantry-ssh";
+
+    private VmTemplate() {
+    }
+
+    static NetworkBlueprint defaultNetwork(ProvisionRequest request) {
+        return new NetworkBlueprint(request.resourceGroup(), request.region(), request.network().virtualNetwork(),
+                ProvisionRequest.Network.DEFAULT_ADDRESS_SPACE, request.network().subnet(),
+                ProvisionRequest.Network.DEFAULT_SUBNET_PREFIX, request.resourceTags());
+    }
+
+    static VmBlueprint vm(ProvisionRequest request, String name) {
+        return new VmBlueprint(request.resourceGroup(), request.region(), name, request.vmSize(), request.image(),
+                request.adminUser(), request.sshPublicKey(), request.cloudInit(),
+                request.spot().map(spot -> new VmBlueprint.Spot(
+                        spot.evictionPolicy() == ProvisionRequest.EvictionPolicy.DELETE, spot.maxPricePerHour())),
+                osDiskName(name), request.resourceTags());
+    }
+
+    static String nicName(String vm) {
+        return vm + "-nic";
+    }
+
+    static String publicIpName(String vm) {
+        return vm + "-ip";
+    }
+
+    static String osDiskName(String vm) {
+        return vm + "-osdisk";
+    }
+}
