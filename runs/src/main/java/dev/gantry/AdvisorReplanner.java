@@ -13,10 +13,10 @@ import java.util.Optional;
  * own size, price and reasons, and a region or capacity it cannot use is an error rather than a guess.
  */
 final class AdvisorReplanner implements RunEngine.Replanner {
-    private final Gantry gantry;
+    private final Planner planner;
 
-    AdvisorReplanner(Gantry gantry) {
-        this.gantry = gantry;
+    AdvisorReplanner(Planner planner) {
+        this.planner = planner;
     }
 
     /** In the advisor's order of precedence (its rule R7): the workload's, the configuration's, the catalog's. */
@@ -25,13 +25,13 @@ final class AdvisorReplanner implements RunEngine.Replanner {
         if (!workload.regions().isEmpty()) {
             return workload.regions();
         }
-        List<String> configured = gantry.config().defaultRegions();
-        return configured.isEmpty() ? List.copyOf(gantry.catalog().regions()) : configured;
+        List<String> configured = planner.config().defaultRegions();
+        return configured.isEmpty() ? List.copyOf(planner.catalog().regions()) : configured;
     }
 
     @Override
     public Plan plan(Workload workload, boolean onDemand, List<String> regions) {
-        return gantry.plan(workload, new PlanOverrides(regions,
+        return planner.plan(workload, new PlanOverrides(regions,
                 onDemand ? Optional.of(SpotPolicy.NEVER) : Optional.empty()));
     }
 }

@@ -12,7 +12,6 @@ import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.azure.arm.ArmConnector;
-import dev.gantry.core.advisor.NodeBoots;
 import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
@@ -30,10 +29,7 @@ import dev.gantry.core.jobs.JobStore;
 import dev.gantry.runs.state.SqlJobStore;
 import dev.gantry.runs.state.SqlRunStore;
 import dev.gantry.runs.provision.VmInventory;
-import dev.gantry.runs.provision.VmInventoryEntry;
 import dev.gantry.runs.engine.RunEngine;
-import dev.gantry.core.runs.StepDefinition;
-import dev.gantry.core.runs.StepInstance;
 import dev.gantry.core.runs.WorkflowDefinition;
 import dev.gantry.core.runs.WorkflowPlan;
 import dev.gantry.runs.state.StateDatabase;
@@ -41,7 +37,6 @@ import dev.gantry.core.spec.SpecDocument;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
-import dev.gantry.images.ImageCatalog;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,16 +61,17 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class Gantry implements AutoCloseable {
-    private static final NodeBoots NODE_BOOTS = new NodeBoots(ImageCatalog.builtIn());
-
     private final CoreServices services;
+    private final Planner planner;
+    private final OpenBackends backends;
     private final JobStore jobStore;
     private final JobService jobs;
-    private final Map<String, Backend> open = new LinkedHashMap<>();
     private Runs runs;
 
     private Gantry(CoreServices services) {
         this.services = services;
+        this.planner = new Planner(services);
+        this.backends = new OpenBackends(services);
         // The state database (SQLite in state.dir, or the PostgreSQL server of state.url), opened on first use, with
         // the one-file-per-job records of an earlier Gantry imported then.
         this.jobStore = new LazyJobStore(() -> SqlJobStore.open(services.config(), services.secrets()));
@@ -88,24 +84,7 @@ public final class Gantry implements AutoCloseable {
 
     /** This Gantry's version, as built; recorded with every run. */
     public static String version() {
-        return VersionHolder.VERSION;
-    }
-
-    /** Read once, on first use. */
-    private static final class VersionHolder {
-        static final String VERSION = read();
-
-        private static String read() {
-            java.util.Properties properties = new java.util.Properties();
-            try (java.io.InputStream in = Gantry.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    properties.load(in);
-                }
-            } catch (java.io.IOException e) {
-                return "unknown";
-            }
-            return properties.getProperty("version", "unknown");
-        }
+        return BuildVersion.VALUE;
     }
 
     /** The configuration in force (file, environment and overrides merged). */
@@ -120,7 +99,7 @@ public final class Gantry implements AutoCloseable {
 
     /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
     public Workload load(Path spec) {
-        return services.specs().read(spec);
+        return planner.load(spec);
     }
 
     /**
@@ -128,17 +107,17 @@ public final class Gantry implements AutoCloseable {
      * file references read); fails with SPEC_INVALID listing every located problem.
      */
     public SpecDocument loadAny(Path spec) {
-        return services.specs().readAny(spec);
+        return planner.loadAny(spec);
     }
 
     /** Every problem in a spec file; empty when it is valid. */
     public List<Problem> validate(Path spec) {
-        return services.specs().validate(spec);
+        return planner.validate(spec);
     }
 
     /** The catalog plans are made from. */
     public Catalog catalog() {
-        return services.catalog().get();
+        return planner.catalog();
     }
 
     /** Chooses size, region, capacity, image and orchestrator; fails with NO_FEASIBLE_VM when nothing fits. */
@@ -151,7 +130,7 @@ public final class Gantry implements AutoCloseable {
      * ({@link Plan#boot()}: Gantry's cloud-init config for the image and the Batch node agent that fits it).
      */
     public Plan plan(Workload workload, PlanOverrides overrides) {
-        return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides));
+        return planner.plan(workload, overrides);
     }
 
     /**
@@ -160,18 +139,7 @@ public final class Gantry implements AutoCloseable {
      * when one of its later steps can never run.
      */
     public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
-        List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
-        for (StepDefinition step : workflow.topologicalOrder()) {
-            for (StepInstance instance : step.instances()) {
-                try {
-                    planned.add(new WorkflowPlan.PlannedStep(step, instance, plan(instance.workload(), overrides)));
-                } catch (GantryException e) {
-                    throw new GantryException(e.code(), "step '" + instance.name() + "' of workflow '"
-                            + workflow.name() + "': " + e.getMessage(), e.problems(), e);
-                }
-            }
-        }
-        return new WorkflowPlan(workflow, planned);
+        return planner.plan(workflow, overrides);
     }
 
     /** Plans the workload and submits it to the configured backend. */
@@ -207,7 +175,7 @@ public final class Gantry implements AutoCloseable {
             Duration lease = configured.pollInterval().multipliedBy(4).compareTo(Duration.ofMinutes(2)) > 0
                     ? configured.pollInterval().multipliedBy(4) : Duration.ofMinutes(2);
             // Where workflow runs live: the same database as the job records, opened when a run is first asked for.
-            runs = new Runs(this, SqlRunStore.open(config(), services.secrets(), services.clock()), jobs, services.clock(), new RunEngine.Settings(
+            runs = new Runs(planner, backends, SqlRunStore.open(config(), services.secrets(), services.clock()), jobs, services.clock(), new RunEngine.Settings(
                     configured.pollInterval(), lease, configured.onDemandAfterEvictions(),
                     configured.nextRegionAfterEvictions()));
         }
@@ -273,24 +241,18 @@ public final class Gantry implements AutoCloseable {
     }
 
     /** The live backend of that name, created from the configuration on first use. */
-    public synchronized Backend backend(String name) {
-        Backend backend = open.get(name);
-        if (backend == null) {
-            backend = services.registry().get().create(name, config().backendConfig(name), backendContext(name));
-            open.put(name, backend);
-        }
-        return backend;
+    public Backend backend(String name) {
+        return backends.backend(name);
     }
 
     /** The context a backend of that name is created with: its state directory, secrets, clock, provisioned VMs. */
     public CoreBackendContext backendContext(String name) {
-        return new CoreBackendContext(config().stateDirectory(), name, services.secrets(), services.clock(),
-                () -> vmInventory().list().stream().map(VmInventoryEntry::asProvisionedHost).toList());
+        return backends.context(name);
     }
 
     /** The VMs {@code gantry vm up} recorded: {@code vms.json} under {@code STATE_DIR/vms}. */
     public VmInventory vmInventory() {
-        return VmInventory.inStateDirectory(config().stateDirectory());
+        return backends.vmInventory();
     }
 
     /**
@@ -298,7 +260,7 @@ public final class Gantry implements AutoCloseable {
      * created, an inventory moved from an earlier version) go to {@code notices}.
      */
     public Vms vms(ArmConnector azure, Consumer<String> notices) {
-        return new Vms(this, azure, services.settings().home(), notices);
+        return new Vms(planner, backends, azure, services.settings().home(), notices);
     }
 
     /**
@@ -311,20 +273,12 @@ public final class Gantry implements AutoCloseable {
 
     /** The installed backends by name (the providers ServiceLoader found plus those added in code). */
     public BackendRegistry registry() {
-        return services.registry().get();
+        return backends.registry();
     }
 
     @Override
     public synchronized void close() {
-        List<RuntimeException> failures = new ArrayList<>();
-        for (Backend backend : open.values()) {
-            try {
-                backend.close();
-            } catch (RuntimeException e) {
-                failures.add(e);
-            }
-        }
-        open.clear();
+        List<RuntimeException> failures = backends.close();
         try {
             jobStore.close(); // opened again if this Gantry is used after all
         } catch (RuntimeException e) {

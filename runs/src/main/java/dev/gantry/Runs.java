@@ -44,7 +44,8 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class Runs {
-    private final Gantry gantry;
+    private final Planner planner;
+    private final OpenBackends backends;
     private final RunStore store;
     private final JobService jobs;
     private final Clock clock;
@@ -52,13 +53,14 @@ public final class Runs {
     private final LeaseHolder holder = LeaseHolder.thisProcess();
     private final JsonLinesEventLog eventLog;
 
-    Runs(Gantry gantry, RunStore store, JobService jobs, Clock clock, RunEngine.Settings settings) {
-        this.gantry = gantry;
+    Runs(Planner planner, OpenBackends backends, RunStore store, JobService jobs, Clock clock, RunEngine.Settings settings) {
+        this.planner = planner;
+        this.backends = backends;
         this.store = store;
         this.jobs = jobs;
         this.clock = clock;
         this.settings = settings;
-        this.eventLog = new JsonLinesEventLog(gantry.config().stateDirectory().resolve("runs"));
+        this.eventLog = new JsonLinesEventLog(planner.config().stateDirectory().resolve("runs"));
     }
 
     /** A run as {@link #start} found or made it, with the plan it runs. */
@@ -75,10 +77,10 @@ public final class Runs {
     public Started start(Path spec) {
         Path file = spec.toAbsolutePath().normalize();
         SpecDocument.WorkflowSpec workflow = workflow(file);
-        WorkflowPlan plan = gantry.plan(workflow.workflow(), PlanOverrides.none());
+        WorkflowPlan plan = planner.plan(workflow.workflow(), PlanOverrides.none());
         RunProvenance provenance = RunProvenance.capture(file, workflow.referencedFiles(),
-                plan.steps().get(0).plan().catalog(), Gantry.version());
-        RunEngine.Opened opened = engine(List.of()).open(plan, provenance, file.toString(), gantry.config().backend());
+                plan.steps().get(0).plan().catalog(), BuildVersion.VALUE);
+        RunEngine.Opened opened = engine(List.of()).open(plan, provenance, file.toString(), planner.config().backend());
         return new Started(opened.run(), opened.resumed(), plan, provenance);
     }
 
@@ -221,7 +223,7 @@ public final class Runs {
     }
 
     private RunEngine engine(List<RunListener> listeners) {
-        return new RunEngine(store, jobs, gantry::backend, new AdvisorReplanner(gantry), clock, settings, holder,
+        return new RunEngine(store, jobs, backends::backend, new AdvisorReplanner(planner), clock, settings, holder,
                 listeners);
     }
 
@@ -242,9 +244,9 @@ public final class Runs {
     private WorkflowPlan planOf(RunRecord run) {
         Path file = Path.of(run.specFile());
         SpecDocument.WorkflowSpec workflow = workflow(file);
-        WorkflowPlan plan = gantry.plan(workflow.workflow(), PlanOverrides.none());
+        WorkflowPlan plan = planner.plan(workflow.workflow(), PlanOverrides.none());
         RunProvenance now = RunProvenance.capture(file, workflow.referencedFiles(),
-                plan.steps().get(0).plan().catalog(), Gantry.version());
+                plan.steps().get(0).plan().catalog(), BuildVersion.VALUE);
         if (!now.specHash().equals(run.specHash())) {
             throw new GantryException(ErrorCode.USAGE, "the spec of run " + run.id() + " (" + file + ", or a file "
                     + "its steps name) changed since the run started (" + run.specHash() + ", now " + now.specHash()
@@ -254,7 +256,7 @@ public final class Runs {
     }
 
     private SpecDocument.WorkflowSpec workflow(Path file) {
-        SpecDocument document = gantry.loadAny(file);
+        SpecDocument document = planner.loadAny(file);
         if (document instanceof SpecDocument.WorkflowSpec workflow) {
             return workflow;
         }

@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.progress.Progress;
 import dev.gantry.runs.provision.DoctorCheck;
 import dev.gantry.runs.provision.ProvisionRequest;
@@ -36,13 +37,15 @@ import java.util.function.Consumer;
 public final class Vms {
     private static final Duration READY_INTERVAL = Duration.ofSeconds(10);
 
-    private final Gantry gantry;
+    private final Planner planner;
+    private final OpenBackends backends;
     private final ArmConnector azure;
     private final Path home;
     private final Consumer<String> notices;
 
-    Vms(Gantry gantry, ArmConnector azure, Path home, Consumer<String> notices) {
-        this.gantry = Objects.requireNonNull(gantry, "gantry");
+    Vms(Planner planner, OpenBackends backends, ArmConnector azure, Path home, Consumer<String> notices) {
+        this.planner = Objects.requireNonNull(planner, "planner");
+        this.backends = Objects.requireNonNull(backends, "backends");
         this.azure = Objects.requireNonNull(azure, "azure");
         this.home = Objects.requireNonNull(home, "home");
         this.notices = Objects.requireNonNull(notices, "notices");
@@ -70,13 +73,13 @@ public final class Vms {
      */
     public List<VmInventoryEntry> up(VmUp request, Progress progress) {
         Objects.requireNonNull(progress, "progress");
-        Plan plan = gantry.plan(gantry.load(request.spec()));
+        Plan plan = planner.plan(planner.load(request.spec()), PlanOverrides.none());
         String key = readPublicKey(request.publicKeyFile());
         ReadinessCheck readiness = TcpPortCheck.ssh();
         if (!request.skipDoctor()) {
             Optional<Path> loginKey = request.identity().or(() -> beside(request.publicKeyFile()));
-            DoctorCheck doctor = new DoctorCheck(gantry.registry(), gantry.config().backendConfig(DoctorCheck.BACKEND),
-                    gantry.backendContext(DoctorCheck.BACKEND), Optional.of(plan), loginKey);
+            DoctorCheck doctor = new DoctorCheck(backends.registry(), planner.config().backendConfig(DoctorCheck.BACKEND),
+                    backends.context(DoctorCheck.BACKEND), Optional.of(plan), loginKey);
             List<String> problems = doctor.loginProblems();
             if (!problems.isEmpty()) {
                 throw new GantryException(ErrorCode.USAGE, "doctor cannot log in to the new VMs: there is no private "
@@ -110,7 +113,7 @@ public final class Vms {
             vms.add(vm.vm());
         }
         String pattern = provision.namePrefix() + "-*";
-        notices.accept("ready" + gantry.registry().find(DoctorCheck.BACKEND)
+        notices.accept("ready" + backends.registry().find(DoctorCheck.BACKEND)
                 .flatMap(BackendProvider::provisionedHostDoctor).flatMap(doctor -> doctor.settingsFor(pattern))
                 .map(settings -> "; run jobs on them with " + settings).orElse(""));
         return vms;
@@ -142,7 +145,7 @@ public final class Vms {
      * over once (VMs bill until deleted, so none may be forgotten), or, when both exist, named in a notice.
      */
     private VmInventory inventory() {
-        VmInventory inventory = gantry.vmInventory();
+        VmInventory inventory = backends.vmInventory();
         Path legacy = home.resolve(".gantry").resolve("vms").resolve(VmInventory.FILE_NAME);
         if (legacy.equals(inventory.file()) || !Files.exists(legacy)) {
             return inventory;

@@ -78,6 +78,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void subFacadesNeverCallBackIntoTheFacade() {
+        LayerRules.subFacadesNeverCallBackIntoTheFacade().check(gantry);
+    }
+
+    @Test
     void coreNeverImportsABackend() {
         LayerRules.coreNeverImportsABackend().check(gantry);
     }

@@ -104,6 +104,25 @@ final class LayerRules {
         };
     }
 
+    /**
+     * The facade's parts ({@code Runs}, {@code Vms}, the replanner) take what they need (the planner, the open
+     * backends, the configuration), never the {@code Gantry} facade itself: an arrow back up would make every part
+     * depend on all of it.
+     */
+    static ArchRule subFacadesNeverCallBackIntoTheFacade() {
+        return noClasses().that().resideInAPackage("dev.gantry")
+                .and(new DescribedPredicate<>("are not the facade or nested in it") {
+                    @Override
+                    public boolean test(JavaClass item) {
+                        return !item.getName().equals("dev.gantry.Gantry")
+                                && !item.getName().startsWith("dev.gantry.Gantry$");
+                    }
+                })
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.gantry.Gantry")
+                .because("sub-facades take a planner, the open backends and the configuration; the facade builds "
+                        + "them and hands them down, so data and calls flow one way");
+    }
+
     static ArchRule coreAndCliReachAzureOnlyThroughTheAzureModule() {
         return noClasses().that().resideOutsideOfPackage("dev.gantry.azure..")
                 .and().resideInAPackage("dev.gantry..")

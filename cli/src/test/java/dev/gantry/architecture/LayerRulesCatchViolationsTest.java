@@ -38,6 +38,8 @@ class LayerRulesCatchViolationsTest {
                         "dev.gantry.core.violating.CoreStartingAProcess"),
                 Arguments.of("coreOnlyDecides: the run engine", LayerRules.coreOnlyDecides(),
                         "dev.gantry.core.violating.CoreUsingTheRunEngine"),
+                Arguments.of("subFacadesNeverCallBackIntoTheFacade", LayerRules.subFacadesNeverCallBackIntoTheFacade(),
+                        "dev.gantry.SubFacadeHoldingTheFacade"),
                 Arguments.of("coreAndCliReachAzureOnlyThroughTheAzureModule",
                         LayerRules.coreAndCliReachAzureOnlyThroughTheAzureModule(), "dev.gantry.core.violating.CoreUsingAzureSdk"),
                 Arguments.of("nothingDependsOnTheTopLayers", LayerRules.nothingDependsOnTheTopLayers(),

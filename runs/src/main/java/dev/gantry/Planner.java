@@ -1,0 +1,79 @@
+package dev.gantry;
+
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import dev.gantry.api.Workload;
+import dev.gantry.core.advisor.NodeBoots;
+import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.runs.StepDefinition;
+import dev.gantry.core.runs.StepInstance;
+import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.core.spec.SpecDocument;
+import dev.gantry.core.wiring.CoreServices;
+import dev.gantry.images.ImageCatalog;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Core's decisions as the facade and its sub-facades ask for them: specs read, workloads and workflows planned, the
+ * configuration and the catalog in force. The sub-facades ({@link Runs}, {@link Vms}) take this rather than the
+ * {@link Gantry} facade, so nothing below the facade calls back up into it.
+ */
+final class Planner {
+    private static final NodeBoots NODE_BOOTS = new NodeBoots(ImageCatalog.builtIn());
+
+    private final CoreServices services;
+
+    Planner(CoreServices services) {
+        this.services = services;
+    }
+
+    GantryConfig config() {
+        return services.config();
+    }
+
+    Catalog catalog() {
+        return services.catalog().get();
+    }
+
+    Workload load(Path spec) {
+        return services.specs().read(spec);
+    }
+
+    SpecDocument loadAny(Path spec) {
+        return services.specs().readAny(spec);
+    }
+
+    List<Problem> validate(Path spec) {
+        return services.specs().validate(spec);
+    }
+
+    /** The advisor's plan, with what its nodes run at boot for the chosen image. */
+    Plan plan(Workload workload, PlanOverrides overrides) {
+        return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides));
+    }
+
+    /**
+     * Every job of a workflow planned, dependencies first. A step that cannot be planned fails the whole plan, naming
+     * the step: nothing of a workflow should start when one of its later steps can never run.
+     */
+    WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
+        List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
+        for (StepDefinition step : workflow.topologicalOrder()) {
+            for (StepInstance instance : step.instances()) {
+                try {
+                    planned.add(new WorkflowPlan.PlannedStep(step, instance, plan(instance.workload(), overrides)));
+                } catch (GantryException e) {
+                    throw new GantryException(e.code(), "step '" + instance.name() + "' of workflow '"
+                            + workflow.name() + "': " + e.getMessage(), e.problems(), e);
+                }
+            }
+        }
+        return new WorkflowPlan(workflow, planned);
+    }
+}
