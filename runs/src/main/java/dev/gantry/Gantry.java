@@ -16,7 +16,9 @@ import dev.gantry.core.advisor.PlanOverrides;
 import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.catalog.Catalog;
-import dev.gantry.core.catalog.refresh.QuotaChecker;
+import dev.gantry.runs.azure.AzureModule;
+import dev.gantry.runs.azure.CatalogRefresher;
+import dev.gantry.runs.azure.QuotaChecker;
 import dev.gantry.core.config.ConfigLoader;
 import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
@@ -37,7 +39,10 @@ import dev.gantry.core.spec.SpecDocument;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
+import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.core.progress.Progress;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -260,6 +265,7 @@ public final class Gantry implements AutoCloseable {
      * created, an inventory moved from an earlier version) go to {@code notices}.
      */
     public Vms vms(ArmConnector azure, Consumer<String> notices) {
+        AzureModule.require("VM provisioning (vm up, vm down)");
         return new Vms(planner, backends, azure, services.settings().home(), notices);
     }
 
@@ -268,7 +274,29 @@ public final class Gantry implements AutoCloseable {
      * {@code DefaultAzureCredential}); empty when it fits.
      */
     public List<Problem> quotaProblems(Plan plan, String subscription) {
+        AzureModule.require("the quota check");
         return QuotaChecker.azure(subscription).check(plan.region(), plan.vmSize().name(), plan.nodes(), plan.spot());
+    }
+
+    /**
+     * Refreshes the VM catalog from Azure (the public Retail Prices API; with a subscription, also the Resource SKUs
+     * it is offered) for the regions, writes it to the user's catalog cache ({@code ~/.gantry/catalog}), where later
+     * plans find it, and returns it; each page of prices read and the sizes priced go to {@code progress}.
+     *
+     * @throws GantryException USAGE when the Azure module ({@code dev.gantry:gantry-azure}) is not on the class path
+     */
+    public Catalog refreshCatalog(Optional<String> subscription, Collection<String> regions, Progress progress) {
+        AzureModule.require("live catalog refresh");
+        return CatalogRefresher.azure(subscription).refreshTo(catalogCache(), regions, progress);
+    }
+
+    /** The file {@link #refreshCatalog} writes and later plans read: {@code catalog.csv} in {@code ~/.gantry/catalog}. */
+    public Path catalogCacheFile() {
+        return catalogCache().resolve(CatalogLoader.CACHE_FILE);
+    }
+
+    private Path catalogCache() {
+        return services.settings().home().resolve(".gantry").resolve("catalog");
     }
 
     /** The installed backends by name (the providers ServiceLoader found plus those added in code). */
@@ -364,6 +392,11 @@ public final class Gantry implements AutoCloseable {
             return this;
         }
 
+        /** Plans from this catalog file (the CLI's {@code --catalog}) instead of the configured or embedded one. */
+        public Builder catalogFile(Path file) {
+            return catalog(CatalogLoader.fromFile(file));
+        }
+
         public Builder catalog(Catalog value) {
             this.catalog = value;
             return this;
@@ -378,7 +411,7 @@ public final class Gantry implements AutoCloseable {
             GantryConfig resolved = config != null ? config : new ConfigLoader().load(
                     new ConfigSources(configFile, environment, workingDirectory, home, overrides));
             GantrySettings settings = new GantrySettings(resolved, environment, workingDirectory, home, providers,
-                    discoverBackends, Optional.ofNullable(catalog), clock);
+                    discoverBackends, Optional.ofNullable(catalog), clock, AzureModule.keyVault());
             return new Gantry(CoreWiring.create(settings));
         }
     }

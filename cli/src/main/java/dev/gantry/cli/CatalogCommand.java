@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogAge;
-import dev.gantry.core.catalog.CatalogLoader;
-import dev.gantry.core.catalog.refresh.CatalogRefresher;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,12 +49,11 @@ final class CatalogCommand implements Runnable {
         public Integer call() {
             Optional<String> id = Optional.ofNullable(subscription)
                     .or(() -> Optional.ofNullable(env().environment().get("AZURE_SUBSCRIPTION_ID")));
-            Path cache = env().home().resolve(".gantry").resolve("catalog");
             Catalog catalog;
             try (ProgressLine progress = ProgressLine.of(this).ticking()) {
-                catalog = CatalogRefresher.azure(id).refreshTo(cache, regions, progress);
+                catalog = root.gantry().refreshCatalog(id, regions, progress);
             }
-            env().err().println("gantry: wrote " + cache.resolve(CatalogLoader.CACHE_FILE));
+            env().err().println("gantry: wrote " + root.gantry().catalogCacheFile());
             print(this, catalog);
             return Main.OK;
         }

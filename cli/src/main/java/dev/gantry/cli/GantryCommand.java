@@ -72,7 +72,7 @@ final class GantryCommand implements Runnable {
                 builder.override("backend", backend);
             }
             if (catalogFile != null) {
-                builder.catalog(dev.gantry.core.catalog.CatalogLoader.fromFile(catalogFile));
+                builder.catalogFile(catalogFile);
             }
             gantry = builder.build();
         }

@@ -88,13 +88,14 @@ final class LayerRules {
 
     private static DescribedPredicate<JavaClass> doing() {
         return new DescribedPredicate<>("I/O that does rather than decides (JDBC, processes, sockets, file locks, "
-                + "SSH) or the runs module and the facade") {
+                + "SSH, Azure) or the runs module and the facade") {
             @Override
             public boolean test(JavaClass target) {
                 String name = target.getName();
                 return name.startsWith("java.sql.") || name.startsWith("javax.sql.") || name.startsWith("org.sqlite.")
                         || name.startsWith("org.postgresql.") || name.startsWith("dev.gantry.ssh.")
                         || name.startsWith("com.jcraft.") || name.startsWith("dev.gantry.runs.")
+                        || name.startsWith("dev.gantry.azure.") || name.startsWith("com.azure.")
                         || target.getPackageName().equals("dev.gantry")
                         || List.of("java.lang.ProcessBuilder", "java.lang.Process", "java.lang.ProcessHandle",
                                 "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.FileLock",
@@ -153,14 +154,15 @@ final class LayerRules {
      * quota itself. What the facade hands back ({@code VmInventoryEntry}) it may print.
      */
     static ArchRule cliPlansAndProvisionsThroughTheFacade() {
-        DescribedPredicate<JavaClass> assembly = new DescribedPredicate<>("core's provisioning, quota or images") {
+        DescribedPredicate<JavaClass> assembly = new DescribedPredicate<>("provisioning, quota, refresh or images") {
             @Override
             public boolean test(JavaClass target) {
                 String name = target.getName();
                 return name.startsWith("dev.gantry.images.")
                         || name.startsWith("dev.gantry.runs.provision.")
                         && !name.equals("dev.gantry.runs.provision.VmInventoryEntry")
-                        || name.equals("dev.gantry.core.catalog.refresh.QuotaChecker");
+                        || name.equals("dev.gantry.runs.azure.QuotaChecker")
+                        || name.equals("dev.gantry.runs.azure.CatalogRefresher");
             }
         };
         return noClasses().that().resideInAPackage("dev.gantry.cli..")

@@ -38,6 +38,8 @@ class LayerRulesCatchViolationsTest {
                         "dev.gantry.core.violating.CoreStartingAProcess"),
                 Arguments.of("coreOnlyDecides: the run engine", LayerRules.coreOnlyDecides(),
                         "dev.gantry.core.violating.CoreUsingTheRunEngine"),
+                Arguments.of("coreOnlyDecides: the Azure module", LayerRules.coreOnlyDecides(),
+                        "dev.gantry.core.violating.CoreUsingTheAzureModule"),
                 Arguments.of("subFacadesNeverCallBackIntoTheFacade", LayerRules.subFacadesNeverCallBackIntoTheFacade(),
                         "dev.gantry.SubFacadeHoldingTheFacade"),
                 Arguments.of("coreAndCliReachAzureOnlyThroughTheAzureModule",

@@ -5,7 +5,7 @@ import dev.gantry.api.backend.Secret;
 
 /**
  * Where Key Vault references are fetched: Azure Key Vault in production
- * ({@link dev.gantry.azure.keyvault.KeyVaultSecrets}). Core decides which references go here
+ * (the Azure module's Key Vault client, which the facade supplies when {@code gantry-azure} is on the class path). Core decides which references go here
  * ({@link ReferenceSecretResolver}); the store only fetches, and fails with an error that names the reference and
  * never a value.
  */

@@ -3,10 +3,7 @@ package dev.gantry.core.wiring;
 import dagger.Lazy;
 import dagger.Module;
 import dagger.Provides;
-import dev.gantry.api.SecretRef;
-import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SecretResolver;
-import dev.gantry.azure.keyvault.KeyVaultSecrets;
 import dev.gantry.core.advisor.Advisor;
 import dev.gantry.core.advisor.AdvisorSettings;
 import dev.gantry.core.backends.BackendRegistry;
@@ -14,7 +11,6 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.secrets.ReferenceSecretResolver;
-import dev.gantry.core.secrets.SecretStore;
 import dev.gantry.core.spec.SpecReader;
 import dev.gantry.images.ImageCatalog;
 import java.nio.file.Files;
@@ -47,23 +43,8 @@ final class CoreModule {
     @Provides
     @Singleton
     static SecretResolver secrets(GantrySettings settings) {
-        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(), new LazyKeyVault());
-    }
-
-    /**
-     * Key Vault made on the first {@code keyvault:} reference: making it earlier loads the Azure SDK, whose signed
-     * jars cost about 0.1 s of start-up, on every command that reads no secret.
-     */
-    private static final class LazyKeyVault implements SecretStore {
-        private KeyVaultSecrets keyVault;
-
-        @Override
-        public synchronized Secret fetch(SecretRef ref) {
-            if (keyVault == null) {
-                keyVault = new KeyVaultSecrets();
-            }
-            return keyVault.fetch(ref);
-        }
+        // Key Vault is the settings' port: core decides which references go there and never talks to Azure itself.
+        return new ReferenceSecretResolver(settings.environment(), settings.workingDirectory(), settings.keyVault());
     }
 
     /** The catalog given in code, else the configured file, else the refreshed cache, else the embedded snapshot. */

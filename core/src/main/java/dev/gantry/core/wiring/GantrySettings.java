@@ -3,6 +3,7 @@ package dev.gantry.core.wiring;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.config.GantryConfig;
+import dev.gantry.core.secrets.SecretStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -21,10 +22,11 @@ import java.util.Optional;
  * @param discoverBackends whether to look for providers with ServiceLoader
  * @param catalog a catalog given in code, instead of the configured or embedded one
  * @param clock the clock
+ * @param keyVault where {@code keyvault:} secret references are fetched (Azure Key Vault, from the Azure module)
  */
 public record GantrySettings(GantryConfig config, Map<String, String> environment, Path workingDirectory, Path home,
                              List<BackendProvider> extraProviders, boolean discoverBackends,
-                             Optional<Catalog> catalog, Clock clock) {
+                             Optional<Catalog> catalog, Clock clock, SecretStore keyVault) {
     public GantrySettings {
         Objects.requireNonNull(config, "config");
         environment = Map.copyOf(environment);
@@ -33,5 +35,6 @@ public record GantrySettings(GantryConfig config, Map<String, String> environmen
         extraProviders = List.copyOf(extraProviders);
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(keyVault, "keyVault");
     }
 }

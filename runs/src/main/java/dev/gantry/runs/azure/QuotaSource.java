@@ -1,4 +1,4 @@
-package dev.gantry.core.catalog.refresh;
+package dev.gantry.runs.azure;
 
 import dev.gantry.azure.compute.ComputeUsage;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.gantry.core.catalog.refresh;
+package dev.gantry.runs.azure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
