@@ -661,12 +661,14 @@ stop_ge_host_execd() {
   done
 }
 
-# Undoes separate_ge_hosts' configurations (down).
+# Undoes separate_ge_hosts' configurations (down): a host's local configuration that holds nothing but its
+# gid_range is ours to remove; one with more settings was there before, and stays.
 remove_ge_host_configs() {
-  local name
+  local name keys
   ge_answers || return 0
   for name in $(ge_host_ranges | awk '{print $1}'); do
-    if qconf -sconf "$name" >/dev/null 2>&1; then timeout 10 qconf -dconf "$name" >/dev/null 2>&1 || true; fi
+    keys=$(timeout 10 qconf -sconf "$name" 2>/dev/null | ge_unwrap | awk '!/^#/ && NF {print $1}') || continue
+    if [ "$keys" = gid_range ]; then timeout 10 qconf -dconf "$name" >/dev/null 2>&1 || true; fi
   done
 }
 
