@@ -2,6 +2,9 @@ package dev.gantry.backend.cyclecloud.slurm;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gantry.ssh.ClientIdentity;
+import dev.gantry.ssh.HostKeyPolicy;
+import dev.gantry.ssh.SshTarget;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -72,6 +75,13 @@ public final class TestCluster {
         settings.put("jobCompLog", value("SLURM_JOBCOMP"));
         settings.put("partitions[0]", "tck-small=hpc");
         return settings;
+    }
+
+    /** The login node as the test user reaches it, its host key pinned: where a user's qsub and sbatch run. */
+    public SshTarget login() {
+        return SshTarget.of(value("LOGIN_ADDRESS"), Integer.parseInt(value("LOGIN_PORT")), value("LOGIN_USER"),
+                ClientIdentity.keyFile(Path.of(value("LOGIN_IDENTITY"))),
+                HostKeyPolicy.pinned(value("LOGIN_FINGERPRINT")));
     }
 
     /** The VM size whose jobs run in the Grid Engine queue of the compute nodes ({@link #gridEngineSettings()}). */
