@@ -101,7 +101,7 @@ public final class GridEngineSshBenchmark {
                         + "arch)/qsub; seq " + tracked + " | xargs -P 4 -I{} \"$qsub\" -terse -h -b y -N bench-held "
                         + "-o /dev/null -j y true"));
                 measurePolls(backend, jobDirectories(root.resolve("jobs"), run, ids, "ge-id", user), polls, counter,
-                        "qstat", targets);
+                        "qstat", targets, check);
                 deleteAll(user);
             }
             targets.print("local qsub loop", "qstat");

@@ -113,7 +113,7 @@ public final class SlurmSshBenchmark {
             drain();
             for (int tracked : List.of(1, 1000)) {
                 List<JobRef> refs = seed(root.resolve("jobs"), run, tracked, env.get("LOGIN_USER"));
-                measurePolls(backend, refs, polls, counter, "squeue", targets);
+                measurePolls(backend, refs, polls, counter, "squeue", targets, check);
                 exec(List.of("scancel", "-u", env.get("LOGIN_USER"), "-n", "bench-held"));
             }
             targets.print("local sbatch loop", "squeue");
