@@ -97,6 +97,23 @@ class GoldenFilesTest {
     }
 
     @Test
+    void aFileInTheModuleIsNamedFromTheModulesFolderOn() throws IOException {
+        // Maven runs a module's tests in its folder, so the name reads as in the repository's diff.
+        Path inModule = Path.of("target", "golden-files-test-" + System.nanoTime());
+        try {
+            AssertionError e = assertThrows(AssertionError.class,
+                    () -> new GoldenFiles(inModule, true).assertMatches("c.txt", "c\n"));
+
+            String module = Path.of("").toAbsolutePath().getFileName().toString();
+            assertTrue(e.getMessage().startsWith("rewrote golden file " + module + "/" + inModule.resolve("c.txt")
+                    + " "), e.getMessage());
+        } finally {
+            Files.deleteIfExists(inModule.resolve("c.txt"));
+            Files.deleteIfExists(inModule);
+        }
+    }
+
+    @Test
     void anUpdateWritesAMissingFileAndFails() throws IOException {
         AssertionError e = assertThrows(AssertionError.class,
                 () -> new GoldenFiles(folder, true).assertMatches("new/b.txt", "b\n"));
