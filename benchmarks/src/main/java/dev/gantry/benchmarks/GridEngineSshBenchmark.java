@@ -10,6 +10,7 @@ import static dev.gantry.benchmarks.TestClusterBench.seconds;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.CycleCloudBackendProvider;
@@ -56,6 +57,7 @@ public final class GridEngineSshBenchmark {
         Plan plan = plan();
         System.out.printf(Locale.ROOT, "Grid Engine over SSH to %s:%s, %d submits, %d polls%n",
                 env.get("LOGIN_ADDRESS"), env.get("LOGIN_PORT"), submits, polls);
+        WorkCheck check = new WorkCheck();
         try (Backend backend = new CycleCloudBackendProvider().create(new BackendConfig("cyclecloud", config),
                 context(root))) {
             backend.validate(plan); // connects and probes the cluster once; not measured
@@ -70,23 +72,26 @@ public final class GridEngineSshBenchmark {
                 double local = submits / seconds(start);
                 deleteAll(user);
                 start = System.nanoTime();
+                List<JobRef> one = new ArrayList<>();
                 for (int i = 0; i < submits; i++) {
-                    backend.submit(plan, SubmitOptions.withKey(run + "-r" + round + "-one-" + i));
+                    one.add(backend.submit(plan, SubmitOptions.withKey(run + "-r" + round + "-one-" + i)));
                 }
                 double oneByOne = submits / seconds(start);
+                submitted(check, "round " + round + ", submit one by one", one, submits, user, run);
                 deleteAll(user);
                 List<Submission> batch = new ArrayList<>();
                 for (int i = 0; i < submits; i++) {
                     batch.add(new Submission(plan, SubmitOptions.withKey(run + "-r" + round + "-all-" + i)));
                 }
                 start = System.nanoTime();
-                backend.submitAll(batch);
-                double all = submits / seconds(start);
+                List<JobRef> all = backend.submitAll(batch);
+                double allRate = submits / seconds(start);
+                submitted(check, "round " + round + ", submitAll", all, submits, user, run);
                 deleteAll(user);
                 System.out.printf(Locale.ROOT, "round %d: local qsub loop %6.1f/s | Gantry submit one by one "
                         + "%6.1f/s = %.2f | Gantry submitAll %6.1f/s = %.2f%n", round, local, oneByOne,
-                        oneByOne / local, all, all / local);
-                targets.round(all / local);
+                        oneByOne / local, allRate, allRate / local);
+                targets.round(allRate / local);
             }
             for (int tracked : List.of(1, 1000)) {
                 // Not measured: the qsub binary itself (Debian's qsub is a wrapper script that runs several
@@ -96,7 +101,7 @@ public final class GridEngineSshBenchmark {
                         + "arch)/qsub; seq " + tracked + " | xargs -P 4 -I{} \"$qsub\" -terse -h -b y -N bench-held "
                         + "-o /dev/null -j y true"));
                 measurePolls(backend, jobDirectories(root.resolve("jobs"), run, ids, "ge-id", user), polls, counter,
-                        "qstat", targets);
+                        "qstat", targets, check);
                 deleteAll(user);
             }
             targets.print("local qsub loop", "qstat");
@@ -105,6 +110,19 @@ public final class GridEngineSshBenchmark {
             exec(List.of("sh", "-c", "qdel -u '" + user + "' >/dev/null 2>&1; true"));
             exec(List.of("rm", "-rf", root.toString()));
         }
+        check.exitIfFailed("GridEngineSshBenchmark");
+    }
+
+    /**
+     * Checks that a submit returned a reference for each of {@code submits} jobs and that Grid Engine lists that many
+     * jobs of this run (named for its keys), each array task on its own line.
+     */
+    private static void submitted(WorkCheck check, String what, List<JobRef> refs, int submits, String user,
+                                  String run) throws Exception {
+        check.refs(what, submits, refs);
+        long listed = exec(List.of("qstat", "-u", user, "-g", "d", "-r")).lines()
+                .filter(line -> line.strip().startsWith("Full jobname:") && line.contains(run)).count();
+        check.count(what + ": jobs Grid Engine lists", submits, listed);
     }
 
     /** Deletes the user's jobs (all pending: the queue is disabled) and waits until qstat lists none. */

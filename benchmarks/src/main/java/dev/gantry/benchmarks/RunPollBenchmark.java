@@ -40,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * What one poll of a large workflow costs: a workflow of N independent steps (default 1,000) driven by the real
@@ -74,6 +75,7 @@ public final class RunPollBenchmark {
         }
         WorkflowPlan plan = new WorkflowPlan(workflow, planned);
         Clock clock = Clock.systemUTC();
+        WorkCheck check = new WorkCheck();
         try (SqlJobStore jobs = SqlJobStore.open(state); SqlRunStore runs = SqlRunStore.open(state, clock)) {
             RunEngine engine = new RunEngine(runs, new JobService(jobs, name -> backend, clock), name -> backend,
                     RunEngine.Replanner.asPlanned(), clock, new RunEngine.Settings(Duration.ofSeconds(1),
@@ -84,6 +86,7 @@ public final class RunPollBenchmark {
             engine.tick(run.id(), plan);
             System.out.printf(Locale.ROOT, "pass 1 (submits %d jobs): %.3f s, %d submit calls%n", steps,
                     (System.nanoTime() - start) / 1e9, backend.submits);
+            check.count("pass 1: jobs the backend was asked to start", steps, backend.jobs.size());
             List<Double> seconds = new ArrayList<>();
             List<Integer> calls = new ArrayList<>();
             for (int pass = 2; pass <= 6; pass++) {
@@ -91,11 +94,16 @@ public final class RunPollBenchmark {
                     backend.moveAll(JobState.RUNNING); // a state change on every step: each is written
                 }
                 int before = backend.statusCalls;
+                backend.lastAsked = Set.of();
+                backend.lastAnswered = 0;
                 start = System.nanoTime();
                 engine.tick(run.id(), plan);
                 double took = (System.nanoTime() - start) / 1e9;
                 seconds.add(took);
                 calls.add(backend.statusCalls - before);
+                // The one call must have been for every job, and answered for each: a poll of fewer is no figure.
+                check.count("pass " + pass + ": jobs the status call asked about", steps, backend.lastAsked.size());
+                check.count("pass " + pass + ": jobs it answered for", steps, backend.lastAnswered);
                 System.out.printf(Locale.ROOT, "pass %d (%d active jobs%s): %.3f s, %d status call(s)%n", pass,
                         steps, pass == 4 ? ", all seen RUNNING" : "", took, backend.statusCalls - before);
             }
@@ -110,6 +118,7 @@ public final class RunPollBenchmark {
                 }
             }
         }
+        check.exitIfFailed("RunPollBenchmark");
     }
 
     /** Answers from memory at once, counting submit and status calls. */
@@ -117,6 +126,9 @@ public final class RunPollBenchmark {
         private final Map<String, JobState> jobs = new LinkedHashMap<>();
         int submits;
         int statusCalls;
+        /** The jobs the last status call asked about, and for how many of them it answered. */
+        Set<String> lastAsked = Set.of();
+        int lastAnswered;
 
         @Override
         public String name() {
@@ -154,6 +166,8 @@ public final class RunPollBenchmark {
             statusCalls++;
             Map<JobRef, JobStatus> result = new LinkedHashMap<>();
             refs.forEach(ref -> result.put(ref, status(ref)));
+            lastAsked = refs.stream().map(JobRef::id).filter(jobs::containsKey).collect(Collectors.toSet());
+            lastAnswered = (int) result.keySet().stream().filter(ref -> jobs.containsKey(ref.id())).count();
             return result;
         }
 

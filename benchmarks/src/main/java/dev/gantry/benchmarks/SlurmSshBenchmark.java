@@ -61,6 +61,7 @@ public final class SlurmSshBenchmark {
         System.out.printf(Locale.ROOT, "Slurm over SSH to %s:%s, %d submits, %d polls%n", env.get("LOGIN_ADDRESS"),
                 env.get("LOGIN_PORT"), submits, polls);
 
+        WorkCheck check = new WorkCheck();
         try (Backend backend = new CycleCloudBackendProvider().create(new BackendConfig("cyclecloud", config),
                 context)) {
             backend.validate(plan); // connects and probes the cluster once; not measured
@@ -70,14 +71,17 @@ public final class SlurmSshBenchmark {
                     "reason=gantry-benchmark"));
             TestClusterBench.Targets targets = new TestClusterBench.Targets("submitAll of jobs that differ only in "
                     + "their key");
+            String user = env.get("LOGIN_USER");
             for (int round = 1; round <= 3; round++) {
                 double local = localLoop(submits, env.get("LOGIN_USER"));
                 cancelAll(env.get("LOGIN_USER"));
                 long start = System.nanoTime();
+                List<JobRef> one = new ArrayList<>();
                 for (int i = 0; i < submits; i++) {
-                    backend.submit(plan, SubmitOptions.withKey(run + "-r" + round + "-one-" + i));
+                    one.add(backend.submit(plan, SubmitOptions.withKey(run + "-r" + round + "-one-" + i)));
                 }
                 double oneByOne = submits / seconds(start);
+                submitted(check, "round " + round + ", submit one by one", one, submits, user, root);
                 cancelAll(env.get("LOGIN_USER"));
                 // A fan-out of jobs that differ only in their key: job arrays of up to 100 tasks.
                 List<Submission> batch = new ArrayList<>();
@@ -85,8 +89,9 @@ public final class SlurmSshBenchmark {
                     batch.add(new Submission(plan, SubmitOptions.withKey(run + "-r" + round + "-all-" + i)));
                 }
                 start = System.nanoTime();
-                backend.submitAll(batch);
+                List<JobRef> arrays = backend.submitAll(batch);
                 double all = submits / seconds(start);
+                submitted(check, "round " + round + ", submitAll of like jobs", arrays, submits, user, root);
                 cancelAll(env.get("LOGIN_USER"));
                 // A fan-out of jobs that each run their own command: one sbatch each.
                 List<Submission> unlike = new ArrayList<>();
@@ -95,19 +100,20 @@ public final class SlurmSshBenchmark {
                             SubmitOptions.withKey(run + "-r" + round + "-each-" + i)));
                 }
                 start = System.nanoTime();
-                backend.submitAll(unlike);
-                double each = submits / seconds(start);
+                List<JobRef> each = backend.submitAll(unlike);
+                double eachRate = submits / seconds(start);
+                submitted(check, "round " + round + ", submitAll of unlike jobs", each, submits, user, root);
                 cancelAll(env.get("LOGIN_USER"));
                 System.out.printf(Locale.ROOT, "round %d: local sbatch loop %6.1f/s | Gantry submit one by one "
                         + "%6.1f/s = %.2f | Gantry submitAll, like jobs (arrays) %6.1f/s = %.2f | unlike jobs "
                         + "(one sbatch each) %6.1f/s = %.2f%n", round, local, oneByOne, oneByOne / local, all,
-                        all / local, each, each / local);
+                        all / local, eachRate, eachRate / local);
                 targets.round(all / local);
             }
             drain();
             for (int tracked : List.of(1, 1000)) {
                 List<JobRef> refs = seed(root.resolve("jobs"), run, tracked, env.get("LOGIN_USER"));
-                measurePolls(backend, refs, polls, counter, "squeue", targets);
+                measurePolls(backend, refs, polls, counter, "squeue", targets, check);
                 exec(List.of("scancel", "-u", env.get("LOGIN_USER"), "-n", "bench-held"));
             }
             targets.print("local sbatch loop", "squeue");
@@ -117,6 +123,7 @@ public final class SlurmSshBenchmark {
                     "state=resume"));
             exec(List.of("rm", "-rf", root.toString()));
         }
+        check.exitIfFailed("SlurmSshBenchmark");
     }
 
     /** N sbatch calls in a shell loop on this machine (the controller), as the login user. */
@@ -126,6 +133,19 @@ public final class SlurmSshBenchmark {
         exec(List.of("runuser", "-u", user, "--", "bash", "-c", "cd /tmp; for i in $(seq " + n + "); do sbatch "
                 + "-Q -p hpc -o /dev/null --wrap true </dev/null >/dev/null || exit 1; done"));
         return n / seconds(start);
+    }
+
+    /**
+     * Checks that a submit returned a reference for each of {@code submits} jobs and that Slurm lists that many
+     * pending jobs under this run's work directory (the nodes are drained: none has started).
+     */
+    private static void submitted(WorkCheck check, String what, List<JobRef> refs, int submits, String user,
+                                  Path root) throws Exception {
+        check.refs(what, submits, refs);
+        String prefix = root + "/";
+        long listed = exec(List.of("squeue", "-h", "-r", "-u", user, "-t", "PD", "-o", "%Z")).lines()
+                .filter(directory -> directory.startsWith(prefix)).count();
+        check.count(what + ": jobs Slurm lists", submits, listed);
     }
 
     /**

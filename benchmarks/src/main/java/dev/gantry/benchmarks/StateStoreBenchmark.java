@@ -6,6 +6,7 @@ import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.config.StateServer;
 import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.core.runs.RunRecord;
 import dev.gantry.runs.state.SqlJobStore;
 import dev.gantry.runs.state.SqlRunStore;
 import java.nio.file.Files;
@@ -64,14 +65,17 @@ public final class StateStoreBenchmark {
         PostgresServer.fromTestServer().ifPresentOrElse(databases::add, () -> System.out.println(
                 "PostgreSQL: no test server (" + PostgresServer.ENV + "); start one with scripts/test-postgres.sh up"));
         List<String> verdicts = new ArrayList<>();
+        WorkCheck check = new WorkCheck();
         for (Database database : databases) {
             System.out.println("== " + database.name());
-            verdicts.addAll(measure(database, events, records));
+            verdicts.addAll(measure(database, events, records, check));
         }
         verdicts.forEach(System.out::println);
+        check.exitIfFailed("StateStoreBenchmark");
     }
 
-    private static List<String> measure(Database database, int events, int records) throws Exception {
+    private static List<String> measure(Database database, int events, int records, WorkCheck check)
+            throws Exception {
         Instant t0 = Instant.parse("2026-12-01T00:00:00Z");
         List<Double> batched = new ArrayList<>();
         for (int round = 1; round <= 3; round++) {
@@ -113,11 +117,14 @@ public final class StateStoreBenchmark {
             for (int round = 1; round <= 3; round++) {
                 // A fresh store, as each gantry command opens one.
                 long start = System.nanoTime();
-                int listed;
+                List<JobRecord> list;
                 try (SqlJobStore store = opener.get()) {
-                    listed = store.list().size();
+                    list = store.list();
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
+                int listed = list.size();
+                check.count(database.name() + ", round " + round + ": different job records listed", records,
+                        list.stream().map(JobRecord::id).distinct().count());
                 listSeconds.add(seconds);
                 System.out.printf(Locale.ROOT, "round %d: open the store and list %d job records: %.3f s%n", round,
                         listed, seconds);
@@ -125,7 +132,7 @@ public final class StateStoreBenchmark {
         } finally {
             database.drop();
         }
-        double runList = listRuns(database, records, t0);
+        double runList = listRuns(database, records, t0, check);
         double median = batched.stream().sorted().toList().get(1);
         double list = listSeconds.stream().sorted().toList().get(1);
         return List.of(String.format(Locale.ROOT, "target (%s): gantry list of %d runs in under %.1f s: median "
@@ -144,7 +151,7 @@ public final class StateStoreBenchmark {
      *
      * @return the median seconds
      */
-    private static double listRuns(Database database, int records, Instant t0) throws Exception {
+    private static double listRuns(Database database, int records, Instant t0, WorkCheck check) throws Exception {
         List<Double> seconds = new ArrayList<>();
         try {
             database.create().get().close();
@@ -153,11 +160,14 @@ public final class StateStoreBenchmark {
             }
             for (int round = 1; round <= 3; round++) {
                 long start = System.nanoTime();
-                int listed;
+                List<RunRecord> list;
                 try (SqlRunStore store = database.runs().get()) {
-                    listed = store.list(records, true).size();
+                    list = store.list(records, true);
                 }
                 double took = (System.nanoTime() - start) / 1e9;
+                int listed = list.size();
+                check.count(database.name() + ", round " + round + ": different runs listed", records,
+                        list.stream().map(RunRecord::id).distinct().count());
                 seconds.add(took);
                 System.out.printf(Locale.ROOT, "round %d: open the store and list %d runs: %.3f s%n", round, listed,
                         took);

@@ -10,6 +10,8 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.SecretResolver;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -162,17 +164,20 @@ final class TestClusterBench {
     }
 
     static void measurePolls(Backend backend, List<JobRef> refs, int polls, Path counter, String scheduler,
-                             Targets targets) throws IOException {
+                             Targets targets, WorkCheck check) throws IOException {
         backend.statuses(refs); // warm
         long[] nanos = new long[polls];
         long commands = 0;
         long runs = 0;
+        long fewestPending = refs.size();
         for (int p = 0; p < polls; p++) {
             long before = backend.remoteCalls().orElse(-1);
             long runsBefore = lines(counter);
             long t = System.nanoTime();
-            backend.statuses(refs);
+            Map<JobRef, JobStatus> answer = backend.statuses(refs);
             nanos[p] = System.nanoTime() - t;
+            fewestPending = Math.min(fewestPending, refs.stream().map(answer::get)
+                    .filter(status -> status != null && status.state() == JobState.PENDING).count());
             commands = Math.max(commands, backend.remoteCalls().orElse(-1) - before);
             runs = Math.max(runs, lines(counter) - runsBefore);
         }
@@ -181,6 +186,9 @@ final class TestClusterBench {
                         + "seen), median %.1f ms, p90 %.1f ms%n", refs.size(), commands, runs, scheduler,
                 nanos[polls / 2] / 1e6, nanos[(int) (polls * 0.9)] / 1e6);
         targets.poll(commands, runs);
+        // Every tracked job is held pending: a poll that did not answer so for each of them measured less.
+        check.count("status poll of " + refs.size() + " held jobs: jobs it answered PENDING for (fewest of "
+                + polls + " polls)", refs.size(), fewestPending);
     }
 
     /**

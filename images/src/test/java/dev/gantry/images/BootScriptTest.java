@@ -16,11 +16,8 @@ import dev.gantry.api.Resources;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
+import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -30,8 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class BootScriptTest {
-    /** Run with -Dgantry.updateGolden=true to rewrite the golden files after an intended change; review the diff. */
-    private static final boolean UPDATE_GOLDEN = Boolean.getBoolean("gantry.updateGolden");
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final String STEP = BootScript.LIB_DIR + "/gantry-step";
     private static final String CHECK = BootScript.LIB_DIR + "/gantry-boot-check";
@@ -70,13 +66,8 @@ class BootScriptTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("goldens")
-    void matchesGoldenFile(String name, Plan plan, BootOptions options) throws IOException {
-        String actual = bootScript.cloudConfig(plan, options);
-        Path golden = Paths.get("src/test/resources/golden/" + name + ".yaml");
-        if (UPDATE_GOLDEN) {
-            Files.writeString(golden, actual, StandardCharsets.UTF_8);
-        }
-        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), actual, "golden " + golden);
+    void matchesGoldenFile(String name, Plan plan, BootOptions options) {
+        GOLDEN.assertMatches(name + ".yaml", bootScript.cloudConfig(plan, options));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,10 +9,8 @@ import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,14 +26,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The plans of the four example workloads over the embedded catalog, compared with the JSON goldens under
- * src/test/resources/advisor/golden. After an intended change, regenerate with
- * {@code ./mvnw -o -q -B -pl core -am verify -Dtest=GoldenPlansTest -Dgantry.updateGoldens=true
- * -Dsurefire.failIfNoSpecifiedTests=false} and review the diff.
+ * src/test/resources/advisor/golden byte for byte. After an intended change, rewrite them with
+ * {@code -Dgantry.golden.update=true} (docs/testing.md) and review the diff.
  */
 class GoldenPlansTest {
     /** A fixed "today" so that the catalog's age in the plans does not change from day to day. */
     static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
-    private static final Path GOLDEN = Path.of("src/test/resources/advisor/golden");
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("advisor/golden");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     static Stream<Arguments> examples() {
@@ -64,13 +61,6 @@ class GoldenPlansTest {
     void planMatchesGolden(String name, Supplier<Workload> workload) throws IOException {
         Advisor advisor = new Advisor(CatalogLoader.embedded(), new FakeImages(), AdvisorSettings.defaults(), CLOCK);
         JsonNode actual = PlanJson.toJson(advisor.plan(workload.get(), PlanOverrides.none()));
-        Path file = GOLDEN.resolve(name + ".json");
-        String text = JSON.writeValueAsString(actual) + "\n";
-        if (Boolean.getBoolean("gantry.updateGoldens")) {
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        }
-        JsonNode expected = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
-        assertEquals(JSON.writeValueAsString(expected), JSON.writeValueAsString(actual),
-                "plan of examples/" + name + ".yaml differs from " + file);
+        GOLDEN.assertMatches(name + ".json", JSON.writeValueAsString(actual) + "\n");
     }
 }

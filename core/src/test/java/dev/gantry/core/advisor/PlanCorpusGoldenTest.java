@@ -1,7 +1,5 @@
 package dev.gantry.core.advisor;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -25,11 +23,8 @@ import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -47,12 +42,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * JSON exactly as {@link PlanJson} writes it ({@code gantry plan --output json}) and the plan's headline, reasons,
  * warnings and alternatives line by line as {@code gantry plan} prints them. The goldens under
  * src/test/resources/golden/plans pin the advisor's decisions and texts so that its insides can change without its
- * output changing. After an intended change of the output, regenerate with
- * {@code ./mvnw -B -q -pl core -am test -Dtest=PlanCorpusGoldenTest -Dgantry.updateGoldens=true
- * -Dsurefire.failIfNoSpecifiedTests=false} and review the diff.
+ * output changing. After an intended change of the output, rewrite them with {@code -Dgantry.golden.update=true}
+ * (docs/testing.md) and review the diff.
  */
 class PlanCorpusGoldenTest {
-    private static final Path GOLDEN = Path.of("src/test/resources/golden/plans");
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/plans");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Checkpoint CHECKPOINT = new Checkpoint("/mnt/ckpt", Duration.ofMinutes(30));
 
@@ -283,8 +277,8 @@ class PlanCorpusGoldenTest {
             json = JSON.writeValueAsString(error) + "\n";
             text = "gantry: " + e.getMessage() + "\n";
         }
-        assertGolden(c.name() + ".json", json);
-        assertGolden(c.name() + ".txt", text);
+        GOLDEN.assertMatches(c.name() + ".json", json);
+        GOLDEN.assertMatches(c.name() + ".txt", text);
     }
 
     /** The plan's lines as {@code gantry plan} prints them, less the fact table (whose values the JSON holds). */
@@ -310,18 +304,5 @@ class PlanCorpusGoldenTest {
             }
         }
         return out.toString();
-    }
-
-    private static void assertGolden(String name, String actual) {
-        Path file = GOLDEN.resolve(name);
-        try {
-            if (Boolean.getBoolean("gantry.updateGoldens")) {
-                Files.createDirectories(GOLDEN);
-                Files.writeString(file, actual, StandardCharsets.UTF_8);
-            }
-            assertEquals(Files.readString(file, StandardCharsets.UTF_8), actual, "differs from " + file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

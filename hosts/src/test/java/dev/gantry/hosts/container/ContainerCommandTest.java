@@ -12,11 +12,7 @@ import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Golden command lines, one argument per line, for Docker and Podman. */
 class ContainerCommandTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/container");
     private static final String JOB = "job-train-42";
     private static final String ENV_FILE = "/var/lib/gantry/jobs/job-train-42/container.env";
     private static final List<String> ARGV = List.of("python", "train.py", "--lr=$LR; rm -rf ~", "it's \"quoted\"");
@@ -91,9 +88,8 @@ class ContainerCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void runCommandMatchesGolden(String golden, ContainerSettings settings, Plan plan, GpuSlice gpus)
-            throws IOException {
-        assertGolden(golden, ContainerCommand.run(settings, plan, JOB, ENV_FILE, gpus));
+    void runCommandMatchesGolden(String golden, ContainerSettings settings, Plan plan, GpuSlice gpus) {
+        GOLDEN.assertLines(golden, ContainerCommand.run(settings, plan, JOB, ENV_FILE, gpus));
     }
 
     @Test
@@ -122,9 +118,9 @@ class ContainerCommandTest {
     }
 
     @Test
-    void removeCommandsMatchGolden() throws IOException {
-        assertGolden("docker-rm.txt", ContainerCommand.remove(DOCKER, "gantry-" + JOB));
-        assertGolden("podman-rm-sandbox.txt", ContainerCommand.remove(PODMAN_SANDBOX, "gantry-" + JOB));
+    void removeCommandsMatchGolden() {
+        GOLDEN.assertLines("docker-rm.txt", ContainerCommand.remove(DOCKER, "gantry-" + JOB));
+        GOLDEN.assertLines("podman-rm-sandbox.txt", ContainerCommand.remove(PODMAN_SANDBOX, "gantry-" + JOB));
     }
 
     @Test
@@ -161,20 +157,5 @@ class ContainerCommandTest {
                 () -> ContainerCommand.run(DOCKER, Plan.builder(bare, CPU).build(), JOB, ENV_FILE,
                         GpuSlice.none()));
         assertEquals("the workload bare has no container image", e.getMessage());
-    }
-
-    private static void assertGolden(String name, List<String> argv) throws IOException {
-        String actual = String.join("\n", argv) + "\n";
-        if (Boolean.getBoolean("golden.update")) {
-            Path file = Path.of("src/test/resources/golden/container", name);
-            Files.writeString(file, actual, StandardCharsets.UTF_8);
-        }
-        try (InputStream in = ContainerCommandTest.class.getResourceAsStream("/golden/container/" + name)) {
-            if (in == null) {
-                throw new AssertionError("golden file golden/container/" + name + " is missing; run with "
-                        + "-Dgolden.update=true once and review it");
-            }
-            assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), actual, name);
-        }
     }
 }

@@ -1,19 +1,15 @@
 package dev.gantry.hosts.probe;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
+import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.stream.Collectors;
 
 /** Reads the golden inputs under {@code src/test/resources/probe/} and compares generated text with golden files. */
 final class Samples {
-    /** Set {@code -Dprobe.golden.update=true} to rewrite the expected files after a deliberate change; review the diff. */
-    private static final boolean UPDATE = Boolean.getBoolean("probe.golden.update");
+    private static final GoldenFiles EXPECTED = GoldenFiles.in("probe/expected");
 
     private Samples() {
     }
@@ -40,17 +36,6 @@ final class Samples {
     }
 
     static void assertGolden(String expectedName, String actual) {
-        Path source = Path.of("src/test/resources/probe/expected", expectedName);
-        if (UPDATE) {
-            try {
-                Files.createDirectories(source.getParent());
-                Files.writeString(source, actual, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return;
-        }
-        assertEquals(raw("expected/" + expectedName), actual, "golden file probe/expected/" + expectedName
-                + " differs; after a deliberate change rerun with -Dprobe.golden.update=true and review the diff");
+        EXPECTED.assertMatches(expectedName, actual);
     }
 }

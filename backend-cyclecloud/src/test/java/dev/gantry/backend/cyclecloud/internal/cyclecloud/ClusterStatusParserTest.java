@@ -11,9 +11,6 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -26,13 +23,8 @@ class ClusterStatusParserTest {
 
     @ParameterizedTest
     @CsvSource({"hpc-prod, " + Goldens.SLURM, "spot-mix, " + Goldens.SPOT, "multi, " + Goldens.MULTIPLE})
-    void eachGoldenStatusReadsAsItsGoldenLayout(String cluster, String name) throws IOException {
-        String actual = String.join("\n", Goldens.layout(cluster, name).describe()) + "\n";
-        if (Boolean.getBoolean("golden.update")) {
-            Files.writeString(Path.of("src/test/resources/golden/cyclecloud", name + ".layout"), actual,
-                    StandardCharsets.UTF_8);
-        }
-        assertEquals(Goldens.read(name + ".layout"), actual, name);
+    void eachGoldenStatusReadsAsItsGoldenLayout(String cluster, String name) {
+        Goldens.FILES.assertLines(name + ".layout", Goldens.layout(cluster, name).describe());
     }
 
     @Test

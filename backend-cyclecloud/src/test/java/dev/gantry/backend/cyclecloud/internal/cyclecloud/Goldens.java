@@ -1,11 +1,10 @@
 package dev.gantry.backend.cyclecloud.internal.cyclecloud;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.gantry.testing.GoldenFiles;
 
 /** The golden CycleCloud status answers and the layouts expected from them, under {@code golden/cyclecloud}. */
 final class Goldens {
+    static final GoldenFiles FILES = GoldenFiles.in("golden/cyclecloud");
     /** A Slurm cluster with CycleCloud's default arrays hpc, htc, gpu and dynamic, and a login array. */
     static final String SLURM = "slurm-hpc-htc-gpu-dynamic";
     /** On-demand and Spot arrays of the same size, a Spot-only size, an invalid bucket; asked with nodes=true. */
@@ -17,14 +16,7 @@ final class Goldens {
     }
 
     static String read(String file) {
-        try (InputStream in = Goldens.class.getResourceAsStream("/golden/cyclecloud/" + file)) {
-            if (in == null) {
-                throw new AssertionError("golden file golden/cyclecloud/" + file + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return FILES.read(file);
     }
 
     static String status(String name) {

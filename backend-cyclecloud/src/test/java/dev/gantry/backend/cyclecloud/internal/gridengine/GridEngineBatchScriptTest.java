@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class GridEngineBatchScriptTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     /** Words that mean something to a shell, or to qsub on a line of their own. */
     private static final List<String> HOSTILE = List.of("it's \"quoted\"", "$(touch injected)", "`touch injected`",
             "line one\nline two", "x\n#$ -N hijacked\n#$ -q nowhere", "", "-n", "$HOME", "a;b|c&d", "*", "\\",
@@ -48,7 +49,7 @@ class GridEngineBatchScriptTest {
                         new QsubDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "42"))), "job-fit-1",
                 "/shared/gantry/jobs/job-fit-1", 1, "/opt/sge/bin/", List.of("job-prep"),
                 Optional.of("/shared/home/alice/project"), command);
-        GoldenFiles.assertMatches("gridengine/batch/spot-with-dependencies.sh", script.text().lines().toList());
+        GOLDEN.assertLines("gridengine/batch/spot-with-dependencies.sh", script.text().lines().toList());
     }
 
     /** qsub reads a #$ line anywhere in a script: only the header may have one. */
@@ -151,7 +152,7 @@ class GridEngineBatchScriptTest {
                 "job-fit-2", "/shared/gantry/jobs/job-fit-2", 2, "/opt/sge/bin/", List.of(),
                 Optional.of("/shared/home/alice/project"), List.of("torchrun", "--nnodes=$GANTRY_NUM_NODES",
                 "it's"));
-        GoldenFiles.assertMatches("gridengine/batch/two-hosts.sh", script.text().lines().toList());
+        GOLDEN.assertLines("gridengine/batch/two-hosts.sh", script.text().lines().toList());
     }
 
     /**

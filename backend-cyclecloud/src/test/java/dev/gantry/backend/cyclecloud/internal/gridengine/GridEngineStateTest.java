@@ -7,15 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class GridEngineStateTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
+
     private static List<String> documentedStates() {
-        return GoldenFiles.read("gridengine/sge-status-states.txt").lines()
+        return GOLDEN.read("gridengine/sge-status-states.txt").lines()
                 .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
     }
 
@@ -30,7 +32,7 @@ class GridEngineStateTest {
             return String.format("%-6s %-9s %-8s %-8s %s", letters, state.jobState(), state.kind(),
                     state.isEviction() ? "eviction" : "-", state.meaning("7"));
         }).toList();
-        GoldenFiles.assertMatches("gridengine/sge-status-states.expected", table);
+        GOLDEN.assertLines("gridengine/sge-status-states.expected", table);
     }
 
     @Test

@@ -8,7 +8,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** status.sh's output, with qstat's XML and qacct's records as the real 8.1.9 printed them (golden/gridengine). */
 class GridEngineStatusReportTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     private static final Instant NOW = Instant.parse("2026-12-02T02:01:00Z");
     private static final String STARTED = "\t1764640800 0 1764640800";
 
@@ -28,13 +29,13 @@ class GridEngineStatusReportTest {
 
     private static List<String> qstat(String golden) {
         List<String> lines = new ArrayList<>(List.of("=qstat"));
-        lines.addAll(GoldenFiles.read("gridengine/qstat/" + golden).lines().toList());
+        lines.addAll(GOLDEN.read("gridengine/qstat/" + golden).lines().toList());
         lines.add("=end-qstat");
         return lines;
     }
 
     private static List<String> accounting(String number, String golden) {
-        return GoldenFiles.read("gridengine/qacct/" + golden).lines().map(l -> "A\t" + number + "\t" + l).toList();
+        return GOLDEN.read("gridengine/qacct/" + golden).lines().map(l -> "A\t" + number + "\t" + l).toList();
     }
 
     private static Map<String, JobStatus> parse(List<String> jobs, List<String> qstat, List<String> accounting) {

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
 import dev.gantry.backend.cyclecloud.internal.login.LocalLoginScripts;
+import dev.gantry.testing.GoldenFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** status.sh itself, run here against a qstat that changes the job directory while it answers. */
 class GridEngineStatusScriptTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     private static final Instant NOW = Instant.parse("2026-12-02T02:01:00Z");
     private static final long ENDED = Instant.parse("2026-12-02T02:00:00Z").getEpochSecond();
 
@@ -29,7 +30,7 @@ class GridEngineStatusScriptTest {
     void aJobThatLeavesTheQueueWhileQstatAnswersKeepsItsExitCode() throws Exception {
         Path job = Files.createDirectories(work.resolve("job-a"));
         Files.writeString(job.resolve("ge-id"), "7\n");
-        Files.writeString(bin.resolve("empty.xml"), GoldenFiles.read("gridengine/qstat/empty.xml"));
+        Files.writeString(bin.resolve("empty.xml"), GOLDEN.read("gridengine/qstat/empty.xml"));
         // The job script writes its exit record and ends: qstat no longer lists it, and qacct has no record yet.
         LocalLoginScripts.command(bin, "qstat", "printf '3 " + ENDED + " 0\\n' > '" + job.resolve("exit") + "'\n"
                 + "cat '" + bin.resolve("empty.xml") + "'");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
@@ -19,27 +19,28 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class QacctRecordTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     /** Each captured answer of qacct -j ID (golden/gridengine/README.md) and what Gantry reads in it. */
     @ParameterizedTest
     @ValueSource(strings = {"succeeded", "exit-3", "qdel-running", "sigkill-itself", "h-rt-limit",
         "working-directory-missing", "parallel-two-slots", "array-two-tasks", "rescheduled-then-succeeded",
         "rescheduled-twice-then-deleted", "not-found"})
     void capturedAnswersReadAsTheGoldenFilesSay(String name) {
-        List<QacctRecord> records = QacctRecord.parse(GoldenFiles.read("gridengine/qacct/" + name + ".txt"));
+        List<QacctRecord> records = QacctRecord.parse(GOLDEN.read("gridengine/qacct/" + name + ".txt"));
         List<String> lines = records.isEmpty() ? List.of("(no accounting record)")
                 : records.stream().map(QacctRecordTest::describe).toList();
-        GoldenFiles.assertMatches("gridengine/qacct/" + name + ".expected", lines);
+        GOLDEN.assertLines("gridengine/qacct/" + name + ".expected", lines);
     }
 
     @Test
     void aRescheduledJobIsReadFromItsLastBlockAndItsReschedulesCounted() {
-        String text = GoldenFiles.read("gridengine/qacct/rescheduled-then-succeeded.txt");
+        String text = GOLDEN.read("gridengine/qacct/rescheduled-then-succeeded.txt");
         QacctRecord last = QacctRecord.latest(text).orElseThrow();
         assertEquals(JobState.SUCCEEDED, last.endState());
         assertEquals(Optional.of(LocalDateTime.of(2026, 12, 2, 2, 3, 43)), last.startTime());
         assertEquals(1, QacctRecord.reschedules(QacctRecord.parse(text)));
         List<QacctRecord> deleted = QacctRecord.parse(
-                GoldenFiles.read("gridengine/qacct/rescheduled-twice-then-deleted.txt"));
+                GOLDEN.read("gridengine/qacct/rescheduled-twice-then-deleted.txt"));
         assertEquals(2, QacctRecord.reschedules(deleted));
         // The last run was a reschedule and none followed: qdel took the job while it waited to run again.
         assertEquals(JobState.PENDING, deleted.get(1).endState());
@@ -48,24 +49,24 @@ class QacctRecordTest {
 
     @Test
     void aKilledRunIsAFailureWithItsSignal() {
-        QacctRecord killed = QacctRecord.latest(GoldenFiles.read("gridengine/qacct/qdel-running.txt")).orElseThrow();
+        QacctRecord killed = QacctRecord.latest(GOLDEN.read("gridengine/qacct/qdel-running.txt")).orElseThrow();
         assertEquals(100, killed.failedCode());
         assertEquals("assumedly after job", killed.failedText());
         assertEquals(Optional.of(QacctFailure.ASSUMEDLY_AFTER_JOB), killed.failure());
         assertEquals(137, killed.exitStatus());
         assertEquals(OptionalInt.of(9), killed.signal());
         assertEquals(JobState.FAILED, killed.endState());
-        QacctRecord limit = QacctRecord.latest(GoldenFiles.read("gridengine/qacct/h-rt-limit.txt")).orElseThrow();
+        QacctRecord limit = QacctRecord.latest(GOLDEN.read("gridengine/qacct/h-rt-limit.txt")).orElseThrow();
         assertEquals(QacctFailure.QMASTER_ENFORCED_LIMIT, limit.failure().orElseThrow());
         assertTrue(limit.meaning().contains("raise the limit"), limit.meaning());
-        QacctRecord exit3 = QacctRecord.latest(GoldenFiles.read("gridengine/qacct/exit-3.txt")).orElseThrow();
+        QacctRecord exit3 = QacctRecord.latest(GOLDEN.read("gridengine/qacct/exit-3.txt")).orElseThrow();
         assertEquals(JobState.FAILED, exit3.endState());
         assertEquals("exited with 3", exit3.meaning());
     }
 
     @Test
     void anArrayJobHasABlockPerTask() {
-        List<QacctRecord> tasks = QacctRecord.parse(GoldenFiles.read("gridengine/qacct/array-two-tasks.txt"));
+        List<QacctRecord> tasks = QacctRecord.parse(GOLDEN.read("gridengine/qacct/array-two-tasks.txt"));
         assertEquals(List.of(OptionalInt.of(1), OptionalInt.of(2)), tasks.stream().map(QacctRecord::taskId).toList());
         assertEquals(List.of(JobState.SUCCEEDED, JobState.FAILED), tasks.stream().map(QacctRecord::endState).toList());
     }
@@ -83,7 +84,7 @@ class QacctRecordTest {
 
     @Test
     void malformedBlocksAreRefusedNamingTheField() {
-        String text = GoldenFiles.read("gridengine/qacct/exit-3.txt");
+        String text = GOLDEN.read("gridengine/qacct/exit-3.txt");
         assertRefused(text.replaceFirst("(?m)^exit_status.*\\n", ""), "qacct block 1 has no 'exit_status' field");
         assertRefused(text.replaceFirst("(?m)^failed .*$", "failed       none"), "failed 'none'");
         assertRefused(text.replaceFirst("(?m)^jobnumber .*$", "jobnumber    8x"), "jobnumber '8x'");

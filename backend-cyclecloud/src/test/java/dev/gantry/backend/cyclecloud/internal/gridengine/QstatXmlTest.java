@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class QstatXmlTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     private static final DateTimeFormatter ISO = DateTimeFormatter.ISO_LOCAL_DATE_TIME;
 
     /** Each captured answer of qstat -xml -u gantryqa (golden/gridengine/README.md) and what Gantry reads in it. */
@@ -24,15 +25,15 @@ class QstatXmlTest {
         "rescheduled-transferring", "rescheduled-running", "deleting", "transferring", "array-range", "escaped-name",
         "empty"})
     void capturedAnswersReadAsTheGoldenFilesSay(String name) {
-        List<QstatXml.Job> jobs = QstatXml.parse(GoldenFiles.read("gridengine/qstat/" + name + ".xml"));
+        List<QstatXml.Job> jobs = QstatXml.parse(GOLDEN.read("gridengine/qstat/" + name + ".xml"));
         List<String> lines = jobs.isEmpty() ? List.of("(no jobs)") : jobs.stream().map(QstatXmlTest::describe).toList();
-        GoldenFiles.assertMatches("gridengine/qstat/" + name + ".expected", lines);
+        GOLDEN.assertLines("gridengine/qstat/" + name + ".expected", lines);
     }
 
     @Test
     void runningPendingHeldErrorAndArrayJobsInOneAnswer() {
         Map<String, List<QstatXml.Job>> jobs = QstatXml.byJobNumber(
-                QstatXml.parse(GoldenFiles.read("gridengine/qstat/mixed.xml")));
+                QstatXml.parse(GOLDEN.read("gridengine/qstat/mixed.xml")));
         assertEquals(List.of("2", "6", "5", "7", "3", "4"), List.copyOf(jobs.keySet()));
         QstatXml.Job running = jobs.get("2").get(0);
         assertEquals(JobState.RUNNING, running.state().orElseThrow().jobState());
@@ -49,7 +50,7 @@ class QstatXmlTest {
 
     @Test
     void aUserWithNoJobsIsAnEmptyListAndNothingElseIs() {
-        assertEquals(List.of(), QstatXml.parse(GoldenFiles.read("gridengine/qstat/empty.xml")));
+        assertEquals(List.of(), QstatXml.parse(GOLDEN.read("gridengine/qstat/empty.xml")));
         for (String notAnAnswer : List.of("", "  \n")) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> QstatXml.parse(notAnAnswer));
@@ -57,7 +58,7 @@ class QstatXmlTest {
         }
         // What 8.1.9's qstat -xml prints (on standard error, exit code 1) with its qmaster down.
         IllegalArgumentException down = assertThrows(IllegalArgumentException.class,
-                () -> QstatXml.parse(GoldenFiles.read("gridengine/qstat/qmaster-down.txt")));
+                () -> QstatXml.parse(GOLDEN.read("gridengine/qstat/qmaster-down.txt")));
         assertTrue(down.getMessage().startsWith("qstat -xml's answer is not a well-formed XML document"),
                 down.getMessage());
         assertTrue(down.getMessage().contains("starts 'error: unable to send message to qmaster"), down.getMessage());
@@ -65,7 +66,7 @@ class QstatXmlTest {
 
     @Test
     void malformedAnswersAreRefusedWithTheReason() {
-        String mixed = GoldenFiles.read("gridengine/qstat/mixed.xml");
+        String mixed = GOLDEN.read("gridengine/qstat/mixed.xml");
         assertRefused(mixed.substring(0, mixed.length() / 2), "not a well-formed XML document");
         assertRefused("<?xml version='1.0'?>\n<queue_info></queue_info>", "is a <queue_info> document");
         assertRefused(mixed.replaceFirst("<JB_job_number>2</JB_job_number>", ""), "job_list 1 has no <JB_job_number>");
@@ -88,7 +89,7 @@ class QstatXmlTest {
 
     @Test
     void anUnknownStateIsKeptAsPrintedButNotGuessed() {
-        String mixed = GoldenFiles.read("gridengine/qstat/mixed.xml").replaceFirst("<state>r</state>",
+        String mixed = GOLDEN.read("gridengine/qstat/mixed.xml").replaceFirst("<state>r</state>",
                 "<state>Nr</state>");
         QstatXml.Job job = QstatXml.parse(mixed).get(0);
         assertEquals("Nr", job.stateLetters());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class QsubDirectivesTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     private static final String DIR = "/home/gantryqa/jobs/train-7";
 
     /** The header Son of Grid Engine 8.1.9's qsub accepted and ran (see golden/gridengine/README.md). */
@@ -26,7 +27,7 @@ class QsubDirectivesTest {
 
     @Test
     void twoSlotSpotGpuTrainingWithDependencies() {
-        GoldenFiles.assertMatches("gridengine/qsub/two-slot-spot-gpu.sh", twoSlotSpotTraining().lines());
+        GOLDEN.assertLines("gridengine/qsub/two-slot-spot-gpu.sh", twoSlotSpotTraining().lines());
     }
 
     @Test
@@ -34,7 +35,7 @@ class QsubDirectivesTest {
         QsubDirectives fit = new QsubDirectives("gantry-fit", Optional.empty(), Optional.empty(), 1,
                 Optional.empty(), Optional.empty(), 0, "m_mem_free", 0, "gpu", false, "/shared/gantry/jobs/job-fit",
                 false, List.of());
-        GoldenFiles.assertMatches("gridengine/qsub/one-slot-cpu.sh", fit.lines());
+        GOLDEN.assertLines("gridengine/qsub/one-slot-cpu.sh", fit.lines());
     }
 
     @Test

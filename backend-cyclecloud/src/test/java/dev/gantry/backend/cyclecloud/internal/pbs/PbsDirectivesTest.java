@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PbsDirectivesTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     private static final String DIR = "/shared/gantry/jobs/job-train-7";
 
     private static PbsDirectives twoNodeSpotTraining() {
@@ -24,14 +25,14 @@ class PbsDirectivesTest {
 
     @Test
     void twoNodeSpotGpuTrainingWithDependencies() {
-        GoldenFiles.assertMatches("pbs/qsub/two-node-spot-gpu.pbs", twoNodeSpotTraining().lines());
+        GOLDEN.assertLines("pbs/qsub/two-node-spot-gpu.pbs", twoNodeSpotTraining().lines());
     }
 
     @Test
     void oneNodeCpuJobOnTheDefaultQueue() {
         PbsDirectives fit = new PbsDirectives("gantry-fit", Optional.empty(), Optional.empty(), 1, 8, 0, 0, false,
                 Optional.empty(), "/home/azureuser/gantry/job-fit", false, List.of());
-        GoldenFiles.assertMatches("pbs/qsub/one-node-cpu.pbs", fit.lines());
+        GOLDEN.assertLines("pbs/qsub/one-node-cpu.pbs", fit.lines());
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,6 +17,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class PbsStateTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     /** The job states of qstat(1B) and pbs_job_attributes(7B), as OpenPBS documents them. */
     private static final String DOCUMENTED = "BEFHMQRSTUWX";
 
@@ -27,7 +28,7 @@ class PbsStateTest {
             return String.format("%c %-14s %-8s %-7s %s", state.letter(), state.name(), state.jobState(),
                     state.kind(), state.meaning());
         }).toList();
-        GoldenFiles.assertMatches("pbs/job-states.expected", table);
+        GOLDEN.assertLines("pbs/job-states.expected", table);
         assertEquals(DOCUMENTED.length(), PbsState.values().length);
         assertEquals(DOCUMENTED, Arrays.stream(PbsState.values()).map(s -> String.valueOf(s.letter()))
                 .collect(Collectors.joining()));
@@ -43,7 +44,7 @@ class PbsStateTest {
             return String.format("%4d %-9s %-8s %s", value, status.jobState(), status.isEviction() ? "eviction" : "-",
                     status.meaning());
         }).toList();
-        GoldenFiles.assertMatches("pbs/exit-statuses.expected", table);
+        GOLDEN.assertLines("pbs/exit-statuses.expected", table);
     }
 
     @Test

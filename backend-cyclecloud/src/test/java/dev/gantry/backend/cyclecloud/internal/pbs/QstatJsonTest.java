@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
-import dev.gantry.backend.cyclecloud.internal.GoldenFiles;
+import dev.gantry.testing.GoldenFiles;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -17,26 +17,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class QstatJsonTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden");
     /** Each answer written after PBS's documented output (golden/pbs/README.md) and what Gantry reads in it. */
     @ParameterizedTest
     @ValueSource(strings = {"running", "finished", "pbspro-19-quirks", "empty"})
     void answersReadAsTheGoldenFilesSay(String name) {
-        QstatJson.Answer answer = QstatJson.parse(GoldenFiles.read("pbs/qstat/" + name + ".json"));
+        QstatJson.Answer answer = QstatJson.parse(GOLDEN.read("pbs/qstat/" + name + ".json"));
         List<String> lines = new ArrayList<>();
         lines.add("server=" + answer.pbsServer() + " version=" + answer.pbsVersion() + " timestamp="
                 + answer.timestamp());
         answer.jobs().forEach(job -> lines.add(describe(job)));
-        GoldenFiles.assertMatches("pbs/qstat/" + name + ".expected", lines);
+        GOLDEN.assertLines("pbs/qstat/" + name + ".expected", lines);
     }
 
     @Test
     void runCountsTellRequeues() {
-        QstatJson.Answer running = QstatJson.parse(GoldenFiles.read("pbs/qstat/running.json"));
+        QstatJson.Answer running = QstatJson.parse(GOLDEN.read("pbs/qstat/running.json"));
         assertEquals(0, running.job("1042.pbs-server").orElseThrow().requeues());
         // Queued again after one start: requeued once. Running its second start: requeued once.
         assertEquals(1, running.job("1045.pbs-server").orElseThrow().requeues());
         assertEquals(1, running.job("1047.pbs-server").orElseThrow().requeues());
-        QstatJson.Answer finished = QstatJson.parse(GoldenFiles.read("pbs/qstat/finished.json"));
+        QstatJson.Answer finished = QstatJson.parse(GOLDEN.read("pbs/qstat/finished.json"));
         QstatJson.Job spot = finished.job("1038.pbs-server").orElseThrow();
         assertEquals(1, spot.requeues());
         assertEquals(JobState.SUCCEEDED, spot.jobState());
@@ -44,7 +45,7 @@ class QstatJsonTest {
 
     @Test
     void finishedJobsReadTheirEnds() {
-        QstatJson.Answer finished = QstatJson.parse(GoldenFiles.read("pbs/qstat/finished.json"));
+        QstatJson.Answer finished = QstatJson.parse(GOLDEN.read("pbs/qstat/finished.json"));
         assertEquals(JobState.SUCCEEDED, finished.job("1030.pbs-server").orElseThrow().jobState());
         assertEquals(JobState.FAILED, finished.job("1031.pbs-server").orElseThrow().jobState());
         assertEquals(JobState.CANCELLED, finished.job("1034.pbs-server").orElseThrow().jobState());
@@ -60,7 +61,7 @@ class QstatJsonTest {
 
     @Test
     void documentedQuirksOfOlderReleasesAreRead() {
-        QstatJson.Answer legacy = QstatJson.parse(GoldenFiles.read("pbs/qstat/pbspro-19-quirks.json"));
+        QstatJson.Answer legacy = QstatJson.parse(GOLDEN.read("pbs/qstat/pbspro-19-quirks.json"));
         assertEquals("19.1.1", legacy.pbsVersion());
         QstatJson.Job held = legacy.job("53.scheduler").orElseThrow();
         assertEquals(JobState.PENDING, held.jobState());
@@ -73,7 +74,7 @@ class QstatJsonTest {
 
     @Test
     void aServerWithoutJobsIsEmptyAndNothingElseIs() {
-        assertEquals(List.of(), QstatJson.parse(GoldenFiles.read("pbs/qstat/empty.json")).jobs());
+        assertEquals(List.of(), QstatJson.parse(GOLDEN.read("pbs/qstat/empty.json")).jobs());
         assertRefused("", "printed nothing");
         assertRefused("  \n", "printed nothing");
         assertRefused("[]", "not a JSON object");
@@ -87,12 +88,12 @@ class QstatJsonTest {
     @Test
     void malformedOrMixedAnswersAreRefusedWithTheReason() {
         IllegalArgumentException mixed = assertThrows(IllegalArgumentException.class,
-                () -> QstatJson.parse(GoldenFiles.read("pbs/qstat/fjson-with-u.txt")));
+                () -> QstatJson.parse(GOLDEN.read("pbs/qstat/fjson-with-u.txt")));
         assertTrue(mixed.getMessage().contains("openpbs#2675"), mixed.getMessage());
         IllegalArgumentException quote = assertThrows(IllegalArgumentException.class,
-                () -> QstatJson.parse(GoldenFiles.read("pbs/qstat/unescaped-quote.json")));
+                () -> QstatJson.parse(GOLDEN.read("pbs/qstat/unescaped-quote.json")));
         assertTrue(quote.getMessage().contains("line 9"), quote.getMessage());
-        String running = GoldenFiles.read("pbs/qstat/running.json");
+        String running = GOLDEN.read("pbs/qstat/running.json");
         assertRefused(running.substring(0, running.length() / 2), "not JSON PBS is known to print");
         assertRefused(running + "}", "not JSON PBS is known to print");
         String head = "{\"timestamp\":1,\"pbs_version\":\"23.06.06\",\"pbs_server\":\"s\",\"Jobs\":";

@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gantry.testing.GoldenFiles;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ClusterFactsTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/slurm");
+
     private static ClusterFacts probe(String golden) {
-        return ClusterFacts.parse(Golden.read("probe/" + golden));
+        return ClusterFacts.parse(GOLDEN.read("probe/" + golden));
     }
 
     /** A probe answer around the given sinfo lines, every other section as on a healthy cluster. */

@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SbatchDirectivesTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/slurm");
     private static final String DIR = "/shared/gantry/jobs/job-train-7";
 
     private static SbatchDirectives twoNodeSpotTraining() {
@@ -27,16 +24,16 @@ class SbatchDirectivesTest {
     }
 
     @Test
-    void twoNodeSpotGpuTrainingWithDependencies() throws IOException {
-        assertGolden("two-node-spot-gpu.sbatch", twoNodeSpotTraining().lines());
+    void twoNodeSpotGpuTrainingWithDependencies() {
+        GOLDEN.assertLines("two-node-spot-gpu.sbatch", twoNodeSpotTraining().lines());
     }
 
     @Test
-    void oneNodeCpuJobOnTheDefaultPartitionWithGres() throws IOException {
+    void oneNodeCpuJobOnTheDefaultPartitionWithGres() {
         SbatchDirectives cpu = new SbatchDirectives("gantry-fit", Optional.empty(), 1, 1, 0,
                 SbatchDirectives.GpuRequest.GRES, 8, 0, Optional.empty(), "/home/azureuser/gantry/job-fit", false,
                 false, List.of(), Optional.empty(), Optional.empty(), Optional.empty());
-        assertGolden("one-node-cpu.sbatch", cpu.lines());
+        GOLDEN.assertLines("one-node-cpu.sbatch", cpu.lines());
         SbatchDirectives gres = new SbatchDirectives("gantry-infer", Optional.of("gpu"), 1, 1, 1,
                 SbatchDirectives.GpuRequest.GRES, 4, 0, Optional.empty(), "/home/azureuser/gantry/job-infer", false,
                 false, List.of(), Optional.empty(), Optional.empty(), Optional.empty());
@@ -67,19 +64,5 @@ class SbatchDirectivesTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "41;rm"));
-    }
-
-    private static void assertGolden(String name, List<String> lines) throws IOException {
-        String actual = String.join("\n", lines) + "\n";
-        if (Boolean.getBoolean("golden.update")) {
-            Files.writeString(Path.of("src/test/resources/golden/slurm", name), actual, StandardCharsets.UTF_8);
-        }
-        try (InputStream in = SbatchDirectivesTest.class.getResourceAsStream("/golden/slurm/" + name)) {
-            if (in == null) {
-                throw new AssertionError("golden file golden/slurm/" + name + " is missing; run with "
-                        + "-Dgolden.update=true once and review it");
-            }
-            assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), actual, name);
-        }
     }
 }

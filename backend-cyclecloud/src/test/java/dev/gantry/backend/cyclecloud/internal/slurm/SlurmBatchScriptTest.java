@@ -9,6 +9,7 @@ import dev.gantry.api.backend.JobDependency;
 import dev.gantry.backend.cyclecloud.internal.login.LoginScript;
 import dev.gantry.hosts.jobs.JobVariables;
 import dev.gantry.ssh.ShellQuoting;
+import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SlurmBatchScriptTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/slurm");
     private static final String RANK_SH = LoginScript.resource(LoginScript.class, "rank.sh");
     private static final String BODY_SH = LoginScript.resource(SlurmBatchScript.class, "batch-body.sh");
 
@@ -78,18 +80,18 @@ class SlurmBatchScriptTest {
 
     @Test
     void oneNodeCpuJobWithHostileArgvAndAWorkingDirectory() {
-        Golden.assertMatches("one-node-cpu-hostile-argv.sh", oneNodeCpu("/shared/gantry/jobs/job-fit-1", "",
+        GOLDEN.assertMatches("one-node-cpu-hostile-argv.sh", oneNodeCpu("/shared/gantry/jobs/job-fit-1", "",
                 "/shared/home/alice/project").text());
     }
 
     @Test
     void twoNodeSpotGpuJobWithDependencies() {
-        Golden.assertMatches("two-node-spot-gpu.sh", twoNodeSpotGpu().text());
+        GOLDEN.assertMatches("two-node-spot-gpu.sh", twoNodeSpotGpu().text());
     }
 
     @Test
     void pyxisContainerJobWithItsCheckpointMounted() {
-        Golden.assertMatches("pyxis-container.sh", pyxis("/shared/gantry/jobs/job-tune-3", "").text());
+        GOLDEN.assertMatches("pyxis-container.sh", pyxis("/shared/gantry/jobs/job-tune-3", "").text());
     }
 
     @Test

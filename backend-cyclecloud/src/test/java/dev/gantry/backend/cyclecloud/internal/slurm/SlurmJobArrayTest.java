@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.backend.cyclecloud.internal.login.BatchSubmit;
+import dev.gantry.testing.GoldenFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SlurmJobArrayTest {
+    private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/slurm");
     private static final String WORK = "/shared/gantry/jobs";
 
     @TempDir
@@ -60,7 +62,7 @@ class SlurmJobArrayTest {
         assertEquals(1, batches.size());
         assertEquals(List.of("job-sweep-0", "job-sweep-1", "job-sweep-2"), ids(batches.get(0)));
         String text = batches.get(0).arrayScript().orElseThrow();
-        Golden.assertMatches("array-three-tasks.sh", text);
+        GOLDEN.assertMatches("array-three-tasks.sh", text);
         assertFalse(text.contains("--job-name"), "the submit names the array: " + text);
         assertTrue(text.contains("#SBATCH --output=" + WORK + "/arrays/slurm-%A_%a.out\n"), text);
         // The tasks share the header, the body and the srun line of a single job's script.
