@@ -85,6 +85,11 @@ public final class GridEngineBackend extends ClusterBackend {
     }
 
     @Override
+    protected long serviceCalls() {
+        return queues.calls();
+    }
+
+    @Override
     protected Optional<Pattern> nodeCount() {
         return Optional.of(NODES);
     }

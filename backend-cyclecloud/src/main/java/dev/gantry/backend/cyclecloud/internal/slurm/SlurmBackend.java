@@ -33,6 +33,7 @@ public final class SlurmBackend extends ClusterBackend {
     private final ClusterCheck check;
     private final SlurmSubmission submission;
     private final SlurmDoctor doctor;
+    private final PartitionChoice partitions;
 
     /**
      * @param login the login node (an SSH host; tests may pass one that counts its commands)
@@ -44,7 +45,7 @@ public final class SlurmBackend extends ClusterBackend {
         super(login, settings.workDir(), "Slurm", context, connections);
         this.settings = settings;
         this.declared = declared;
-        PartitionChoice partitions = new PartitionChoice(settings, context);
+        this.partitions = new PartitionChoice(settings, context);
         this.check = new ClusterCheck(login, settings, partitions);
         this.submission = new SlurmSubmission(login, settings, context, partitions);
         this.doctor = new SlurmDoctor(login, settings.workDir(), partitions);
@@ -79,6 +80,11 @@ public final class SlurmBackend extends ClusterBackend {
     @Override
     protected LoginScript cancelScript() {
         return SlurmScripts.CANCEL;
+    }
+
+    @Override
+    protected long serviceCalls() {
+        return partitions.calls();
     }
 
     @Override
