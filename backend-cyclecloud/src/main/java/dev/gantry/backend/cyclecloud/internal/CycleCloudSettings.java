@@ -2,6 +2,7 @@ package dev.gantry.backend.cyclecloud.internal;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
@@ -104,8 +105,8 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     public static CycleCloudSettings bind(BackendConfig config) {
         ConfigProblems problems = new ConfigProblems(config);
         problems.unknownKeys(KEYS);
-        Scheduler scheduler = problems.read(() -> Scheduler.fromConfig(config.getChoice(SCHEDULER, "slurm",
-                Scheduler.configNames())), Scheduler.SLURM);
+        Scheduler scheduler = problems.read(() -> Scheduler.ofConfigName(config.getChoice(SCHEDULER, "slurm",
+                Scheduler.configNames())).orElseThrow(), Scheduler.SLURM);
         SshLoginSettings.Source at = SshLoginSettings.Source.of(config);
         List<Problem> login = new ArrayList<>();
         Optional<String> address = SshLoginSettings.address(at, login);
