@@ -73,13 +73,13 @@ public final class SlurmBackend extends ClusterBackend {
         List<String> args = new ArrayList<>(List.of(settings.workDir(), login().bin(),
                 settings.jobCompLog().orElse("")));
         args.addAll(ids);
-        return SlurmStatusReport.parse(login().run(SlurmScripts.STATUS, args, Optional.empty()),
+        return SlurmStatusReport.parse(login().run(SlurmScripts.SCRIPTS.status(), args, Optional.empty()),
                 context().clock().instant());
     }
 
     @Override
     protected LoginScript cancelScript() {
-        return SlurmScripts.CANCEL;
+        return SlurmScripts.SCRIPTS.cancel();
     }
 
     @Override
