@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
 
 /**
  * The layers of docs/architecture.md as ArchUnit rules, one per concern, each named for what it protects. From the
- * bottom: {@code api} (JDK only); the support modules {@code ssh}, {@code hosts}, {@code azure}, {@code images} and
- * the conformance kit, on the API and independent of one another except {@code hosts} on {@code ssh} (hosts are
- * reached over SSH); {@code core} and the backends above those, backends never on core, images or each other; and
+ * bottom: {@code api} and {@code http} (JDK only); the support modules {@code ssh}, {@code hosts}, {@code azure},
+ * {@code images} and the conformance kit, on the API and independent of one another except {@code hosts} on
+ * {@code ssh} (hosts are reached over SSH) and {@code azure} on {@code http} (its clients retry through it); {@code core} and the backends above those, backends never on core, images or each other; and
  * {@code cli}, {@code examples} and {@code benchmarks} on top, never on anyone's {@code internal} package.
  *
  * <p>{@link ArchitectureTest} checks every rule against the production classes; {@code LayerRulesCatchViolationsTest}
@@ -36,7 +36,8 @@ final class LayerRules {
     static final Map<String, List<String>> SUPPORT_MODULES = Map.of(
             "ssh", List.of(),
             "hosts", List.of("dev.gantry.ssh."),
-            "azure", List.of(),
+            "http", List.of(),
+            "azure", List.of("dev.gantry.http."),
             "images", List.of(),
             "tck", List.of());
 
@@ -47,6 +48,13 @@ final class LayerRules {
         return classes().that().resideInAPackage("dev.gantry.api..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.gantry.api..", "java..")
                 .because("the API is small and stable: records, enums and interfaces with no third-party types");
+    }
+
+    static ArchRule httpRetriesDependOnTheJdkOnly() {
+        return classes().that().resideInAPackage("dev.gantry.http..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.gantry.http..", "java..")
+                .because("every remote client retries through it, the Kubernetes and Batch clients too, whatever "
+                        + "HTTP library they use: it brings nothing with it, not even the API");
     }
 
     /** One rule per support module: the API and what {@link #SUPPORT_MODULES} names, nothing else of Gantry's. */
@@ -67,8 +75,9 @@ final class LayerRules {
     }
 
     static ArchRule coreNeverImportsABackend() {
-        return noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.runs..", "dev.gantry.images..", "dev.gantry.ssh..",
-                        "dev.gantry.hosts..", "dev.gantry.azure..", "dev.gantry.api..", "dev.gantry.cli..")
+        return noClasses().that().resideInAnyPackage("dev.gantry.core..", "dev.gantry.runs..", "dev.gantry.images..",
+                        "dev.gantry.ssh..", "dev.gantry.hosts..", "dev.gantry.http..", "dev.gantry.azure..", "dev.gantry.api..",
+                        "dev.gantry.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.gantry.backend..")
                 .because("backends are found with ServiceLoader, never named: core and the CLI reach a backend only "
                         + "through the SPI, by its name in the configuration");
@@ -212,7 +221,7 @@ final class LayerRules {
                 .because("a backend's one public type is its provider; the rest is internal");
     }
 
-    /** A backend class may use the API, the public packages of ssh, hosts and azure, and its own backend's code. */
+    /** A backend class may use the API, the public packages of ssh, hosts, http and azure, and its own backend's code. */
     private static ArchCondition<JavaClass> useOnlyTheApiTheSupportModulesAndTheirOwnBackend() {
         return new ArchCondition<>("use no Gantry classes but the API's, the support modules' public ones and their "
                 + "own backend's") {
@@ -235,7 +244,7 @@ final class LayerRules {
         if (target.startsWith("dev.gantry.api.") || target.startsWith("dev.gantry.backend." + backend + ".")) {
             return true;
         }
-        for (String support : List.of("ssh", "hosts", "azure")) {
+        for (String support : List.of("ssh", "hosts", "http", "azure")) {
             if (target.startsWith("dev.gantry." + support + ".") && !target.contains(".internal.")) {
                 return true;
             }

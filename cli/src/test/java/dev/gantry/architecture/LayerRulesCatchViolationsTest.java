@@ -20,6 +20,8 @@ class LayerRulesCatchViolationsTest {
     static Stream<Arguments> violations() {
         return Stream.of(
                 Arguments.of("apiDependsOnTheJdkOnly", LayerRules.apiDependsOnTheJdkOnly(), "dev.gantry.api.violating.ApiUsingJackson"),
+                Arguments.of("httpRetriesDependOnTheJdkOnly", LayerRules.httpRetriesDependOnTheJdkOnly(),
+                        "dev.gantry.http.violating.HttpUsingTheApi"),
                 Arguments.of("supportModuleDependsOnTheApiOnly(hosts)",
                         LayerRules.supportModuleDependsOnTheApiOnly("hosts"), "dev.gantry.hosts.violating.HostsUsingAzure"),
                 Arguments.of("supportModuleDependsOnTheApiOnly(ssh)",

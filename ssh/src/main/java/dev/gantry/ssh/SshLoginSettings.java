@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -57,6 +58,30 @@ public final class SshLoginSettings {
         /** This source reading only its own scope when that scope sets any of {@code keys} itself. */
         default Source scoped(String... keys) {
             return this;
+        }
+
+        /**
+         * A backend's settings as a source: values read from {@code config}, problems named by its qualified keys
+         * ({@code backends.cyclecloud.port}) and placed at their line in the configuration file where it knows them.
+         */
+        static Source of(BackendConfig config) {
+            Objects.requireNonNull(config, "config");
+            return new Source() {
+                @Override
+                public Optional<String> get(String key) {
+                    return config.get(key);
+                }
+
+                @Override
+                public String where(String key) {
+                    return config.qualifiedKey(key);
+                }
+
+                @Override
+                public Problem problem(String key, String message) {
+                    return config.problem(key, message);
+                }
+            };
         }
     }
 

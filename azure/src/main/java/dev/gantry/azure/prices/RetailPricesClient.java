@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.http.HttpRetry;
+import dev.gantry.http.Jitter;
+import dev.gantry.http.RetryOutcome;
+import dev.gantry.http.Sleeper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -12,20 +16,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * Reads Linux pay-as-you-go VM prices from the public Azure Retail Prices API (no authentication). Follows
- * {@code NextPageLink} to the last page and retries throttling (429) and unavailability (503), waiting as
- * {@code Retry-After} says, with bounded exponential backoff otherwise.
+ * {@code NextPageLink} to the last page and retries throttling (429), unavailability (503) and connection failures
+ * through {@link HttpRetry}: waiting as {@code Retry-After} says, with bounded exponential backoff otherwise.
  */
 public final class RetailPricesClient {
     /** The public endpoint. */
@@ -36,19 +36,13 @@ public final class RetailPricesClient {
             + " whose meter or SKU name ends in ' Spot'";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** How the client waits between attempts; tests pass one that records instead of sleeping. */
-    @FunctionalInterface
-    public interface Sleeper {
-        void sleep(Duration duration) throws InterruptedException;
-    }
-
     private final URI endpoint;
     private final HttpClient http;
-    private final Sleeper sleeper;
-    private final int maxAttempts;
-    private final Duration maxWait;
+    private final HttpRetry retry;
 
     /**
+     * A client whose waits are exactly as computed (no jitter), which a test that records them compares.
+     *
      * @param endpoint the prices endpoint ({@link #PUBLIC_ENDPOINT} in production)
      * @param http the HTTP client
      * @param sleeper how to wait between attempts
@@ -56,21 +50,43 @@ public final class RetailPricesClient {
      * @param maxWait the longest single wait, whatever {@code Retry-After} asks
      */
     public RetailPricesClient(URI endpoint, HttpClient http, Sleeper sleeper, int maxAttempts, Duration maxWait) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        this.http = Objects.requireNonNull(http, "http");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        if (maxAttempts < 1) {
-            throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
-        }
-        this.maxAttempts = maxAttempts;
-        this.maxWait = Objects.requireNonNull(maxWait, "maxWait");
+        this(endpoint, http, policy(maxAttempts, maxWait).sleeper(Objects.requireNonNull(sleeper, "sleeper"))
+                .jitter(Jitter.NONE).build());
     }
 
-    /** The public endpoint, 6 attempts per page, waits of at most a minute. */
+    /**
+     * @param endpoint the prices endpoint ({@link #PUBLIC_ENDPOINT} in production)
+     * @param http the HTTP client
+     * @param retry how each page is retried
+     */
+    public RetailPricesClient(URI endpoint, HttpClient http, HttpRetry retry) {
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+        this.http = Objects.requireNonNull(http, "http");
+        this.retry = Objects.requireNonNull(retry, "retry");
+    }
+
+    /** The public endpoint, 6 attempts per page, waits of at most a minute with jitter. */
     public static RetailPricesClient publicApi() {
         return new RetailPricesClient(PUBLIC_ENDPOINT,
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20)).build(),
-                duration -> Thread.sleep(duration.toMillis()), 6, Duration.ofSeconds(60));
+                policy(6, Duration.ofSeconds(60)).build());
+    }
+
+    /**
+     * The API's retries: connection failures too (a public endpoint on the internet drops connections now and then),
+     * and a longer {@code Retry-After} shortened to the longest wait rather than given up on.
+     */
+    private static HttpRetry.Builder policy(int maxAttempts, Duration maxWait) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
+        }
+        return HttpRetry.builder().attempts(maxAttempts).longestWait(Objects.requireNonNull(maxWait, "maxWait"))
+                .retryIoFailures(true).whenAskedToWaitLonger(HttpRetry.LongerWait.WAIT_THE_LONGEST);
+    }
+
+    /** How many requests this client has sent, retries included. */
+    public long calls() {
+        return retry.calls();
     }
 
     /** The OData filter for consumption VM prices in the given regions. */
@@ -131,80 +147,33 @@ public final class RetailPricesClient {
     }
 
     private JsonNode fetch(URI uri) {
-        Duration backoff = Duration.ofSeconds(1);
-        for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> response;
-            try {
-                response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
-                        .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
-                if (attempt >= maxAttempts) {
-                    // Connection failures often carry no message; the exception's kind is what tells them apart.
-                    String why = e.getMessage() == null ? e.getClass().getSimpleName()
-                            : e.getClass().getSimpleName() + ": " + e.getMessage();
-                    throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API unreachable at "
-                            + uri.getScheme() + "://" + uri.getHost() + " after " + attempt + " attempts (" + why
-                            + "); check the network or a proxy (HTTPS_PROXY)", e);
-                }
-                pause(backoff);
-                backoff = min(backoff.multipliedBy(2), maxWait);
-                continue;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while reading " + uri, e);
-            }
-            int status = response.statusCode();
-            if (status == 200) {
-                try {
-                    return JSON.readTree(response.body());
-                } catch (IOException e) {
-                    throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API answered " + uri
-                            + " with a body that is not JSON: " + e.getMessage(), e);
-                }
-            }
-            if ((status == 429 || status == 503) && attempt < maxAttempts) {
-                Duration wait = retryAfter(response).orElse(backoff);
-                pause(min(wait, maxWait));
-                backoff = min(backoff.multipliedBy(2), maxWait);
-                continue;
-            }
-            throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API answered HTTP " + status + " for "
-                    + uri + (status == 429 || status == 503 ? " " + attempt + " times" : "") + ": "
-                    + abbreviate(response.body()));
-        }
-    }
-
-    /** {@code Retry-After} as delta-seconds or an HTTP date. */
-    static Optional<Duration> retryAfter(HttpResponse<?> response) {
-        Optional<String> header = response.headers().firstValue("Retry-After");
-        if (header.isEmpty()) {
-            return Optional.empty();
-        }
-        String value = header.get().trim();
+        RetryOutcome<HttpResponse<String>> outcome;
         try {
-            return Optional.of(Duration.ofSeconds(Math.max(0, Long.parseLong(value))));
-        } catch (NumberFormatException notSeconds) {
-            try {
-                ZonedDateTime when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
-                Duration wait = Duration.between(ZonedDateTime.now(when.getZone()), when);
-                return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
-            } catch (DateTimeParseException notDate) {
-                return Optional.empty();
-            }
-        }
-    }
-
-    private void pause(Duration duration) {
-        try {
-            sleeper.sleep(duration);
+            outcome = retry.send(http, HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+                    .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            // Connection failures often carry no message; the exception's kind is what tells them apart.
+            String why = e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getClass().getSimpleName() + ": " + e.getMessage();
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API unreachable at "
+                    + uri.getScheme() + "://" + uri.getHost() + " after " + retry.attempts() + " attempts (" + why
+                    + "); check the network or a proxy (HTTPS_PROXY)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while waiting to retry", e);
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while reading " + uri, e);
         }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
+        HttpResponse<String> response = outcome.response();
+        if (outcome.status() == 200) {
+            try {
+                return JSON.readTree(response.body());
+            } catch (IOException e) {
+                throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API answered " + uri
+                        + " with a body that is not JSON: " + e.getMessage(), e);
+            }
+        }
+        throw new GantryException(ErrorCode.REMOTE_ERROR, "Retail Prices API answered HTTP " + outcome.status()
+                + " for " + uri + (outcome.gaveUp() ? " " + outcome.attempts() + " times" : "") + ": "
+                + abbreviate(response.body()));
     }
 
     private static String abbreviate(String body) {

@@ -3,12 +3,12 @@ package dev.gantry.core.advisor;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SpotPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -16,13 +16,10 @@ import java.util.regex.Pattern;
  *
  * @param defaultRegions regions used when a workload names none (empty: every region in the catalog)
  * @param defaultSpot spot policy for workloads that leave {@code spot} at its default ({@code never})
- * @param adviceScheduler the open-source scheduler wanted ({@code slurm}, {@code gridengine} or {@code pbs}), which
- *     makes the orchestrator advice CycleCloud
+ * @param adviceScheduler the open-source scheduler wanted, which makes the orchestrator advice CycleCloud
  */
 public record AdvisorSettings(List<String> defaultRegions, Optional<SpotPolicy> defaultSpot,
-                              Optional<String> adviceScheduler) {
-    /** The schedulers CycleCloud runs that the advice knows. */
-    public static final Set<String> SCHEDULERS = Set.of("slurm", "gridengine", "pbs");
+                              Optional<Scheduler> adviceScheduler) {
     private static final Pattern REGION = Pattern.compile("[a-z][a-z0-9]*");
 
     public AdvisorSettings {
@@ -37,12 +34,6 @@ public record AdvisorSettings(List<String> defaultRegions, Optional<SpotPolicy> 
                         "must be an Azure region name such as eastus or westus2, got '" + region + "'"));
             }
         }
-        adviceScheduler.ifPresent(name -> {
-            if (!SCHEDULERS.contains(name)) {
-                problems.add(Problem.of("advice.scheduler",
-                        "must be one of gridengine, pbs, slurm, got '" + name + "'"));
-            }
-        });
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }

@@ -24,7 +24,7 @@ final class OrchestratorAdvisor {
     static OrchestratorAdvice advise(Workload workload, int nodes, boolean rdma, AdvisorSettings settings) {
         if (settings.adviceScheduler().isPresent()) {
             return new OrchestratorAdvice(Orchestrator.CYCLECLOUD, "the configuration wants an open-source scheduler ("
-                    + settings.adviceScheduler().get() + "), which CycleCloud runs on an Azure HPC cluster");
+                    + settings.adviceScheduler().get().configName() + "), which CycleCloud runs on an Azure HPC cluster");
         }
         if (workload.phase() == Phase.TRAINING && nodes > 1 && rdma) {
             return new OrchestratorAdvice(Orchestrator.CYCLECLOUD, "multi-node RDMA training (" + nodes

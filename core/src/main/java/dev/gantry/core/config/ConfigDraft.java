@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
@@ -18,7 +19,7 @@ final class ConfigDraft {
     final Map<String, Map<String, SourceLocation>> backendLocations = new TreeMap<>();
     List<String> defaultRegions;
     Optional<SpotPolicy> defaultSpot;
-    Optional<String> adviceScheduler;
+    Optional<Scheduler> adviceScheduler;
     Optional<Path> catalogFile;
     Path stateDirectory;
     Optional<String> stateUrl;

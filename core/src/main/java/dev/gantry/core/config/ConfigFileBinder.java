@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.core.spec.yaml.Binder;
@@ -85,8 +86,8 @@ final class ConfigFileBinder {
                     .ifPresent(spot -> draft.defaultSpot = Optional.of(SettingRules.spot(spot)));
         });
         section(doc, "advice", List.of("scheduler")).ifPresent(a ->
-                in.word(a, "advice", "scheduler", GantryConfig.SCHEDULERS)
-                        .ifPresent(s -> draft.adviceScheduler = Optional.of(s)));
+                in.word(a, "advice", "scheduler", Scheduler.configNames())
+                        .ifPresent(s -> draft.adviceScheduler = Scheduler.ofConfigName(s)));
         section(doc, "catalog", List.of("file")).ifPresent(c -> path(c, "catalog", "file")
                 .ifPresent(p -> draft.catalogFile = Optional.of(p)));
         section(doc, "state", List.of("dir", "url", "user", "password")).ifPresent(s -> {

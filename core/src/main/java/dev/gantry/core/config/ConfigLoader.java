@@ -4,6 +4,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.NearMiss;
 import dev.gantry.api.Problem;
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.UserHome;
 import dev.gantry.core.spec.yaml.Binder;
@@ -204,7 +205,7 @@ public final class ConfigLoader {
         Optional<String> problem = switch (setting) {
             case ConfigSources.BACKEND -> SettingRules.checkBackendName(value.trim());
             case ConfigSources.SPOT -> SettingRules.checkChoice(value.trim(), SettingRules.SPOT_POLICIES);
-            case ConfigSources.ADVICE_SCHEDULER -> SettingRules.checkChoice(value.trim(), GantryConfig.SCHEDULERS);
+            case ConfigSources.ADVICE_SCHEDULER -> SettingRules.checkChoice(value.trim(), Scheduler.configNames());
             case ConfigSources.REGIONS -> SettingRules.splitRegions(value).stream().map(SettingRules::checkRegion)
                     .flatMap(Optional::stream).findFirst();
             case ConfigSources.STATE_URL -> SettingRules.checkStateUrl(value);
@@ -222,7 +223,7 @@ public final class ConfigLoader {
         switch (setting) {
             case ConfigSources.BACKEND -> draft.backend = value.trim();
             case ConfigSources.SPOT -> draft.defaultSpot = Optional.of(SettingRules.spot(value.trim()));
-            case ConfigSources.ADVICE_SCHEDULER -> draft.adviceScheduler = Optional.of(value.trim());
+            case ConfigSources.ADVICE_SCHEDULER -> draft.adviceScheduler = Scheduler.ofConfigName(value.trim());
             case ConfigSources.REGIONS -> draft.defaultRegions = SettingRules.splitRegions(value);
             case ConfigSources.CATALOG_FILE -> draft.catalogFile = Optional.of(SettingRules.resolvePath(value,
                     sources.home(), base));

@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.backend.BackendConfig;
@@ -19,7 +20,7 @@ import java.util.TreeMap;
  *     each backend checks its own keys
  * @param defaultRegions regions for workloads that name none
  * @param defaultSpot spot policy for workloads that set none
- * @param adviceScheduler the scheduler the advisor assumes for orchestrator advice: slurm, gridengine or pbs
+ * @param adviceScheduler the scheduler the advisor assumes for orchestrator advice
  * @param catalogFile a VM catalog file to use instead of the built-in one
  * @param stateDirectory where job state is kept (default {@code ~/.gantry/state}): the SQLite state database
  *     {@code state.db} unless {@code stateServer} is set, and each backend's own state either way
@@ -34,7 +35,7 @@ public record GantryConfig(
         Map<String, Map<String, String>> backends,
         List<String> defaultRegions,
         Optional<SpotPolicy> defaultSpot,
-        Optional<String> adviceScheduler,
+        Optional<Scheduler> adviceScheduler,
         Optional<Path> catalogFile,
         Path stateDirectory,
         Optional<StateServer> stateServer,
@@ -44,7 +45,6 @@ public record GantryConfig(
 
     public static final String DEFAULT_BACKEND = "manual";
     public static final String BUILT_IN = "built-in defaults";
-    public static final List<String> SCHEDULERS = List.of("slurm", "gridengine", "pbs");
 
     public GantryConfig {
         Objects.requireNonNull(backend, "backend");
@@ -68,7 +68,7 @@ public record GantryConfig(
 
     /** A configuration with the default run settings. */
     public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
-                        Optional<SpotPolicy> defaultSpot, Optional<String> adviceScheduler,
+                        Optional<SpotPolicy> defaultSpot, Optional<Scheduler> adviceScheduler,
                         Optional<Path> catalogFile, Path stateDirectory, Optional<StateServer> stateServer,
                         String source, Map<String, Map<String, SourceLocation>> backendLocations) {
         this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory,
@@ -77,7 +77,7 @@ public record GantryConfig(
 
     /** A configuration whose backend settings were not read from a file, with the default run settings. */
     public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
-                        Optional<SpotPolicy> defaultSpot, Optional<String> adviceScheduler,
+                        Optional<SpotPolicy> defaultSpot, Optional<Scheduler> adviceScheduler,
                         Optional<Path> catalogFile, Path stateDirectory, String source) {
         this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory,
                 Optional.empty(), source, Map.of(), RunSettings.DEFAULT);

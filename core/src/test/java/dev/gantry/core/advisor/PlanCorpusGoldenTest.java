@@ -18,6 +18,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Precision;
 import dev.gantry.api.Reason;
 import dev.gantry.api.Resources;
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.RuntimeEstimate;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
@@ -197,7 +198,7 @@ class PlanCorpusGoldenTest {
         cases.add(new Case("settings-scheduler-multinode", CatalogLoader::embedded,
                 workload("s", training, ModelClass.GENERATIVE)
                         .resources(Resources.builder().gpus(8).nodes(4).build()).build(),
-                new AdvisorSettings(List.of(), Optional.empty(), Optional.of("slurm")), PlanOverrides.none()));
+                new AdvisorSettings(List.of(), Optional.empty(), Optional.of(Scheduler.SLURM)), PlanOverrides.none()));
         cases.add(new Case("overrides-region-and-spot", CatalogLoader::embedded,
                 workload("o", inference, ModelClass.COMPLEX).regions(List.of("eastus")).spot(SpotPolicy.NEVER)
                         .build(),

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.SpotPolicy;
@@ -75,7 +76,7 @@ class ConfigLoaderTest {
                 config.backends().get("cyclecloud"));
         assertEquals(List.of("eastus", "westus2"), config.defaultRegions());
         assertEquals(Optional.of(SpotPolicy.ALLOWED), config.defaultSpot());
-        assertEquals(Optional.of("slurm"), config.adviceScheduler());
+        assertEquals(Optional.of(Scheduler.SLURM), config.adviceScheduler());
         assertEquals(Optional.of(work.resolve("my-catalog.csv")), config.catalogFile());
         assertEquals(home.resolve(".gantry/jobs"), config.stateDirectory());
         assertEquals(Optional.of(new StateServer("jdbc:postgresql://db.example.com:5432/gantry", Optional.of("gantry"),
@@ -167,7 +168,7 @@ class ConfigLoaderTest {
         assertEquals(List.of("eastus", "westeurope"), fromEnv.defaultRegions());
         assertEquals(home.resolve("state"), fromEnv.stateDirectory());
         assertEquals(Optional.of(work.resolve("cat.csv")), fromEnv.catalogFile());
-        assertEquals(Optional.of("pbs"), fromEnv.adviceScheduler());
+        assertEquals(Optional.of(Scheduler.PBS), fromEnv.adviceScheduler());
         assertEquals(Map.of("resource_group", "rg-env"), fromEnv.backends().get("cyclecloud"));
         assertEquals(Map.of("hosts[0].address", "10.1.1.1", "ssh.keyFile", "/k"), fromEnv.backends().get("manual"));
 
@@ -206,6 +207,19 @@ class ConfigLoaderTest {
                         + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password, "
                         + "runs.pollInterval, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
                         + "backends.<backend>.<key>; did you mean 'backend'?"), lines(e));
+    }
+
+    /** Moved from OrchestratorAdviceTest: the advice's settings now take a {@link Scheduler}, named where it is read. */
+    @Test
+    void anUnknownSchedulerIsAConfigurationError() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                advice:
+                  scheduler: lsf
+                """);
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of(), Map.of()));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals("advice.scheduler", e.problems().get(0).path());
+        assertTrue(e.getMessage().contains("got 'lsf'"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.gantry.backend.cyclecloud.internal;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
@@ -104,9 +105,9 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
     public static CycleCloudSettings bind(BackendConfig config) {
         ConfigProblems problems = new ConfigProblems(config);
         problems.unknownKeys(KEYS);
-        Scheduler scheduler = problems.read(() -> Scheduler.fromConfig(config.getChoice(SCHEDULER, "slurm",
-                Scheduler.configNames())), Scheduler.SLURM);
-        SshLoginSettings.Source at = source(config);
+        Scheduler scheduler = problems.read(() -> Scheduler.ofConfigName(config.getChoice(SCHEDULER, "slurm",
+                Scheduler.configNames())).orElseThrow(), Scheduler.SLURM);
+        SshLoginSettings.Source at = SshLoginSettings.Source.of(config);
         List<Problem> login = new ArrayList<>();
         Optional<String> address = SshLoginSettings.address(at, login);
         // Bound without an address too, so that the login's other problems come in the same round.
@@ -187,25 +188,6 @@ public record CycleCloudSettings(Scheduler scheduler, SshTarget login, String wo
             }
         }
         return Optional.empty();
-    }
-
-    private static SshLoginSettings.Source source(BackendConfig config) {
-        return new SshLoginSettings.Source() {
-            @Override
-            public Optional<String> get(String key) {
-                return config.get(key);
-            }
-
-            @Override
-            public String where(String key) {
-                return config.qualifiedKey(key);
-            }
-
-            @Override
-            public Problem problem(String key, String message) {
-                return config.problem(key, message);
-            }
-        };
     }
 
     private static Optional<String> remotePath(BackendConfig config, String key, ConfigProblems problems) {

@@ -17,12 +17,19 @@ import java.util.Optional;
  */
 public final class PartitionChoice {
     private final CycleCloudSettings settings;
+    private final Optional<CycleCloudClient> client;
     private final Optional<Once<ClusterLayout>> layout;
 
     public PartitionChoice(CycleCloudSettings settings, BackendContext context) {
         this.settings = settings;
-        this.layout = settings.cycleCloud().map(endpoint -> new CycleCloudClient(endpoint, context.secrets(),
-                context.logger())).map(client -> new Once<>(client::clusterLayout));
+        this.client = settings.cycleCloud().map(endpoint -> new CycleCloudClient(endpoint, context.secrets(),
+                context.logger()));
+        this.layout = client.map(c -> new Once<>(c::clusterLayout));
+    }
+
+    /** The requests made to CycleCloud so far, retries included (none without a CycleCloud server). */
+    public long calls() {
+        return client.map(CycleCloudClient::calls).orElse(0L);
     }
 
     public Optional<String> partitionFor(Plan plan) {

@@ -1,5 +1,6 @@
 package dev.gantry.backend.cyclecloud.internal;
 
+import dev.gantry.api.Scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

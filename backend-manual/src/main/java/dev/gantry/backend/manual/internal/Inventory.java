@@ -195,22 +195,7 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
     }
 
     private static int port(BackendConfig config, String key, int fallback, List<Problem> problems) {
-        return SshLoginSettings.port(new SshLoginSettings.Source() {
-            @Override
-            public Optional<String> get(String name) {
-                return config.get(name);
-            }
-
-            @Override
-            public String where(String name) {
-                return config.qualifiedKey(name);
-            }
-
-            @Override
-            public Problem problem(String name, String message) {
-                return config.problem(name, message);
-            }
-        }, key, fallback, problems);
+        return SshLoginSettings.port(SshLoginSettings.Source.of(config), key, fallback, problems);
     }
 
     private static Problem problem(BackendConfig config, String key, String message) {

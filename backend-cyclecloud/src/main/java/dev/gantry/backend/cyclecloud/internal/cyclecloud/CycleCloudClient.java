@@ -3,6 +3,10 @@ package dev.gantry.backend.cyclecloud.internal.cyclecloud;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.SecretResolver;
+import dev.gantry.http.HttpRetry;
+import dev.gantry.http.Jitter;
+import dev.gantry.http.RetryOutcome;
+import dev.gantry.http.Sleeper;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -13,12 +17,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Objects;
-import java.util.Optional;
 import javax.net.ssl.SSLException;
 
 /**
@@ -27,8 +27,8 @@ import javax.net.ssl.SSLException;
  *
  * <p>The password is resolved from its reference for each call and travels only in the {@code Authorization}
  * header: it is never logged, never part of a message (a response body that repeats it is redacted), and never held
- * by this object. Throttling (429) and unavailability (503) are retried twice at most, waiting as
- * {@code Retry-After} says up to {@link #LONGEST_WAIT}; every other failure is reported at once.
+ * by this object. Throttling (429) and unavailability (503) are retried twice at most through {@link HttpRetry},
+ * waiting as {@code Retry-After} says up to {@link #LONGEST_WAIT}; every other failure is reported at once.
  */
 public final class CycleCloudClient {
     /** Attempts per call: the first and two retries. */
@@ -36,16 +36,10 @@ public final class CycleCloudClient {
     /** The longest wait before a retry; a server asking for longer is not retried. */
     static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
 
-    /** How the client waits before a retry; tests pass one that records instead of sleeping. */
-    @FunctionalInterface
-    interface Sleeper {
-        void sleep(Duration duration) throws InterruptedException;
-    }
-
     private final CycleCloudEndpoint endpoint;
     private final SecretResolver secrets;
     private final System.Logger logger;
-    private final Sleeper sleeper;
+    private final HttpRetry retry;
     private final HttpClient http;
 
     /**
@@ -54,20 +48,40 @@ public final class CycleCloudClient {
      * @param logger where requests are logged (at DEBUG) and a disabled certificate check is warned about
      */
     public CycleCloudClient(CycleCloudEndpoint endpoint, SecretResolver secrets, System.Logger logger) {
-        this(endpoint, secrets, logger, duration -> Thread.sleep(duration.toMillis()));
+        this(endpoint, secrets, logger, policy().build());
     }
 
+    /** A client whose waits are exactly as computed (no jitter), for tests that record them. */
     CycleCloudClient(CycleCloudEndpoint endpoint, SecretResolver secrets, System.Logger logger, Sleeper sleeper) {
+        this(endpoint, secrets, logger, policy().sleeper(sleeper).jitter(Jitter.NONE).build());
+    }
+
+    private CycleCloudClient(CycleCloudEndpoint endpoint, SecretResolver secrets, System.Logger logger,
+                             HttpRetry retry) {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.secrets = Objects.requireNonNull(secrets, "secrets");
         this.logger = Objects.requireNonNull(logger, "logger");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.retry = retry;
         this.http = HttpClient.newBuilder()
                 .sslContext(CycleCloudTrust.sslContext(endpoint, logger))
                 .connectTimeout(endpoint.timeout())
                 // A redirect would carry the request, and perhaps the credentials, somewhere url does not name.
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
+    }
+
+    /**
+     * A connection failure is reported at once (CycleCloud unreachable is said while the user waits, not after
+     * retries), and a server that asks for a longer wait than {@link #LONGEST_WAIT} is not waited for.
+     */
+    private static HttpRetry.Builder policy() {
+        return HttpRetry.builder().attempts(ATTEMPTS).longestWait(LONGEST_WAIT)
+                .whenAskedToWaitLonger(HttpRetry.LongerWait.GIVE_UP);
+    }
+
+    /** How many requests this client has sent, retries included. */
+    public long calls() {
+        return retry.calls();
     }
 
     /** The layout of the endpoint's cluster. */
@@ -96,37 +110,37 @@ public final class CycleCloudClient {
                 .header("Authorization", "Basic " + token)
                 .GET()
                 .build();
-        Duration backoff = Duration.ofSeconds(1);
-        for (int attempt = 1; ; attempt++) {
-            logger.log(System.Logger.Level.DEBUG, "CycleCloud: " + what + " at " + endpoint.base() + " (attempt "
-                    + attempt + ")");
-            HttpResponse<String> response = send(request, what, redaction);
-            int status = response.statusCode();
-            if (status == 200) {
-                return response.body();
-            }
-            if ((status == 429 || status == 503) && attempt < ATTEMPTS) {
-                Optional<Duration> asked = retryAfter(response);
-                if (asked.isPresent() && asked.get().compareTo(LONGEST_WAIT) > 0) {
-                    throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "CycleCloud at " + endpoint.base()
-                            + " answered HTTP " + status + " for " + what + " and asks to retry after "
-                            + seconds(asked.get()) + ", longer than this client waits (" + seconds(LONGEST_WAIT)
-                            + "); try again later");
-                }
-                Duration wait = asked.orElse(backoff);
-                logger.log(System.Logger.Level.INFO, "CycleCloud at " + endpoint.base() + " answered HTTP " + status
-                        + " for " + what + "; retrying in " + seconds(wait));
-                pause(wait);
-                backoff = backoff.multipliedBy(2);
-                continue;
-            }
-            throw failure(status, attempt, clusterName, what, response, redaction);
+        RetryOutcome<HttpResponse<String>> outcome = send(request, what, redaction);
+        HttpResponse<String> response = outcome.response();
+        int status = outcome.status();
+        if (status == 200) {
+            return response.body();
         }
+        if (outcome.ending() == RetryOutcome.Ending.WAIT_TOO_LONG) {
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "CycleCloud at " + endpoint.base()
+                    + " answered HTTP " + status + " for " + what + " and asks to retry after "
+                    + seconds(outcome.askedWait().orElseThrow()) + ", longer than this client waits ("
+                    + seconds(LONGEST_WAIT) + "); try again later");
+        }
+        throw failure(status, outcome.attempts(), clusterName, what, response, redaction);
     }
 
-    private HttpResponse<String> send(HttpRequest request, String what, Redaction redaction) {
+    private RetryOutcome<HttpResponse<String>> send(HttpRequest request, String what, Redaction redaction) {
+        HttpRetry.Listener log = new HttpRetry.Listener() {
+            @Override
+            public void attempting(int attempt) {
+                logger.log(System.Logger.Level.DEBUG, "CycleCloud: " + what + " at " + endpoint.base() + " (attempt "
+                        + attempt + ")");
+            }
+
+            @Override
+            public void retrying(int attempt, String why, Duration wait) {
+                logger.log(System.Logger.Level.INFO, "CycleCloud at " + endpoint.base() + " answered " + why
+                        + " for " + what + "; retrying in " + seconds(wait));
+            }
+        };
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            return retry.send(http, request, HttpResponse.BodyHandlers.ofString(), log);
         } catch (IOException e) {
             throw unreachable(e, what, redaction);
         } catch (InterruptedException e) {
@@ -209,36 +223,6 @@ public final class CycleCloudClient {
         }
         text = redaction.apply(text);
         return ": " + (text.length() > 300 ? text.substring(0, 300) + "..." : text);
-    }
-
-    /** {@code Retry-After} as delta-seconds or an HTTP date (RFC 9110). */
-    static Optional<Duration> retryAfter(HttpResponse<?> response) {
-        Optional<String> header = response.headers().firstValue("Retry-After");
-        if (header.isEmpty()) {
-            return Optional.empty();
-        }
-        String value = header.get().trim();
-        try {
-            return Optional.of(Duration.ofSeconds(Math.max(0, Long.parseLong(value))));
-        } catch (NumberFormatException notSeconds) {
-            try {
-                ZonedDateTime when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
-                Duration wait = Duration.between(ZonedDateTime.now(when.getZone()), when);
-                return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
-            } catch (DateTimeParseException notDate) {
-                return Optional.empty();
-            }
-        }
-    }
-
-    private void pause(Duration duration) {
-        try {
-            sleeper.sleep(duration);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new GantryException(ErrorCode.REMOTE_ERROR, "interrupted while waiting to retry CycleCloud at "
-                    + endpoint.base(), e);
-        }
     }
 
     /** The exception's kind and message, and its cause's: connection failures often carry no message of their own. */

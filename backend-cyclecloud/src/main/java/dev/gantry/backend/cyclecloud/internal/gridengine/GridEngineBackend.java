@@ -75,13 +75,18 @@ public final class GridEngineBackend extends ClusterBackend {
     protected Map<String, JobStatus> statusOf(List<String> ids) {
         List<String> args = new ArrayList<>(List.of(settings.workDir(), login().bin()));
         args.addAll(ids);
-        return GridEngineStatusReport.parse(login().run(GridEngineScripts.STATUS, args, Optional.empty()),
+        return GridEngineStatusReport.parse(login().run(GridEngineScripts.SCRIPTS.status(), args, Optional.empty()),
                 context().clock().instant());
     }
 
     @Override
     protected LoginScript cancelScript() {
-        return GridEngineScripts.CANCEL;
+        return GridEngineScripts.SCRIPTS.cancel();
+    }
+
+    @Override
+    protected long serviceCalls() {
+        return queues.calls();
     }
 
     @Override
@@ -93,8 +98,8 @@ public final class GridEngineBackend extends ClusterBackend {
     @Override
     public List<HostReport> doctor(Optional<Plan> plan) {
         String queue = plan.flatMap(queues::partitionFor).orElse("");
-        String output = login().run(GridEngineScripts.DOCTOR, List.of(login().bin(), settings.workDir(), queue,
-                ProbeScript.TEXT), Optional.empty(), DOCTOR_TIMEOUT);
+        String output = login().run(GridEngineScripts.SCRIPTS.doctor(), List.of(login().bin(), settings.workDir(),
+                queue, ProbeScript.TEXT), Optional.empty(), DOCTOR_TIMEOUT);
         return PROBES.parse(output, settings.workDir(), plan);
     }
 }

@@ -27,7 +27,7 @@ final class GridEngineCheck {
         this.login = login;
         this.settings = settings;
         this.queues = queues;
-        this.facts = new Once<>(() -> GridEngineFacts.parse(login.run(GridEngineScripts.PROBE,
+        this.facts = new Once<>(() -> GridEngineFacts.parse(login.run(GridEngineScripts.SCRIPTS.probe(),
                 probeArguments(settings, login), Optional.empty())));
     }
 

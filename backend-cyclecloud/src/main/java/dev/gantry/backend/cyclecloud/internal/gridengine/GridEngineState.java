@@ -1,6 +1,8 @@
 package dev.gantry.backend.cyclecloud.internal.gridengine;
 
 import dev.gantry.api.backend.JobState;
+import dev.gantry.backend.cyclecloud.internal.SchedulerState;
+import dev.gantry.backend.cyclecloud.internal.StateKind;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -31,7 +33,7 @@ import java.util.Set;
  * @param letters the state as printed
  * @param flags the flags it holds
  */
-public record GridEngineState(String letters, Set<Flag> flags) {
+public record GridEngineState(String letters, Set<Flag> flags) implements SchedulerState {
     /** One letter of a Grid Engine job state. */
     public enum Flag {
         DELETING('d'), ERROR('E'), HOLD('h'), QUEUED('q'), RESTARTED('R'), RUNNING('r'), SUSPENDED('s'),
@@ -55,11 +57,6 @@ public record GridEngineState(String letters, Set<Flag> flags) {
             }
             return Optional.empty();
         }
-    }
-
-    /** How a state counts for tracking: still to start, started, ended, or requeued after an eviction. */
-    public enum Kind {
-        WAITING, ACTIVE, DONE, REQUEUED
     }
 
     private static final Set<Flag> PENDING_FLAGS = EnumSet.of(Flag.QUEUED, Flag.WAITING);
@@ -113,6 +110,7 @@ public record GridEngineState(String letters, Set<Flag> flags) {
         return has(Flag.RESTARTED);
     }
 
+    @Override
     public JobState jobState() {
         if (has(Flag.DELETING)) {
             return JobState.CANCELLED;
@@ -127,21 +125,16 @@ public record GridEngineState(String letters, Set<Flag> flags) {
         return isPending() ? JobState.PENDING : JobState.RUNNING;
     }
 
-    public Kind kind() {
+    /** Requeued: back in the queue after a reschedule (pending with R), waiting to run again; the one eviction. */
+    @Override
+    public StateKind kind() {
         if (has(Flag.DELETING) || has(Flag.ERROR) || has(Flag.ZOMBIE)) {
-            return Kind.DONE;
+            return StateKind.DONE;
         }
         if (isPending()) {
-            return restarted() ? Kind.REQUEUED : Kind.WAITING;
+            return restarted() ? StateKind.REQUEUED : StateKind.WAITING;
         }
-        return Kind.ACTIVE;
-    }
-
-    /**
-     * Whether the job is back in the queue after a reschedule (pending with R), waiting to run again.
-     */
-    public boolean isEviction() {
-        return kind() == Kind.REQUEUED;
+        return StateKind.ACTIVE;
     }
 
     /** What the state means for the user, for status messages; {@code jobId} names the job in the advice. */

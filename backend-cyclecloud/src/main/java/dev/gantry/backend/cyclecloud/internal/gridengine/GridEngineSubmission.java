@@ -35,7 +35,7 @@ final class GridEngineSubmission {
         this.settings = settings;
         this.queues = queues;
         this.facts = facts;
-        this.batches = new BatchSubmit(login, GridEngineScripts.SUBMIT, "Grid Engine", settings.workDir(),
+        this.batches = new BatchSubmit(login, GridEngineScripts.SCRIPTS.submit(), "Grid Engine", settings.workDir(),
                 settings.login().user(), "check the queue, slots, parallel environment and complexes against "
                 + "qconf -sq and qconf -sc, or run gantry doctor", context, settings.masterPort());
     }

@@ -1,11 +1,11 @@
 package dev.gantry.backend.cyclecloud.internal.gridengine;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -55,11 +55,8 @@ public record QsubDirectives(String name, Optional<String> queue, Optional<Strin
                              long memoryPerSlotMib, String memoryComplex, int gpus, String gpuComplex,
                              boolean exclusive, String jobDirectory, boolean rerunnable,
                              List<Dependency> dependencies) {
-    /**
-     * What a directive's value may hold: qsub splits a {@code #$} line into words as a shell would, so a blank, a
-     * quote or a newline would change the line's meaning, and {@code $} would be expanded at run time.
-     */
-    private static final Pattern WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
+    /** qsub splits a {@code #$} line into words as a shell would; {@code $} would also be expanded at run time. */
+    private static final DirectiveHeader HEADER = DirectiveHeader.QSUB;
     /**
      * A name as sge_types(5) defines it for jobs, projects and parallel environments, narrowed to one word: no
      * {@code / : @ \ * ?}. A job name also may not start with a digit, which would read as a job number.
@@ -94,15 +91,12 @@ public record QsubDirectives(String name, Optional<String> queue, Optional<Strin
             throw new IllegalArgumentException("name '" + name + "' starts with a digit, which Grid Engine reads as a "
                     + "job number");
         }
-        queue.ifPresent(q -> word("queue", q));
+        queue.ifPresent(q -> HEADER.word("queue", q));
         project.ifPresent(p -> name("project", p));
         parallelEnvironment.ifPresent(pe -> name("parallelEnvironment", pe));
         complex("memoryComplex", memoryComplex);
         complex("gpuComplex", gpuComplex);
-        word("jobDirectory", jobDirectory);
-        if (!jobDirectory.startsWith("/")) {
-            throw new IllegalArgumentException("jobDirectory is an absolute path: " + jobDirectory);
-        }
+        HEADER.jobDirectory(jobDirectory);
         if (slots < 1 || gpus < 0 || memoryPerSlotMib < 0) {
             throw new IllegalArgumentException("slots are at least 1, GPUs and memory at least 0");
         }
@@ -110,11 +104,7 @@ public record QsubDirectives(String name, Optional<String> queue, Optional<Strin
         if (slots > 1 && parallelEnvironment.isEmpty()) {
             throw new IllegalArgumentException(slots + " slots need a parallel environment (-pe)");
         }
-        timeLimit.ifPresent(t -> {
-            if (t.isNegative() || t.isZero()) {
-                throw new IllegalArgumentException("a time limit is positive: " + t);
-            }
-        });
+        DirectiveHeader.positive("a time limit", timeLimit);
         dependencies = List.copyOf(dependencies);
     }
 
@@ -125,7 +115,7 @@ public record QsubDirectives(String name, Optional<String> queue, Optional<Strin
         queue.ifPresent(q -> options.add("-q " + q));
         project.ifPresent(p -> options.add("-P " + p));
         parallelEnvironment.ifPresent(pe -> options.add("-pe " + pe + " " + slots));
-        timeLimit.ifPresent(t -> options.add("-l h_rt=" + clock(t)));
+        timeLimit.ifPresent(t -> options.add("-l h_rt=" + DirectiveHeader.clock(t)));
         if (memoryPerSlotMib > 0) {
             options.add("-l " + memoryComplex + "=" + memoryPerSlotMib + "M");
         }
@@ -144,25 +134,12 @@ public record QsubDirectives(String name, Optional<String> queue, Optional<Strin
         options.add("-e " + jobDirectory + "/gridengine-$JOB_ID.err");
         options.add("-wd " + jobDirectory);
         options.add("-S /bin/bash");
-        return options.stream().map(option -> "#$ " + option).toList();
+        return HEADER.lines(options);
     }
 
     /** The dependencies Grid Engine only holds for: the caller checks that they succeeded. */
     public List<Dependency> dependenciesCheckedByCaller() {
         return dependencies.stream().filter(d -> !d.isNative()).toList();
-    }
-
-    /** {@code HH:MM:SS}, hours past 24 included (the form h_rt takes), rounded up to the second. */
-    static String clock(Duration limit) {
-        long seconds = limit.getSeconds() + (limit.getNano() > 0 ? 1 : 0);
-        return String.format(Locale.ROOT, "%02d:%02d:%02d", seconds / 3600, seconds % 3600 / 60, seconds % 60);
-    }
-
-    private static void word(String field, String value) {
-        if (!WORD.matcher(value).matches()) {
-            throw new IllegalArgumentException(field + " '" + value + "' is not one word of letters, digits and "
-                    + "._:@%+=/,-, which a #$ line can carry");
-        }
     }
 
     private static void name(String field, String value) {

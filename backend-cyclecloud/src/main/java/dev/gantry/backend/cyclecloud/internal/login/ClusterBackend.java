@@ -164,9 +164,16 @@ public abstract class ClusterBackend implements Backend {
         }
     }
 
+    /** Commands on the login node, and the requests to CycleCloud's REST API beside them. */
     @Override
     public final OptionalLong remoteCalls() {
-        return login.host().commands();
+        OptionalLong commands = login.host().commands();
+        return commands.isPresent() ? OptionalLong.of(commands.getAsLong() + serviceCalls()) : commands;
+    }
+
+    /** Requests made to services other than the login node (CycleCloud's REST API); none by default. */
+    protected long serviceCalls() {
+        return 0;
     }
 
     @Override

@@ -1,10 +1,10 @@
 package dev.gantry.backend.cyclecloud.internal.pbs;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -37,11 +37,7 @@ public record PbsDirectives(String name, Optional<String> queue, Optional<String
                             int cpusPerChunk, int gpusPerChunk, long memoryMibPerChunk, boolean exclusive,
                             Optional<Duration> walltime, String jobDirectory, boolean rerunnable,
                             List<Dependency> dependencies) {
-    /**
-     * What a directive's value may hold: qsub reads a {@code #PBS} line as shell words, so a blank, a quote or a
-     * newline would change the line's meaning.
-     */
-    private static final Pattern WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
+    private static final DirectiveHeader HEADER = DirectiveHeader.PBS;
     /**
      * A job name as qsub(1B) allows it ("an alphabetic or numeric character followed by printable, non-white-space
      * characters", at most 236), narrowed to one word.
@@ -73,19 +69,12 @@ public record PbsDirectives(String name, Optional<String> queue, Optional<String
                 throw new IllegalArgumentException("queue '" + q + "' is not a PBS queue name ([queue][@server])");
             }
         });
-        account.ifPresent(a -> word("account", a));
-        word("jobDirectory", jobDirectory);
-        if (!jobDirectory.startsWith("/")) {
-            throw new IllegalArgumentException("jobDirectory is an absolute path: " + jobDirectory);
-        }
+        account.ifPresent(a -> HEADER.word("account", a));
+        HEADER.jobDirectory(jobDirectory);
         if (chunks < 1 || cpusPerChunk < 1 || gpusPerChunk < 0 || memoryMibPerChunk < 0) {
             throw new IllegalArgumentException("chunks and CPUs are at least 1, GPUs and memory at least 0");
         }
-        walltime.ifPresent(t -> {
-            if (t.isNegative() || t.isZero()) {
-                throw new IllegalArgumentException("a walltime is positive: " + t);
-            }
-        });
+        DirectiveHeader.positive("a walltime", walltime);
         dependencies = List.copyOf(dependencies);
     }
 
@@ -97,7 +86,7 @@ public record PbsDirectives(String name, Optional<String> queue, Optional<String
         account.ifPresent(a -> options.add("-A " + a));
         options.add("-l select=" + select());
         options.add("-l place=" + place());
-        walltime.ifPresent(t -> options.add("-l walltime=" + clock(t)));
+        walltime.ifPresent(t -> options.add("-l walltime=" + DirectiveHeader.clock(t)));
         if (!dependencies.isEmpty()) {
             options.add("-W depend=" + depend());
         }
@@ -106,7 +95,7 @@ public record PbsDirectives(String name, Optional<String> queue, Optional<String
         options.add("-j n");
         options.add("-o " + jobDirectory + "/pbs.out");
         options.add("-e " + jobDirectory + "/pbs.err");
-        return options.stream().map(option -> "#PBS " + option).toList();
+        return HEADER.lines(options);
     }
 
     /** {@code N:ncpus=C[:ngpus=G][:mem=Mmb]}: PBS sizes count in 1024s (qstat's size conversion), so mb is MiB. */
@@ -145,18 +134,5 @@ public record PbsDirectives(String name, Optional<String> queue, Optional<String
             case AFTER_SUCCESS -> "afterok";
             case AFTER_ANY -> "afterany";
         };
-    }
-
-    /** {@code HH:MM:SS}, hours past 24 included, rounded up to the second. */
-    static String clock(Duration limit) {
-        long seconds = limit.getSeconds() + (limit.getNano() > 0 ? 1 : 0);
-        return String.format(Locale.ROOT, "%02d:%02d:%02d", seconds / 3600, seconds % 3600 / 60, seconds % 60);
-    }
-
-    private static void word(String field, String value) {
-        if (!WORD.matcher(value).matches()) {
-            throw new IllegalArgumentException(field + " '" + value + "' is not one word of letters, digits and "
-                    + "._:@%+=/,-, which a #PBS line can carry");
-        }
     }
 }

@@ -1,7 +1,10 @@
 package dev.gantry.backend.cyclecloud.internal.pbs;
 
 import dev.gantry.api.backend.JobState;
-import java.util.Arrays;
+import dev.gantry.backend.cyclecloud.internal.StateKind;
+import dev.gantry.backend.cyclecloud.internal.StateTable;
+import dev.gantry.backend.cyclecloud.internal.TabledState;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -11,25 +14,25 @@ import java.util.OptionalInt;
  * Optional)} reads its {@code substate} and {@code Exit_status} too. A job PBS requeued after its node was lost is
  * Q again with its {@code run_count} raised (see {@link QstatJson.Job#requeues()}), never FAILED.
  */
-public enum PbsState {
-    BEGUN('B', JobState.RUNNING, Kind.ACTIVE, "a job array with at least one subjob running"),
-    EXITING('E', JobState.RUNNING, Kind.ACTIVE, "exiting after having run: PBS is cleaning up"),
-    FINISHED('F', JobState.UNKNOWN, Kind.DONE, "finished; its Exit_status says how"),
-    HELD('H', JobState.PENDING, Kind.WAITING, "held: waiting for the jobs it depends on or a hold (qrls releases a "
-            + "user hold; PBS holds a job that failed to start 21 times)"),
-    MOVED('M', JobState.UNKNOWN, Kind.DONE, "moved to another server; ask that server (qstat ID@server)"),
-    QUEUED('Q', JobState.PENDING, Kind.WAITING, "queued, waiting for resources"),
-    RUNNING('R', JobState.RUNNING, Kind.ACTIVE, "running"),
-    SUSPENDED('S', JobState.RUNNING, Kind.ACTIVE, "suspended; it resumes where it was"),
-    TRANSITING('T', JobState.PENDING, Kind.WAITING, "being routed or moved to a new destination"),
-    USER_SUSPENDED('U', JobState.RUNNING, Kind.ACTIVE, "suspended while its workstation is busy (cycle harvesting)"),
-    WAITING('W', JobState.PENDING, Kind.WAITING, "waiting for its start time, or 30 minutes after a failed stage-in"),
-    EXPIRED('X', JobState.UNKNOWN, Kind.DONE, "a subjob that finished or was deleted; its Exit_status says how");
+public enum PbsState implements TabledState {
+    BEGUN('B', JobState.RUNNING, StateKind.ACTIVE, "a job array with at least one subjob running"),
+    EXITING('E', JobState.RUNNING, StateKind.ACTIVE, "exiting after having run: PBS is cleaning up"),
+    FINISHED('F', JobState.UNKNOWN, StateKind.DONE, "finished; its Exit_status says how"),
+    HELD('H', JobState.PENDING, StateKind.WAITING, "held: waiting for the jobs it depends on or a hold (qrls releases "
+            + "a user hold; PBS holds a job that failed to start 21 times)"),
+    MOVED('M', JobState.UNKNOWN, StateKind.DONE, "moved to another server; ask that server (qstat ID@server)"),
+    QUEUED('Q', JobState.PENDING, StateKind.WAITING, "queued, waiting for resources"),
+    RUNNING('R', JobState.RUNNING, StateKind.ACTIVE, "running"),
+    SUSPENDED('S', JobState.RUNNING, StateKind.ACTIVE, "suspended; it resumes where it was"),
+    TRANSITING('T', JobState.PENDING, StateKind.WAITING, "being routed or moved to a new destination"),
+    USER_SUSPENDED('U', JobState.RUNNING, StateKind.ACTIVE, "suspended while its workstation is busy (cycle "
+            + "harvesting)"),
+    WAITING('W', JobState.PENDING, StateKind.WAITING, "waiting for its start time, or 30 minutes after a failed "
+            + "stage-in"),
+    EXPIRED('X', JobState.UNKNOWN, StateKind.DONE, "a subjob that finished or was deleted; its Exit_status says how");
 
-    /** How a state counts for tracking: still to start, started, or ended. */
-    public enum Kind {
-        WAITING, ACTIVE, DONE
-    }
+    private static final StateTable<PbsState> TABLE = StateTable.of(PbsState.class,
+            state -> List.of(String.valueOf(state.letter)));
 
     /** Substates of a finished job, from the OGF-BES model (OpenPBS job.h): terminated is deleted on request. */
     static final int SUBSTATE_TERMINATED = 91;
@@ -38,15 +41,11 @@ public enum PbsState {
     static final int SUBSTATE_MOVED = 94;
 
     private final char letter;
-    private final JobState jobState;
-    private final Kind kind;
-    private final String meaning;
+    private final Row row;
 
-    PbsState(char letter, JobState jobState, Kind kind, String meaning) {
+    PbsState(char letter, JobState jobState, StateKind kind, String meaning) {
         this.letter = letter;
-        this.jobState = jobState;
-        this.kind = kind;
-        this.meaning = meaning;
+        this.row = new Row(jobState, kind, meaning);
     }
 
     /** The letter qstat prints ({@code job_state}). */
@@ -54,23 +53,15 @@ public enum PbsState {
         return letter;
     }
 
-    /** The state as far as the letter tells; UNKNOWN for F, M and X, whose end needs more (see below). */
-    public JobState jobState() {
-        return jobState;
-    }
-
-    public Kind kind() {
-        return kind;
-    }
-
-    /** What the state means for the user, for status messages. */
-    public String meaning() {
-        return meaning;
+    /** The state as far as the letter tells: UNKNOWN for F, M and X, whose end needs more (see below). */
+    @Override
+    public Row row() {
+        return row;
     }
 
     /** Whether the job is still to start (queued, held, waiting or in transit). */
     public boolean isPending() {
-        return kind == Kind.WAITING;
+        return kind() == StateKind.WAITING;
     }
 
     /**
@@ -81,7 +72,7 @@ public enum PbsState {
      */
     public JobState jobState(OptionalInt substate, Optional<PbsExitStatus> exitStatus) {
         if (this != FINISHED && this != EXPIRED) {
-            return jobState;
+            return jobState();
         }
         int sub = substate.orElse(-1);
         if (sub == SUBSTATE_TERMINATED) {
@@ -100,10 +91,6 @@ public enum PbsState {
 
     /** The state for a letter as PBS prints it; empty for anything else (a newer release's letter). */
     public static Optional<PbsState> parse(String text) {
-        String letter = text.strip();
-        if (letter.length() != 1) {
-            return Optional.empty();
-        }
-        return Arrays.stream(values()).filter(s -> s.letter == letter.charAt(0)).findFirst();
+        return TABLE.find(text.strip());
     }
 }

@@ -28,8 +28,8 @@ final class ClusterCheck {
         this.login = login;
         this.settings = settings;
         this.partitions = partitions;
-        this.facts = new Once<>(() -> ClusterFacts.parse(login.run(SlurmScripts.PROBE, List.of(settings.workDir(),
-                login.bin()), Optional.empty())));
+        this.facts = new Once<>(() -> ClusterFacts.parse(login.run(SlurmScripts.SCRIPTS.probe(),
+                List.of(settings.workDir(), login.bin()), Optional.empty())));
     }
 
     /** The cluster's facts, probed on first use; REMOTE_ERROR when the login node cannot be asked. */

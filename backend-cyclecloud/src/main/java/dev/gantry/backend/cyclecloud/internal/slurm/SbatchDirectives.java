@@ -1,13 +1,12 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The {@code #SBATCH} header of a job's batch script, rendered from what the backend decided for it: a pure function
@@ -36,11 +35,7 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
                                GpuRequest gpuRequest, int cpusPerTask, long memoryMib, Optional<Duration> timeLimit,
                                String jobDirectory, boolean exclusive, boolean requeue, List<Dependency> dependencies,
                                Optional<String> account, Optional<String> qos, Optional<String> comment) {
-    /**
-     * What a directive's value may hold: sbatch reads a {@code #SBATCH} line as shell words, so a value with a
-     * blank, a quote or a newline would change the line's meaning.
-     */
-    private static final Pattern WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
+    private static final DirectiveHeader HEADER = DirectiveHeader.SBATCH;
 
     /** How GPUs are asked for; clusters configured before Slurm 19.05 know only GRES. */
     public enum GpuRequest {
@@ -62,24 +57,17 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
     }
 
     public SbatchDirectives {
-        word("name", name);
-        partition.ifPresent(p -> word("partition", p));
-        account.ifPresent(a -> word("account", a));
-        qos.ifPresent(q -> word("qos", q));
-        comment.ifPresent(c -> word("comment", c));
-        word("jobDirectory", jobDirectory);
-        if (!jobDirectory.startsWith("/")) {
-            throw new IllegalArgumentException("the job directory is an absolute path: " + jobDirectory);
-        }
+        HEADER.word("name", name);
+        partition.ifPresent(p -> HEADER.word("partition", p));
+        account.ifPresent(a -> HEADER.word("account", a));
+        qos.ifPresent(q -> HEADER.word("qos", q));
+        comment.ifPresent(c -> HEADER.word("comment", c));
+        HEADER.jobDirectory(jobDirectory);
         if (nodes < 1 || tasksPerNode < 1 || cpusPerTask < 1 || gpusPerNode < 0 || memoryMib < 0) {
             throw new IllegalArgumentException("nodes, tasks and CPUs are at least 1, GPUs and memory at least 0");
         }
         Objects.requireNonNull(gpuRequest, "gpuRequest");
-        timeLimit.ifPresent(t -> {
-            if (t.isNegative() || t.isZero()) {
-                throw new IllegalArgumentException("a time limit is positive: " + t);
-            }
-        });
+        DirectiveHeader.positive("a time limit", timeLimit);
         dependencies = List.copyOf(dependencies);
     }
 
@@ -93,7 +81,7 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
      * {@code directory}. No name: the submit names the array when it knows which of its jobs it claimed.
      */
     public List<String> arrayLines(String directory) {
-        word("directory", directory);
+        HEADER.word("directory", directory);
         return lines(Optional.empty(), directory + "/slurm-%A_%a", directory);
     }
 
@@ -142,26 +130,13 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
         lines.add("--error=" + output + ".err");
         lines.add("--chdir=" + directory);
         lines.add("--export=NONE");
-        List<String> header = new ArrayList<>(lines.size());
-        for (String line : lines) {
-            header.add("#SBATCH " + line);
-        }
-        return header;
+        return HEADER.lines(lines);
     }
 
     /** {@code [D-]HH:MM:SS}, rounded up to the second. */
     static String slurmTime(Duration limit) {
-        long seconds = limit.getSeconds() + (limit.getNano() > 0 ? 1 : 0);
-        long days = seconds / 86_400;
-        long rest = seconds % 86_400;
-        String clock = String.format(Locale.ROOT, "%02d:%02d:%02d", rest / 3600, rest % 3600 / 60, rest % 60);
-        return days > 0 ? days + "-" + clock : clock;
-    }
-
-    private static void word(String field, String value) {
-        if (!WORD.matcher(value).matches()) {
-            throw new IllegalArgumentException(field + " '" + value + "' is not one word of letters, digits and "
-                    + "._:@%+=/,-, which a #SBATCH line can carry");
-        }
+        long seconds = DirectiveHeader.seconds(limit);
+        String clock = DirectiveHeader.clock(seconds % 86_400);
+        return seconds >= 86_400 ? seconds / 86_400 + "-" + clock : clock;
     }
 }

@@ -33,6 +33,7 @@ public final class SlurmBackend extends ClusterBackend {
     private final ClusterCheck check;
     private final SlurmSubmission submission;
     private final SlurmDoctor doctor;
+    private final PartitionChoice partitions;
 
     /**
      * @param login the login node (an SSH host; tests may pass one that counts its commands)
@@ -44,7 +45,7 @@ public final class SlurmBackend extends ClusterBackend {
         super(login, settings.workDir(), "Slurm", context, connections);
         this.settings = settings;
         this.declared = declared;
-        PartitionChoice partitions = new PartitionChoice(settings, context);
+        this.partitions = new PartitionChoice(settings, context);
         this.check = new ClusterCheck(login, settings, partitions);
         this.submission = new SlurmSubmission(login, settings, context, partitions);
         this.doctor = new SlurmDoctor(login, settings.workDir(), partitions);
@@ -72,13 +73,18 @@ public final class SlurmBackend extends ClusterBackend {
         List<String> args = new ArrayList<>(List.of(settings.workDir(), login().bin(),
                 settings.jobCompLog().orElse("")));
         args.addAll(ids);
-        return SlurmStatusReport.parse(login().run(SlurmScripts.STATUS, args, Optional.empty()),
+        return SlurmStatusReport.parse(login().run(SlurmScripts.SCRIPTS.status(), args, Optional.empty()),
                 context().clock().instant());
     }
 
     @Override
     protected LoginScript cancelScript() {
-        return SlurmScripts.CANCEL;
+        return SlurmScripts.SCRIPTS.cancel();
+    }
+
+    @Override
+    protected long serviceCalls() {
+        return partitions.calls();
     }
 
     @Override

@@ -35,7 +35,7 @@ final class SlurmDoctor {
 
     List<HostReport> reports(Optional<Plan> plan) {
         String partition = plan.flatMap(partitions::partitionFor).orElse("");
-        String output = login.run(SlurmScripts.DOCTOR, List.of(login.bin(), workDir, partition,
+        String output = login.run(SlurmScripts.SCRIPTS.doctor(), List.of(login.bin(), workDir, partition,
                 ProbeScript.TEXT), Optional.empty(), TIMEOUT);
         return parse(output, workDir, plan);
     }

@@ -1,12 +1,12 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
 import dev.gantry.api.backend.JobState;
-import java.util.Arrays;
+import dev.gantry.backend.cyclecloud.internal.StateKind;
+import dev.gantry.backend.cyclecloud.internal.StateTable;
+import dev.gantry.backend.cyclecloud.internal.TabledState;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Every job state squeue(1) lists under "JOB STATE CODES" ({@code squeue -o %T}, the long names; {@code %t}, the
@@ -15,53 +15,45 @@ import java.util.stream.Collectors;
  * was evicted, never FAILED: it ends PREEMPTED and resumable when Slurm does not requeue it, and a requeued one
  * shows REQUEUED/REQUEUE_HOLD on its way back to PENDING, with the eviction counted.
  */
-public enum SlurmState {
-    PENDING("PD", JobState.PENDING, Kind.WAITING, "waiting for resources"),
-    CONFIGURING("CF", JobState.PROVISIONING, Kind.WAITING, "nodes being configured (booting or powering up)"),
-    RUNNING("R", JobState.RUNNING, Kind.ACTIVE, "running"),
-    COMPLETING("CG", JobState.RUNNING, Kind.ACTIVE, "completing (processes ending, epilog running)"),
-    COMPLETED("CD", JobState.SUCCEEDED, Kind.DONE, "completed with exit code 0 on every node"),
-    FAILED("F", JobState.FAILED, Kind.DONE, "failed with a non-zero exit code"),
-    TIMEOUT("TO", JobState.FAILED, Kind.DONE, "killed at its time limit; raise the time limit or checkpoint"),
-    OUT_OF_MEMORY("OOM", JobState.FAILED, Kind.DONE, "killed for running out of memory; ask for more memory"),
-    DEADLINE("DL", JobState.FAILED, Kind.DONE, "not finished by its deadline"),
-    SPECIAL_EXIT("SE", JobState.FAILED, Kind.DONE, "held after a special exit value (requeue it to run again)"),
-    CANCELLED("CA", JobState.CANCELLED, Kind.DONE, "cancelled"),
-    REVOKED("RV", JobState.CANCELLED, Kind.DONE, "revoked: a sibling cluster of the federation runs it"),
-    NODE_FAIL("NF", JobState.PREEMPTED, Kind.EVICTED, "its node failed (evicted); resumable from its last checkpoint"),
-    BOOT_FAIL("BF", JobState.PREEMPTED, Kind.EVICTED, "its node failed to boot (evicted); resumable from its last "
+public enum SlurmState implements TabledState {
+    PENDING("PD", JobState.PENDING, StateKind.WAITING, "waiting for resources"),
+    CONFIGURING("CF", JobState.PROVISIONING, StateKind.WAITING, "nodes being configured (booting or powering up)"),
+    RUNNING("R", JobState.RUNNING, StateKind.ACTIVE, "running"),
+    COMPLETING("CG", JobState.RUNNING, StateKind.ACTIVE, "completing (processes ending, epilog running)"),
+    COMPLETED("CD", JobState.SUCCEEDED, StateKind.DONE, "completed with exit code 0 on every node"),
+    FAILED("F", JobState.FAILED, StateKind.DONE, "failed with a non-zero exit code"),
+    TIMEOUT("TO", JobState.FAILED, StateKind.DONE, "killed at its time limit; raise the time limit or checkpoint"),
+    OUT_OF_MEMORY("OOM", JobState.FAILED, StateKind.DONE, "killed for running out of memory; ask for more memory"),
+    DEADLINE("DL", JobState.FAILED, StateKind.DONE, "not finished by its deadline"),
+    SPECIAL_EXIT("SE", JobState.FAILED, StateKind.DONE, "held after a special exit value (requeue it to run again)"),
+    CANCELLED("CA", JobState.CANCELLED, StateKind.DONE, "cancelled"),
+    REVOKED("RV", JobState.CANCELLED, StateKind.DONE, "revoked: a sibling cluster of the federation runs it"),
+    NODE_FAIL("NF", JobState.PREEMPTED, StateKind.EVICTED, "its node failed (evicted); resumable from its last "
             + "checkpoint"),
-    PREEMPTED("PR", JobState.PREEMPTED, Kind.EVICTED, "preempted by the scheduler; resumable from its last checkpoint"),
-    REQUEUED("RQ", JobState.PENDING, Kind.REQUEUED, "requeued after an eviction; it runs again"),
-    REQUEUE_HOLD("RH", JobState.PENDING, Kind.REQUEUED, "requeued and held; release it (scontrol release) to run again"),
-    REQUEUE_FED("RF", JobState.PENDING, Kind.REQUEUED, "requeued by the federation; it runs again"),
-    RESV_DEL_HOLD("RD", JobState.PENDING, Kind.WAITING, "held: its reservation was deleted"),
-    SUSPENDED("S", JobState.RUNNING, Kind.ACTIVE, "suspended by the scheduler; it resumes where it was"),
-    STOPPED("ST", JobState.RUNNING, Kind.ACTIVE, "stopped (SIGSTOP); it resumes when continued"),
-    RESIZING("RS", JobState.RUNNING, Kind.ACTIVE, "changing size"),
-    SIGNALING("SI", JobState.RUNNING, Kind.ACTIVE, "being signalled"),
-    STAGE_OUT("SO", JobState.RUNNING, Kind.ACTIVE, "staging out its data");
+    BOOT_FAIL("BF", JobState.PREEMPTED, StateKind.EVICTED, "its node failed to boot (evicted); resumable from its last "
+            + "checkpoint"),
+    PREEMPTED("PR", JobState.PREEMPTED, StateKind.EVICTED, "preempted by the scheduler; resumable from its last "
+            + "checkpoint"),
+    REQUEUED("RQ", JobState.PENDING, StateKind.REQUEUED, "requeued after an eviction; it runs again"),
+    REQUEUE_HOLD("RH", JobState.PENDING, StateKind.REQUEUED, "requeued and held; release it (scontrol release) to run "
+            + "again"),
+    REQUEUE_FED("RF", JobState.PENDING, StateKind.REQUEUED, "requeued by the federation; it runs again"),
+    RESV_DEL_HOLD("RD", JobState.PENDING, StateKind.WAITING, "held: its reservation was deleted"),
+    SUSPENDED("S", JobState.RUNNING, StateKind.ACTIVE, "suspended by the scheduler; it resumes where it was"),
+    STOPPED("ST", JobState.RUNNING, StateKind.ACTIVE, "stopped (SIGSTOP); it resumes when continued"),
+    RESIZING("RS", JobState.RUNNING, StateKind.ACTIVE, "changing size"),
+    SIGNALING("SI", JobState.RUNNING, StateKind.ACTIVE, "being signalled"),
+    STAGE_OUT("SO", JobState.RUNNING, StateKind.ACTIVE, "staging out its data");
 
-    /** How a state counts for tracking: still to start, started, ended, or an eviction on either side. */
-    public enum Kind {
-        WAITING, ACTIVE, DONE, EVICTED, REQUEUED
-    }
-
-    private static final Map<String, SlurmState> BY_NAME = Arrays.stream(values())
-            .collect(Collectors.toUnmodifiableMap(Enum::name, Function.identity()));
-    private static final Map<String, SlurmState> BY_CODE = Arrays.stream(values())
-            .collect(Collectors.toUnmodifiableMap(SlurmState::code, Function.identity()));
+    private static final StateTable<SlurmState> TABLE = StateTable.of(SlurmState.class,
+            state -> List.of(state.name(), state.code()));
 
     private final String code;
-    private final JobState jobState;
-    private final Kind kind;
-    private final String meaning;
+    private final Row row;
 
-    SlurmState(String code, JobState jobState, Kind kind, String meaning) {
+    SlurmState(String code, JobState jobState, StateKind kind, String meaning) {
         this.code = code;
-        this.jobState = jobState;
-        this.kind = kind;
-        this.meaning = meaning;
+        this.row = new Row(jobState, kind, meaning);
     }
 
     /** The compact code {@code squeue -o %t} prints. */
@@ -69,22 +61,9 @@ public enum SlurmState {
         return code;
     }
 
-    public JobState jobState() {
-        return jobState;
-    }
-
-    public Kind kind() {
-        return kind;
-    }
-
-    /** What the state means for the user, for status messages. */
-    public String meaning() {
-        return meaning;
-    }
-
-    /** Whether reaching this state is an eviction (the job's count of evictions rises). */
-    public boolean isEviction() {
-        return kind == Kind.EVICTED || kind == Kind.REQUEUED;
+    @Override
+    public Row row() {
+        return row;
     }
 
     /**
@@ -94,10 +73,6 @@ public enum SlurmState {
      */
     public static Optional<SlurmState> parse(String text) {
         String word = text.strip().split("[\\s+]", 2)[0].toUpperCase(Locale.ROOT);
-        if (word.isEmpty()) {
-            return Optional.empty();
-        }
-        SlurmState byName = BY_NAME.get(word);
-        return byName != null ? Optional.of(byName) : Optional.ofNullable(BY_CODE.get(word));
+        return TABLE.find(word);
     }
 }

@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.backend.cyclecloud.internal.StateKind;
 import dev.gantry.backend.cyclecloud.internal.login.JobRecords;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -128,7 +129,7 @@ public final class SlurmStatusReport {
         }
         SlurmState state = parsed.get();
         // While a job waits, squeue's StartTime is only when Slurm expects to start it.
-        Optional<Instant> start = state.kind() == SlurmState.Kind.WAITING || state.kind() == SlurmState.Kind.REQUEUED
+        Optional<Instant> start = state.kind() == StateKind.WAITING || state.kind() == StateKind.REQUEUED
                 ? started : utc(q[START]).or(() -> started);
         String because = reason.isEmpty() || reason.equals("None") ? "" : " (" + reason + ")";
         JobStatus status;
@@ -152,8 +153,8 @@ public final class SlurmStatusReport {
             default -> status = new JobStatus(state.jobState(), OptionalInt.empty(), "Slurm job " + slurmId + " "
                     + state.meaning() + because, start, Optional.empty());
         }
-        int evictions = restarts + (state.kind() == SlurmState.Kind.EVICTED ? 1 : 0);
-        if (state.kind() == SlurmState.Kind.REQUEUED) {
+        int evictions = restarts + (state.kind() == StateKind.EVICTED ? 1 : 0);
+        if (state.kind() == StateKind.REQUEUED) {
             evictions = Math.max(evictions, 1);
         }
         return withRequeues(status, evictions, started.orElse(now));
@@ -171,11 +172,11 @@ public final class SlurmStatusReport {
         JobStatus status = state.get() == SlurmState.COMPLETED || state.get() == SlurmState.FAILED
                 ? ended(code.orElse(state.get() == SlurmState.COMPLETED ? 0 : 1), slurmId, r.failure(), started,
                 end)
-                : new JobStatus(state.get().jobState(), state.get().kind() == SlurmState.Kind.EVICTED
+                : new JobStatus(state.get().jobState(), state.get().kind() == StateKind.EVICTED
                 ? OptionalInt.empty() : code, "Slurm job " + slurmId + " " + state.get().meaning()
                 + " (from Slurm's completion log)", started, end);
         int evictions = r.started().map(JobRecords.Run::number).orElse(0)
-                + (state.get().kind() == SlurmState.Kind.EVICTED ? 1 : 0);
+                + (state.get().kind() == StateKind.EVICTED ? 1 : 0);
         return withRequeues(status, evictions, started.orElse(now));
     }
 

@@ -32,7 +32,7 @@ final class SlurmSubmission {
         this.login = login;
         this.settings = settings;
         this.partitions = partitions;
-        this.batches = new BatchSubmit(login, SlurmScripts.SUBMIT, "Slurm", settings.workDir(),
+        this.batches = new BatchSubmit(login, SlurmScripts.SCRIPTS.submit(), "Slurm", settings.workDir(),
                 settings.login().user(), "check the partition, node count, GPUs and memory against sinfo, or run "
                 + "gantry doctor", context, settings.masterPort());
     }

@@ -292,6 +292,17 @@ class CycleCloudClientTest {
     }
 
     @Test
+    void everyRequestIsCountedRetriesIncluded() {
+        CycleCloudClient client = client(trusting("hpc-prod"));
+        assertEquals(0, client.calls());
+        fake.queued.add(new CycleCloudFake.Answer(503, Map.of("Retry-After", "1"), ""));
+        client.clusterLayout();
+        client.clusterLayout("spot-mix");
+        assertEquals(3, fake.requests.size());
+        assertEquals(3, client.calls(), "the backend's remoteCalls() adds these to its login node's commands");
+    }
+
+    @Test
     void aRetryAfterBeyondTheBoundIsNotWaitedFor() {
         fake.queued.add(new CycleCloudFake.Answer(429, Map.of("Retry-After", "3600"), ""));
         GantryException e = assertThrows(GantryException.class, () -> client(trusting("hpc-prod")).clusterLayout());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
+import dev.gantry.backend.cyclecloud.internal.StateKind;
 import dev.gantry.testing.GoldenFiles;
 import java.util.EnumSet;
 import java.util.List;
@@ -55,7 +56,7 @@ class GridEngineStateTest {
         for (String letters : List.of("Rq", "hRwq", "hRq")) {
             GridEngineState state = state(letters);
             assertEquals(JobState.PENDING, state.jobState(), letters);
-            assertEquals(GridEngineState.Kind.REQUEUED, state.kind(), letters);
+            assertEquals(StateKind.REQUEUED, state.kind(), letters);
             assertTrue(state.isEviction(), letters);
         }
         // Running again after the requeue: restarted, counted once already.
@@ -76,7 +77,7 @@ class GridEngineStateTest {
         }
         for (String letters : List.of("qw", "hqw")) {
             assertEquals(JobState.PENDING, state(letters).jobState(), letters);
-            assertEquals(GridEngineState.Kind.WAITING, state(letters).kind(), letters);
+            assertEquals(StateKind.WAITING, state(letters).kind(), letters);
         }
         assertEquals(JobState.RUNNING, state("hr").jobState());
         assertEquals(EnumSet.of(GridEngineState.Flag.HOLD, GridEngineState.Flag.RESTARTED,

@@ -36,7 +36,7 @@ class GridEngineStatusScriptTest {
                 + "cat '" + bin.resolve("empty.xml") + "'");
         LocalLoginScripts.command(bin, "qacct", "echo 'error: job id 7 not found' >&2; exit 1");
 
-        String output = LocalLoginScripts.run(GridEngineScripts.STATUS, List.of(work.toString(), bin + "/",
+        String output = LocalLoginScripts.run(GridEngineScripts.SCRIPTS.status(), List.of(work.toString(), bin + "/",
                 "job-a"));
         JobStatus status = GridEngineStatusReport.parse(output, NOW).get("job-a");
 

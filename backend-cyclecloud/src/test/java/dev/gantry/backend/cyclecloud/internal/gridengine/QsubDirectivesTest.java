@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
 import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
@@ -61,9 +62,9 @@ class QsubDirectivesTest {
 
     @Test
     void timeLimitsRoundUpToTheSecondAndKeepHoursPastADay() {
-        assertEquals("00:00:01", QsubDirectives.clock(Duration.ofMillis(1)));
-        assertEquals("01:30:00", QsubDirectives.clock(Duration.ofMinutes(90)));
-        assertEquals("30:00:00", QsubDirectives.clock(Duration.ofHours(30)));
+        assertEquals("00:00:01", DirectiveHeader.clock(Duration.ofMillis(1)));
+        assertEquals("01:30:00", DirectiveHeader.clock(Duration.ofMinutes(90)));
+        assertEquals("30:00:00", DirectiveHeader.clock(Duration.ofHours(30)));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
 import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
@@ -68,9 +69,9 @@ class PbsDirectivesTest {
 
     @Test
     void walltimeRoundsUpToTheSecondAndKeepsHoursPastADay() {
-        assertEquals("00:00:01", PbsDirectives.clock(Duration.ofMillis(1)));
-        assertEquals("30:00:00", PbsDirectives.clock(Duration.ofHours(30)));
-        assertEquals("100:00:00", PbsDirectives.clock(Duration.ofHours(100)));
+        assertEquals("00:00:01", DirectiveHeader.clock(Duration.ofMillis(1)));
+        assertEquals("30:00:00", DirectiveHeader.clock(Duration.ofHours(30)));
+        assertEquals("100:00:00", DirectiveHeader.clock(Duration.ofHours(100)));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobState;
+import dev.gantry.backend.cyclecloud.internal.StateKind;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -56,7 +57,7 @@ class SlurmStateTest {
     void aRequeuedJobIsPendingAgainAndCountsAnEviction() {
         for (SlurmState state : List.of(SlurmState.REQUEUED, SlurmState.REQUEUE_HOLD, SlurmState.REQUEUE_FED)) {
             assertEquals(JobState.PENDING, state.jobState(), state.name());
-            assertEquals(SlurmState.Kind.REQUEUED, state.kind());
+            assertEquals(StateKind.REQUEUED, state.kind());
         }
         assertFalse(SlurmState.PENDING.isEviction());
     }
@@ -64,7 +65,7 @@ class SlurmStateTest {
     @Test
     void endsAreTerminalAndTheRestAreNot() {
         for (SlurmState state : SlurmState.values()) {
-            boolean ended = state.kind() == SlurmState.Kind.DONE || state.kind() == SlurmState.Kind.EVICTED;
+            boolean ended = state.kind() == StateKind.DONE || state.kind() == StateKind.EVICTED;
             assertEquals(ended, state.jobState().isTerminal(), state.name());
         }
         assertEquals(JobState.SUCCEEDED, SlurmState.COMPLETED.jobState());

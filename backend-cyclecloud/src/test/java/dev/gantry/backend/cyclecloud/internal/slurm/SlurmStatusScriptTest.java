@@ -33,7 +33,7 @@ class SlurmStatusScriptTest {
     private Map<String, JobStatus> status(String... jobs) throws Exception {
         List<String> args = new ArrayList<>(List.of(work.toString(), bin + "/", ""));
         args.addAll(List.of(jobs));
-        return SlurmStatusReport.parse(LocalLoginScripts.run(SlurmScripts.STATUS, args), NOW);
+        return SlurmStatusReport.parse(LocalLoginScripts.run(SlurmScripts.SCRIPTS.status(), args), NOW);
     }
 
     @Test
