@@ -45,6 +45,7 @@ abstract class DependencyCases extends KitCases {
                 + neverStatus);
         kit.assertNeverCreated(ran, "B must never have run");
         assertState(JobState.SUCCEEDED, kit.awaitEnd(cleanup));
-        assertEquals(List.of("cleanup"), kit.lines(cleanup, LogOptions.all()), "an after-any dependent runs after a failure");
+        assertEquals(List.of("cleanup"), kit.lines(cleanup, LogOptions.all()),
+                "an after-any dependent runs after a failure");
     }
 }

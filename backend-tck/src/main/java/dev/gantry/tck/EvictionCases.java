@@ -50,8 +50,8 @@ abstract class EvictionCases extends KitCases {
         assumeTrue(fixture.evictionOutcome(backend) == EvictionHandling.REQUEUES,
                 "this environment's orchestrator ends evicted jobs PREEMPTED: evictedJobIsPreemptedNeverFailed applies");
         String marker = fixture.sharedDirectory(context) + "/tck-requeue-" + UUID.randomUUID();
-        JobRef job = kit.submit(workload("requeue").command("sh", "-c", "if [ -e \"$1\" ]; then echo second run; exit 0; "
-                + "fi; : > \"$1\"; " + TICKER, "sh", marker).build());
+        JobRef job = kit.submit(workload("requeue").command("sh", "-c", "if [ -e \"$1\" ]; then echo second run; "
+                + "exit 0; fi; : > \"$1\"; " + TICKER, "sh", marker).build());
         kit.awaitOutput(job, out -> out.contains("tick"));
         fixture.evict(backend, job);
         Set<JobState> seen = EnumSet.noneOf(JobState.class);

@@ -23,7 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Logs: two streams kept apart (or merged where declared), tails, and follows that end with the job or an interrupt. */
+/** Logs: both streams apart (or merged where declared), tails, and follows that end with the job or an interrupt. */
 abstract class LogCases extends KitCases {
     LogCases(Kit kit) {
         super(kit);
@@ -60,8 +60,8 @@ abstract class LogCases extends KitCases {
 
     @Test
     void followDeliversLaterLinesAndReturnsWhenTheJobEnds() throws Exception {
-        JobRef job = kit.submit(workload("follow").command("sh", "-c", "echo first; sleep 1; echo second; echo third >&2")
-                .build());
+        JobRef job = kit.submit(workload("follow")
+                .command("sh", "-c", "echo first; sleep 1; echo second; echo third >&2").build());
         kit.awaitOutput(job, out -> out.contains("first"));
         if (!backend.capabilities().followLogs()) {
             GantryException e = assertThrows(GantryException.class, () -> kit.collect(job, LogOptions.following()),

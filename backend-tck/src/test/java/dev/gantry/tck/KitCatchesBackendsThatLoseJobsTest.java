@@ -67,8 +67,8 @@ class KitCatchesBackendsThatLoseJobsTest {
         Set<String> broken = Set.of("aRunningJobOutlivesTheInstanceThatSubmittedIt",
                 "aSubmitRetriedThroughASecondInstanceReturnsTheSameJob");
         assertEquals(broken, outcome.failed.keySet(), () -> "failures: " + outcome.failed);
-        assertTrue(outcome.failed.get("aRunningJobOutlivesTheInstanceThatSubmittedIt").contains("must leave it running"),
-                outcome.failed::toString);
+        assertTrue(outcome.failed.get("aRunningJobOutlivesTheInstanceThatSubmittedIt")
+                .contains("must leave it running"), outcome.failed::toString);
         assertEquals(SKIPPED_BY_CAPABILITY, outcome.skipped);
         assertEquals(without(allCases(), SKIPPED_BY_CAPABILITY, broken), outcome.succeeded);
     }
@@ -98,7 +98,10 @@ class KitCatchesBackendsThatLoseJobsTest {
         return outcome;
     }
 
-    /** Each case's result by method name (skipped: aborted by an assumption); a container (a class) that failed by its display name. */
+    /**
+     * Each case's result by method name (skipped: aborted by an assumption), and each container (a class) that failed,
+     * by its display name.
+     */
     private static final class Outcome implements TestExecutionListener {
         final Set<String> succeeded = new TreeSet<>();
         final Set<String> skipped = new TreeSet<>();
