@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -117,13 +118,12 @@ final class LocalProcessBackend implements Backend {
                 .redirectOutput(stdout(id).toFile()).redirectError(stderr(id).toFile());
         builder.environment().putAll(env);
         plan.workload().workingDir().ifPresent(dir -> builder.directory(new File(dir)));
-        Job job = new Job(context.clock().instant());
+        Job job = new Job(context.clock());
         try {
             Files.createFile(stdout(id));
             Files.createFile(stderr(id));
             job.process = builder.start();
             STARTED.add(job.process);
-            job.process.onExit().thenRun(() -> job.ended = context.clock().instant());
         } catch (IOException e) {
             job.ended = job.started;
             job.startFailure = "cannot start " + plan.workload().command().get(0) + ": " + e.getMessage();
@@ -214,15 +214,17 @@ final class LocalProcessBackend implements Backend {
 
     /** One job: its process, or why it could not start, and how it was stopped. */
     static final class Job {
+        final Clock clock;
         final Instant started;
         Process process;
-        volatile String startFailure;
-        volatile Instant ended;
-        volatile JobState stoppedAs;
-        volatile Optional<Eviction> eviction = Optional.empty();
+        String startFailure;
+        Instant ended;
+        JobState stoppedAs;
+        Optional<Eviction> eviction = Optional.empty();
 
-        Job(Instant started) {
-            this.started = started;
+        Job(Clock clock) {
+            this.clock = clock;
+            this.started = clock.instant();
         }
 
         synchronized void stop(JobState as, Optional<Eviction> why) {
@@ -235,16 +237,21 @@ final class LocalProcessBackend implements Backend {
             process.destroyForcibly();
             descendants.forEach(ProcessHandle::destroyForcibly);
             process.onExit().join();
+            ended = clock.instant();
         }
 
-        JobStatus status() {
+        /** The job's status; the first look after its process ended records when it ended. */
+        synchronized JobStatus status() {
             if (startFailure != null) {
                 return new JobStatus(JobState.FAILED, OptionalInt.of(127), startFailure, Optional.of(started),
                         Optional.of(ended));
             }
-            if (process.isAlive() || ended == null) {
+            if (process.isAlive()) {
                 return new JobStatus(JobState.RUNNING, OptionalInt.empty(), "running", Optional.of(started),
                         Optional.empty());
+            }
+            if (ended == null) {
+                ended = clock.instant();
             }
             if (stoppedAs != null) {
                 JobStatus status = new JobStatus(stoppedAs, OptionalInt.empty(), stoppedAs.name().toLowerCase(),
