@@ -6,6 +6,7 @@ import dev.gantry.api.Resources;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.EvictionHandling;
 import dev.gantry.api.backend.JobRef;
 import java.time.Duration;
@@ -18,8 +19,24 @@ import java.util.Set;
  * and evict a running job. Everything else the kit does through the {@link Backend} interface alone.
  */
 public interface BackendFixture {
-    /** Creates the backend under test; called once per test class, closed after the last case. */
+    /**
+     * Creates the backend under test: called once per test class for the instance every case uses, closed after the
+     * last case; and again, with the same context, by the restart cases, which need a second instance over the same
+     * configuration and state directory, as a later Gantry process would create it. Each call must therefore
+     * configure the backend alike (the same hosts, cluster, work directories and settings).
+     */
     Backend create(TckContext context);
+
+    /**
+     * What the backend can do in this test environment, as the fixture knows it: the cases that need a capability
+     * (several nodes, containers, native dependencies) run or are skipped by this declaration, and the capability
+     * case checks that the backend's own {@link Backend#capabilities()} say the same. By default the backend's own;
+     * a fixture that knows its environment lacks something (a test cluster without Pyxis has no containers) declares
+     * it, so that the case is skipped because the environment is known to lack it, never because a probe failed.
+     */
+    default Capabilities capabilities(Backend backend) {
+        return backend.capabilities();
+    }
 
     /**
      * Simulates an eviction of a running job the way this environment would see one (a Spot eviction, a deleted

@@ -101,6 +101,15 @@ public interface Backend extends AutoCloseable {
         return OptionalLong.empty();
     }
 
+    /**
+     * Releases what this instance holds: its connections (SSH sessions, HTTP clients), threads and open files. Jobs
+     * outlive the instance that submitted them: close never cancels, stops, forgets or loses a job or its logs, so a
+     * backend created later over the same configuration and state directory (the next Gantry process, after a
+     * restart or a crash) answers status, logs and cancel for every job this one submitted, and returns the same job
+     * for a submit retried with the same idempotency key. Keep what identifies a job where that later instance finds
+     * it (the orchestrator, {@link BackendContext#stateDirectory()}), never only in this object. The conformance kit's
+     * restart cases check it.
+     */
     @Override
     void close();
 }
