@@ -14,6 +14,19 @@ public interface JobStore extends AutoCloseable {
     /** Writes the record and appends the event to its job's history, in one transaction. */
     void save(JobRecord record, JobEvent event);
 
+    /**
+     * Writes the records and appends each one's event ({@code events.get(i)} is {@code records.get(i)}'s): a batch of
+     * submissions bracketed at once. This default saves them one by one; a database writes them in one transaction.
+     */
+    default void saveAll(List<JobRecord> records, List<JobEvent> events) {
+        if (records.size() != events.size()) {
+            throw new IllegalArgumentException(records.size() + " records, " + events.size() + " events");
+        }
+        for (int i = 0; i < records.size(); i++) {
+            save(records.get(i), events.get(i));
+        }
+    }
+
     /** Appends events to their jobs' histories, all in one transaction, each numbered after its job's last. */
     void append(List<JobEvent> events);
 

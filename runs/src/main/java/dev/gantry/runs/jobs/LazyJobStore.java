@@ -38,6 +38,11 @@ public final class LazyJobStore implements JobStore {
     }
 
     @Override
+    public void saveAll(List<JobRecord> records, List<JobEvent> events) {
+        store().saveAll(records, events);
+    }
+
+    @Override
     public void append(List<JobEvent> events) {
         store().append(events);
     }

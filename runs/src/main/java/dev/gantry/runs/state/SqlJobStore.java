@@ -131,6 +131,30 @@ public final class SqlJobStore implements JobStore {
         });
     }
 
+    /** Every record and its event in one transaction: a batch of 1,000 submissions is one commit, not 1,000. */
+    @Override
+    public void saveAll(List<JobRecord> records, List<JobEvent> events) {
+        if (records.size() != events.size()) {
+            throw new IllegalArgumentException(records.size() + " records, " + events.size() + " events");
+        }
+        for (int i = 0; i < records.size(); i++) {
+            if (!events.get(i).jobId().equals(records.get(i).id())) {
+                throw new IllegalArgumentException("event of job " + events.get(i).jobId() + " saved with record "
+                        + records.get(i).id());
+            }
+        }
+        if (records.isEmpty()) {
+            return;
+        }
+        database.transaction("save " + records.size() + " jobs", connection -> {
+            for (JobRecord record : records) {
+                upsert(connection, record);
+            }
+            EVENTS.insert(database, connection, events);
+            return null;
+        });
+    }
+
     @Override
     public void append(List<JobEvent> events) {
         if (events.isEmpty()) {
