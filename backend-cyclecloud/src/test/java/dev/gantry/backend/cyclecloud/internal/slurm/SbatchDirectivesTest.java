@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.backend.cyclecloud.internal.login.ClusterJobs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -67,6 +69,16 @@ class SbatchDirectivesTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "41;rm"));
+        assertThrows(IllegalArgumentException.class, () -> new SbatchDirectives.Dependency(
+                JobDependency.Condition.AFTER_ANY, "{recorded-id:job-a};rm"));
+    }
+
+    @Test
+    void aDependencyMayNameTheIdRecordedInItsJobsDirectoryForTheSubmitToFillIn() {
+        String placeholder = ClusterJobs.recordedIdOf(new JobRef("cyclecloud", "job-run.prep.1"));
+        assertEquals("{recorded-id:job-run.prep.1}", placeholder);
+        assertEquals("afterok:{recorded-id:job-run.prep.1}", new SbatchDirectives.Dependency(
+                JobDependency.Condition.AFTER_SUCCESS, placeholder).render());
     }
 
     private static void assertGolden(String name, List<String> lines) throws IOException {
