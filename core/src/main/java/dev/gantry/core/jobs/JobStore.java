@@ -1,6 +1,9 @@
 package dev.gantry.core.jobs;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,6 +34,18 @@ public interface JobStore extends AutoCloseable {
     void append(List<JobEvent> events);
 
     Optional<JobRecord> find(String id);
+
+    /**
+     * The records of these ids that exist, by id: a batch's or a pass's look-up. This default finds them one by one;
+     * a database reads them in one transaction.
+     */
+    default Map<String, JobRecord> find(Collection<String> ids) {
+        Map<String, JobRecord> found = new LinkedHashMap<>();
+        for (String id : ids) {
+            find(id).ifPresent(record -> found.put(id, record));
+        }
+        return found;
+    }
 
     /** All records, oldest first. */
     List<JobRecord> list();

@@ -339,15 +339,17 @@ public final class RunEngine {
      * backend made it, and makes it if not.
      */
     private void finishInterruptedSubmissions(RunPass pass) {
+        List<StepRecord> submitted = pass.steps.values().stream().filter(s -> s.state() == StepState.SUBMITTED)
+                .toList();
+        Map<String, JobRecord> byId = new LinkedHashMap<>();
+        jobs.stored(submitted.stream().map(s -> pass.current(s.name()).orElseThrow().jobId()).toList())
+                .forEach(job -> byId.put(job.id(), job));
         List<StepRecord> steps = new ArrayList<>();
         List<AttemptRecord> attempts = new ArrayList<>();
-        for (StepRecord step : pass.steps.values()) {
-            if (step.state() != StepState.SUBMITTED) {
-                continue;
-            }
+        for (StepRecord step : submitted) {
             AttemptRecord attempt = pass.current(step.name()).orElseThrow();
-            Optional<JobRecord> job = jobs.find(attempt.jobId());
-            if (job.isEmpty() || job.get().stage() == JobRecord.Stage.SUBMITTING) {
+            JobRecord job = byId.get(attempt.jobId());
+            if (job == null || job.stage() == JobRecord.Stage.SUBMITTING) {
                 steps.add(step);
                 attempts.add(attempt);
             }

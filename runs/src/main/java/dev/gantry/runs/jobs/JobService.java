@@ -80,10 +80,12 @@ public final class JobService {
         JobRecord[] records = new JobRecord[submissions.size()];
         List<Integer> pending = new ArrayList<>();
         List<JobEvent> intents = new ArrayList<>();
+        Map<String, JobRecord> stored = store.find(submissions.stream().map(s -> s.options().idempotencyKey())
+                .toList());
         for (int i = 0; i < submissions.size(); i++) {
             Plan plan = submissions.get(i).plan();
             String id = submissions.get(i).options().idempotencyKey();
-            Optional<JobRecord> existing = store.find(id);
+            Optional<JobRecord> existing = Optional.ofNullable(stored.get(id));
             if (existing.isPresent() && (!existing.get().workload().equals(plan.workload().name())
                     || !existing.get().backend().equals(backendName))) {
                 throw new GantryException(ErrorCode.USAGE, "job id '" + id + "' already belongs to workload '"
@@ -137,9 +139,13 @@ public final class JobService {
 
     /** The records of these jobs that exist, in the order asked, as stored: no backend is asked. */
     public List<JobRecord> stored(List<String> ids) {
-        List<JobRecord> records = new ArrayList<>(ids.size());
+        Map<String, JobRecord> found = store.find(ids);
+        List<JobRecord> records = new ArrayList<>(found.size());
         for (String id : ids) {
-            store.find(id).ifPresent(records::add);
+            JobRecord record = found.get(id);
+            if (record != null) {
+                records.add(record);
+            }
         }
         return records;
     }

@@ -23,7 +23,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -187,6 +190,18 @@ public final class SqlJobStore implements JobStore {
     @Override
     public Optional<JobRecord> find(String id) {
         return database.read("read job " + id, connection -> find(connection, id));
+    }
+
+    /** Every record asked for in one read transaction. */
+    @Override
+    public Map<String, JobRecord> find(Collection<String> ids) {
+        return database.read("read " + ids.size() + " jobs", connection -> {
+            Map<String, JobRecord> found = new LinkedHashMap<>();
+            for (String id : ids) {
+                find(connection, id).ifPresent(record -> found.put(id, record));
+            }
+            return found;
+        });
     }
 
     @Override
