@@ -96,13 +96,14 @@ log "build and test all modules"
 # --- benchmarks against the real test cluster -------------------------------------------------------------------
 # Each prints its figures and whether the targets hold (docs/PERFORMANCE.md has the recorded runs); a
 # figure below target is reported, not failed on: submission rates move with the machine's load.
-log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store and a 1,000-step run's poll"
+log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store, a 1,000-step run's poll and a 1,000-job matrix's submit"
 if [[ -f benchmarks/target/benchmarks.classpath ]]; then
   bench_cp="benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"
   java -cp "$bench_cp" dev.gantry.benchmarks.SlurmSshBenchmark 100 10
   java -cp "$bench_cp" dev.gantry.benchmarks.GridEngineSshBenchmark 20 10
   java -cp "$bench_cp" dev.gantry.benchmarks.StateStoreBenchmark 20000 10000
   java -cp "$bench_cp" dev.gantry.benchmarks.RunPollBenchmark 1000
+  java -cp "$bench_cp" dev.gantry.benchmarks.WorkflowSubmitBenchmark 1000
 else
   echo "the benchmarks module was not built by this run (Maven arguments: $*)"
 fi
