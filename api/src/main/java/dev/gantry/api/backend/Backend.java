@@ -39,8 +39,9 @@ public interface Backend extends AutoCloseable {
      * ends the job CANCELLED, with a message naming the dependency); other backends may ignore dependencies, since
      * core submits only jobs whose dependencies are satisfied.
      *
-     * <p>The caller has validated the plan ({@link #validate}) once, before it recorded anything: a backend does not
-     * validate it again here, and refuses (PLAN_REJECTED) only what its orchestrator refuses.
+     * <p>The caller has validated the plan ({@link #validate}) once, before it recorded anything: a backend need not
+     * validate it again here, and refuses (PLAN_REJECTED) what only the submit can find out, once per job: what its
+     * orchestrator refuses, or capacity that was free at validate and is taken now.
      */
     JobRef submit(Plan plan, SubmitOptions options);
 
