@@ -106,6 +106,12 @@ public final class JobService {
             store.saveAll(pending.stream().map(i -> records[i]).toList(), intents);
             List<JobRef> refs = backends.backend(backendName).submitAll(pending.stream().map(submissions::get)
                     .toList());
+            if (refs.size() != pending.size()) {
+                // The records stay SUBMITTING: submitting the same keys again finds the jobs the backend made.
+                throw new GantryException(ErrorCode.INTERNAL, "backend '" + backendName + "' answered " + refs.size()
+                        + " job references for " + pending.size() + " submissions; its submitAll must answer one per "
+                        + "submission, in order");
+            }
             List<JobEvent> answers = new ArrayList<>(pending.size());
             for (int k = 0; k < pending.size(); k++) {
                 int i = pending.get(k);
