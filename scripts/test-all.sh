@@ -135,7 +135,7 @@ benchmarks_not_built() {
 # figure below target is reported, not failed on: submission rates move with the machine's load.
 # A benchmark that finds its work was not all done (a job missing, a record not listed) exits non-zero and so fails
 # the test command.
-log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store and a 1,000-step run's poll"
+log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store, a 1,000-step run's poll and a 1,000-job matrix's submit"
 if $skip_benchmarks; then
   echo "skipped: GANTRY_SKIP_BENCHMARKS=1"
 elif built_by_this_run "$bench_classpath"; then
@@ -144,6 +144,7 @@ elif built_by_this_run "$bench_classpath"; then
   java -cp "$bench_cp" dev.gantry.benchmarks.GridEngineSshBenchmark 20 10
   java -cp "$bench_cp" dev.gantry.benchmarks.StateStoreBenchmark 20000 10000
   java -cp "$bench_cp" dev.gantry.benchmarks.RunPollBenchmark 1000
+  java -cp "$bench_cp" dev.gantry.benchmarks.WorkflowSubmitBenchmark 1000
 else
   benchmarks_not_built "the benchmarks module ($bench_classpath)" "$@"
 fi

@@ -60,18 +60,26 @@ final class Planner {
 
     /**
      * Every job of a workflow planned, dependencies first. A step that cannot be planned fails the whole plan, naming
-     * the step: nothing of a workflow should start when one of its later steps can never run.
+     * the step: nothing of a workflow should start when one of its later steps can never run. A step is planned
+     * once: its matrix instances differ only in their name and environment, which the advisor does not read, so each
+     * instance takes the step's plan, boot program included, with its own workload (a 100,000-job matrix is one
+     * plan, not 100,000).
      */
     WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
         List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
         for (StepDefinition step : workflow.topologicalOrder()) {
+            StepInstance first = step.instances().get(0);
+            Plan shape;
+            try {
+                shape = plan(first.workload(), overrides);
+            } catch (GantryException e) {
+                throw new GantryException(e.code(), "step '" + first.name() + "' of workflow '" + workflow.name()
+                        + "'" + (step.instances().size() > 1 ? " (and the " + (step.instances().size() - 1)
+                        + " other jobs of its matrix)" : "") + ": " + e.getMessage(), e.problems(), e);
+            }
             for (StepInstance instance : step.instances()) {
-                try {
-                    planned.add(new WorkflowPlan.PlannedStep(step, instance, plan(instance.workload(), overrides)));
-                } catch (GantryException e) {
-                    throw new GantryException(e.code(), "step '" + instance.name() + "' of workflow '"
-                            + workflow.name() + "': " + e.getMessage(), e.problems(), e);
-                }
+                // The boot program too is the step's: its nodes run the step's jobs, whichever of them.
+                planned.add(new WorkflowPlan.PlannedStep(step, instance, shape.withWorkload(instance.workload())));
             }
         }
         return new WorkflowPlan(workflow, planned);

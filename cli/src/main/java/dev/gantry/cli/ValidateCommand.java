@@ -2,10 +2,14 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.core.config.RunSettings;
+import dev.gantry.core.spec.SpecDocument;
 import dev.gantry.core.spec.SpecReader;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -16,18 +20,24 @@ final class ValidateCommand extends Verb {
 
     @Override
     public Integer call() {
-        // Validation needs no configuration or backend: a broken gantry.yaml must not hide spec problems.
-        SpecReader reader = new SpecReader();
+        // Validation needs no backend, and a broken gantry.yaml must not hide spec problems: only the limit on a
+        // workflow's jobs is read from the configuration, its default taken when the configuration cannot be read.
+        SpecReader reader = new SpecReader(maxJobs());
         boolean ok = true;
         ArrayNode results = Json.array();
         for (Path spec : specs) {
             Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
-            List<Problem> problems = reader.validate(file);
+            SpecReader.Result result = reader.check(file);
+            List<Problem> problems = result.problems();
+            OptionalInt jobs = result.document().filter(d -> d instanceof SpecDocument.WorkflowSpec)
+                    .map(d -> OptionalInt.of(((SpecDocument.WorkflowSpec) d).workflow().steps().stream()
+                            .mapToInt(step -> step.instances().size()).sum())).orElse(OptionalInt.empty());
             ok &= problems.isEmpty();
             if (output.json()) {
                 ObjectNode node = results.addObject();
                 node.put("file", spec.toString());
                 node.put("valid", problems.isEmpty());
+                jobs.ifPresent(n -> node.put("jobs", n));
                 ArrayNode list = node.putArray("problems");
                 for (Problem problem : problems) {
                     ObjectNode p = list.addObject();
@@ -40,7 +50,8 @@ final class ValidateCommand extends Verb {
                     p.put("message", problem.message());
                 }
             } else if (problems.isEmpty()) {
-                env().out().println(spec + ": valid");
+                env().out().println(spec + ": valid" + (jobs.isPresent() ? " (workflow of " + jobs.getAsInt()
+                        + (jobs.getAsInt() == 1 ? " job)" : " jobs)") : ""));
             } else {
                 problems.forEach(env().err()::println);
             }
@@ -49,5 +60,14 @@ final class ValidateCommand extends Verb {
             Json.print(env().out(), results);
         }
         return ok ? Main.OK : Main.USAGE_ERROR;
+    }
+
+    /** {@code runs.maxJobs} as configured; its default when the configuration cannot be read. */
+    private int maxJobs() {
+        try {
+            return root.gantry().config().runs().maxJobs();
+        } catch (GantryException e) {
+            return RunSettings.DEFAULT_MAX_JOBS;
+        }
     }
 }

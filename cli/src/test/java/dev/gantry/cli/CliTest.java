@@ -160,6 +160,35 @@ class CliTest {
     }
 
     @Test
+    void validateOfAWorkflowSaysItsJobCount() throws IOException {
+        writeWorkflow();
+        CliRun run = CliRun.run(home, work, "validate", "flow.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertEquals("flow.yaml: valid (workflow of 3 jobs)", run.out.strip());
+        CliRun json = CliRun.run(home, work, "validate", "flow.yaml", "--output", "json");
+        assertEquals(3, Json.MAPPER.readTree(json.out).get(0).get("jobs").asInt(), json.out);
+    }
+
+    @Test
+    void aWorkflowAboveRunsMaxJobsIsRefusedAtItsLargestStepWithTheSettingToRaise() throws IOException {
+        writeWorkflow();
+        Files.writeString(work.resolve("gantry.yaml"), "apiVersion: gantry.dev/v1\nruns: {maxJobs: 2}\n");
+        CliRun run = CliRun.run(home, work, "validate", "flow.yaml");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("flow.yaml:11:7: steps[1].matrix: step 'train' expands to 2 jobs (the workflow "
+                + "to 3), above runs.maxJobs = 2; if the workflow is meant to run that many, raise runs.maxJobs to "
+                + "3 or more"), run.err);
+        CliRun plan = CliRun.run(home, work, "plan", "flow.yaml");
+        assertEquals(2, plan.exitCode, "plan and run read the spec with the same limit: " + plan);
+        assertTrue(plan.err.contains("runs.maxJobs = 2"), plan.err);
+
+        Files.writeString(work.resolve("gantry.yaml"), "apiVersion: gantry.dev/v1\nruns: {maxJobs: 0}\n");
+        CliRun zero = CliRun.run(home, work, "plan", "flow.yaml");
+        assertEquals(2, zero.exitCode, zero.toString());
+        assertTrue(zero.err.contains("runs.maxJobs: must be a whole number of 1 or more, got '0'"), zero.err);
+    }
+
+    @Test
     void validateOfAWorkflowWithACycleNamesItAndExitsTwo() throws IOException {
         Path file = writeWorkflow();
         Files.writeString(file, Files.readString(file).replace("    - name: train\n",

@@ -38,6 +38,10 @@ public interface Backend extends AutoCloseable {
      * {@link SubmitOptions#dependencies()} are satisfied, and never when one of them cannot be any more (it then
      * ends the job CANCELLED, with a message naming the dependency); other backends may ignore dependencies, since
      * core submits only jobs whose dependencies are satisfied.
+     *
+     * <p>The caller has validated the plan ({@link #validate}) once, before it recorded anything: a backend need not
+     * validate it again here, and refuses (PLAN_REJECTED) what only the submit can find out, once per job: what its
+     * orchestrator refuses, or capacity that was free at validate and is taken now.
      */
     JobRef submit(Plan plan, SubmitOptions options);
 

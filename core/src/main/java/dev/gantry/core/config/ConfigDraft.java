@@ -30,6 +30,7 @@ final class ConfigDraft {
     Duration pollInterval;
     int onDemandAfterEvictions;
     int nextRegionAfterEvictions;
+    int maxJobs;
     String source;
 
     ConfigDraft(GantryConfig start) {
@@ -48,6 +49,7 @@ final class ConfigDraft {
         pollInterval = start.runs().pollInterval();
         onDemandAfterEvictions = start.runs().onDemandAfterEvictions();
         nextRegionAfterEvictions = start.runs().nextRegionAfterEvictions();
+        maxJobs = start.runs().maxJobs();
         source = start.source();
     }
 
@@ -64,6 +66,6 @@ final class ConfigDraft {
         Optional<StateServer> server = stateUrl.map(url -> new StateServer(url, stateUser, statePassword));
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
                 stateDirectory, server, source, backendLocations,
-                new RunSettings(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions));
+                new RunSettings(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions, maxJobs));
     }
 }

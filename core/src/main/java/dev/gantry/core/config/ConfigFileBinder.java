@@ -20,13 +20,13 @@ final class ConfigFileBinder {
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "backend", "backends", "defaults", "advice",
             "catalog", "state", "runs", "spot");
 
-    static final List<String> RUNS_FIELDS = List.of("pollInterval");
+    static final List<String> RUNS_FIELDS = List.of("pollInterval", "maxJobs");
     static final List<String> SPOT_FIELDS = List.of("onDemandAfterEvictions", "nextRegionAfterEvictions");
 
     /** Where settings written at the wrong level belong, for "unknown field" messages. */
     static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults",
             "scheduler", "under advice", "dir", "under state", "url", "under state",
-            "transport", "under backends.<backend>", "pollInterval", "under runs",
+            "transport", "under backends.<backend>", "pollInterval", "under runs", "maxJobs", "under runs",
             "onDemandAfterEvictions", "under spot", "nextRegionAfterEvictions", "under spot");
 
     private final Binder in;
@@ -98,10 +98,12 @@ final class ConfigFileBinder {
             checked(s, "state", "password", SettingRules::checkPasswordReference)
                     .ifPresent(p -> draft.statePassword = Optional.of(SecretRef.parse(p)));
         });
-        section(doc, "runs", RUNS_FIELDS).ifPresent(r ->
-                scalar(r, "runs", RUNS_FIELDS.get(0), SettingRules.POLL_INTERVAL_HELP,
-                        SettingRules::checkPollInterval)
-                        .ifPresent(t -> draft.pollInterval = SettingRules.pollInterval(t)));
+        section(doc, "runs", RUNS_FIELDS).ifPresent(r -> {
+            scalar(r, "runs", RUNS_FIELDS.get(0), SettingRules.POLL_INTERVAL_HELP, SettingRules::checkPollInterval)
+                    .ifPresent(t -> draft.pollInterval = SettingRules.pollInterval(t));
+            scalar(r, "runs", RUNS_FIELDS.get(1), "a whole number of 1 or more", SettingRules::checkMaxJobs)
+                    .ifPresent(t -> draft.maxJobs = SettingRules.maxJobs(t));
+        });
         spotSection(doc).ifPresent(s -> {
             scalar(s, "spot", SPOT_FIELDS.get(0), "a whole number from 0 to "
                     + RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS, SettingRules::checkOnDemandAfterEvictions)

@@ -39,12 +39,13 @@ public final class ConfigLoader {
             Map.entry("GANTRY_CATALOG", ConfigSources.CATALOG_FILE),
             Map.entry("GANTRY_ADVICE_SCHEDULER", ConfigSources.ADVICE_SCHEDULER),
             Map.entry("GANTRY_RUNS_POLL_INTERVAL", ConfigSources.RUNS_POLL_INTERVAL),
+            Map.entry("GANTRY_RUNS_MAX_JOBS", ConfigSources.RUNS_MAX_JOBS),
             Map.entry("GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS),
             Map.entry("GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS));
     static final List<String> OVERRIDE_KEYS = List.of(ConfigSources.BACKEND, ConfigSources.REGIONS,
             ConfigSources.SPOT, ConfigSources.ADVICE_SCHEDULER, ConfigSources.CATALOG_FILE, ConfigSources.STATE_DIR,
             ConfigSources.STATE_URL, ConfigSources.STATE_USER, ConfigSources.STATE_PASSWORD,
-            ConfigSources.RUNS_POLL_INTERVAL, ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS,
+            ConfigSources.RUNS_POLL_INTERVAL, ConfigSources.RUNS_MAX_JOBS, ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS,
             ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS);
 
     public ConfigLoader() {
@@ -212,6 +213,7 @@ public final class ConfigLoader {
             case ConfigSources.STATE_USER -> SettingRules.checkStateUser(value);
             case ConfigSources.STATE_PASSWORD -> SettingRules.checkPasswordReference(value);
             case ConfigSources.RUNS_POLL_INTERVAL -> SettingRules.checkPollInterval(value);
+            case ConfigSources.RUNS_MAX_JOBS -> SettingRules.checkMaxJobs(value);
             case ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS -> SettingRules.checkOnDemandAfterEvictions(value);
             case ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS -> SettingRules.checkNextRegionAfterEvictions(value);
             default -> SettingRules.checkPath(value);
@@ -231,6 +233,7 @@ public final class ConfigLoader {
             case ConfigSources.STATE_USER -> draft.stateUser = Optional.of(value.trim());
             case ConfigSources.STATE_PASSWORD -> draft.statePassword = Optional.of(SecretRef.parse(value.trim()));
             case ConfigSources.RUNS_POLL_INTERVAL -> draft.pollInterval = SettingRules.pollInterval(value);
+            case ConfigSources.RUNS_MAX_JOBS -> draft.maxJobs = SettingRules.maxJobs(value);
             case ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS ->
                     draft.onDemandAfterEvictions = SettingRules.onDemandAfterEvictions(value);
             case ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS ->

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * @param overrides settings from command-line flags, keyed by their path in the file: {@link #BACKEND},
  *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR},
  *     {@link #STATE_URL}, {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference),
- *     {@link #RUNS_POLL_INTERVAL} (a duration), {@link #SPOT_ON_DEMAND_AFTER_EVICTIONS} and
+ *     {@link #RUNS_POLL_INTERVAL} (a duration), {@link #RUNS_MAX_JOBS}, {@link #SPOT_ON_DEMAND_AFTER_EVICTIONS} and
  *     {@link #SPOT_NEXT_REGION_AFTER_EVICTIONS} (whole numbers), or
  *     {@code backends.NAME.KEY} for one backend setting; they win over the environment and the file
  */
@@ -40,6 +40,7 @@ public record ConfigSources(
     public static final String STATE_USER = "state.user";
     public static final String STATE_PASSWORD = "state.password";
     public static final String RUNS_POLL_INTERVAL = RunSettings.POLL_INTERVAL;
+    public static final String RUNS_MAX_JOBS = RunSettings.MAX_JOBS;
     public static final String SPOT_ON_DEMAND_AFTER_EVICTIONS = RunSettings.ON_DEMAND_AFTER_EVICTIONS;
     public static final String SPOT_NEXT_REGION_AFTER_EVICTIONS = RunSettings.NEXT_REGION_AFTER_EVICTIONS;
 

@@ -24,9 +24,18 @@ import java.util.Objects;
  *     moves it ({@code spot.nextRegionAfterEvictions}, default 0, from 0 to 100). Opt-in because a checkpoint kept in
  *     a storage account of one region would then be read from another. It moves a step only on a backend that
  *     places each job in its plan's region: the manual backend's hosts and a CycleCloud cluster stay where they are
+ * @param maxJobs the most jobs one workflow may expand to, its matrices included ({@code runs.maxJobs}, default
+ *     10,000, 1 or more); a workflow above it is refused when its spec is read, naming the step and its job count
  */
-public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int nextRegionAfterEvictions) {
+public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int nextRegionAfterEvictions,
+                          int maxJobs) {
     public static final String POLL_INTERVAL = "runs.pollInterval";
+    public static final String MAX_JOBS = "runs.maxJobs";
+    /**
+     * The most jobs one workflow may expand to: a matrix of 100,000 by mistake is refused when the spec is read,
+     * before anything is planned or recorded, rather than flooding the cluster.
+     */
+    public static final int DEFAULT_MAX_JOBS = 10_000;
     public static final String ON_DEMAND_AFTER_EVICTIONS = "spot.onDemandAfterEvictions";
     public static final String NEXT_REGION_AFTER_EVICTIONS = "spot.nextRegionAfterEvictions";
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
@@ -40,7 +49,7 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int
     /** The same bound as {@link #MAX_ON_DEMAND_AFTER_EVICTIONS}: both count one step's evictions. */
     public static final int MAX_NEXT_REGION_AFTER_EVICTIONS = MAX_ON_DEMAND_AFTER_EVICTIONS;
     public static final RunSettings DEFAULT = new RunSettings(DEFAULT_POLL_INTERVAL,
-            DEFAULT_ON_DEMAND_AFTER_EVICTIONS, DEFAULT_NEXT_REGION_AFTER_EVICTIONS);
+            DEFAULT_ON_DEMAND_AFTER_EVICTIONS, DEFAULT_NEXT_REGION_AFTER_EVICTIONS, DEFAULT_MAX_JOBS);
 
     /** @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming each setting that is out of range */
     public RunSettings {
@@ -57,21 +66,40 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int
             problems.add(Problem.of(NEXT_REGION_AFTER_EVICTIONS,
                     nextRegionAfterEvictionsRange(Integer.toString(nextRegionAfterEvictions))));
         }
+        if (maxJobs <= 0) {
+            problems.add(Problem.of(MAX_JOBS, maxJobsRange(Integer.toString(maxJobs))));
+        }
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
     }
 
+    /** Settings with the default {@link #maxJobs}. */
+    public RunSettings(Duration pollInterval, int onDemandAfterEvictions, int nextRegionAfterEvictions) {
+        this(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions, DEFAULT_MAX_JOBS);
+    }
+
     public RunSettings withPollInterval(Duration interval) {
-        return new RunSettings(interval, onDemandAfterEvictions, nextRegionAfterEvictions);
+        return new RunSettings(interval, onDemandAfterEvictions, nextRegionAfterEvictions, maxJobs);
     }
 
     public RunSettings withOnDemandAfterEvictions(int evictions) {
-        return new RunSettings(pollInterval, evictions, nextRegionAfterEvictions);
+        return new RunSettings(pollInterval, evictions, nextRegionAfterEvictions, maxJobs);
     }
 
     public RunSettings withNextRegionAfterEvictions(int evictions) {
-        return new RunSettings(pollInterval, onDemandAfterEvictions, evictions);
+        return new RunSettings(pollInterval, onDemandAfterEvictions, evictions, maxJobs);
+    }
+
+    public RunSettings withMaxJobs(int jobs) {
+        return new RunSettings(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions, jobs);
+    }
+
+    /** The message for a job limit that is not a positive whole number; {@code given} as the user wrote it. */
+    static String maxJobsRange(String given) {
+        return "must be a whole number of 1 or more, got '" + given + "'; it is the most jobs one workflow may "
+                + "expand to, its matrices included (default " + DEFAULT_MAX_JOBS + "); set it above the largest "
+                + "workflow you mean to run";
     }
 
     /** The message for a poll interval that parses but is out of range; {@code given} as the user wrote it. */
@@ -102,6 +130,6 @@ public record RunSettings(Duration pollInterval, int onDemandAfterEvictions, int
     @Override
     public String toString() {
         return "RunSettings[pollInterval=" + show(pollInterval) + ", onDemandAfterEvictions=" + onDemandAfterEvictions
-                + ", nextRegionAfterEvictions=" + nextRegionAfterEvictions + "]";
+                + ", nextRegionAfterEvictions=" + nextRegionAfterEvictions + ", maxJobs=" + maxJobs + "]";
     }
 }

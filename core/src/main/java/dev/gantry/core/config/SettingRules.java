@@ -139,6 +139,18 @@ final class SettingRules {
         return Binder.parseDuration(text).orElseThrow();
     }
 
+    /** {@code runs.maxJobs}: a whole number of 1 or more. */
+    static Optional<String> checkMaxJobs(String text) {
+        String trimmed = text.trim();
+        boolean valid = WHOLE_NUMBER.matcher(trimmed).matches() && trimmed.length() <= 9
+                && Integer.parseInt(trimmed) >= 1;
+        return valid ? Optional.empty() : Optional.of(RunSettings.maxJobsRange(trimmed));
+    }
+
+    static int maxJobs(String text) {
+        return Integer.parseInt(text.trim());
+    }
+
     /** {@code spot.onDemandAfterEvictions}: a whole number from 0 to 100. */
     static Optional<String> checkOnDemandAfterEvictions(String text) {
         return checkEvictionCount(text, RunSettings.MAX_ON_DEMAND_AFTER_EVICTIONS,

@@ -53,6 +53,20 @@ public interface RunStore extends AutoCloseable {
      */
     void startAttempt(StepRecord step, AttemptRecord attempt);
 
+    /**
+     * {@link #startAttempt} for many steps ({@code attempts.get(i)} is {@code steps.get(i)}'s): the intents of one pass's
+     * submissions, written before the batch is submitted. This default starts them one by one; a database starts them
+     * all in one transaction, or none when one of them exists already.
+     */
+    default void startAttempts(List<StepRecord> steps, List<AttemptRecord> attempts) {
+        if (steps.size() != attempts.size()) {
+            throw new IllegalArgumentException(steps.size() + " steps, " + attempts.size() + " attempts");
+        }
+        for (int i = 0; i < steps.size(); i++) {
+            startAttempt(steps.get(i), attempts.get(i));
+        }
+    }
+
     /** Writes an attempt's evictions and outcome (the rest never changes); fails when there is no such attempt. */
     void updateAttempt(AttemptRecord attempt);
 

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -33,7 +34,23 @@ public final class SpecReader {
     /** Which kinds a caller takes; a document of another kind is a problem at its {@code kind:}. */
     private enum Expect { ANY, WORKLOAD, WORKFLOW }
 
+    /** The most jobs a workflow may expand to ({@code runs.maxJobs}); above it, the workflow is a problem. */
+    private final int maxJobs;
+
+    /** A reader that takes workflows of any size. */
     public SpecReader() {
+        this(Integer.MAX_VALUE);
+    }
+
+    /**
+     * A reader that refuses a workflow of more than {@code maxJobs} jobs, its matrices expanded: a problem at its
+     * largest step, before any matrix is.
+     */
+    public SpecReader(int maxJobs) {
+        if (maxJobs <= 0) {
+            throw new IllegalArgumentException("maxJobs is 1 or more: " + maxJobs);
+        }
+        this.maxJobs = maxJobs;
     }
 
     /**
@@ -80,32 +97,49 @@ public final class SpecReader {
 
     /** Every problem of a spec file (a workload or a workflow), sorted by line and column; empty when it is valid. */
     public List<Problem> validate(Path file) {
-        String text;
-        try {
-            text = load(file);
-        } catch (GantryException e) {
-            return e.problems();
-        }
-        return validate(file.toString(), text);
+        return check(file).problems();
     }
 
     /** Every problem of spec text (a workload or a workflow), sorted by line and column; empty when it is valid. */
     public List<Problem> validate(String fileName, String yamlText) {
-        return bind(fileName, yamlText, Expect.ANY).problems();
+        return bind(fileName, yamlText, Expect.ANY, maxJobs).problems();
     }
 
-    private static SpecDocument document(String fileName, String yamlText, Expect expect) {
-        Result result = bind(fileName, yamlText, expect);
+    private SpecDocument document(String fileName, String yamlText, Expect expect) {
+        Result result = bind(fileName, yamlText, expect, maxJobs);
         if (!result.problems().isEmpty()) {
             throw GantryException.invalid(ErrorCode.SPEC_INVALID, result.problems());
         }
         return result.document().orElseThrow();
     }
 
-    private record Result(Optional<SpecDocument> document, List<Problem> problems) {
+    /**
+     * What {@link #check} found: the document when it has no problems, and every problem.
+     *
+     * @param document the spec as read; empty when it has problems
+     */
+    public record Result(Optional<SpecDocument> document, List<Problem> problems) {
+        public Result {
+            Objects.requireNonNull(document, "document");
+            problems = List.copyOf(problems);
+        }
     }
 
-    private static Result bind(String fileName, String yamlText, Expect expect) {
+    /**
+     * Reads a spec file of either kind: the document when it is valid (a workflow with its job count), and every
+     * problem, sorted by line and column, as {@link #validate(Path)} gives them.
+     */
+    public Result check(Path file) {
+        String text;
+        try {
+            text = load(file);
+        } catch (GantryException e) {
+            return new Result(Optional.empty(), e.problems());
+        }
+        return bind(file.toString(), text, Expect.ANY, maxJobs);
+    }
+
+    private static Result bind(String fileName, String yamlText, Expect expect, int maxJobs) {
         YamlText.Parsed parsed = YamlText.parse(fileName, yamlText);
         Binder binder = new Binder(fileName);
         binder.addAll(parsed.problems().stream().map(SpecReader::withoutSpecPrefix).toList());
@@ -120,7 +154,8 @@ public final class SpecReader {
         Optional<SpecDocument> document;
         if (isWorkflow(root)) {
             YamlNode.Mapping doc = (YamlNode.Mapping) root;
-            WorkflowBinder workflows = new WorkflowBinder(binder, directoryOf(fileName), SpecReader::stepFile);
+            WorkflowBinder workflows = new WorkflowBinder(binder, directoryOf(fileName), SpecReader::stepFile,
+                    maxJobs);
             document = workflows.bind(doc).map(w -> new SpecDocument.WorkflowSpec(w, workflows.referencedFiles()));
             if (expect == Expect.WORKLOAD) {
                 binder.report("kind", binder.keyLocation(doc, "kind"), "must be Workload here, got 'Workflow'; this "
@@ -178,7 +213,7 @@ public final class SpecReader {
         if (YamlText.parse(name, text).root().filter(SpecReader::isWorkflow).isPresent()) {
             return new WorkflowBinder.FileResult(Optional.empty(), List.of(), true);
         }
-        Result result = bind(name, text, Expect.WORKLOAD);
+        Result result = bind(name, text, Expect.WORKLOAD, Integer.MAX_VALUE);
         return new WorkflowBinder.FileResult(result.document().map(d -> ((SpecDocument.WorkloadSpec) d).workload()),
                 result.problems(), false);
     }

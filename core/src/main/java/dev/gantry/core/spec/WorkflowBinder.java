@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +30,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Binds one located {@code kind: Workflow} document to a {@link WorkflowDefinition}. Fields are named as in workload
@@ -66,10 +69,16 @@ final class WorkflowBinder {
             Map<String, List<String>> matrix, List<String> outputs) {
     }
 
-    WorkflowBinder(Binder in, Path baseDir, Function<Path, FileResult> files) {
+    /** The most jobs the workflow may expand to ({@code runs.maxJobs}). */
+    private final int maxJobs;
+    private static final Pattern NOT_NAME_SAFE = Pattern.compile("[^a-z0-9]+");
+    private static final Pattern EDGE_DASHES = Pattern.compile("^-+|-+$");
+
+    WorkflowBinder(Binder in, Path baseDir, Function<Path, FileResult> files, int maxJobs) {
         this.in = in;
         this.baseDir = baseDir;
         this.files = files;
+        this.maxJobs = maxJobs;
     }
 
     /** The workload spec files the steps named, in the order read (after {@link #bind}). */
@@ -121,7 +130,7 @@ final class WorkflowBinder {
         }
         List<Step> steps = steps(spec.get(), specAt);
         crossChecks(steps);
-        if (in.hasProblems() || steps.isEmpty()) {
+        if (in.hasProblems() || steps.isEmpty() || !withinJobLimit(steps)) {
             return Optional.empty();
         }
         List<StepDefinition> definitions = new ArrayList<>();
@@ -447,6 +456,46 @@ final class WorkflowBinder {
                 .orElse("; steps are " + String.join(", ", names));
     }
 
+    /**
+     * Whether the workflow's jobs, its matrices expanded, are within {@code runs.maxJobs}; when not, a problem at the
+     * step with the most jobs, before any matrix is expanded.
+     */
+    private boolean withinJobLimit(List<Step> steps) {
+        long total = 0;
+        Step largest = steps.get(0);
+        long most = 0;
+        for (Step step : steps) {
+            long jobs = jobs(step);
+            total = total > Long.MAX_VALUE - jobs ? Long.MAX_VALUE : total + jobs;
+            if (jobs > most) {
+                most = jobs;
+                largest = step;
+            }
+        }
+        if (total <= maxJobs) {
+            return true;
+        }
+        boolean matrix = !largest.matrix().isEmpty();
+        // The setting's name as the configuration spells it (core.config reads specs, so it is not imported here).
+        in.report(matrix ? FieldPath.join(largest.path(), "matrix") : largest.path(), matrix
+                ? in.keyLocation(largest.node(), "matrix") : largest.node().location(), "step '"
+                + largest.name().orElseThrow() + "' expands to " + most + " jobs" + (total != most ? " (the workflow "
+                + "to " + total + ")" : "") + ", above runs.maxJobs = " + maxJobs + "; if the workflow is meant to "
+                + "run that many, raise runs.maxJobs to " + total + " or more (runs: {maxJobs: " + total + "} in "
+                + "gantry.yaml, or GANTRY_RUNS_MAX_JOBS), else make the matrix smaller");
+        return false;
+    }
+
+    /** How many jobs the step runs: the product of its matrix's value counts, at most {@code Long.MAX_VALUE}. */
+    private static long jobs(Step step) {
+        long jobs = 1;
+        for (List<String> values : step.matrix().values()) {
+            int count = Math.max(1, values.size());
+            jobs = jobs > Long.MAX_VALUE / count ? Long.MAX_VALUE : jobs * count;
+        }
+        return jobs;
+    }
+
     /** One instance per matrix combination, in written order, each named {@code STEP-v1-v2} with its values as env. */
     private List<StepInstance> instances(Step step) {
         String name = step.name().orElseThrow();
@@ -467,9 +516,11 @@ final class WorkflowBinder {
         });
         String at = FieldPath.join(step.path(), "matrix");
         List<StepInstance> instances = new ArrayList<>();
-        List<String> seen = new ArrayList<>();
+        // A set: a list's contains made a 100,000-job matrix take over a minute to check (quadratic).
+        Set<String> seen = new HashSet<>();
+        Map<String, String> safeValues = new HashMap<>();
         for (Map<String, String> parameters : combinations) {
-            String instanceName = instanceName(name, parameters);
+            String instanceName = instanceName(name, parameters, safeValues);
             if (!Workload.isValidName(instanceName) || seen.contains(instanceName)) {
                 in.report(at, in.locate(at), "gives the instance name '" + instanceName + "', which "
                         + (seen.contains(instanceName) ? "another combination also gets; use distinct values"
@@ -485,10 +536,15 @@ final class WorkflowBinder {
 
     /** {@code train} with {@code {LR: 0.1, EPOCHS: 3}} gives {@code train-0-1-3}: values made name-safe. */
     static String instanceName(String step, Map<String, String> parameters) {
+        return instanceName(step, parameters, new HashMap<>());
+    }
+
+    /** The same, with each value made name-safe once: a matrix repeats its values in many combinations. */
+    private static String instanceName(String step, Map<String, String> parameters, Map<String, String> safeValues) {
         StringBuilder name = new StringBuilder(step);
         for (String value : parameters.values()) {
-            String safe = value.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
-            name.append('-').append(safe);
+            name.append('-').append(safeValues.computeIfAbsent(value, v -> EDGE_DASHES.matcher(
+                    NOT_NAME_SAFE.matcher(v.toLowerCase(Locale.ROOT)).replaceAll("-")).replaceAll("")));
         }
         return name.toString();
     }

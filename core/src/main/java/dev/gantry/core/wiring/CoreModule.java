@@ -36,8 +36,8 @@ final class CoreModule {
 
     @Provides
     @Singleton
-    static SpecReader specs() {
-        return new SpecReader();
+    static SpecReader specs(GantrySettings settings) {
+        return new SpecReader(settings.config().runs().maxJobs());
     }
 
     @Provides

@@ -205,7 +205,7 @@ class ConfigLoaderTest {
                         + "(given on the command line)",
                 "bakend: is not a configuration setting; settings are backend, defaults.regions, defaults.spot, "
                         + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password, "
-                        + "runs.pollInterval, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
+                        + "runs.pollInterval, runs.maxJobs, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
                         + "backends.<backend>.<key>; did you mean 'backend'?"), lines(e));
     }
 
@@ -320,7 +320,7 @@ class ConfigLoaderTest {
         assertEquals("aks", config.withBackend("aks").selectedBackendConfig().backend());
     }
 
-    // ---- runs.pollInterval, spot.onDemandAfterEvictions and spot.nextRegionAfterEvictions ----
+    // ---- runs.pollInterval, runs.maxJobs, spot.onDemandAfterEvictions and spot.nextRegionAfterEvictions ----
 
     @Test
     void runSettingsDefaultToFiveSecondsThreeEvictionsAndNoMoveToAnotherRegion() throws IOException {
@@ -380,6 +380,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void maxJobsIsReadFromEveryLayerAndZeroOrLessIsRefusedWithTheFix() throws IOException {
+        assertEquals(RunSettings.DEFAULT_MAX_JOBS, load(Map.of(), Map.of()).runs().maxJobs());
+        assertEquals(200_000, load(Map.of("GANTRY_RUNS_MAX_JOBS", "200000"), Map.of()).runs().maxJobs());
+        assertEquals(5, load(Map.of("GANTRY_RUNS_MAX_JOBS", "200000"), Map.of(ConfigSources.RUNS_MAX_JOBS, "5"))
+                .runs().maxJobs());
+        for (String bad : List.of("0", "-3", "lots")) {
+            GantryException e = assertThrows(GantryException.class,
+                    () -> load(Map.of(), Map.of(ConfigSources.RUNS_MAX_JOBS, bad)));
+            assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+            assertTrue(e.getMessage().contains("runs.maxJobs: must be a whole number of 1 or more, got '" + bad
+                    + "'; it is the most jobs one workflow may expand to"), e.getMessage());
+        }
+        GantryException record = assertThrows(GantryException.class, () -> RunSettings.DEFAULT.withMaxJobs(0));
+        assertTrue(record.getMessage().contains("runs.maxJobs"), record.getMessage());
+    }
+
+    @Test
     void runSettingsFromFlagsWinOverTheEnvironment() throws IOException {
         GantryConfig config = load(Map.of("GANTRY_RUNS_POLL_INTERVAL", "1m", "GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS",
                 "7", "GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", "3"), Map.of(ConfigSources.RUNS_POLL_INTERVAL, "30s",
@@ -391,7 +408,7 @@ class ConfigLoaderTest {
         assertEquals("spot.onDemandAfterEvictions", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS);
         assertEquals("spot.nextRegionAfterEvictions", ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS);
         assertTrue(config.toString().contains("runs=RunSettings[pollInterval=30s, onDemandAfterEvictions=100, "
-                + "nextRegionAfterEvictions=1]"), config.toString());
+                + "nextRegionAfterEvictions=1, maxJobs=10000]"), config.toString());
 
         // Every layer at once: the flag wins over the environment, which wins over the file.
         Files.writeString(work.resolve("gantry.yaml"), "spot: {nextRegionAfterEvictions: 4}\n");
@@ -526,7 +543,7 @@ class ConfigLoaderTest {
                 Map.of("runs.pollIntervl", "2s")));
         assertEquals(List.of("runs.pollIntervl: is not a configuration setting; settings are backend, "
                 + "defaults.regions, defaults.spot, advice.scheduler, catalog.file, state.dir, state.url, state.user, "
-                + "state.password, runs.pollInterval, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
+                + "state.password, runs.pollInterval, runs.maxJobs, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
                 + "backends.<backend>.<key>; did you mean 'runs.pollInterval'?"), lines(flag));
         GantryException region = assertThrows(GantryException.class, () -> load(Map.of(),
                 Map.of("spot.nextRegionAfterEviction", "2")));

@@ -9,6 +9,7 @@ import dev.gantry.core.runs.RunScheduler;
 import dev.gantry.core.runs.RunState;
 import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.runs.SpotMoves;
+import dev.gantry.core.runs.SpotRelocation;
 import dev.gantry.core.runs.StepDefinition;
 import dev.gantry.core.runs.StepInstance;
 import dev.gantry.core.runs.StepOutputs;
@@ -23,6 +24,7 @@ import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.EvictionHandling;
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.runs.jobs.JobService;
@@ -41,7 +43,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -338,16 +339,22 @@ public final class RunEngine {
      * backend made it, and makes it if not.
      */
     private void finishInterruptedSubmissions(RunPass pass) {
-        for (StepRecord step : pass.steps.values()) {
-            if (step.state() != StepState.SUBMITTED) {
-                continue;
-            }
+        List<StepRecord> submitted = pass.steps.values().stream().filter(s -> s.state() == StepState.SUBMITTED)
+                .toList();
+        Map<String, JobRecord> byId = new LinkedHashMap<>();
+        jobs.stored(submitted.stream().map(s -> pass.current(s.name()).orElseThrow().jobId()).toList())
+                .forEach(job -> byId.put(job.id(), job));
+        List<StepRecord> steps = new ArrayList<>();
+        List<AttemptRecord> attempts = new ArrayList<>();
+        for (StepRecord step : submitted) {
             AttemptRecord attempt = pass.current(step.name()).orElseThrow();
-            Optional<JobRecord> job = jobs.find(attempt.jobId());
-            if (job.isEmpty() || job.get().stage() == JobRecord.Stage.SUBMITTING) {
-                submit(pass, step, attempt, true);
+            JobRecord job = byId.get(attempt.jobId());
+            if (job == null || job.stage() == JobRecord.Stage.SUBMITTING) {
+                steps.add(step);
+                attempts.add(attempt);
             }
         }
+        submit(pass, steps, attempts, true);
     }
 
     /** Refreshes every active job in one status call per backend, and records what changed. */
@@ -417,15 +424,20 @@ public final class RunEngine {
             pass.event(name, RunEvent.SKIPPED, reason);
         });
         decision.cancel().forEach((name, reason) -> cancelStep(pass, pass.steps.get(name), reason));
+        List<StepRecord> started = new ArrayList<>();
+        List<AttemptRecord> attempts = new ArrayList<>();
         for (StepInstance instance : decision.submit()) {
             StepRecord step = pass.steps.get(instance.name());
             AttemptRecord attempt = newAttempt(pass, step);
-            StepRecord submitted = step.submitted(attempt.number(), "attempt " + attempt.number() + " submitted",
-                    pass.now);
-            runs.startAttempt(submitted, attempt);
-            pass.recorded(submitted, attempt);
-            submit(pass, submitted, attempt, false);
+            started.add(step.submitted(attempt.number(), "attempt " + attempt.number() + " submitted", pass.now));
+            attempts.add(attempt);
         }
+        // Every intent is stored, in one write, before the backend is asked for any of the jobs.
+        runs.startAttempts(started, attempts);
+        for (int i = 0; i < started.size(); i++) {
+            pass.recorded(started.get(i), attempts.get(i));
+        }
+        submit(pass, started, attempts, false);
         decision.outcome().ifPresent(state -> end(pass, state, outcomeMessage(pass, state)));
     }
 
@@ -439,51 +451,39 @@ public final class RunEngine {
     }
 
     /**
-     * The plan of the step's next attempt: as planned; on on-demand capacity once it was evicted as often as the
-     * settings allow; else on Spot where its last attempt ran, or in the next allowed region once that one evicted
-     * it as often as {@code spot.nextRegionAfterEvictions} allows.
+     * The plan of the step's next attempt, where {@link SpotRelocation} puts it: the advisor plans it there, and when
+     * nothing fits the step stays where its last attempt ran, said in the run's history.
      */
     private Plan planFor(RunPass pass, StepRecord step) {
         Plan planned = pass.planned(step.name()).plan();
-        SpotMoves moves = settings.moves();
         if (!planned.spot()) {
             return planned;
         }
-        if (moves.toOnDemand(step.evictions())) {
+        SpotRelocation.Placement placement = SpotRelocation.next(planned, step.evictions(),
+                pass.attempts(step.name()), settings.moves(),
+                backends.apply(pass.run.backend()).capabilities().placesByRegion(), pass.run.backend(),
+                () -> replanner.regions(planned.workload()));
+        if (placement instanceof SpotRelocation.OnDemand) {
             return planIn(pass, step, false, Optional.empty());
         }
-        List<AttemptRecord> attempts = pass.attempts(step.name());
-        String region = attempts.isEmpty() ? planned.region()
-                : SpotMoves.regionOf(attempts.get(attempts.size() - 1), planned);
-        Set<String> exhausted = moves.exhausted(attempts, planned);
-        if (!exhausted.contains(region)) {
-            return planIn(pass, step, true, Optional.of(region));
+        if (placement instanceof SpotRelocation.SpotIn stay) {
+            stay.note().ifPresent(note -> pass.event(step.name(), RunEvent.RETRY, note));
+            return planIn(pass, step, true, Optional.of(stay.region()));
         }
-        String evicted = "evicted " + SpotMoves.evictionsByRegion(attempts, planned).get(region) + " time(s) in "
-                + region;
-        if (!backends.apply(pass.run.backend()).capabilities().placesByRegion()) {
-            pass.event(step.name(), RunEvent.RETRY, evicted + "; backend " + pass.run.backend() + " runs its jobs "
-                    + "where it is configured, not in their plan's region, so the step stays there");
-            return planIn(pass, step, true, Optional.of(region));
+        if (placement instanceof SpotRelocation.NextRegion move) {
+            try {
+                Plan moved = replanner.plan(planned.workload(), false, move.regions());
+                pass.event(step.name(), RunEvent.RETRY, move.evicted() + "; attempt " + (step.attempts() + 1)
+                        + " moves to " + moved.region() + " (" + moved.vmSize().name() + (moved.spot() ? " on Spot"
+                        : " on-demand") + "), the best of " + move.regions());
+                return moved;
+            } catch (GantryException e) {
+                pass.event(step.name(), RunEvent.RETRY, move.evicted() + "; no other allowed region fits ("
+                        + e.getMessage() + "), so the step stays in " + move.from());
+                return planIn(pass, step, true, Optional.of(move.from()));
+            }
         }
-        dev.gantry.api.Workload workload = planned.workload();
-        List<String> remaining = replanner.regions(workload).stream().filter(r -> !exhausted.contains(r)).toList();
-        if (remaining.isEmpty()) {
-            pass.event(step.name(), RunEvent.RETRY, evicted + "; every allowed region " + exhausted + " evicted it "
-                    + "as often, so the step stays in " + region);
-            return planIn(pass, step, true, Optional.of(region));
-        }
-        try {
-            Plan moved = replanner.plan(workload, false, remaining);
-            pass.event(step.name(), RunEvent.RETRY, evicted + "; attempt " + (step.attempts() + 1) + " moves to "
-                    + moved.region() + " (" + moved.vmSize().name() + (moved.spot() ? " on Spot" : " on-demand")
-                    + "), the best of " + remaining);
-            return moved;
-        } catch (GantryException e) {
-            pass.event(step.name(), RunEvent.RETRY, evicted + "; no other allowed region fits (" + e.getMessage()
-                    + "), so the step stays in " + region);
-            return planIn(pass, step, true, Optional.of(region));
-        }
+        return planned;
     }
 
     /**
@@ -507,7 +507,73 @@ public final class RunEngine {
         }
     }
 
-    private void submit(RunPass pass, StepRecord step, AttemptRecord attempt, boolean again) {
+    /**
+     * Submits the attempts' jobs in one {@link Backend#submitAll}, their intents stored before it. A backend that
+     * cannot be reached (or fails part-way) leaves every attempt to be submitted again with its key at the next poll;
+     * a batch the backend refuses is submitted again job by job with the same keys, which returns the jobs it made
+     * and gives each refusal to its own step.
+     */
+    private void submit(RunPass pass, List<StepRecord> steps, List<AttemptRecord> attempts, boolean again) {
+        List<StepRecord> sent = new ArrayList<>();
+        List<AttemptRecord> sentAttempts = new ArrayList<>();
+        List<Submission> submissions = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Optional<Submission> submission = submission(pass, steps.get(i), attempts.get(i), again);
+            if (submission.isPresent()) {
+                sent.add(steps.get(i));
+                sentAttempts.add(attempts.get(i));
+                submissions.add(submission.get());
+            }
+        }
+        pass.flush(); // the intents are stored before the backend is asked
+        if (submissions.isEmpty()) {
+            return;
+        }
+        try {
+            submitted(pass, sent, jobs.submitAll(submissions, pass.run.backend(),
+                    Optional.of(pass.run.specFile())));
+        } catch (GantryException e) {
+            if (submissions.size() == 1 || retryable(e)) {
+                for (int i = 0; i < sent.size(); i++) {
+                    failed(pass, sent.get(i), sentAttempts.get(i), e);
+                }
+                return;
+            }
+            for (int i = 0; i < sent.size(); i++) {
+                try {
+                    submitted(pass, List.of(sent.get(i)), List.of(jobs.submit(submissions.get(i).plan(),
+                            pass.run.backend(), submissions.get(i).options(), Optional.of(pass.run.specFile()))));
+                } catch (GantryException one) {
+                    failed(pass, sent.get(i), sentAttempts.get(i), one);
+                }
+            }
+        }
+    }
+
+    private static void submitted(RunPass pass, List<StepRecord> steps, List<JobRecord> jobs) {
+        for (int i = 0; i < steps.size(); i++) {
+            pass.event(steps.get(i).name(), RunEvent.SUBMITTED, "backend job "
+                    + jobs.get(i).ref().map(r -> r.id()).orElse("?"));
+        }
+    }
+
+    private static boolean retryable(GantryException e) {
+        return e.code() == ErrorCode.BACKEND_UNAVAILABLE || e.code() == ErrorCode.REMOTE_ERROR;
+    }
+
+    private void failed(RunPass pass, StepRecord step, AttemptRecord attempt, GantryException e) {
+        if (retryable(e)) {
+            // The backend may have made the job: keep the attempt, and submit it again with its key next poll.
+            pass.event(step.name(), RunEvent.RETRY, "submitting attempt " + attempt.number() + " failed ("
+                    + e.getMessage() + "); it is submitted again with the same key at the next poll");
+            return;
+        }
+        observer(pass).ended(step, attempt, AttemptOutcome.FAILED, "the backend refused attempt " + attempt.number()
+                + ": " + e.getMessage());
+    }
+
+    /** The attempt's submission, its intent said in the run's history; empty when it cannot start (ended FAILED). */
+    private Optional<Submission> submission(RunPass pass, StepRecord step, AttemptRecord attempt, boolean again) {
         // As the attempt was recorded, also when submitted again after an interrupted submit.
         Plan plan = planIn(pass, step, attempt.spot(), attempt.region());
         try {
@@ -518,7 +584,7 @@ public final class RunEngine {
         } catch (IllegalStateException e) {
             observer(pass).ended(step, attempt,
                     AttemptOutcome.FAILED, "attempt " + attempt.number() + " cannot start: " + e.getMessage());
-            return;
+            return Optional.empty();
         }
         boolean resume = attempt.number() > 1 && plan.workload().checkpoint().isPresent();
         List<JobDependency> dependencies = dependencies(pass, step);
@@ -529,21 +595,7 @@ public final class RunEngine {
                 + (resume ? ", resuming from the checkpoint" : "")
                 + (dependencies.isEmpty() ? "" : ", started by the orchestrator once " + dependencies.size()
                 + " job(s) it depends on succeed"));
-        pass.flush(); // the intent is stored before the backend is asked
-        try {
-            JobRecord job = jobs.submit(plan, pass.run.backend(), options, Optional.of(pass.run.specFile()));
-            pass.event(step.name(), RunEvent.SUBMITTED, "backend job " + job.ref().map(r -> r.id()).orElse("?"));
-        } catch (GantryException e) {
-            if (e.code() == ErrorCode.BACKEND_UNAVAILABLE || e.code() == ErrorCode.REMOTE_ERROR) {
-                // The backend may have made the job: keep the attempt, and submit it again with its key next poll.
-                pass.event(step.name(), RunEvent.RETRY, "submitting attempt " + attempt.number() + " failed ("
-                        + e.getMessage() + "); it is submitted again with the same key at the next poll");
-                return;
-            }
-            observer(pass)
-                    .ended(step, attempt, AttemptOutcome.FAILED, "the backend refused attempt " + attempt.number()
-                            + ": " + e.getMessage());
-        }
+        return Optional.of(new Submission(plan, options));
     }
 
     private void cancelStep(RunPass pass, StepRecord step, String reason) {

@@ -11,6 +11,7 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -62,29 +63,65 @@ public final class JobService {
      * idempotency key.
      */
     public JobRecord submit(Plan plan, String backendName, SubmitOptions options, Optional<String> specFile) {
-        String id = options.idempotencyKey();
-        Optional<JobRecord> existing = store.find(id);
-        if (existing.isPresent()) {
-            JobRecord record = existing.get();
-            if (!record.workload().equals(plan.workload().name()) || !record.backend().equals(backendName)) {
+        return submitAll(List.of(new Submission(plan, options)), backendName, specFile).get(0);
+    }
+
+    /**
+     * Submits many plans on the named backend in one {@link Backend#submitAll}, each under its options' idempotency
+     * key, bracketed as one submit is: every record not submitted yet is saved (stage SUBMITTING) before the backend
+     * is asked, all in one write, and all are saved with their backend references after it answered, in another.
+     * Keys whose jobs were submitted already are returned as they are and not sent again. When the backend fails
+     * part-way, the records stay SUBMITTING: submitting the same keys again returns the jobs it made and makes the
+     * rest.
+     *
+     * @return the records, in the submissions' order
+     */
+    public List<JobRecord> submitAll(List<Submission> submissions, String backendName, Optional<String> specFile) {
+        JobRecord[] records = new JobRecord[submissions.size()];
+        List<Integer> pending = new ArrayList<>();
+        List<JobEvent> intents = new ArrayList<>();
+        Map<String, JobRecord> stored = store.find(submissions.stream().map(s -> s.options().idempotencyKey())
+                .toList());
+        for (int i = 0; i < submissions.size(); i++) {
+            Plan plan = submissions.get(i).plan();
+            String id = submissions.get(i).options().idempotencyKey();
+            Optional<JobRecord> existing = Optional.ofNullable(stored.get(id));
+            if (existing.isPresent() && (!existing.get().workload().equals(plan.workload().name())
+                    || !existing.get().backend().equals(backendName))) {
                 throw new GantryException(ErrorCode.USAGE, "job id '" + id + "' already belongs to workload '"
-                        + record.workload() + "' on backend '" + record.backend() + "'; choose another idempotency key");
+                        + existing.get().workload() + "' on backend '" + existing.get().backend() + "'; choose "
+                        + "another idempotency key");
             }
-            if (record.stage() == JobRecord.Stage.SUBMITTED) {
-                return record;
+            records[i] = existing.orElseGet(() -> JobRecord.submitting(id, plan.workload().name(), specFile,
+                    backendName, placement(plan), clock.instant()));
+            if (records[i].stage() == JobRecord.Stage.SUBMITTED) {
+                continue;
             }
+            pending.add(i);
+            intents.add(JobEvent.of(id, clock.instant(), JobEvent.SUBMITTING, (existing.isPresent()
+                    ? "again, with the same key, after an interrupted submit: " : "") + "to backend '" + backendName
+                    + "', " + records[i].placement()));
         }
-        JobRecord record = existing.orElseGet(() -> JobRecord.submitting(id, plan.workload().name(), specFile,
-                backendName, placement(plan), clock.instant()));
-        store.save(record, JobEvent.of(id, clock.instant(), JobEvent.SUBMITTING, (existing.isPresent()
-                ? "again, with the same key, after an interrupted submit: " : "") + "to backend '" + backendName
-                + "', " + record.placement()));
-        Backend backend = backends.backend(backendName);
-        JobRef ref = backend.submit(plan, options);
-        record = record.submitted(ref, clock.instant());
-        store.save(record, JobEvent.of(id, record.updatedAt(), JobEvent.SUBMITTED, "backend '" + backendName
-                + "' job " + ref.id()));
-        return record;
+        if (!pending.isEmpty()) {
+            store.saveAll(pending.stream().map(i -> records[i]).toList(), intents);
+            List<JobRef> refs = backends.backend(backendName).submitAll(pending.stream().map(submissions::get)
+                    .toList());
+            if (refs.size() != pending.size()) {
+                // The records stay SUBMITTING: submitting the same keys again finds the jobs the backend made.
+                throw new GantryException(ErrorCode.INTERNAL, "backend '" + backendName + "' answered " + refs.size()
+                        + " job references for " + pending.size() + " submissions; its submitAll must answer one per "
+                        + "submission, in order");
+            }
+            List<JobEvent> answers = new ArrayList<>(pending.size());
+            for (int k = 0; k < pending.size(); k++) {
+                int i = pending.get(k);
+                records[i] = records[i].submitted(refs.get(k), clock.instant());
+                answers.add(JobEvent.of(records[i].id(), records[i].updatedAt(), JobEvent.SUBMITTED, "backend '"
+                        + backendName + "' job " + refs.get(k).id()));
+            }
+            store.saveAll(pending.stream().map(i -> records[i]).toList(), answers);
+        }
+        return List.of(records);
     }
 
     /** The record with its status refreshed from the backend when the job has not ended. */
@@ -108,9 +145,13 @@ public final class JobService {
 
     /** The records of these jobs that exist, in the order asked, as stored: no backend is asked. */
     public List<JobRecord> stored(List<String> ids) {
-        List<JobRecord> records = new ArrayList<>(ids.size());
+        Map<String, JobRecord> found = store.find(ids);
+        List<JobRecord> records = new ArrayList<>(found.size());
         for (String id : ids) {
-            store.find(id).ifPresent(records::add);
+            JobRecord record = found.get(id);
+            if (record != null) {
+                records.add(record);
+            }
         }
         return records;
     }

@@ -3,7 +3,9 @@ package dev.gantry.runs.jobs;
 import dev.gantry.core.jobs.JobEvent;
 import dev.gantry.core.jobs.JobRecord;
 import dev.gantry.core.jobs.JobStore;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -35,6 +37,16 @@ public final class LazyJobStore implements JobStore {
     @Override
     public void save(JobRecord record, JobEvent event) {
         store().save(record, event);
+    }
+
+    @Override
+    public Map<String, JobRecord> find(Collection<String> ids) {
+        return store().find(ids);
+    }
+
+    @Override
+    public void saveAll(List<JobRecord> records, List<JobEvent> events) {
+        store().saveAll(records, events);
     }
 
     @Override

@@ -23,7 +23,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -131,6 +134,30 @@ public final class SqlJobStore implements JobStore {
         });
     }
 
+    /** Every record and its event in one transaction: a batch of 1,000 submissions is one commit, not 1,000. */
+    @Override
+    public void saveAll(List<JobRecord> records, List<JobEvent> events) {
+        if (records.size() != events.size()) {
+            throw new IllegalArgumentException(records.size() + " records, " + events.size() + " events");
+        }
+        for (int i = 0; i < records.size(); i++) {
+            if (!events.get(i).jobId().equals(records.get(i).id())) {
+                throw new IllegalArgumentException("event of job " + events.get(i).jobId() + " saved with record "
+                        + records.get(i).id());
+            }
+        }
+        if (records.isEmpty()) {
+            return;
+        }
+        database.transaction("save " + records.size() + " jobs", connection -> {
+            for (JobRecord record : records) {
+                upsert(connection, record);
+            }
+            EVENTS.insert(database, connection, events);
+            return null;
+        });
+    }
+
     @Override
     public void append(List<JobEvent> events) {
         if (events.isEmpty()) {
@@ -163,6 +190,18 @@ public final class SqlJobStore implements JobStore {
     @Override
     public Optional<JobRecord> find(String id) {
         return database.read("read job " + id, connection -> find(connection, id));
+    }
+
+    /** Every record asked for in one read transaction. */
+    @Override
+    public Map<String, JobRecord> find(Collection<String> ids) {
+        return database.read("read " + ids.size() + " jobs", connection -> {
+            Map<String, JobRecord> found = new LinkedHashMap<>();
+            for (String id : ids) {
+                find(connection, id).ifPresent(record -> found.put(id, record));
+            }
+            return found;
+        });
     }
 
     @Override

@@ -229,16 +229,36 @@ public final class SqlRunStore implements RunStore {
 
     @Override
     public void startAttempt(StepRecord step, AttemptRecord attempt) {
-        if (!step.runId().equals(attempt.runId()) || !step.name().equals(attempt.step())) {
-            throw new IllegalArgumentException(name(attempt) + " started with step " + step.name() + " of run "
-                    + step.runId());
+        startAttempts(List.of(step), List.of(attempt));
+    }
+
+    @Override
+    public void startAttempts(List<StepRecord> steps, List<AttemptRecord> attempts) {
+        if (steps.size() != attempts.size()) {
+            throw new IllegalArgumentException(steps.size() + " steps, " + attempts.size() + " attempts");
         }
-        database.transaction("start " + name(attempt), connection -> {
+        if (steps.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i < steps.size(); i++) {
+            StepRecord step = steps.get(i);
+            AttemptRecord attempt = attempts.get(i);
+            if (!step.runId().equals(attempt.runId()) || !step.name().equals(attempt.step())) {
+                throw new IllegalArgumentException(name(attempt) + " started with step " + step.name() + " of run "
+                        + step.runId());
+            }
+        }
+        String what = steps.size() == 1 ? "start " + name(attempts.get(0)) : "start " + steps.size() + " attempts";
+        database.transaction(what, connection -> {
             // Under the run's lock, as its lease is taken and given up: a start queues behind those rather than
             // interleaving with them. A second start of the same number fails on the key, and its step is left.
-            database.serialize(connection, "run:" + attempt.runId());
-            insertAttempt(connection, attempt);
-            writeSteps(connection, List.of(step), REPLACE_STEP);
+            for (String runId : attempts.stream().map(AttemptRecord::runId).distinct().toList()) {
+                database.serialize(connection, "run:" + runId);
+            }
+            for (AttemptRecord attempt : attempts) {
+                insertAttempt(connection, attempt);
+            }
+            writeSteps(connection, steps, REPLACE_STEP);
             return null;
         });
     }

@@ -468,6 +468,44 @@ class RunEngineTest {
                 runs.steps(id).get(0).reason());
     }
 
+    /** A step whose matrix gives {@code count} instances, {@code NAME-0} to {@code NAME-(count-1)}. */
+    private static StepDefinition matrix(String name, int count) {
+        StepDefinition step = step(name);
+        List<StepInstance> instances = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            instances.add(new StepInstance(name + "-" + i, Map.of("I", Integer.toString(i)), step.workload()));
+        }
+        return new StepDefinition(name, step.workload(), List.of(), RetryPolicy.NONE, FailurePolicy.STOP,
+                Optional.empty(), instances);
+    }
+
+    @Test
+    void everyJobAPassStartsGoesToTheBackendInOneBatchWithItsIntentStoredFirst() {
+        WorkflowPlan plan = planned(flow(matrix("sweep", 5), step("single")), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        assertEquals(List.of(6), backend.batches, "one submitAll for the six jobs the pass started");
+        assertEquals(6, backend.made());
+        assertEquals(6, runs.attempts(id).size());
+        assertTrue(runs.steps(id).stream().allMatch(s -> s.state() == StepState.SUBMITTED), runs.steps(id)::toString);
+    }
+
+    @Test
+    void aBatchTheBackendRefusesIsSubmittedAgainJobByJobSoOnlyTheRefusedJobFails() {
+        WorkflowPlan plan = planned(flow(matrix("sweep", 3)), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        backend.refusedKeys.put(key(id, "sweep-1", 1), new GantryException(ErrorCode.PLAN_REJECTED,
+                "no such partition"));
+        engine.tick(id, plan);
+        assertEquals(Map.of("sweep-0", StepState.SUBMITTED, "sweep-1", StepState.FAILED, "sweep-2",
+                StepState.SUBMITTED), states(id));
+        assertEquals(2, backend.made(), "the jobs the batch made were found again by their keys, not made twice");
+        assertEquals(Optional.of("the backend refused attempt 1: no such partition"),
+                runs.steps(id).stream().filter(s -> s.name().equals("sweep-1")).findFirst().orElseThrow().reason());
+    }
+
     @Test
     void aStepThatRunsPastItsTimeoutIsCancelledAndCountsAsAFailure() {
         StepDefinition slow = step("slow");

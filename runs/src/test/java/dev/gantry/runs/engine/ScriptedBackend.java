@@ -13,6 +13,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,6 +38,10 @@ final class ScriptedBackend implements Backend {
     final List<Plan> submittedPlans = new ArrayList<>();
     /** The next submit makes its job, then fails as a lost reply or a killed process would leave it. */
     RuntimeException failAfterCreating;
+    /** The size of each {@link #submitAll} call, in order. */
+    final List<Integer> batches = new ArrayList<>();
+    /** Keys whose every submit is refused before anything is made (the orchestrator refuses that one job). */
+    final Map<String, GantryException> refusedKeys = new LinkedHashMap<>();
     /** The next submit fails before it makes anything. */
     GantryException refuseNext;
     EvictionHandling evictions = EvictionHandling.ENDS_PREEMPTED;
@@ -73,6 +78,9 @@ final class ScriptedBackend implements Backend {
             throw e;
         }
         String key = options.idempotencyKey();
+        if (refusedKeys.containsKey(key)) {
+            throw refusedKeys.get(key);
+        }
         if (!jobs.containsKey(key)) {
             jobs.put(key, JobStatus.of(JobState.PENDING, "queued"));
             plans.put(key, plan);
@@ -83,6 +91,12 @@ final class ScriptedBackend implements Backend {
             throw e;
         }
         return new JobRef("scripted", "n-" + key);
+    }
+
+    @Override
+    public synchronized List<JobRef> submitAll(List<Submission> submissions) {
+        batches.add(submissions.size());
+        return Backend.super.submitAll(submissions);
     }
 
     /** How many jobs the backend made (a second submit with a known key makes none). */

@@ -17,6 +17,8 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
+import dev.gantry.api.backend.Submission;
+import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.core.FakeBackend;
 import dev.gantry.runs.state.SqlJobStore;
 import java.nio.file.Path;
@@ -95,6 +97,25 @@ class JobServiceTest {
         assertEquals(JobRecord.Stage.SUBMITTED, record.stage());
         assertEquals(1, backend.submitted.size());
         assertEquals(2, backend.submitCalls.get());
+    }
+
+    @Test
+    void aBatchIsBracketedLikeOneSubmitAndARetryAfterALostReplySendsOnlyWhatIsNotSubmitted() {
+        JobService jobs = service(SqlJobStore.open(state));
+        jobs.submit(plan("a"), "fake", "a-1", Optional.empty());
+        List<Submission> batch = List.of(new Submission(plan("a"), SubmitOptions.withKey("a-1")),
+                new Submission(plan("b"), SubmitOptions.withKey("b-1")),
+                new Submission(plan("c"), SubmitOptions.withKey("c-1")));
+        backend.loseNextReply = true;
+        assertThrows(GantryException.class, () -> jobs.submitAll(batch, "fake", Optional.empty()));
+        SqlJobStore reopened = SqlJobStore.open(state);
+        assertEquals(JobRecord.Stage.SUBMITTING, reopened.find("b-1").orElseThrow().stage(),
+                "every intent was stored before the backend was asked");
+        assertEquals(JobRecord.Stage.SUBMITTING, reopened.find("c-1").orElseThrow().stage());
+        List<JobRecord> records = service(reopened).submitAll(batch, "fake", Optional.empty());
+        assertEquals(List.of("a-1", "b-1", "c-1"), records.stream().map(JobRecord::id).toList());
+        assertTrue(records.stream().allMatch(r -> r.stage() == JobRecord.Stage.SUBMITTED), records::toString);
+        assertEquals(3, backend.submitted.size(), "no job made twice");
     }
 
     @Test

@@ -67,6 +67,18 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void aBatchIsSavedWithItsEventsAndFoundTogether() {
+        JobStore store = store(state);
+        JobRecord a = JobRecord.submitting("a-1", "a", Optional.empty(), "manual", "p", T0);
+        JobRecord b = JobRecord.submitting("b-1", "b", Optional.empty(), "manual", "p", T0);
+        store.saveAll(List.of(a, b), List.of(JobEvent.of("a-1", T0, JobEvent.SUBMITTING, "to a"),
+                JobEvent.of("b-1", T0, JobEvent.SUBMITTING, "to b")));
+        assertEquals(java.util.Map.of("a-1", a, "b-1", b), store.find(List.of("a-1", "none", "b-1")),
+                "the records that exist, by id");
+        assertEquals(List.of("to b"), store.history("b-1").stream().map(JobEvent::detail).toList());
+    }
+
+    @Test
     void aRecordSurvivesTheStoreBeingOpenedAgain() {
         JobRecord record = full("c-1", T0);
         store(state).save(record);

@@ -140,6 +140,35 @@ class SlurmFanOutTest {
     }
 
     @Test
+    void aDependentsSlurmIdsAreReadInItsOwnSubmitCommandNotOneReadEach() throws Exception {
+        String run = "fand-" + UUID.randomUUID();
+        try (Backend backend = backend()) {
+            List<JobRef> refs = backend.submitAll(alike(plan("fand", "sh", "-c", "echo dependency"), run, 3));
+            List<JobDependency> dependencies = refs.stream().map(JobDependency::afterSuccess).toList();
+            long before = backend.remoteCalls().orElseThrow();
+            JobRef after = backend.submit(plan("after", "sh", "-c", "echo after all three"),
+                    SubmitOptions.withKey(run + "-after").dependingOn(dependencies));
+            assertEquals(1, backend.remoteCalls().orElseThrow() - before, "one remote command for the submit and "
+                    + "the three ids it needs");
+            String script = Files.readString(workDir.resolve(after.id()).resolve("job.sh"));
+            assertTrue(script.contains("--dependency=afterok:" + String.join(",afterok:", slurmIds(refs))),
+                    "the recorded ids are in the script in place of their placeholders:\n" + script);
+            assertFalse(script.contains("{recorded-id:"), script);
+            assertEquals(JobState.SUCCEEDED, awaitEnd(backend, after).state());
+            assertEquals(List.of("after all three"), lines(backend, after));
+
+            JobRef never = new JobRef("cyclecloud", "job-" + run + "-never");
+            dev.gantry.api.GantryException missing = org.junit.jupiter.api.Assertions.assertThrows(
+                    dev.gantry.api.GantryException.class, () -> backend.submit(plan("orphan", "true"),
+                            SubmitOptions.withKey(run + "-orphan").dependingOn(List.of(
+                                    JobDependency.afterSuccess(never)))));
+            assertEquals(dev.gantry.api.ErrorCode.JOB_NOT_FOUND, missing.code());
+            assertTrue(missing.getMessage().contains("job-" + run + "-never"), missing.getMessage());
+            assertFalse(Files.exists(workDir.resolve("job-" + run + "-orphan")), "the key is free again");
+        }
+    }
+
+    @Test
     void aRetryAfterTheSubmitDiedBeforeRecordingTheTasksAdoptsThemByTheArraysName() throws Exception {
         String run = "fanr-" + UUID.randomUUID();
         Plan each = plan("fanr", "sh", "-c", "sleep 20");

@@ -67,7 +67,7 @@ public final class GridEngineBackend extends ClusterBackend {
     }
 
     @Override
-    protected List<JobRef> submitChecked(List<Submission> submissions) {
+    protected List<JobRef> submitBatches(List<Submission> submissions) {
         return submission.submitAll(submissions);
     }
 

@@ -1,5 +1,7 @@
 package dev.gantry.backend.cyclecloud.internal.gridengine;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobDependency;
@@ -49,7 +51,7 @@ final class GridEngineSubmission {
         List<String> requireSuccess = new ArrayList<>();
         for (JobDependency dependency : options.dependencies()) {
             QsubDirectives.Dependency hold = new QsubDirectives.Dependency(dependency.condition(),
-                    batches.schedulerIdOf(dependency.job(), GridEngineScripts.GE_ID));
+                    ClusterJobs.recordedIdOf(dependency.job()));
             holds.add(hold);
             if (!hold.isNative()) {
                 requireSuccess.add(ClusterJobs.jobId(dependency.job()));
@@ -67,8 +69,12 @@ final class GridEngineSubmission {
                 shape.gpuRequest(), settings.gpuComplex(), shape.exclusive(), directory, plan.spot(), holds);
     }
 
-    /** Submit follows validate: the cluster's facts are the probe's answer validate read. */
+    /**
+     * Submit follows validate: the cluster's facts are the probe's answer validate read. A plan nobody validated that
+     * has no shape here is refused with validate's problems.
+     */
     private GridEngineJobShape shape(Plan plan) {
-        return GridEngineJobShape.of(plan, settings, facts.get()).orElseThrow();
+        GridEngineJobShape.Result result = GridEngineJobShape.of(plan, settings, facts.get());
+        return result.shape().orElseThrow(() -> GantryException.invalid(ErrorCode.PLAN_REJECTED, result.problems()));
     }
 }

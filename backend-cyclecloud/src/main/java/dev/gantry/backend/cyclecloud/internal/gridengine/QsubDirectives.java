@@ -2,6 +2,7 @@ package dev.gantry.backend.cyclecloud.internal.gridengine;
 
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
+import dev.gantry.backend.cyclecloud.internal.login.ClusterJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -69,13 +70,17 @@ public record QsubDirectives(String name, Optional<String> queue, Optional<Strin
     public static final Set<JobDependency.Condition> NATIVE_CONDITIONS =
             Set.copyOf(EnumSet.of(JobDependency.Condition.AFTER_ANY));
 
-    /** A job this one waits for, by Grid Engine job number. */
+    /**
+     * A job this one waits for, by Grid Engine job number, or by the placeholder of the number recorded in its
+     * directory ({@link ClusterJobs#recordedIdOf}), which the submit script fills in.
+     */
     public record Dependency(JobDependency.Condition condition, String jobNumber) {
         public Dependency {
             Objects.requireNonNull(condition, "condition");
             // A job number, not a name or a pattern: -hold_jid also takes those, and they would match other jobs.
-            if (!jobNumber.matches("[1-9][0-9]*")) {
-                throw new IllegalArgumentException("not a Grid Engine job number: '" + jobNumber + "'");
+            if (!jobNumber.matches("[1-9][0-9]*") && !ClusterJobs.isRecordedId(jobNumber)) {
+                throw new IllegalArgumentException("not a Grid Engine job number or the placeholder of a recorded "
+                        + "one: '" + jobNumber + "'");
             }
         }
 

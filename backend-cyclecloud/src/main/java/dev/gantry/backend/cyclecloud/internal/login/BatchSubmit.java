@@ -166,18 +166,6 @@ public final class BatchSubmit {
         return refs;
     }
 
-    /**
-     * The scheduler's id of a job this backend submitted, from the record in its directory ({@code ID} or
-     * {@code ID;CLUSTER}); JOB_NOT_FOUND when it has none (a dependency must have been submitted).
-     */
-    public String schedulerIdOf(JobRef job, String idFile) {
-        String id = ClusterJobs.jobId(job);
-        String file = ClusterJobs.directory(workDir, id) + "/" + idFile;
-        return login.host().readText(file).map(s -> s.strip().split(";", 2)[0]).filter(s -> !s.isEmpty())
-                .orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency " + job
-                        + " has no " + scheduler + " job on " + login.host().name() + " (no " + file + ")"));
-    }
-
     private List<JobRef> submitBatch(String common, Batch batch) {
         List<JobFiles> jobs = batch.jobs();
         byte[] shared = common.getBytes(StandardCharsets.UTF_8);
@@ -224,6 +212,9 @@ public final class BatchSubmit {
             case "NO_WORKDIR" -> throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot create the work "
                     + "directory " + workDir + " on " + login.host().name() + "; create it, writable by " + user
                     + ", or set backends.cyclecloud.workDir to one that is");
+            case "NO_DEPENDENCY" -> throw new GantryException(ErrorCode.JOB_NOT_FOUND, "the dependency "
+                    + ClusterJobs.BACKEND + ":" + rest.strip() + " of " + id + " has no " + scheduler + " job on "
+                    + login.host().name() + " (its directory records none); submit it first");
             case "FAILED" -> throw new GantryException(ErrorCode.PLAN_REJECTED, scheduler + " refused " + id + ": "
                     + rest.strip() + "; " + refusalAdvice);
             default -> throw new GantryException(ErrorCode.REMOTE_ERROR, "the submit of " + id + " answered '"

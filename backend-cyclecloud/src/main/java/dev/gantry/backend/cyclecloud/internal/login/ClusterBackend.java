@@ -70,8 +70,8 @@ public abstract class ClusterBackend implements Backend {
     @Override
     public abstract List<Problem> validate(Plan plan);
 
-    /** Submits plans already checked, one remote command per batch. */
-    protected abstract List<JobRef> submitChecked(List<Submission> submissions);
+    /** Submits the plans, one remote command per batch. */
+    protected abstract List<JobRef> submitBatches(List<Submission> submissions);
 
     @Override
     public final String name() {
@@ -83,16 +83,13 @@ public abstract class ClusterBackend implements Backend {
         return submitAll(List.of(new Submission(plan, options))).get(0);
     }
 
-    /** Every plan is checked before any job is submitted; then one remote command per batch. */
+    /**
+     * One remote command per batch. The plans are not validated again here: their caller did, once per plan, before
+     * anything was recorded ({@link #validate}); what the scheduler refuses it says in the submit's answer.
+     */
     @Override
     public final List<JobRef> submitAll(List<Submission> submissions) {
-        for (Submission s : submissions) {
-            List<Problem> problems = validate(s.plan());
-            if (!problems.isEmpty()) {
-                throw GantryException.invalid(ErrorCode.PLAN_REJECTED, problems);
-            }
-        }
-        return submitChecked(submissions);
+        return submitBatches(submissions);
     }
 
     @Override

@@ -14,6 +14,7 @@ public final class ClusterJobs {
     public static final String BACKEND = "cyclecloud";
     static final String PREFIX = "job-";
     private static final Pattern ID = Pattern.compile(Pattern.quote(PREFIX) + "[A-Za-z0-9._-]{1,128}");
+    private static final Pattern RECORDED_ID = Pattern.compile("\\{recorded-id:" + ID.pattern() + "\\}");
 
     private ClusterJobs() {
     }
@@ -33,6 +34,20 @@ public final class ClusterJobs {
                     + "jobs are cyclecloud:job-KEY");
         }
         return ref.id();
+    }
+
+    /**
+     * Where a batch script names the scheduler's id of another job of this backend, a dependency: the submit script
+     * puts the id recorded in that job's directory in its place on the login node, in the same remote command as the
+     * submit (no read per dependency before it).
+     */
+    public static String recordedIdOf(JobRef job) {
+        return "{recorded-id:" + jobId(job) + "}";
+    }
+
+    /** Whether {@code text} is a {@link #recordedIdOf} placeholder. */
+    public static boolean isRecordedId(String text) {
+        return RECORDED_ID.matcher(text).matches();
     }
 
     public static boolean isOurs(JobRef ref) {

@@ -2,6 +2,7 @@ package dev.gantry.backend.cyclecloud.internal.slurm;
 
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.backend.cyclecloud.internal.DirectiveHeader;
+import dev.gantry.backend.cyclecloud.internal.login.ClusterJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,12 +43,16 @@ public record SbatchDirectives(String name, Optional<String> partition, int node
         GPUS_PER_NODE, GRES
     }
 
-    /** A job this one waits for. */
+    /**
+     * A job this one waits for, by Slurm job id, or by the placeholder of the id recorded in its directory
+     * ({@link ClusterJobs#recordedIdOf}), which the submit script fills in.
+     */
     public record Dependency(JobDependency.Condition condition, String slurmJobId) {
         public Dependency {
             Objects.requireNonNull(condition, "condition");
-            if (!slurmJobId.matches("[0-9]+(_[0-9]+)?")) {
-                throw new IllegalArgumentException("not a Slurm job id: '" + slurmJobId + "'");
+            if (!slurmJobId.matches("[0-9]+(_[0-9]+)?") && !ClusterJobs.isRecordedId(slurmJobId)) {
+                throw new IllegalArgumentException("not a Slurm job id or the placeholder of a recorded one: '"
+                        + slurmJobId + "'");
             }
         }
 

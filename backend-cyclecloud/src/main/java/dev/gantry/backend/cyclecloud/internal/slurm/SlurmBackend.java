@@ -63,7 +63,7 @@ public final class SlurmBackend extends ClusterBackend {
     }
 
     @Override
-    protected List<JobRef> submitChecked(List<Submission> submissions) {
+    protected List<JobRef> submitBatches(List<Submission> submissions) {
         // A fan-out asks the cluster's array limit (probed once, with validate's facts); a single job never does.
         return submission.submitAll(submissions, submissions.size() > 1 && check.arrays());
     }

@@ -19,7 +19,8 @@ import java.util.Optional;
 
 /**
  * Submits plans as Slurm batch jobs, exactly once per idempotency key ({@link BatchSubmit}, sbatch on the login
- * node): each job's script is rendered here, its dependencies resolved to Slurm job ids.
+ * node): each job's script is rendered here; its dependencies' Slurm job ids are filled in by the submit script,
+ * from their directories, in the same remote command.
  */
 final class SlurmSubmission {
     private final LoginNode login;
@@ -61,7 +62,7 @@ final class SlurmSubmission {
         List<SbatchDirectives.Dependency> dependencies = new ArrayList<>();
         for (JobDependency dependency : options.dependencies()) {
             dependencies.add(new SbatchDirectives.Dependency(dependency.condition(),
-                    batches.schedulerIdOf(dependency.job(), SlurmScripts.SLURM_ID)));
+                    ClusterJobs.recordedIdOf(dependency.job())));
         }
         Workload workload = plan.workload();
         Resources resources = workload.resources();

@@ -14,7 +14,8 @@
 # 0) is the array's task N: the jobs this command claims go in one array submit, named after the first of them.
 # Prints one line per job, in order: SUBMITTED ID, ADOPTED ID (an earlier submit made it), BUSY (an earlier submit
 # is still at it), CANCELLED (cancelled before it was submitted), FORGOTTEN (the job ran, and the scheduler no
-# longer knows its id), NO_WORKDIR, or FAILED and the scheduler's message.
+# longer knows its id), NO_WORKDIR, NO_DEPENDENCY ID (a job it depends on has no scheduler id recorded), or FAILED
+# and the scheduler's message.
 # A fan-out of many jobs is one command, and each job one process at most: its submit command (an array, one for
 # all). Apart from one mkdir for all of them, everything else is a bash builtin; only a key claimed before (a retry)
 # takes a subshell of its own.
@@ -108,10 +109,35 @@ found() {
     id=${id%%$'\n'*}
   fi
 }
+# recorded_ids: puts in $script, for each {recorded-id:ID} in it (a dependency, written so by Gantry), the scheduler's
+# id recorded in the directory of job ID beside this one ($wd/ID/$id_file), all builtins: the ids a dependent needs
+# are read in the same command as its submit. Fails with NO_DEPENDENCY ID in $result when one has no id recorded.
+recorded_ids() {
+  local rest=$script resolved= dependency id
+  while [[ $rest == *'{recorded-id:'* ]]; do
+    resolved=$resolved${rest%%'{recorded-id:'*}
+    rest=${rest#*'{recorded-id:'}
+    dependency=${rest%%'}'*}
+    rest=${rest#*'}'}
+    id=
+    [ -r "$wd/$dependency/$id_file" ] && read -r id <"$wd/$dependency/$id_file"
+    id=${id%%;*}
+    if [ -z "$id" ]; then
+      result="NO_DEPENDENCY $dependency"
+      return 1
+    fi
+    resolved=$resolved$id
+  done
+  script=$resolved$rest
+}
 # prepare DIR: writes a claimed job's environment file and script, all builtins. Fails with the job's answer in
-# $result when it cannot, or when a cancel came while this submit was on its way: the cancel wins, nothing is
-# submitted.
+# $result when it cannot, when a dependency has no id recorded (the claim is given up: the key is free again), or
+# when a cancel came while this submit was on its way: the cancel wins, nothing is submitted.
 prepare() {
+  if ! recorded_ids; then
+    rm -rf -- "$1"
+    return 1
+  fi
   if ! printf '%s' "$env" >|"$1/env"; then
     result="FAILED cannot write $1/env"
     return 1

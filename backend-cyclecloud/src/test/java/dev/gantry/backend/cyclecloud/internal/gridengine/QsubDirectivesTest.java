@@ -97,6 +97,10 @@ class QsubDirectivesTest {
                 () -> new QsubDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "41;qdel -u x"));
         assertThrows(IllegalArgumentException.class,
                 () -> new QsubDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "gantry-*"));
+        assertEquals("{recorded-id:job-a}", new QsubDirectives.Dependency(JobDependency.Condition.AFTER_ANY,
+                "{recorded-id:job-a}").jobNumber(), "the number the submit fills in from the job's directory");
+        assertThrows(IllegalArgumentException.class,
+                () -> new QsubDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "{recorded-id:*}"));
     }
 
     @Test

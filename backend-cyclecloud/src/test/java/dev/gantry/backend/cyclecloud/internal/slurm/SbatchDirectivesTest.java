@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.backend.cyclecloud.internal.login.ClusterJobs;
 import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
 import java.util.List;
@@ -64,5 +66,15 @@ class SbatchDirectivesTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> new SbatchDirectives.Dependency(JobDependency.Condition.AFTER_ANY, "41;rm"));
+        assertThrows(IllegalArgumentException.class, () -> new SbatchDirectives.Dependency(
+                JobDependency.Condition.AFTER_ANY, "{recorded-id:job-a};rm"));
+    }
+
+    @Test
+    void aDependencyMayNameTheIdRecordedInItsJobsDirectoryForTheSubmitToFillIn() {
+        String placeholder = ClusterJobs.recordedIdOf(new JobRef("cyclecloud", "job-run.prep.1"));
+        assertEquals("{recorded-id:job-run.prep.1}", placeholder);
+        assertEquals("afterok:{recorded-id:job-run.prep.1}", new SbatchDirectives.Dependency(
+                JobDependency.Condition.AFTER_SUCCESS, placeholder).render());
     }
 }
