@@ -10,12 +10,6 @@ public final class ClusterProblems {
     private ClusterProblems() {
     }
 
-    /** The cluster could not be probed: nothing is known about whether the plan fits. */
-    public static Problem unreachable(GantryException e) {
-        return Problem.of("backends.cyclecloud.address", "cannot ask the cluster whether the plan fits: "
-                + e.getMessage());
-    }
-
     /** The probe found the work directory not writable by the login user. */
     public static Problem workDirNotWritable(CycleCloudSettings settings) {
         return Problem.of("backends.cyclecloud.workDir", settings.workDir() + " is not writable by "

@@ -1,5 +1,6 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
@@ -38,6 +39,9 @@ final class FleetCheck {
             try {
                 Placement.choose(request, empty);
             } catch (GantryException e) {
+                if (e.code() == ErrorCode.BACKEND_UNAVAILABLE) {
+                    throw e; // hosts that cannot be reached say nothing about whether the plan fits
+                }
                 problems.add(Problem.of("resources", "no host of the inventory is large enough even when idle: "
                         + e.getMessage()));
             }

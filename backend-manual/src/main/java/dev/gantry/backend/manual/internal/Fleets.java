@@ -38,8 +38,8 @@ final class Fleets {
         SpotSettings shared = settings.spot();
         List<FleetHost> members = new ArrayList<>();
         for (Inventory.InventoryHost entry : inventory.hosts()) {
-            SshHost host = new SshHost(entry.name(), entry.target(), entry.workDir(), entry.gpus(), pool,
-                    COMMAND_TIMEOUT);
+            SshHost host = new SshHost(entry.name(), entry.target(), entry.addressSetting(), entry.workDir(),
+                    entry.gpus(), pool, COMMAND_TIMEOUT);
             SpotSettings own = new SpotSettings(entry.spot() ? SpotSettings.Spot.TRUE : SpotSettings.Spot.FALSE,
                     shared.endpoint(), shared.eventsEnabled(), shared.acknowledge(), entry.vmName());
             members.add(new FleetHost(host, entry.workDir(), entry.target().host(), Optional.empty(), true,

@@ -57,9 +57,12 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
      * @param workDir directory holding one directory per job on that host
      * @param spot whether the host is a Spot VM: a host that vanishes mid-job then means PREEMPTED, not FAILED
      * @param vmName the VM's name as its Scheduled Events list it, when given (else read from its metadata service)
+     * @param addressSetting the setting that gave the address, with its place in {@code gantry.yaml}: named when the
+     *     host cannot be reached
      */
     record InventoryHost(String name, SshTarget target, Map<String, String> labels, Optional<String> vmSize,
-                         OptionalInt gpus, String workDir, boolean spot, Optional<String> vmName) {
+                         OptionalInt gpus, String workDir, boolean spot, Optional<String> vmName,
+                         String addressSetting) {
     }
 
     /** A host's own settings and the key messages about them name ({@code hosts[1]}, {@code provisioned[0]}). */
@@ -170,8 +173,12 @@ record Inventory(List<InventoryHost> hosts, int masterPort, List<String> insecur
                     + "key to read the name from the host's metadata service"));
             return Optional.empty();
         }
+        // A provisioned host's address comes from Gantry's records: the reference to it is the setting to fix.
+        String addressKey = own.get(SshLoginSettings.ADDRESS).isPresent()
+                && config.get(prefix + "." + SshLoginSettings.ADDRESS).isPresent()
+                ? prefix + "." + SshLoginSettings.ADDRESS : prefix;
         return Optional.of(new InventoryHost(name, target.get(), labels, at.get("vmSize").map(String::strip), gpus,
-                workDir, spot, vmName));
+                workDir, spot, vmName, config.describe(addressKey)));
     }
 
     /** Labels as a list of {@code key=value} (YAML maps cannot be declared as configuration keys). */

@@ -88,10 +88,15 @@ final class Placement {
     private Placement() {
     }
 
-    /** The hosts of every rank, rank 0 first; PLAN_REJECTED naming every host's misfit when too few fit. */
+    /**
+     * The hosts of every rank, rank 0 first; PLAN_REJECTED naming every host's misfit when too few fit, or
+     * BACKEND_UNAVAILABLE when enough would fit were the hosts that cannot be reached among them: nothing known says
+     * the plan does not fit then.
+     */
     static List<Slot> choose(Request request, List<HostLoad> hosts) {
         List<HostLoad> fitting = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
+        List<String> unreachable = new ArrayList<>();
         for (HostLoad host : hosts) {
             Optional<String> misfit = host.misfit(request);
             if (misfit.isPresent()) {
@@ -99,6 +104,13 @@ final class Placement {
             } else {
                 fitting.add(host);
             }
+            host.unusable().ifPresent(why -> unreachable.add(host.name() + ": " + why));
+        }
+        if (fitting.size() < request.nodes() && fitting.size() + unreachable.size() >= request.nodes()) {
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot place the job while "
+                    + unreachable.size() + " host(s) cannot be reached (" + String.join("; ", unreachable) + "); "
+                    + fitting.size() + " of the " + request.nodes() + " host(s) it needs fit among the others. Retry "
+                    + "when they are back, or fix their address");
         }
         if (fitting.size() < request.nodes()) {
             String needs = request.nodes() + " host(s) with " + request.gpus() + " free GPU(s), " + request.vcpus()

@@ -47,4 +47,17 @@ class PlacementTest {
                 + "needs 8, 64 of 64 GiB memory free, needs 100; c: unreachable (timeout)). Wait for running jobs to "
                 + "end, cancel some, lower the request or add hosts", e.getMessage());
     }
+
+    @Test
+    void tooFewFitOnlyBecauseHostsCannotBeReachedIsUnavailableNotRejected() {
+        GantryException e = assertThrows(GantryException.class, () -> Placement.choose(
+                new Placement.Request(2, 0, 4, 1), List.of(
+                        host("a", 0, Set.of(), 16, 0),
+                        host("b", 0, Set.of(), 16, 14),
+                        Placement.HostLoad.unusable("c", "unreachable (timeout)"))));
+        assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
+        assertEquals("cannot place the job while 1 host(s) cannot be reached (c: unreachable (timeout)); 1 of the 2 "
+                + "host(s) it needs fit among the others. Retry when they are back, or fix their address",
+                e.getMessage());
+    }
 }
