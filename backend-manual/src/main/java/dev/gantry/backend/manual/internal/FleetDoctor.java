@@ -5,6 +5,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
 import dev.gantry.hosts.HostDoctor;
+import dev.gantry.hosts.probe.SettingNames;
 import dev.gantry.hosts.SshHost;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,12 +22,15 @@ final class FleetDoctor {
         this.settings = settings;
     }
 
+    /** The keys the probe's advice points at, as users write them. */
+    private static final SettingNames SETTING_NAMES = SettingNames.under("backends.manual");
+
     List<HostReport> reports(Optional<Plan> plan) {
         List<HostReport> reports = new ArrayList<>();
         for (FleetHost host : fleet.hosts()) {
             try {
                 reports.add(HostDoctor.examine(host.host(), host.workDir(), plan,
-                        settings.container().runtime().configName()));
+                        settings.container().runtime().configName(), SETTING_NAMES));
             } catch (GantryException e) {
                 if (!host.remote()) {
                     throw e;

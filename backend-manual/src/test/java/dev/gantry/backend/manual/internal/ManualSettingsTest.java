@@ -125,6 +125,28 @@ class ManualSettingsTest {
     }
 
     @Test
+    void aHostsLeftOutLoginKeysAreReportedWithEveryOtherProblemAtTheHostThatShouldHoldThem() {
+        Map<String, SourceLocation> at = Map.of("", new SourceLocation("gantry.yaml", 3, 5),
+                "cancelGrace", new SourceLocation("gantry.yaml", 4, 18),
+                "hosts", new SourceLocation("gantry.yaml", 6, 7),
+                "hosts[0]", new SourceLocation("gantry.yaml", 6, 9),
+                "hosts[0].address", new SourceLocation("gantry.yaml", 6, 18),
+                "hosts[0].port", new SourceLocation("gantry.yaml", 7, 15));
+        GantryException e = assertThrows(GantryException.class, () -> ManualSettings.bind(new BackendConfig("manual",
+                Map.of("transport", "ssh", "cancelGrace", "soon", "hosts[0].address", "10.0.0.4",
+                        "hosts[0].port", "0"), at), CONTEXT));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                "gantry.yaml:4:18: backends.manual.cancelGrace: must be a duration such as 30s, 5m or 2h, got 'soon'",
+                "gantry.yaml:7:15: backends.manual.hosts[0].port: must be a TCP port from 1 to 65535, got '0'",
+                "gantry.yaml:6:9: backends.manual.hosts[0].user: is required (here or as defaults.user): the login "
+                        + "user, e.g. azureuser",
+                "gantry.yaml:6:9: backends.manual.hosts[0].identityFile: is required (here or as "
+                        + "defaults.identityFile), or set agent: true to use the keys in ssh-agent"),
+                e.problems().stream().map(Problem::toString).toList());
+    }
+
+    @Test
     void relativeWorkDirIsRefused() {
         GantryException e = failure(Map.of("workDir", "jobs"));
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
