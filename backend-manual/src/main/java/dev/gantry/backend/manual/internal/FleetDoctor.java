@@ -23,7 +23,7 @@ final class FleetDoctor {
     }
 
     /** The keys the probe's advice points at, as users write them. */
-    private static final SettingNames SETTING_NAMES = SettingNames.under("backends.manual");
+    private static final SettingNames SETTING_NAMES = SettingNames.under(Fleets.SETTINGS);
 
     List<HostReport> reports(Optional<Plan> plan) {
         List<HostReport> reports = new ArrayList<>();

@@ -16,6 +16,8 @@ import java.util.Optional;
 final class Fleets {
     /** The limit of each file and process command on an SSH host. */
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+    /** Where this backend's settings live in gantry.yaml, for the hosts module's messages about them. */
+    static final String SETTINGS = "backends.manual";
 
     private Fleets() {
     }
@@ -28,7 +30,7 @@ final class Fleets {
         FleetHost only = new FleetHost(host, settings.workDir().toString(),
                 JobEnvironment.Rendezvous.singleNode().masterAddress(),
                 Optional.of(System.getProperty("user.dir")), false, new EvictionWatch(host, settings.spot()),
-                new ContainerLaunch(host, settings.container()));
+                new ContainerLaunch(host, settings.container(), SETTINGS));
         return new Fleet(List.of(only), () -> { });
     }
 
@@ -43,7 +45,7 @@ final class Fleets {
             SpotSettings own = new SpotSettings(entry.spot() ? SpotSettings.Spot.TRUE : SpotSettings.Spot.FALSE,
                     shared.endpoint(), shared.eventsEnabled(), shared.acknowledge(), entry.vmName());
             members.add(new FleetHost(host, entry.workDir(), entry.target().host(), Optional.empty(), true,
-                    new EvictionWatch(host, own), new ContainerLaunch(host, settings.container())));
+                    new EvictionWatch(host, own), new ContainerLaunch(host, settings.container(), SETTINGS)));
         }
         return new Fleet(members, pool::close);
     }
