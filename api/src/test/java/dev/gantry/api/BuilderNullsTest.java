@@ -72,4 +72,27 @@ class BuilderNullsTest {
                 "gpus: must be between 0 and 16, got -1"),
                 e.problems().stream().map(Problem::toString).toList());
     }
+
+    @Test
+    void aPlanBuilderNamesEveryNullInOneException() {
+        Workload w = Workload.builder("ok").phase(Phase.INFERENCE).model(ModelClass.SMALL).command("serve").build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Plan.builder(w, null)
+                .region(null).reason(null, "x").reasons(null).alternatives(Arrays.asList((Alternative) null))
+                .warning(null).image(null).boot(null).build());
+        assertEquals("invalid plan: reasons[0]: a reason's rule and text must not be null; reasons: must not be null; "
+                + "give an empty list for none; vmSize: must not be null; region: must not be null; image: must not "
+                + "be null; boot: must not be null; alternatives[0]: must not be null; warnings[0]: must not be null",
+                e.getMessage());
+    }
+
+    @Test
+    void aCapabilitiesBuilderNamesEveryNullInOneException() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
+                dev.gantry.api.backend.Capabilities.builder().gpuVendors(java.util.Collections.singleton(null))
+                        .evictions(null).build());
+        assertEquals("invalid capabilities: gpuVendors: must not contain null; evictions: must not be null; leave it "
+                + "unset for ENDS_PREEMPTED", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> dev.gantry.api.backend.Capabilities.builder()
+                .gpuVendors(null).build());
+    }
 }
