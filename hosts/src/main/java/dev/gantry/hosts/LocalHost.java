@@ -319,7 +319,7 @@ public final class LocalHost implements Host {
     }
 
     private static GantryException io(String what, IOException e) {
-        return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "local transport could not " + what + ": "
+        return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "this machine could not " + what + ": "
                 + e.getMessage(), e);
     }
 
