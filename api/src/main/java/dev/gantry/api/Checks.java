@@ -29,6 +29,23 @@ final class Checks {
         }
     }
 
+    /** Runs a construction, keeping its problems as they are; empty when it found any. */
+    <T> java.util.Optional<T> attempt(java.util.function.Supplier<T> construction) {
+        try {
+            return java.util.Optional.ofNullable(construction.get());
+        } catch (GantryException e) {
+            if (e.problems().isEmpty()) {
+                throw e;
+            }
+            problems.addAll(e.problems());
+            return java.util.Optional.empty();
+        }
+    }
+
+    boolean isEmpty() {
+        return problems.isEmpty();
+    }
+
     void throwIfAny() {
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.SPEC_INVALID, problems);

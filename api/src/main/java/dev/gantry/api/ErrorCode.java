@@ -18,7 +18,11 @@ public enum ErrorCode {
     UNKNOWN_BACKEND(true),
     /** Two installed providers claim the same backend name. */
     DUPLICATE_BACKEND(false),
-    /** The backend exists but cannot be used (not implemented yet, or its service is unreachable). */
+    /**
+     * The backend's host, login node or service cannot be reached (the message names the address, {@code host:port},
+     * and the setting that holds it), or the backend cannot be used here at all (not implemented yet); retry later or
+     * fix the address. Never a verdict on the plan: that is {@link #PLAN_REJECTED}.
+     */
     BACKEND_UNAVAILABLE(false),
     /** The backend refused a plan it cannot place. */
     PLAN_REJECTED(false),

@@ -101,7 +101,11 @@ public record Plan(
         return new Builder(workload, vmSize);
     }
 
-    /** Builder for {@link Plan}; nodes default to the workload's, region to {@code local}, prices to zero. */
+    /**
+     * Builder for {@link Plan}; nodes default to the workload's, region to {@code local}, prices to zero. No setter
+     * throws: a null where a value is needed (the workload, a reason, a warning) is named by {@link #build()},
+     * together with every other, in one IllegalArgumentException (a plan is built by code, not written by a user).
+     */
     public static final class Builder {
         private final Workload workload;
         private final VmSize vmSize;
@@ -119,11 +123,12 @@ public record Plan(
         private final List<String> warnings = new ArrayList<>();
         private CatalogInfo catalog = new CatalogInfo("none", LocalDate.EPOCH);
         private NodeBoot boot = NodeBoot.none();
+        private final List<String> nulls = new ArrayList<>();
 
         private Builder(Workload workload, VmSize vmSize) {
-            this.workload = Objects.requireNonNull(workload, "workload");
-            this.vmSize = Objects.requireNonNull(vmSize, "vmSize");
-            this.nodes = workload.resources().nodes();
+            this.workload = workload;
+            this.vmSize = vmSize;
+            this.nodes = workload == null ? 1 : workload.resources().nodes();
         }
 
         public Builder region(String value) {
@@ -141,6 +146,7 @@ public record Plan(
             return this;
         }
 
+        /** The price per hour; unset (or null), zero. */
         public Builder pricePerHour(HourlyPrice value) {
             this.pricePerHour = value;
             return this;
@@ -167,18 +173,20 @@ public record Plan(
         }
 
         public Builder reason(String rule, String text) {
-            reasons.add(new Reason(rule, text));
+            if (rule == null || text == null) {
+                nulls.add("reasons[" + reasons.size() + "]: a reason's rule and text must not be null");
+            } else {
+                reasons.add(new Reason(rule, text));
+            }
             return this;
         }
 
         public Builder reasons(List<Reason> values) {
-            reasons.addAll(values);
-            return this;
+            return addAll("reasons", reasons, values);
         }
 
         public Builder alternatives(List<Alternative> values) {
-            alternatives.addAll(values);
-            return this;
+            return addAll("alternatives", alternatives, values);
         }
 
         public Builder warning(String text) {
@@ -196,10 +204,51 @@ public record Plan(
             return this;
         }
 
+        private <T> Builder addAll(String field, List<T> into, List<T> values) {
+            if (values == null) {
+                nulls.add(field + ": must not be null; give an empty list for none");
+            } else {
+                into.addAll(values);
+            }
+            return this;
+        }
+
+        /** The plan; IllegalArgumentException naming every null where a value is needed, and a node count below 1. */
         public Plan build() {
+            List<String> problems = new ArrayList<>(nulls);
+            required(problems, "workload", workload);
+            required(problems, "vmSize", vmSize);
+            required(problems, "region", region);
+            required(problems, "image", image);
+            required(problems, "orchestrator", orchestrator);
+            required(problems, "catalog", catalog);
+            required(problems, "boot", boot);
+            elements(problems, "reasons", reasons);
+            elements(problems, "alternatives", alternatives);
+            elements(problems, "warnings", warnings);
+            if (nodes < 1) {
+                problems.add("nodes: must be >= 1, got " + nodes);
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("invalid plan: " + String.join("; ", problems));
+            }
             HourlyPrice price = pricePerHour != null ? pricePerHour : HourlyPrice.usd(0, nodes);
             return new Plan(workload, vmSize, region, nodes, spot, price, estimatedHours, estimatedCost, image,
                     orchestrator, reasons, alternatives, warnings, catalog, boot);
+        }
+
+        private static void required(List<String> problems, String field, Object value) {
+            if (value == null) {
+                problems.add(field + ": must not be null");
+            }
+        }
+
+        private static void elements(List<String> problems, String field, List<?> values) {
+            for (int i = 0; i < values.size(); i++) {
+                if (values.get(i) == null) {
+                    problems.add(field + "[" + i + "]: must not be null");
+                }
+            }
         }
     }
 }

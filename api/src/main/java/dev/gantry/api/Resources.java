@@ -103,8 +103,9 @@ public record Resources(
             return this;
         }
 
+        /** The GPU vendor; null is a problem {@link #build()} reports with the others. */
         public Builder gpuVendor(GpuVendor vendor) {
-            this.gpuVendor = Objects.requireNonNull(vendor, "gpuVendor");
+            this.gpuVendor = vendor;
             return this;
         }
 
@@ -123,13 +124,26 @@ public record Resources(
             return this;
         }
 
+        /** The interconnect; null is a problem {@link #build()} reports with the others. */
         public Builder interconnect(Interconnect interconnect) {
-            this.interconnect = Objects.requireNonNull(interconnect, "interconnect");
+            this.interconnect = interconnect;
             return this;
         }
 
+        /**
+         * The resources, or SPEC_INVALID listing every problem under these fields' own names ({@code gpus}). Inside a
+         * workload, give the builder to {@link Workload.Builder#resources(Builder)}: its problems are then listed with
+         * the workload's, as {@code resources.gpus}.
+         */
         public Resources build() {
-            return new Resources(gpus, gpuMemoryGib, gpuVendor, vcpus, memoryGib, nodes, interconnect);
+            Checks checks = new Checks();
+            checks.require(gpuVendor != null, "gpuVendor", "must not be null; leave it unset for any vendor");
+            checks.require(interconnect != null, "interconnect", "must not be null; leave it unset for any");
+            java.util.Optional<Resources> built = checks.attempt(() -> new Resources(gpus, gpuMemoryGib,
+                    gpuVendor == null ? GpuVendor.ANY : gpuVendor, vcpus, memoryGib, nodes,
+                    interconnect == null ? Interconnect.ANY : interconnect));
+            checks.throwIfAny();
+            return built.orElseThrow();
         }
     }
 }

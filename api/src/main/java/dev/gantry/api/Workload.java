@@ -163,13 +163,19 @@ public record Workload(
                 + model.name().toLowerCase(Locale.ROOT) + ", " + resources + "]";
     }
 
-    /** Builder for {@link Workload}. Phase and model class are required. */
+    /**
+     * Builder for {@link Workload}. Phase and model class are required. No setter throws: a null where a value is
+     * needed (an element of the command, an env value, the resources) is a problem that {@link #build()} reports with
+     * every other problem of the workload, in one SPEC_INVALID, each with its full path ({@code command[2]},
+     * {@code resources.gpus}). A null for an optional part (container, checkpoint, budget, spot...) leaves it unset.
+     */
     public static final class Builder {
         private final String name;
         private final Map<String, String> labels = new LinkedHashMap<>();
         private Phase phase;
         private ModelClass model;
         private Resources resources = Resources.defaults();
+        private Resources.Builder resourcesBuilder;
         private Optional<ModelSize> modelSize = Optional.empty();
         private Optional<ContainerSpec> container = Optional.empty();
         private final List<String> command = new ArrayList<>();
@@ -182,18 +188,28 @@ public record Workload(
         private Optional<Budget> budget = Optional.empty();
         private Optional<RuntimeEstimate> estimate = Optional.empty();
         private Optimize optimize = Optimize.COST;
+        /** Nulls given where a value is needed, reported by {@link #build()}. */
+        private final Checks nulls = new Checks();
 
         private Builder(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            this.name = name;
         }
 
         public Builder label(String key, String value) {
-            labels.put(key, value);
+            if (key == null || value == null) {
+                nulls.add(Problem.of("metadata.labels." + key, "a label's key and value must not be null"));
+            } else {
+                labels.put(key, value);
+            }
             return this;
         }
 
         public Builder labels(Map<String, String> values) {
-            labels.putAll(values);
+            if (values == null) {
+                nulls.add(Problem.of("metadata.labels", "must not be null; give an empty map for no labels"));
+            } else {
+                values.forEach(this::label);
+            }
             return this;
         }
 
@@ -208,7 +224,22 @@ public record Workload(
         }
 
         public Builder resources(Resources resources) {
-            this.resources = Objects.requireNonNull(resources, "resources");
+            if (resources == null) {
+                nulls.add(Problem.of("resources", "must not be null; leave it unset for the defaults"));
+            } else {
+                this.resources = resources;
+                this.resourcesBuilder = null;
+            }
+            return this;
+        }
+
+        /** Resources built with the workload, so that their problems are listed with its own as {@code resources.*}. */
+        public Builder resources(Resources.Builder builder) {
+            if (builder == null) {
+                nulls.add(Problem.of("resources", "must not be null; leave it unset for the defaults"));
+            } else {
+                this.resourcesBuilder = builder;
+            }
             return this;
         }
 
@@ -218,7 +249,7 @@ public record Workload(
         }
 
         public Builder container(String image) {
-            this.container = Optional.of(new ContainerSpec(image));
+            this.container = Optional.ofNullable(image).map(ContainerSpec::new);
             return this;
         }
 
@@ -227,14 +258,19 @@ public record Workload(
             return this;
         }
 
+        /** The program and its arguments; a null list, or a null element, is reported by {@link #build()}. */
         public Builder command(List<String> argv) {
             command.clear();
-            command.addAll(argv);
+            if (argv == null) {
+                nulls.add(Problem.of("command", "must not be null; give the program and its arguments"));
+            } else {
+                command.addAll(argv);
+            }
             return this;
         }
 
         public Builder command(String... argv) {
-            return command(List.of(argv));
+            return command(argv == null ? null : java.util.Arrays.asList(argv));
         }
 
         public Builder workingDir(String dir) {
@@ -243,17 +279,29 @@ public record Workload(
         }
 
         public Builder env(String key, String value) {
-            env.put(key, value);
+            if (key == null || value == null) {
+                nulls.add(Problem.of("env." + key, "an environment variable's name and value must not be null"));
+            } else {
+                env.put(key, value);
+            }
             return this;
         }
 
         public Builder env(Map<String, String> values) {
-            env.putAll(values);
+            if (values == null) {
+                nulls.add(Problem.of("env", "must not be null; give an empty map for no variables"));
+            } else {
+                values.forEach(this::env);
+            }
             return this;
         }
 
         public Builder secret(String name, SecretRef ref) {
-            secrets.put(name, ref);
+            if (name == null || ref == null) {
+                nulls.add(Problem.of("secrets." + name, "a secret's name and reference must not be null"));
+            } else {
+                secrets.put(name, ref);
+            }
             return this;
         }
 
@@ -262,15 +310,19 @@ public record Workload(
             return this;
         }
 
-        /** The spot policy; unset, the configuration's default applies (else never). */
+        /** The spot policy; unset (or null), the configuration's default applies (else never). */
         public Builder spot(SpotPolicy policy) {
-            this.spot = Optional.of(Objects.requireNonNull(policy, "spot"));
+            this.spot = Optional.ofNullable(policy);
             return this;
         }
 
         public Builder regions(List<String> values) {
             regions.clear();
-            regions.addAll(values);
+            if (values == null) {
+                nulls.add(Problem.of("regions", "must not be null; give an empty list for any region"));
+            } else {
+                regions.addAll(values);
+            }
             return this;
         }
 
@@ -285,17 +337,55 @@ public record Workload(
         }
 
         public Builder optimize(Optimize value) {
-            this.optimize = Objects.requireNonNull(value, "optimize");
+            if (value == null) {
+                nulls.add(Problem.of("optimize", "must not be null; leave it unset for cost"));
+            } else {
+                this.optimize = value;
+            }
             return this;
         }
 
+        /** The workload, or SPEC_INVALID listing every problem found, the resources' included. */
         public Workload build() {
             Checks checks = new Checks();
+            checks.require(name != null, "metadata.name", "must not be null; give the workload's name");
             checks.require(phase != null, "phase", "is required: training or inference");
             checks.require(model != null, "model", "is required: generative, complex or small");
+            checks.attempt(() -> {
+                nulls.throwIfAny();
+                return null;
+            });
+            List<String> argv = withoutNulls(command, "command", checks);
+            List<String> regionNames = withoutNulls(regions, "regions", checks);
+            Optional<Resources> bound = resourcesBuilder == null ? Optional.of(resources)
+                    : checks.attempt(() -> {
+                        try {
+                            return resourcesBuilder.build();
+                        } catch (GantryException e) {
+                            if (e.problems().isEmpty()) {
+                                throw e;
+                            }
+                            throw GantryException.invalid(e.code(), e.problems().stream()
+                                    .map(p -> p.under("resources")).toList());
+                        }
+                    });
+            // The workload's own checks run on what could be read, so that one round lists every problem. The
+            // stand-ins for a missing phase or model are never returned: they only let the other checks run.
+            Optional<Workload> built = checks.attempt(() -> new Workload(name == null ? "unnamed" : name, labels,
+                    phase == null ? Phase.INFERENCE : phase, model == null ? ModelClass.SMALL : model,
+                    bound.orElse(Resources.defaults()), modelSize, container, argv, workingDir, env, secrets,
+                    checkpoint, spot, regionNames, budget, estimate, optimize));
             checks.throwIfAny();
-            return new Workload(name, labels, phase, model, resources, modelSize, container, command, workingDir, env,
-                    secrets, checkpoint, spot, regions, budget, estimate, optimize);
+            return built.orElseThrow();
+        }
+
+        private static List<String> withoutNulls(List<String> items, String field, Checks checks) {
+            List<String> kept = new ArrayList<>();
+            for (int i = 0; i < items.size(); i++) {
+                checks.require(items.get(i) != null, field + "[" + i + "]", "must not be null");
+                kept.add(items.get(i) == null ? "x" : items.get(i)); // a stand-in that passes, so one problem per null
+            }
+            return kept;
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.gantry.hosts.probe.PlanFit;
 import dev.gantry.hosts.probe.ProbeFinding;
 import dev.gantry.hosts.probe.ProbeReport;
 import dev.gantry.hosts.probe.ProbeScript;
+import dev.gantry.hosts.probe.SettingNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,9 +30,10 @@ public final class HostDoctor {
     private HostDoctor() {
     }
 
-    public static HostReport examine(Host host, String workDir, Optional<Plan> plan, String containerRuntime) {
+    public static HostReport examine(Host host, String workDir, Optional<Plan> plan, String containerRuntime,
+                                     SettingNames names) {
         return report(host.name(), host.run(ProbeScript.argv(workDir), PROBE_TIMEOUT), workDir, plan,
-                containerRuntime);
+                containerRuntime, names);
     }
 
     /**
@@ -40,12 +42,13 @@ public final class HostDoctor {
      *
      * @param name the host's name in the report
      * @param output what {@link ProbeScript#TEXT} printed there
+     * @param names the backend's names of the settings the advice points at
      */
     public static HostReport report(String name, String output, String workDir, Optional<Plan> plan,
-                                    String containerRuntime) {
+                                    String containerRuntime, SettingNames names) {
         HostFacts facts = ProbeReport.parse(output, workDir);
-        List<ProbeFinding> findings = plan.map(p -> PlanFit.evaluate(facts, p, containerRuntime))
-                .orElseGet(() -> PlanFit.survey(facts, containerRuntime));
+        List<ProbeFinding> findings = plan.map(p -> PlanFit.evaluate(facts, p, containerRuntime, names))
+                .orElseGet(() -> PlanFit.survey(facts, containerRuntime, names));
         List<HostCheck> checks = new ArrayList<>();
         for (ProbeFinding finding : findings) {
             checks.add(new HostCheck(finding.check().checkName(), HostCheck.Status.valueOf(finding.status().name()),

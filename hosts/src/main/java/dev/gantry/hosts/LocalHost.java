@@ -70,7 +70,7 @@ public final class LocalHost implements Host {
         if (onPath("perl").isPresent()) {
             return new LocalHost("perl");
         }
-        throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "the manual backend's local transport needs "
+        throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "running jobs on this machine needs "
                 + "'setsid' (util-linux) or 'perl' on PATH to start jobs that outlive the CLI; neither was found in "
                 + System.getenv("PATH") + "; install util-linux");
     }
@@ -319,7 +319,7 @@ public final class LocalHost implements Host {
     }
 
     private static GantryException io(String what, IOException e) {
-        return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "local transport could not " + what + ": "
+        return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "this machine could not " + what + ": "
                 + e.getMessage(), e);
     }
 

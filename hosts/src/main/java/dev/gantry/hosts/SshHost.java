@@ -50,6 +50,7 @@ public final class SshHost implements Host {
 
     private final String name;
     private final SshTarget target;
+    private final String addressSetting;
     private final String workDir;
     private final OptionalInt gpus;
     private final SshPool pool;
@@ -60,13 +61,18 @@ public final class SshHost implements Host {
     /**
      * @param name the name messages and job records use
      * @param target how to reach and trust the host
+     * @param addressSetting the backend's setting that holds the host's address, as {@code gantry.yaml} spells it
+     *     (e.g. {@code backends.cyclecloud.address}, with its {@code gantry.yaml:LINE:COL} when known): named when the
+     *     host cannot be reached, so the message says what to fix
      * @param workDir the directory on the host that holds one directory per job
      * @param gpus GPUs to schedule on it when set explicitly; empty: counted with the probe
      * @param timeout the limit of each of the host's file and process commands
      */
-    public SshHost(String name, SshTarget target, String workDir, OptionalInt gpus, SshPool pool, Duration timeout) {
+    public SshHost(String name, SshTarget target, String addressSetting, String workDir, OptionalInt gpus,
+                   SshPool pool, Duration timeout) {
         this.name = Objects.requireNonNull(name, "name");
         this.target = Objects.requireNonNull(target, "target");
+        this.addressSetting = Objects.requireNonNull(addressSetting, "addressSetting");
         this.workDir = Objects.requireNonNull(workDir, "workDir");
         this.gpus = Objects.requireNonNull(gpus, "gpus");
         this.pool = Objects.requireNonNull(pool, "pool");
@@ -91,7 +97,15 @@ public final class SshHost implements Host {
     @Override
     public RemoteResult exec(List<String> argv, Optional<byte[]> stdin, Duration limit) {
         commands.incrementAndGet();
-        return pool.exec(target, argv, stdin, limit);
+        try {
+            return pool.exec(target, argv, stdin, limit);
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.BACKEND_UNAVAILABLE) {
+                throw e;
+            }
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "host " + name + " (" + addressSetting
+                    + ") cannot be reached: " + e.getMessage() + "; retry when it is back, or fix the address", e);
+        }
     }
 
     @Override
@@ -234,8 +248,7 @@ public final class SshHost implements Host {
 
     @Override
     public String run(List<String> argv, Duration limit) {
-        commands.incrementAndGet();
-        return pool.exec(target, argv, Optional.empty(), limit).stdoutText();
+        return exec(argv, Optional.empty(), limit).stdoutText();
     }
 
     @Override
@@ -252,8 +265,7 @@ public final class SshHost implements Host {
     }
 
     private RemoteResult exec(List<String> argv, Optional<byte[]> stdin) {
-        commands.incrementAndGet();
-        return pool.exec(target, argv, stdin, timeout);
+        return exec(argv, stdin, timeout);
     }
 
     private GantryException failed(String what, RemoteResult r) {

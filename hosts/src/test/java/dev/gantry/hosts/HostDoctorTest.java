@@ -11,6 +11,7 @@ import dev.gantry.api.Resources;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
+import dev.gantry.hosts.probe.SettingNames;
 import dev.gantry.tck.BackendFixture;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -24,7 +25,8 @@ class HostDoctorTest {
 
     @Test
     void probesThisMachineAndReportsItsFacts() {
-        HostReport report = HostDoctor.examine(LocalHost.detect(), work.toString(), Optional.empty(), "none");
+        HostReport report = HostDoctor.examine(LocalHost.detect(), work.toString(), Optional.empty(), "none",
+                SettingNames.UNNAMED);
         assertEquals("local", report.host());
         assertTrue(Integer.parseInt(report.facts().get("cpus")) >= 1, report.facts().toString());
         assertTrue(Double.parseDouble(report.facts().get("memoryGib")) > 0, report.facts().toString());
@@ -37,7 +39,8 @@ class HostDoctorTest {
         Workload huge = Workload.builder("huge").phase(Phase.TRAINING).model(ModelClass.SMALL)
                 .resources(Resources.builder().vcpus(100_000).build()).command("true").build();
         Plan plan = Plan.builder(huge, BackendFixture.smallCpuSize()).build();
-        HostReport report = HostDoctor.examine(LocalHost.detect(), work.toString(), Optional.of(plan), "none");
+        HostReport report = HostDoctor.examine(LocalHost.detect(), work.toString(), Optional.of(plan), "none",
+                SettingNames.UNNAMED);
         HostCheck vcpus = report.checks().stream().filter(c -> c.name().equals("cpu.vcpus")).findFirst()
                 .orElseThrow(() -> new AssertionError(report.checks().toString()));
         assertEquals(HostCheck.Status.MISSING, vcpus.status(), vcpus.toString());

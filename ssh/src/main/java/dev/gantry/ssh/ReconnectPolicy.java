@@ -10,7 +10,9 @@ import java.util.random.RandomGenerator;
 
 /**
  * How {@link SshPool} retries a failed connect: exponential backoff with jitter, at most {@code maxAttempts} tries,
- * and never past the target's connect timeout. A refused host key or login is never retried.
+ * and never past the target's connect timeout. Only a handshake that failed after the host accepted the TCP connection
+ * is retried (sshd dropping connections beyond MaxStartups, or restarting); a refused connection, a host that does not
+ * answer, a refused host key or login are never retried.
  *
  * @param maxAttempts    tries in total, first included (1 means no retry)
  * @param initialBackoff pause after the first failure

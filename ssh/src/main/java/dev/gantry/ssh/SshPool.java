@@ -25,7 +25,8 @@ import java.util.random.RandomGenerator;
 /**
  * SSH to many hosts from many threads: one pooled session per {@link SshTarget}, one channel per command or
  * transfer. A session that died (server restart, network cut, keepalives unanswered) is replaced on next use, with
- * exponential backoff and jitter bounded by {@link ReconnectPolicy} and the target's connect timeout. A command that
+ * exponential backoff and jitter bounded by {@link ReconnectPolicy} and the target's connect timeout; a host that
+ * refuses the connection fails at once, one that does not answer after exactly its connect timeout. A command that
  * had started when its connection was lost is never re-sent (it may have run); the caller gets REMOTE_ERROR and
  * decides.
  *
@@ -33,7 +34,8 @@ import java.util.random.RandomGenerator;
  * are not logged: argv may carry values that are not for logs.
  *
  * <p>Errors are {@link GantryException}s: HOST_KEY_REJECTED (with the offered fingerprint and how to trust it),
- * AUTH_FAILED (which user and key), REMOTE_ERROR (naming host:port, with the cause).
+ * AUTH_FAILED (which user and key), BACKEND_UNAVAILABLE (no connection to host:port: refused at once, or no answer
+ * within the connect timeout), REMOTE_ERROR (naming host:port, with the cause).
  */
 public final class SshPool implements AutoCloseable {
 

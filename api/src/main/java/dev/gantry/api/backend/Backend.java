@@ -22,7 +22,8 @@ public interface Backend extends AutoCloseable {
     /**
      * What this backend can do as configured now, which may be less than its provider's (containers only where the
      * cluster has a container runtime, Spot only where hosts can be evicted). Core and the conformance kit go by
-     * this.
+     * this. A capability the provider declares is turned off only for a reason a probe established: when the probe
+     * cannot run (the cluster cannot be reached), this throws its error (BACKEND_UNAVAILABLE) rather than answer no.
      */
     Capabilities capabilities();
 

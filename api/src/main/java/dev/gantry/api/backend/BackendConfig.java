@@ -51,6 +51,15 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return "backends." + backend + "." + key;
     }
 
+    /**
+     * The full name of a setting with where it was read, for messages about its value that are not configuration
+     * problems (an address that cannot be reached): {@code backends.cyclecloud.address at gantry.yaml:4:12}, or the
+     * name alone when the key was not read from a file.
+     */
+    public String describe(String key) {
+        return qualifiedKey(key) + locationOf(key).map(where -> " at " + where).orElse("");
+    }
+
     public static BackendConfig empty(String backend) {
         return new BackendConfig(backend, Map.of());
     }
@@ -164,9 +173,14 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         String dotted = prefix + ".";
         values.forEach((key, value) -> {
             if (key.startsWith(dotted)) {
-                String rest = key.substring(dotted.length());
-                inner.put(rest, value);
-                locationOf(key).ifPresent(where -> innerLocations.put(rest, where));
+                inner.put(key.substring(dotted.length()), value);
+            }
+        });
+        locations.forEach((key, where) -> {
+            if (key.equals(prefix)) {
+                innerLocations.put("", where); // the mapping itself: where its left-out keys belong
+            } else if (key.startsWith(dotted)) {
+                innerLocations.put(key.substring(dotted.length()), where);
             }
         });
         return new BackendConfig(backend + "." + prefix, inner, innerLocations);
@@ -191,10 +205,21 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(problem(key, message)));
     }
 
-    /** The problem with one key of these settings, located where it was read. */
+    /**
+     * The problem with one key of these settings, located where it was read; a key that was not written at all (a
+     * required key left out) is located at the mapping that should hold it ({@code hosts[0]}, or the backend's own
+     * section), where the file reader recorded one.
+     */
     public Problem problem(String key, String message) {
         Problem problem = Problem.of(qualifiedKey(key), message);
-        return locationOf(key).map(problem::at).orElse(problem);
+        Optional<SourceLocation> where = locationOf(key);
+        String enclosing = key;
+        while (where.isEmpty() && !values.containsKey(key) && !enclosing.isEmpty()) {
+            int cut = Math.max(enclosing.lastIndexOf('.'), enclosing.lastIndexOf('['));
+            enclosing = cut < 0 ? "" : enclosing.substring(0, cut);
+            where = locationOf(enclosing);
+        }
+        return where.map(problem::at).orElse(problem);
     }
 
     @Override

@@ -99,13 +99,15 @@ public record Capabilities(boolean multiNode, boolean containers, boolean spot, 
             return this;
         }
 
+        /** The GPU vendors; a null set, or a null in it, is named by {@link #build()}. */
         public Builder gpuVendors(Set<GpuVendor> value) {
-            gpuVendors = Set.copyOf(value);
+            gpuVendors = value == null ? null : new java.util.HashSet<>(value);
             return this;
         }
 
+        /** How evictions end; null is named by {@link #build()}. */
         public Builder evictions(EvictionHandling value) {
-            evictions = Objects.requireNonNull(value, "evictions");
+            evictions = value;
             return this;
         }
 
@@ -119,7 +121,20 @@ public record Capabilities(boolean multiNode, boolean containers, boolean spot, 
             return this;
         }
 
+        /** The capabilities; IllegalArgumentException naming every null given (a set, an element, evictions). */
         public Capabilities build() {
+            java.util.List<String> problems = new java.util.ArrayList<>();
+            if (gpuVendors == null) {
+                problems.add("gpuVendors: must not be null; give an empty set for no GPUs");
+            } else if (gpuVendors.contains(null)) {
+                problems.add("gpuVendors: must not contain null");
+            }
+            if (evictions == null) {
+                problems.add("evictions: must not be null; leave it unset for " + EvictionHandling.ENDS_PREEMPTED);
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("invalid capabilities: " + String.join("; ", problems));
+            }
             return new Capabilities(multiNode, containers, spot, nativeDependencies, followLogs, gpuVendors,
                     evictions, mergedLogs, placesByRegion);
         }

@@ -70,8 +70,8 @@ public final class CycleCloudBackendProvider implements BackendProvider {
                     + " pin its key with hostKeyFingerprint or knownHosts");
         }
         SshPool pool = new SshPool();
-        SshHost login = new SshHost(settings.login().host(), settings.login(), settings.workDir(), OptionalInt.empty(),
-                pool, FILE_COMMAND_TIMEOUT);
+        SshHost login = new SshHost(settings.login().host(), settings.login(), config.describe(
+                SshLoginSettings.ADDRESS), settings.workDir(), OptionalInt.empty(), pool, FILE_COMMAND_TIMEOUT);
         LoginNode node = new LoginNode(login, settings.binDir().map(d -> d + "/").orElse(""));
         return switch (settings.scheduler()) {
             case SLURM -> new SlurmBackend(node, settings, context, CAPABILITIES, pool::close);

@@ -23,10 +23,13 @@ final class ConfigFileBinder {
     static final List<String> RUNS_FIELDS = List.of("pollInterval", "maxJobs");
     static final List<String> SPOT_FIELDS = List.of("onDemandAfterEvictions", "nextRegionAfterEvictions");
 
-    /** Where settings written at the wrong level belong, for "unknown field" messages. */
+    /**
+     * Where core's settings written at the wrong level belong, for "unknown field" messages. A backend's settings are
+     * the backend's to name (its keys, listed by {@code gantry backends}): core spells none of them here.
+     */
     static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults",
-            "scheduler", "under advice", "dir", "under state", "url", "under state",
-            "transport", "under backends.<backend>", "pollInterval", "under runs", "maxJobs", "under runs",
+            "scheduler", "under advice", "dir", "under state", "url", "under state", "pollInterval", "under runs",
+            "maxJobs", "under runs",
             "onDemandAfterEvictions", "under spot", "nextRegionAfterEvictions", "under spot");
 
     private final Binder in;
@@ -174,7 +177,7 @@ final class ConfigFileBinder {
         }
         if (!(node.get() instanceof YamlNode.Mapping map)) {
             in.report("backends", in.keyLocation(doc, "backends"), "must be a mapping from backend name to its "
-                    + "settings (e.g. manual: {transport: local}), got " + node.get().describe());
+                    + "settings (each backend's keys: gantry backends --output json), got " + node.get().describe());
             return;
         }
         for (YamlNode.Entry entry : map.entries()) {
@@ -204,9 +207,14 @@ final class ConfigFileBinder {
 
     /**
      * Nested mappings become dotted keys, list elements {@code key[i]}, scalars their text as written; each key's
-     * location is where its value was written.
+     * location is where its value was written. Each mapping and list has its location too ({@code ""} for the
+     * backend's own section, {@code hosts[0]}), so that a backend can point a required key nobody wrote at the place
+     * it belongs.
      */
     static void flatten(YamlNode node, String prefix, Map<String, String> out, Map<String, SourceLocation> where) {
+        if (!(node instanceof YamlNode.Scalar)) {
+            where.put(prefix, node.location());
+        }
         if (node instanceof YamlNode.Mapping map) {
             for (YamlNode.Entry entry : map.entries()) {
                 flatten(entry.value(), FieldPath.join(prefix, entry.key()), out, where);

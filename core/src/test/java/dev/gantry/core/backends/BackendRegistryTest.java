@@ -108,6 +108,51 @@ class BackendRegistryTest {
     }
 
     @Test
+    void aTypoAndWhatTheBackendsOwnBindingFindsComeInOneRound() {
+        // A backend that binds its settings as the SSH backends do: a key file left out is found only by binding.
+        BackendProvider binding = new BackendProvider() {
+            @Override
+            public String name() {
+                return fake.name();
+            }
+
+            @Override
+            public String description() {
+                return fake.description();
+            }
+
+            @Override
+            public dev.gantry.api.backend.Capabilities capabilities() {
+                return fake.capabilities();
+            }
+
+            @Override
+            public List<dev.gantry.api.backend.ConfigKey> configKeys() {
+                return fake.configKeys();
+            }
+
+            @Override
+            public dev.gantry.api.backend.Backend create(BackendConfig config, BackendContext ctx) {
+                throw GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(
+                        config.problem("zonr", "unknown setting; did you mean 'zone'?"),
+                        config.problem("identityFile", "is required, or set agent: true")));
+            }
+        };
+        BackendRegistry registry = new BackendRegistry(List.of(binding));
+        BackendConfig config = new BackendConfig("fake", Map.of("zonr", "c", "colour", "blue"),
+                Map.of("", new SourceLocation("gantry.yaml", 3, 5), "zonr", new SourceLocation("gantry.yaml", 4, 11),
+                        "colour", new SourceLocation("gantry.yaml", 5, 13)));
+        GantryException e = assertThrows(GantryException.class, () -> registry.create("fake", config, context));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                "gantry.yaml:5:13: backends.fake.colour: unknown setting; 'gantry backends --output json' lists the "
+                        + "keys fake accepts",
+                "gantry.yaml:4:11: backends.fake.zonr: unknown setting; did you mean 'zone'?",
+                "gantry.yaml:3:5: backends.fake.identityFile: is required, or set agent: true"),
+                e.problems().stream().map(Object::toString).toList());
+    }
+
+    @Test
     void aSecretGivenInClearIsRefusedWithoutEchoingIt() {
         BackendRegistry registry = new BackendRegistry(List.of(fake));
         GantryException e = assertThrows(GantryException.class,

@@ -105,6 +105,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aKeyNobodyWroteIsLocatedAtTheMappingThatShouldHoldIt() throws IOException {
+        Path file = Files.copy(Path.of("src/test/resources/config/full.yaml"), work.resolve("gantry.yaml"));
+        BackendConfig manual = load(Map.of(), Map.of()).backendConfig("manual");
+        assertEquals(file + ":9:9: backends.manual.hosts[0].identityFile: is required",
+                manual.problem("hosts[0].identityFile", "is required").toString());
+        assertEquals(file + ":7:5: backends.manual.masterPort: is required",
+                manual.problem("masterPort", "is required").toString());
+        assertEquals(Optional.of(new SourceLocation(file.toString(), 9, 9)),
+                manual.subset("hosts[0]").problem("user", "is required").location());
+    }
+
+    @Test
     void lookupOrderIsExplicitThenWorkingDirectoryThenHome() throws IOException {
         Files.createDirectories(home.resolve(".gantry"));
         Files.writeString(home.resolve(".gantry/config.yaml"), "backend: aks\n");

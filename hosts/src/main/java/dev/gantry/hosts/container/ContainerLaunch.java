@@ -28,10 +28,16 @@ public final class ContainerLaunch {
 
     private final Host host;
     private final ContainerSettings settings;
+    private final String settingsPrefix;
 
-    public ContainerLaunch(Host host, ContainerSettings settings) {
+    /**
+     * @param settingsPrefix where the backend's container settings live, as users write them
+     *     ({@code backends.manual}): problems name {@code PREFIX.containerRuntime}, never a backend of our choosing
+     */
+    public ContainerLaunch(Host host, ContainerSettings settings, String settingsPrefix) {
         this.host = host;
         this.settings = settings;
+        this.settingsPrefix = java.util.Objects.requireNonNull(settingsPrefix, "settingsPrefix");
     }
 
     /** The command the wrapper runs and the variables the runtime process needs in its environment. */
@@ -49,15 +55,14 @@ public final class ContainerLaunch {
         Workload workload = plan.workload();
         workload.container().ifPresent(container -> {
             if (!settings.enabled()) {
-                problems.add(Problem.of("container.image", "the manual backend has no container runtime configured "
-                        + "and cannot run the image '" + container.image() + "'; set containerRuntime: podman (or "
-                        + "docker) in the manual backend's settings, or remove container to run the command "
-                        + "directly"));
+                problems.add(Problem.of("container.image", "no container runtime is configured to run the image '"
+                        + container.image() + "'; set " + settingsPrefix + "." + ContainerSettings.RUNTIME
+                        + " to podman (or docker), or remove container to run the command directly"));
             }
         });
         if (runs(workload) && plan.nodes() > 1) {
             ContainerCommand.networkOption(settings.runOptions()).filter(network -> !network.equals("host"))
-                    .ifPresent(network -> problems.add(Problem.of("backends.manual." + ContainerSettings.RUN_OPTIONS,
+                    .ifPresent(network -> problems.add(Problem.of(settingsPrefix + "." + ContainerSettings.RUN_OPTIONS,
                             "chooses the container network '" + network + "', but the " + plan.nodes() + " ranks of "
                                     + "this job meet at MASTER_ADDR:MASTER_PORT, an address of rank 0's host, "
                                     + "which only the host's network reaches; remove the network option (Gantry "

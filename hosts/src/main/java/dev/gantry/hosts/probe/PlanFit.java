@@ -51,8 +51,14 @@ public final class PlanFit {
      * @param containerRuntime the manual backend's configured runtime: {@code docker}, {@code podman} or {@code none}
      */
     public static List<ProbeFinding> evaluate(HostFacts host, Plan plan, String containerRuntime) {
+        return evaluate(host, plan, containerRuntime, SettingNames.UNNAMED);
+    }
+
+    /** The same, its advice naming the backend's own settings. */
+    public static List<ProbeFinding> evaluate(HostFacts host, Plan plan, String containerRuntime,
+                                              SettingNames names) {
         Objects.requireNonNull(plan, "plan");
-        return findings(host, Needs.of(plan), runtime(containerRuntime));
+        return findings(host, Needs.of(plan), runtime(containerRuntime), names);
     }
 
     /**
@@ -61,8 +67,13 @@ public final class PlanFit {
      * reported as found.
      */
     public static List<ProbeFinding> survey(HostFacts host, String containerRuntime) {
+        return survey(host, containerRuntime, SettingNames.UNNAMED);
+    }
+
+    /** The same, its advice naming the backend's own settings. */
+    public static List<ProbeFinding> survey(HostFacts host, String containerRuntime, SettingNames names) {
         Objects.requireNonNull(host, "host");
-        return findings(host, Needs.ofHost(host), runtime(containerRuntime));
+        return findings(host, Needs.ofHost(host), runtime(containerRuntime), names);
     }
 
     /** The MISSING findings as validation problems, each under the spec field it concerns. */
@@ -85,19 +96,19 @@ public final class PlanFit {
         return containerRuntime;
     }
 
-    private static List<ProbeFinding> findings(HostFacts host, Needs needs, String runtime) {
+    private static List<ProbeFinding> findings(HostFacts host, Needs needs, String runtime, SettingNames names) {
         Objects.requireNonNull(host, "host");
         List<ProbeFinding> out = new ArrayList<>();
         out.add(gpuCount(host, needs));
         out.add(gpuVendor(host, needs));
         out.add(gpuMemory(host, needs));
         out.add(gpuDriver(host, needs));
-        out.add(containerRuntime(host, runtime));
+        out.add(containerRuntime(host, runtime, names));
         out.add(nvidiaRuntime(host, needs, runtime));
         out.add(infiniband(host, needs));
         out.add(vcpus(host, needs));
         out.add(memory(host, needs));
-        out.add(disk(host));
+        out.add(disk(host, names));
         out.add(bootMarker(host));
         for (ProbeProblem problem : host.problems()) {
             out.add(new ProbeFinding(Check.PROBE, FindingStatus.WARN, problem.toString(), "readable probe output",
@@ -217,13 +228,13 @@ public final class PlanFit {
         return new ProbeFinding(Check.GPU_DRIVER, FindingStatus.MISSING, found, needed, driverFix(needs.vendor()));
     }
 
-    private static ProbeFinding containerRuntime(HostFacts host, String runtime) {
+    private static ProbeFinding containerRuntime(HostFacts host, String runtime, SettingNames names) {
         if (runtime.equals("none")) {
             return ProbeFinding.ok(Check.CONTAINER_RUNTIME, engineFound(host.docker()) + "; "
                     + engineFound(host.podman()), "none (jobs run on the host)");
         }
         ContainerEngine engine = runtime.equals("docker") ? host.docker() : host.podman();
-        String needed = runtime + " (manual backend's containerRuntime)";
+        String needed = runtime + " (" + names.containerRuntime() + ")";
         return switch (engine.state()) {
             case RUNNING -> ProbeFinding.ok(Check.CONTAINER_RUNTIME, engineFound(engine), needed);
             case UNREACHABLE -> new ProbeFinding(Check.CONTAINER_RUNTIME, FindingStatus.MISSING, engineFound(engine),
@@ -233,7 +244,8 @@ public final class PlanFit {
                             : "run `podman info` on the host and fix what it reports");
             case ABSENT, UNKNOWN -> new ProbeFinding(Check.CONTAINER_RUNTIME, FindingStatus.MISSING,
                     engineFound(engine), needed, "install " + runtime + ", or apply the boot script (it installs "
-                            + "the container runtime when the image lacks it), or set containerRuntime: none");
+                            + "the container runtime when the image lacks it), or set " + names.containerRuntime()
+                            + " to none");
         };
     }
 
@@ -335,7 +347,7 @@ public final class PlanFit {
                 found, needed, "run on a host with at least " + gib(need) + " of memory, or lower resources.memoryGib");
     }
 
-    private static ProbeFinding disk(HostFacts host) {
+    private static ProbeFinding disk(HostFacts host, SettingNames names) {
         String needed = ">= " + gib(LOW_DISK_GIB) + " free for images, checkpoints and logs";
         if (host.disk().isEmpty()) {
             return new ProbeFinding(Check.DISK, FindingStatus.WARN, "unknown (" + host.tool("disk").detail() + ")",
@@ -347,7 +359,7 @@ public final class PlanFit {
             return ProbeFinding.ok(Check.DISK, found, needed);
         }
         return new ProbeFinding(Check.DISK, disk.freeGib() < MIN_DISK_GIB ? FindingStatus.MISSING : FindingStatus.WARN,
-                found, needed, "free space, or point the manual backend's workDir at a larger disk (on Azure VMs "
+                found, needed, "free space, or point " + names.workDir() + " at a larger disk (on Azure VMs "
                         + "the temporary disk /mnt is large but is wiped on deallocation)");
     }
 

@@ -45,18 +45,18 @@ class ContainerLaunchTest {
 
     @Test
     void anImageWithoutARuntimeNamesTheImageAndTheSetting() {
-        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), ContainerSettings.none());
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), ContainerSettings.none(), "backends.manual");
         Plan plan = Plan.builder(workload().build(), CPU).build();
         assertFalse(launch.runs(plan.workload()));
-        assertEquals(List.of(Problem.of("container.image", "the manual backend has no container runtime configured "
-                + "and cannot run the image 'localhost/gantry-test-busybox:latest'; set containerRuntime: podman (or "
-                + "docker) in the manual backend's settings, or remove container to run the command directly")),
+        assertEquals(List.of(Problem.of("container.image", "no container runtime is configured to run the image "
+                + "'localhost/gantry-test-busybox:latest'; set backends.manual.containerRuntime to podman (or docker), "
+                + "or remove container to run the command directly")),
                 launch.problems(plan));
     }
 
     @Test
     void aConfiguredRuntimeAcceptsTheImageAndRefusesAnUnmountableCheckpoint() {
-        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB);
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB, "backends.manual");
         assertEquals(List.of(), launch.problems(Plan.builder(workload().build(), CPU).build()));
         Workload odd = workload().checkpoint(new Checkpoint("/mnt/a:b", Duration.ofMinutes(5))).build();
         assertEquals(List.of("checkpoint.path"),
@@ -67,7 +67,7 @@ class ContainerLaunchTest {
     void aMultiNodeContainerJobRefusesANetworkTheRanksCannotMeetOn() {
         ContainerSettings isolated = new ContainerSettings(ContainerRuntime.PODMAN, "podman", List.of(),
                 ContainerSettings.DEFAULT_ULIMITS, List.of("--network=none"));
-        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), isolated);
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), isolated, "backends.manual");
         assertEquals(List.of(), launch.problems(Plan.builder(workload().build(), CPU).build()),
                 "one node may keep its own network");
         List<Problem> problems = launch.problems(Plan.builder(workload().build(), CPU).nodes(2).build());
@@ -80,7 +80,7 @@ class ContainerLaunchTest {
 
     @Test
     void aWorkloadWithoutImageRunsDirectlyEvenWithARuntime() {
-        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB);
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB, "backends.manual");
         assertFalse(launch.runs(workload().container((dev.gantry.api.ContainerSpec) null).build()));
     }
 
@@ -96,7 +96,7 @@ class ContainerLaunchTest {
         env.put("PEM", "line one\nline two");
         env.put("GANTRY_JOB_ID", "job-a");
 
-        ContainerLaunch launch = new ContainerLaunch(host, DOCKER_STUB);
+        ContainerLaunch launch = new ContainerLaunch(host, DOCKER_STUB, "backends.manual");
         ContainerLaunch.Launch prepared = launch.prepare(Plan.builder(w, CPU).build(), "job-a", 0, job,
                 launch.envFile(w, env), GpuSlice.none());
 
@@ -117,7 +117,7 @@ class ContainerLaunchTest {
 
     @Test
     void aMultiLineValueTheRuntimeWouldReadItselfIsRefusedNamingEveryOne() {
-        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB);
+        ContainerLaunch launch = new ContainerLaunch(LocalHost.detect(), DOCKER_STUB, "backends.manual");
         Workload w = workload().env("PATH", "/a\n/b").env("LD_PRELOAD", "x\ny").env("FINE", "one\ntwo")
                 .secret("HOME", dev.gantry.api.SecretRef.parse("env:SOME_HOME")).build();
         Map<String, String> env = new LinkedHashMap<>(w.env());
@@ -140,7 +140,7 @@ class ContainerLaunchTest {
         assertTrue(job.create());
         Path stranger = Path.of(job.file(ContainerLaunch.ENV_FILE));
         Files.writeString(stranger, "kept");
-        new ContainerLaunch(host, DOCKER_STUB).stopped(job);
+        new ContainerLaunch(host, DOCKER_STUB, "backends.manual").stopped(job);
         assertTrue(Files.exists(stranger), "a job without the container marker is not a container job");
     }
 }

@@ -11,7 +11,10 @@ import dev.gantry.api.GantryException;
 import dev.gantry.ssh.ClientIdentity;
 import dev.gantry.ssh.HostKeyPolicy;
 import dev.gantry.ssh.SshTarget;
-import java.time.Duration;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeUnit;
 
 /** One connect attempt to a target: key exchange under its host-key policy, then public-key login. */
 final class SessionOpener {
@@ -23,10 +26,12 @@ final class SessionOpener {
     }
 
     /**
-     * A connected session, or a GantryException: HOST_KEY_REJECTED and AUTH_FAILED (retrying cannot help),
-     * REMOTE_ERROR when the host could not be reached (worth retrying).
+     * A connected session by {@code deadlineNanos} ({@link System#nanoTime()}), or a GantryException:
+     * HOST_KEY_REJECTED and AUTH_FAILED (retrying cannot help), BACKEND_UNAVAILABLE when no TCP connection could be
+     * made (refused, no route, no answer before the deadline: retrying at once cannot help either), REMOTE_ERROR when
+     * the host was reached and the SSH handshake failed (a reset or close during key exchange: worth retrying).
      */
-    static Session open(SshTarget target, Duration timeout) {
+    static Session open(SshTarget target, long deadlineNanos) {
         JSch jsch = new JSch();
         useIdentity(jsch, target);
         Session session;
@@ -44,7 +49,10 @@ final class SessionOpener {
             // Ask for the key type known_hosts lists, as OpenSSH does, rather than one we would have to refuse.
             session.setConfig("prefer_known_host_key_types", "yes");
         }
-        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, leftMillis));
+        BoundedSocket socket = new BoundedSocket(deadlineNanos);
+        session.setSocketFactory(socket);
         try {
             // Also the socket read timeout once connected: each silent interval sends a keepalive.
             session.setServerAliveInterval((int) target.keepaliveInterval().toMillis());
@@ -53,6 +61,15 @@ final class SessionOpener {
             return session;
         } catch (JSchException e) {
             session.disconnect();
+            if (socket.unreachable().isPresent()) {
+                throw unreachable(target, socket.unreachable().get(), e);
+            }
+            if (socket.expired()) {
+                throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot connect to " + target.host() + ":"
+                        + target.port() + " within " + target.connectTimeout().toMillis() + " ms (connect timeout): "
+                        + "the host accepted the connection but sshd did not complete the handshake in time; check "
+                        + "that sshd on port " + target.port() + " is healthy", e);
+            }
             if (verifier.rejection().isPresent()) {
                 GantryException rejected = verifier.rejection().get();
                 throw new GantryException(rejected.code(), rejected.getMessage(), e);
@@ -66,7 +83,23 @@ final class SessionOpener {
             }
             throw new GantryException(ErrorCode.REMOTE_ERROR, "cannot connect to " + target.host() + ":"
                     + target.port() + ": " + rootMessage(e), e);
+        } finally {
+            socket.release();
         }
+    }
+
+    /** No TCP connection: refused at once, or no answer within the connect timeout. */
+    private static GantryException unreachable(SshTarget target, IOException why, JSchException e) {
+        String where = target.host() + ":" + target.port();
+        if (why instanceof SocketTimeoutException) {
+            return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot connect to " + where + " within "
+                    + target.connectTimeout().toMillis() + " ms (connect timeout): no answer; check that the host is "
+                    + "up and that no firewall drops port " + target.port(), e);
+        }
+        String reason = why instanceof UnknownHostException ? "unknown host " + why.getMessage()
+                : String.valueOf(why.getMessage());
+        return new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot connect to " + where + ": " + reason
+                + "; check that the host is up and sshd listens on port " + target.port(), e);
     }
 
     private static void useIdentity(JSch jsch, SshTarget target) {

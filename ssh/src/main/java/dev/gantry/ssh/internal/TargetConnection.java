@@ -42,8 +42,12 @@ public final class TargetConnection {
     }
 
     /**
-     * The live session, connecting if there is none. Connect attempts stop at the policy's attempt count or the
-     * target's connect timeout, whichever comes first; refused host keys and logins are not retried.
+     * The live session, connecting if there is none. Only a handshake that failed after the host accepted the TCP
+     * connection is retried: sshd drops connections beyond its MaxStartups while many clients connect at once, and
+     * while it restarts it may accept and close; both pass within moments. A host that refuses the connection or does
+     * not answer fails at once (BACKEND_UNAVAILABLE): waiting out a backoff would only delay the error (a refused
+     * port stays refused for seconds at least), and a timeout has already waited its bound. Refused host keys and
+     * logins are not retried either. Attempts stop at the policy's count or the connect timeout, whichever is first.
      */
     public synchronized Session session() {
         if (closed) {
@@ -61,7 +65,7 @@ public final class TargetConnection {
                 break;
             }
             try {
-                session = SessionOpener.open(target, Duration.ofNanos(left));
+                session = SessionOpener.open(target, deadline);
                 sessionsOpened.incrementAndGet();
                 return session;
             } catch (GantryException e) {

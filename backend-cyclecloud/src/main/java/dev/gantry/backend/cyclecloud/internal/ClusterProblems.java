@@ -1,5 +1,6 @@
 package dev.gantry.backend.cyclecloud.internal;
 
+import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
@@ -10,12 +11,6 @@ public final class ClusterProblems {
     private ClusterProblems() {
     }
 
-    /** The cluster could not be probed: nothing is known about whether the plan fits. */
-    public static Problem unreachable(GantryException e) {
-        return Problem.of("backends.cyclecloud.address", "cannot ask the cluster whether the plan fits: "
-                + e.getMessage());
-    }
-
     /** The probe found the work directory not writable by the login user. */
     public static Problem workDirNotWritable(CycleCloudSettings settings) {
         return Problem.of("backends.cyclecloud.workDir", settings.workDir() + " is not writable by "
@@ -24,16 +19,20 @@ public final class ClusterProblems {
     }
 
     /**
-     * Adds what CycleCloud's node arrays say against the plan; false (with the problem that says so) when they
-     * cannot be read, so that nothing is checked against a partition map that may be wrong.
+     * Adds what CycleCloud's node arrays say against the plan; false (with the problem that says so) when CycleCloud
+     * refuses to give them, so that nothing is checked against a partition map that may be wrong. A CycleCloud that
+     * cannot be reached is BACKEND_UNAVAILABLE, thrown: it says nothing about the plan.
      */
     public static boolean addLayoutProblems(PartitionChoice partitions, Plan plan, List<Problem> problems) {
         try {
             problems.addAll(partitions.problems(plan));
             return true;
         } catch (GantryException e) {
-            problems.add(Problem.of("backends.cyclecloud.cycleCloud.url", "cannot read the cluster's node arrays "
-                    + "from CycleCloud: " + e.getMessage()));
+            if (e.code() == ErrorCode.BACKEND_UNAVAILABLE) {
+                throw e;
+            }
+            problems.add(Problem.of(PartitionChoice.URL_SETTING, "cannot read the cluster's node arrays from "
+                    + "CycleCloud: " + e.getMessage()));
             return false;
         }
     }

@@ -1,5 +1,8 @@
 package dev.gantry.backend.cyclecloud.internal;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.BackendContext;
@@ -16,6 +19,9 @@ import java.util.Optional;
  * else the cluster's default partition. CycleCloud's layout is read once, on first use.
  */
 public final class PartitionChoice {
+    /** The setting that holds CycleCloud's address, as users write it. */
+    static final String URL_SETTING = "backends.cyclecloud." + CycleCloudSettings.CYCLECLOUD + ".url";
+
     private final CycleCloudSettings settings;
     private final Optional<CycleCloudClient> client;
     private final Optional<Once<ClusterLayout>> layout;
@@ -51,7 +57,19 @@ public final class PartitionChoice {
         return problems;
     }
 
+    /**
+     * CycleCloud's node arrays, asked once; BACKEND_UNAVAILABLE naming the setting that holds CycleCloud's address when
+     * it cannot be asked.
+     */
     private Optional<ClusterLayout> layout() {
-        return layout.map(Once::get);
+        try {
+            return layout.map(Once::get);
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.BACKEND_UNAVAILABLE) {
+                throw e;
+            }
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot read the cluster's node arrays ("
+                    + URL_SETTING + "): " + e.getMessage(), e);
+        }
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
+import dev.gantry.api.SourceLocation;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.backend.cyclecloud.internal.slurm.SbatchDirectives;
@@ -110,6 +111,27 @@ class CycleCloudSettingsTest {
                 "backends.cyclecloud.jobCompLog: must be an absolute path on the cluster without control "
                         + "characters (tabs, line breaks), got '/var/log/slurm/job\ncomp.log'",
                 "backends.cyclecloud.masterPort: must be a TCP port from 1 to 65535, got '0'"), problems(values));
+    }
+
+    @Test
+    void aLeftOutKeyIsReportedWithTheOthersAtTheSectionThatShouldHoldIt() {
+        SourceLocation section = new SourceLocation("gantry.yaml", 3, 5);
+        Map<String, SourceLocation> at = Map.of("", section, "port", new SourceLocation("gantry.yaml", 4, 11),
+                "gpuRequest", new SourceLocation("gantry.yaml", 5, 17));
+        GantryException e = assertThrows(GantryException.class, () -> CycleCloudSettings.bind(new BackendConfig(
+                "cyclecloud", Map.of("port", "ssh", "gpuRequest", "all"), at)));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertEquals(List.of(
+                "gantry.yaml:3:5: backends.cyclecloud.address: is required: the host's DNS name or IP address",
+                "gantry.yaml:4:11: backends.cyclecloud.port: must be a TCP port from 1 to 65535, got 'ssh'",
+                "gantry.yaml:3:5: backends.cyclecloud.user: is required: the login user, e.g. azureuser",
+                "gantry.yaml:3:5: backends.cyclecloud.identityFile: is required, or set agent: true to use the keys "
+                        + "in ssh-agent",
+                "gantry.yaml:3:5: backends.cyclecloud.workDir: is required: the directory holding Gantry's job "
+                        + "directories, on the file system the login node and every compute node share (on "
+                        + "CycleCloud e.g. /shared/home/USER/gantry)",
+                "gantry.yaml:5:17: backends.cyclecloud.gpuRequest: must be one of gpus-per-node, gres, got 'all'"),
+                e.problems().stream().map(Problem::toString).toList());
     }
 
     @Test

@@ -1,7 +1,5 @@
 package dev.gantry.backend.manual.internal;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
@@ -9,11 +7,21 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.JobRef;
-import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.internal.doctor.FleetDoctor;
+import dev.gantry.backend.manual.internal.placement.FleetCheck;
+import dev.gantry.backend.manual.internal.settings.Inventory;
+import dev.gantry.backend.manual.internal.settings.ManualSettings;
+import dev.gantry.backend.manual.internal.status.JobStatuses;
+import dev.gantry.backend.manual.internal.status.RankLogs;
+import dev.gantry.backend.manual.internal.stop.JobStops;
+import dev.gantry.backend.manual.internal.submit.JobSubmission;
+import dev.gantry.backend.manual.internal.transport.Fleet;
+import dev.gantry.backend.manual.internal.transport.FleetHost;
+import dev.gantry.backend.manual.internal.transport.Fleets;
 import dev.gantry.hosts.Host;
 import dev.gantry.hosts.LocalHost;
 import java.util.Collection;
@@ -32,7 +40,7 @@ import java.util.regex.Pattern;
 public final class ManualBackend implements Backend {
     public static final String NAME = "manual";
     /** Job ids are the idempotency key with a prefix, so no key ({@code .}, {@code ..}) can name a special file. */
-    static final String ID_PREFIX = "job-";
+    public static final String ID_PREFIX = "job-";
     private static final Pattern JOB_ID = Pattern.compile(Pattern.quote(ID_PREFIX) + "[A-Za-z0-9._-]{1,128}");
 
     private final Fleet fleet;
@@ -74,7 +82,7 @@ public final class ManualBackend implements Backend {
         return new ManualBackend(Fleets.ssh(inventory, settings), settings, context, capabilities);
     }
 
-    static boolean isOurs(JobRef ref) {
+    public static boolean isOurs(JobRef ref) {
         return ref.backend().equals(NAME) && JOB_ID.matcher(ref.id()).matches();
     }
 
@@ -115,11 +123,7 @@ public final class ManualBackend implements Backend {
 
     @Override
     public JobStatus status(JobRef ref) {
-        JobStatus status = statuses(List.of(ref)).get(ref);
-        if (status.state() == JobState.UNKNOWN) {
-            throw new GantryException(ErrorCode.JOB_NOT_FOUND, status.message());
-        }
-        return status;
+        return statuses.status(ref);
     }
 
     @Override

@@ -16,6 +16,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.internal.settings.ManualSettings;
 import dev.gantry.hosts.LocalHost;
 import dev.gantry.hosts.internal.ProcStat;
 import dev.gantry.tck.BackendFixture;

@@ -16,6 +16,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.JobPolling;
+import dev.gantry.backend.manual.internal.settings.ManualSettings;
 import dev.gantry.hosts.events.CountingHost;
 import dev.gantry.hosts.events.FakeMetadataService;
 import dev.gantry.hosts.events.SpotSettings;

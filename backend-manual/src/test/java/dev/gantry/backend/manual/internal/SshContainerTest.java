@@ -27,6 +27,7 @@ import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.PodmanSandbox;
+import dev.gantry.backend.manual.internal.transport.FleetHost;
 import dev.gantry.hosts.container.ContainerLaunch;
 import dev.gantry.ssh.RemoteResult;
 import dev.gantry.ssh.SshPool;

@@ -15,6 +15,7 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.backend.manual.ManualBackendProvider;
+import dev.gantry.backend.manual.internal.transport.FleetHost;
 import dev.gantry.hosts.events.FakeMetadataService;
 import dev.gantry.hosts.jobs.HostScan;
 import java.net.InetAddress;

@@ -21,6 +21,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.backend.manual.internal.transport.FleetHost;
 import dev.gantry.hosts.jobs.HostScan;
 import dev.gantry.ssh.SshPool;
 import dev.gantry.tck.TckContext;
@@ -235,6 +236,10 @@ class SshTransportTest {
         GantryException refused = assertThrows(GantryException.class, () -> submit(backend,
                 plan(workload("two-needed").command("true"), 2, 0)));
         assertTrue(refused.getMessage().contains("gantry-h2: unreachable"), refused.getMessage());
+        // The other host fits: the plan may fit once gantry-h2 answers, so this is no verdict on the plan.
+        assertEquals(ErrorCode.BACKEND_UNAVAILABLE, refused.code(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("host gantry-h2 (backends.manual.hosts[1].address) cannot be "
+                + "reached: cannot connect to 10.200.0.250:22"), refused.getMessage());
     }
 
     @Test

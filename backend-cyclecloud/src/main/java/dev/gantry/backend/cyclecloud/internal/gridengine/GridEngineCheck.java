@@ -1,6 +1,5 @@
 package dev.gantry.backend.cyclecloud.internal.gridengine;
 
-import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.backend.cyclecloud.internal.ClusterProblems;
@@ -49,13 +48,8 @@ final class GridEngineCheck {
                     .get().image() + ", but this version of Gantry runs no containers on Grid Engine clusters: run "
                     + "the workload without a container, or on a Slurm cluster with Pyxis"));
         }
-        GridEngineFacts cluster;
-        try {
-            cluster = facts();
-        } catch (GantryException e) {
-            problems.add(ClusterProblems.unreachable(e));
-            return problems;
-        }
+        // A cluster that cannot be asked is an error (BACKEND_UNAVAILABLE), not a reason the plan does not fit.
+        GridEngineFacts cluster = facts();
         if (cluster.queuesError().isPresent()) {
             problems.add(Problem.of("backends.cyclecloud", "qconf -sql failed on the login node: "
                     + cluster.queuesError().get() + "; is sge_qmaster up and is this a Grid Engine submit host?"));

@@ -138,7 +138,7 @@ public abstract class ClusterBackend implements Backend {
         try {
             return status(job).state().isTerminal();
         } catch (GantryException e) {
-            if (e.code() == ErrorCode.REMOTE_ERROR) {
+            if (e.code() == ErrorCode.REMOTE_ERROR || e.code() == ErrorCode.BACKEND_UNAVAILABLE) {
                 context.logger().log(System.Logger.Level.DEBUG, "following " + job + ": " + e.getMessage());
                 return false;
             }

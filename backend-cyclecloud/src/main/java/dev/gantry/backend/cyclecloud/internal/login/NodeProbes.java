@@ -4,6 +4,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.backend.HostCheck;
 import dev.gantry.api.backend.HostReport;
 import dev.gantry.hosts.HostDoctor;
+import dev.gantry.hosts.probe.SettingNames;
 import dev.gantry.hosts.probe.ProbeScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,7 +59,8 @@ public record NodeProbes(String scheduler, String runner, String queueFact, Stri
             return new HostReport(node, Map.of(queueFact, queue), List.of(new HostCheck(scheduler + "." + runner,
                     HostCheck.Status.MISSING, said, "a one-task " + runner + " on the node", busyAdvice.apply(node))));
         }
-        HostReport probed = HostDoctor.report(node, output, workDir, plan, "none");
+        HostReport probed = HostDoctor.report(node, output, workDir, plan, "none",
+                new SettingNames("backends.cyclecloud.workDir", "backends.cyclecloud"));
         Map<String, String> facts = new LinkedHashMap<>(Map.of(queueFact, queue));
         facts.putAll(probed.facts());
         return new HostReport(node, facts, probed.checks());

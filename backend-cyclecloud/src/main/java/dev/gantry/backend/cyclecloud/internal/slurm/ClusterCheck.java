@@ -1,6 +1,5 @@
 package dev.gantry.backend.cyclecloud.internal.slurm;
 
-import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.backend.cyclecloud.internal.ClusterProblems;
@@ -32,41 +31,32 @@ final class ClusterCheck {
                 List.of(settings.workDir(), login.bin()), Optional.empty())));
     }
 
-    /** The cluster's facts, probed on first use; REMOTE_ERROR when the login node cannot be asked. */
+    /**
+     * The cluster's facts, probed on first use; BACKEND_UNAVAILABLE naming the login node's address and its setting
+     * when the login node cannot be reached, REMOTE_ERROR when the probe failed there. Either way nothing is known
+     * about the cluster, so nothing is concluded from it: the error goes to the caller.
+     */
     ClusterFacts facts() {
         return facts.get();
     }
 
-    /** Whether srun has Pyxis's container options; false when the cluster cannot be asked. */
+    /** Whether srun has Pyxis's container options, as the probe found; its error when the cluster cannot be asked. */
     boolean pyxis() {
-        try {
-            return facts().pyxis();
-        } catch (GantryException e) {
-            return false;
-        }
+        return facts().pyxis();
     }
 
     /**
-     * Whether a fan-out may go as job arrays of up to {@link BatchSubmit#BATCH} tasks (MaxArraySize); false when the
-     * cluster cannot be asked, and the submit then says why.
+     * Whether a fan-out may go as job arrays of up to {@link BatchSubmit#BATCH} tasks (MaxArraySize), as the probe
+     * found; its error when the cluster cannot be asked.
      */
     boolean arrays() {
-        try {
-            return facts().maxArraySize() >= BatchSubmit.BATCH;
-        } catch (GantryException e) {
-            return false;
-        }
+        return facts().maxArraySize() >= BatchSubmit.BATCH;
     }
 
     List<Problem> problems(Plan plan) {
         List<Problem> problems = new ArrayList<>();
-        ClusterFacts cluster;
-        try {
-            cluster = facts();
-        } catch (GantryException e) {
-            problems.add(ClusterProblems.unreachable(e));
-            return problems;
-        }
+        // A cluster that cannot be asked is an error, not a reason the plan does not fit.
+        ClusterFacts cluster = facts();
         if (cluster.sinfoError().isPresent()) {
             problems.add(Problem.of("backends.cyclecloud", "sinfo failed on the login node: "
                     + cluster.sinfoError().get() + "; is slurmctld up and is this a Slurm login node?"));
