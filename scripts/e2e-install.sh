@@ -21,23 +21,10 @@ name=$(basename "$tar_file" .tar.gz)
 
 work="$(mktemp -d)"
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
-passed=0
-failed=0
 out="$work/out" err="$work/err"
 code=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1
-  shift
-  if "$@"; then
-    echo "PASS $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL $name (exit $code)"
-    sed 's/^/  stdout: /' "$out" | head -20
-    sed 's/^/  stderr: /' "$err" | head -20
-    failed=$((failed + 1))
-  fi
-}
+# shellcheck source=lib/checks.sh
+. "$root/scripts/lib/checks.sh"
 : >"$out" && : >"$err"
 
 # --- the archive's contents ----------------------------------------------------------------------------------------

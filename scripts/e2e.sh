@@ -10,8 +10,6 @@ trap 'rm -rf "$work" /tmp/gantry-e2e-$$-*' EXIT
 export HOME="$work/home" GANTRY_STATE_DIR="$work/state"
 mkdir -p "$HOME"
 
-passed=0
-failed=0
 out="$work/out" err="$work/err"
 
 # run_gantry ARGS... : runs ./gantry, keeping stdout, stderr and the exit code
@@ -19,19 +17,8 @@ run_gantry() {
   ./gantry "$@" >"$out" 2>"$err"
   code=$?
 }
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1
-  shift
-  if "$@"; then
-    echo "PASS $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL $name (exit $code)"
-    sed 's/^/  stdout: /' "$out" | head -20
-    sed 's/^/  stderr: /' "$err" | head -20
-    failed=$((failed + 1))
-  fi
-}
+# shellcheck source=lib/checks.sh
+. "$root/scripts/lib/checks.sh"
 json() { python3 -c "import json,sys; d=json.load(open('$out')); sys.exit(0 if ($1) else 1)"; }
 no_trace() { ! grep -qE '^\s+at [a-z]|Exception' "$out" "$err"; }
 
