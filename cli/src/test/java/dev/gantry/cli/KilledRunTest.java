@@ -164,6 +164,15 @@ class KilledRunTest {
             if (kill % 4 == 0) {
                 // Anywhere: often before the run is even opened (start-up, planning).
                 Thread.sleep(200 + random.nextInt(1000));
+            } else if (kill == 1 || kill == 5) {
+                // Into the window that matters most: the backend was asked (a job's directory appeared) and the
+                // process has not saved its answer yet. A pass submits a wave in one batch, one remote call, which
+                // random kills rarely hit; these two wait for it (the next wave's, when this one is in already).
+                long made = jobDirectories(target).size();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * target.stepSeconds() + 30);
+                while (jobDirectories(target).size() == made && System.nanoTime() < deadline && run.isAlive()) {
+                    Thread.sleep(2);
+                }
             } else {
                 // Once the run is opened, within the time its submissions take.
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -193,12 +202,7 @@ class KilledRunTest {
 
         // Every job directory the backend made (job-KEY, the key being the attempt's job id) belongs to an attempt
         // of the run.
-        Set<String> made = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(target.jobDirectories())) {
-            files.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                    .filter(name -> name.startsWith("job-soak-")).map(name -> name.substring("job-".length()))
-                    .forEach(made::add);
-        }
+        Set<String> made = jobDirectories(target);
         Set<String> expected = new TreeSet<>();
         for (int i = 1; i <= STEPS; i++) {
             expected.add(runId + "." + String.format("s%02d", i) + ".1");
@@ -218,6 +222,23 @@ class KilledRunTest {
                 + "process%n", KILLS, target.config().lines().findFirst().orElse(""), resumed, submittedAgain);
         assertTrue(resumed >= KILLS / 2, "most kills landed after the run was opened: " + resumed);
         assertTrue(submittedAgain > 0, "some kills landed between recording an attempt and the backend's answer");
+    }
+
+    /** The keys of the job directories the backend made so far ({@code job-KEY}); none before the first. */
+    private static Set<String> jobDirectories(Target target) throws IOException {
+        Set<String> made = new TreeSet<>();
+        if (!Files.isDirectory(target.jobDirectories())) {
+            return made;
+        }
+        try (Stream<Path> files = Files.walk(target.jobDirectories())) {
+            files.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                    .filter(name -> name.startsWith("job-soak-")).map(name -> name.substring("job-".length()))
+                    .forEach(made::add);
+        } catch (java.io.UncheckedIOException e) {
+            // A directory removed while walked (a job's scratch files): look again at the next poll.
+            return jobDirectories(target);
+        }
+        return made;
     }
 
     /** {@code gantry ARGS} as a process of its own, its output appended to {@code log}. */
