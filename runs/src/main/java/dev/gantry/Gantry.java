@@ -80,7 +80,7 @@ public final class Gantry implements AutoCloseable {
         // The state database (SQLite in state.dir, or the PostgreSQL server of state.url), opened on first use, with
         // the one-file-per-job records of an earlier Gantry imported then.
         this.jobStore = new LazyJobStore(() -> SqlJobStore.open(services.config(), services.secrets()));
-        this.jobs = new JobService(jobStore, this::backend, services.clock());
+        this.jobs = new JobService(jobStore, backends::backend, services.clock());
     }
 
     public static Builder builder() {
@@ -99,7 +99,7 @@ public final class Gantry implements AutoCloseable {
 
     /** Installed backend providers, sorted by name. */
     public List<BackendProvider> backends() {
-        return services.registry().get().providers();
+        return backends.registry().providers();
     }
 
     /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
