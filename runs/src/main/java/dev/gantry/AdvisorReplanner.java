@@ -3,7 +3,7 @@ package dev.gantry;
 import dev.gantry.api.Plan;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
-import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.model.PlanOverrides;
 import dev.gantry.runs.engine.RunEngine;
 import java.util.List;
 import java.util.Optional;

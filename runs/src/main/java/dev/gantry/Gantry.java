@@ -12,7 +12,7 @@ import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.azure.arm.ArmConnector;
-import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.model.PlanOverrides;
 import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.catalog.Catalog;
@@ -23,8 +23,8 @@ import dev.gantry.core.config.ConfigLoader;
 import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.core.config.RunSettings;
-import dev.gantry.core.jobs.JobEvent;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobEvent;
+import dev.gantry.model.JobRecord;
 import dev.gantry.runs.jobs.JobService;
 import dev.gantry.runs.jobs.LazyJobStore;
 import dev.gantry.core.jobs.JobStore;
@@ -32,15 +32,22 @@ import dev.gantry.runs.state.SqlJobStore;
 import dev.gantry.runs.state.SqlRunStore;
 import dev.gantry.runs.provision.VmInventory;
 import dev.gantry.runs.engine.RunEngine;
-import dev.gantry.core.runs.WorkflowDefinition;
-import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.model.WorkflowDefinition;
+import dev.gantry.model.WorkflowPlan;
 import dev.gantry.runs.state.StateDatabase;
-import dev.gantry.core.spec.SpecDocument;
+import dev.gantry.model.SpecDocument;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
 import dev.gantry.core.catalog.CatalogLoader;
-import dev.gantry.core.progress.Progress;
+import dev.gantry.model.Progress;
+import dev.gantry.model.CatalogSummary;
+import dev.gantry.model.RunProvenance;
+import dev.gantry.model.SpecCheck;
+import dev.gantry.core.spec.SpecReader;
+import dev.gantry.runs.engine.ProvenanceCapture;
+import dev.gantry.api.CatalogInfo;
+import java.util.OptionalInt;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.time.Clock;
@@ -95,6 +102,50 @@ public final class Gantry implements AutoCloseable {
     /** The configuration in force (file, environment and overrides merged). */
     public GantryConfig config() {
         return services.config();
+    }
+
+    /** The backend the configuration names ({@code backend:}), which jobs and runs go to. */
+    public String backendName() {
+        return services.config().backend();
+    }
+
+    /** Where job records, run records and event logs live ({@code state.dir}). */
+    public Path stateDirectory() {
+        return services.config().stateDirectory();
+    }
+
+    /** The most jobs one workflow may expand to ({@code runs.maxJobs}). */
+    public int maxJobs() {
+        return services.config().runs().maxJobs();
+    }
+
+    /**
+     * Checks a spec of either kind without a configuration, a backend or a catalog: every located problem, and for a
+     * valid workflow its job count. {@code maxJobs} is the most jobs a workflow may expand to; empty takes the
+     * default of {@code runs.maxJobs}, so that a configuration that cannot be read does not hide the spec's problems.
+     */
+    public static SpecCheck checkSpec(Path spec, OptionalInt maxJobs) {
+        SpecReader.Result result = new SpecReader(maxJobs.orElse(RunSettings.DEFAULT_MAX_JOBS)).check(spec);
+        return new SpecCheck(result.document(), result.problems());
+    }
+
+    /** The catalog this build ships (not the refresh cache): its source and date. Loads no Azure SDK class. */
+    public static CatalogInfo embeddedCatalog() {
+        return CatalogLoader.embedded().info();
+    }
+
+    /** What {@link #catalog()} holds, as {@code gantry catalog show} prints it. */
+    public CatalogSummary catalogSummary() {
+        return catalog().summarize(services.clock());
+    }
+
+    /**
+     * What a run of the workflow would record it was made from (spec and referenced files' hash, git commit, the
+     * catalog of its plan, this version), without starting it: {@code gantry plan} shows it.
+     */
+    public RunProvenance provenance(Path spec, SpecDocument.WorkflowSpec workflow, WorkflowPlan plan) {
+        return ProvenanceCapture.capture(spec, workflow.referencedFiles(), plan.steps().get(0).plan().catalog(),
+                BuildVersion.VALUE);
     }
 
     /** Installed backend providers, sorted by name. */
@@ -288,6 +339,12 @@ public final class Gantry implements AutoCloseable {
     public Catalog refreshCatalog(Optional<String> subscription, Collection<String> regions, Progress progress) {
         AzureModule.require("live catalog refresh");
         return CatalogRefresher.azure(subscription).refreshTo(catalogCache(), regions, progress);
+    }
+
+    /** {@link #refreshCatalog}, answered as {@code gantry catalog refresh} prints it. */
+    public CatalogSummary refreshCatalogSummary(Optional<String> subscription, Collection<String> regions,
+            Progress progress) {
+        return refreshCatalog(subscription, regions, progress).summarize(services.clock());
     }
 
     /** The file {@link #refreshCatalog} writes and later plans read: {@code catalog.csv} in {@code ~/.gantry/catalog}. */

@@ -2,11 +2,11 @@ package dev.gantry;
 
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.runs.jobs.JobService;
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.RunListener;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunListener;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

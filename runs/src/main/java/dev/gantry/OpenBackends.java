@@ -5,7 +5,7 @@ import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.runs.provision.VmInventory;
-import dev.gantry.runs.provision.VmInventoryEntry;
+import dev.gantry.model.VmInventoryEntry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.gantry;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.core.runs.StepDefinition;
-import dev.gantry.core.runs.StepInstance;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
-import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
+import dev.gantry.model.WorkflowDefinition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

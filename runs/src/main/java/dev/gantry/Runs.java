@@ -4,22 +4,23 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
-import dev.gantry.core.advisor.PlanOverrides;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.PlanOverrides;
+import dev.gantry.model.JobRecord;
 import dev.gantry.runs.jobs.JobService;
-import dev.gantry.core.runs.AttemptRecord;
+import dev.gantry.model.AttemptRecord;
 import dev.gantry.runs.engine.JsonLinesEventLog;
 import dev.gantry.runs.engine.LeaseHolder;
 import dev.gantry.runs.engine.RunEngine;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunListener;
-import dev.gantry.runs.engine.RunProvenance;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunStatus;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunListener;
+import dev.gantry.runs.engine.ProvenanceCapture;
+import dev.gantry.model.RunProvenance;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunStatus;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.WorkflowPlan;
-import dev.gantry.core.spec.SpecDocument;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.WorkflowPlan;
+import dev.gantry.model.SpecDocument;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import dev.gantry.model.RunLease;
 
 /**
  * Workflow runs for programs and the CLI: start (or resume) a run of a workflow spec, drive it, follow, cancel and
@@ -78,7 +80,7 @@ public final class Runs {
         Path file = spec.toAbsolutePath().normalize();
         SpecDocument.WorkflowSpec workflow = workflow(file);
         WorkflowPlan plan = planner.plan(workflow.workflow(), PlanOverrides.none());
-        RunProvenance provenance = RunProvenance.capture(file, workflow.referencedFiles(),
+        RunProvenance provenance = ProvenanceCapture.capture(file, workflow.referencedFiles(),
                 plan.steps().get(0).plan().catalog(), BuildVersion.VALUE);
         RunEngine.Opened opened = engine(List.of()).open(plan, provenance, file.toString(), planner.config().backend());
         return new Started(opened.run(), opened.resumed(), plan, provenance);
@@ -130,7 +132,7 @@ public final class Runs {
         WorkflowPlan plan = planOf(run);
         if (store.acquireLease(runId, holder.id(), settings.leaseTtl(), LeaseHolder::abandoned).isEmpty()) {
             throw new GantryException(ErrorCode.USAGE, "run " + runId + " is being driven by process "
-                    + driver(runId).map(RunStore.Lease::holder).orElse("another process") + "; retry it once that "
+                    + driver(runId).map(RunLease::holder).orElse("another process") + "; retry it once that "
                     + "process has stopped, or 'gantry cancel " + runId + "' first");
         }
         try {
@@ -138,7 +140,7 @@ public final class Runs {
                     .stream().map(s -> s.retried("to run again (gantry retry)", clock.instant())).toList();
             store.saveSteps(reset);
             String names = String.join(", ", reset.stream().map(StepRecord::name).toList());
-            store.updateState(runId, dev.gantry.core.runs.RunState.RUNNING, Optional.of("retrying " + names),
+            store.updateState(runId, dev.gantry.model.RunState.RUNNING, Optional.of("retrying " + names),
                     clock.instant());
             store.append(List.of(RunEvent.ofRun(runId, clock.instant(), RunEvent.RETRY, "asked by process "
                     + holder.id() + " for " + names + ", with their retries afresh")));
@@ -198,7 +200,7 @@ public final class Runs {
     }
 
     /** Who drives the run now, if anyone holds its lease. */
-    public Optional<RunStore.Lease> driver(String runId) {
+    public Optional<RunLease> driver(String runId) {
         return store.lease(runId).filter(lease -> lease.expiresAt().isAfter(clock.instant()));
     }
 
@@ -245,7 +247,7 @@ public final class Runs {
         Path file = Path.of(run.specFile());
         SpecDocument.WorkflowSpec workflow = workflow(file);
         WorkflowPlan plan = planner.plan(workflow.workflow(), PlanOverrides.none());
-        RunProvenance now = RunProvenance.capture(file, workflow.referencedFiles(),
+        RunProvenance now = ProvenanceCapture.capture(file, workflow.referencedFiles(),
                 plan.steps().get(0).plan().catalog(), BuildVersion.VALUE);
         if (!now.specHash().equals(run.specHash())) {
             throw new GantryException(ErrorCode.USAGE, "the spec of run " + run.id() + " (" + file + ", or a file "

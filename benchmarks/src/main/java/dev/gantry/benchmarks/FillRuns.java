@@ -1,10 +1,10 @@
 package dev.gantry.benchmarks;
 
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunState;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunState;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
 import dev.gantry.runs.state.SqlRunStore;
 import java.nio.file.Path;
 import java.time.Clock;

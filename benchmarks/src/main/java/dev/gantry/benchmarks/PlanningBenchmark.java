@@ -10,7 +10,7 @@ import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
 import dev.gantry.core.advisor.Advisor;
 import dev.gantry.core.advisor.AdvisorSettings;
-import dev.gantry.core.advisor.PlanOverrides;
+import dev.gantry.model.PlanOverrides;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.images.ImageCatalog;

@@ -16,7 +16,7 @@ import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.CycleCloudBackendProvider;
-import dev.gantry.core.runs.StepState;
+import dev.gantry.model.StepState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

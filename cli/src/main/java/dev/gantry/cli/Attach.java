@@ -4,11 +4,11 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.Runs;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunListener;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunState;
-import dev.gantry.core.runs.RunStatus;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunListener;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunState;
+import dev.gantry.model.RunStatus;
 import java.time.Duration;
 import java.util.List;
 

@@ -16,7 +16,7 @@ final class BackendsCommand extends Verb {
     @Override
     public Integer call() {
         List<BackendProvider> providers = root.gantry().backends();
-        String configured = root.gantry().config().backend();
+        String configured = root.gantry().backendName();
         if (output.json()) {
             ArrayNode array = Json.array();
             for (BackendProvider provider : providers) {

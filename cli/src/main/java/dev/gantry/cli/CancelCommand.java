@@ -1,7 +1,7 @@
 package dev.gantry.cli;
 
-import dev.gantry.core.jobs.JobRecord;
-import dev.gantry.core.runs.RunRecord;
+import dev.gantry.model.JobRecord;
+import dev.gantry.model.RunRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

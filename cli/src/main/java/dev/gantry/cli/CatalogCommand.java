@@ -2,9 +2,7 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gantry.core.catalog.Catalog;
-import dev.gantry.core.catalog.CatalogAge;
-import java.time.Clock;
+import dev.gantry.model.CatalogSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +25,7 @@ final class CatalogCommand implements Runnable {
     static final class Show extends Verb {
         @Override
         public Integer call() {
-            print(this, root.gantry().catalog());
+            print(this, root.gantry().catalogSummary());
             return Main.OK;
         }
     }
@@ -49,9 +47,9 @@ final class CatalogCommand implements Runnable {
         public Integer call() {
             Optional<String> id = Optional.ofNullable(subscription)
                     .or(() -> Optional.ofNullable(env().environment().get("AZURE_SUBSCRIPTION_ID")));
-            Catalog catalog;
+            CatalogSummary catalog;
             try (ProgressLine progress = ProgressLine.of(this).ticking()) {
-                catalog = root.gantry().refreshCatalog(id, regions, progress);
+                catalog = root.gantry().refreshCatalogSummary(id, regions, progress);
             }
             env().err().println("gantry: wrote " + root.gantry().catalogCacheFile());
             print(this, catalog);
@@ -59,9 +57,8 @@ final class CatalogCommand implements Runnable {
         }
     }
 
-    static void print(Verb verb, Catalog catalog) {
-        Clock clock = Clock.systemUTC();
-        long sizes = catalog.entries().stream().map(e -> e.size().name()).distinct().count();
+    static void print(Verb verb, CatalogSummary catalog) {
+        long sizes = catalog.sizes();
         if (verb.output.json()) {
             ObjectNode node = Json.object();
             node.put("source", catalog.info().source());
@@ -71,9 +68,9 @@ final class CatalogCommand implements Runnable {
             } else {
                 node.putNull("priceDate");
             }
-            node.put("priceDateNote", CatalogAge.provenance(catalog.info()));
-            node.put("ageDays", catalog.ageDays(clock));
-            node.put("entries", catalog.entries().size());
+            node.put("priceDateNote", catalog.priceDateNote());
+            node.put("ageDays", catalog.ageDays());
+            node.put("entries", catalog.entries());
             node.put("sizes", sizes);
             ArrayNode regions = node.putArray("regions");
             catalog.regions().forEach(regions::add);
@@ -81,8 +78,8 @@ final class CatalogCommand implements Runnable {
             catalog.provenance().forEach(provenance::add);
             Json.print(verb.env().out(), node);
         } else {
-            verb.env().out().println(catalog.summary(clock));
-            verb.env().out().println("sizes: " + sizes + ", rows: " + catalog.entries().size() + ", regions: "
+            verb.env().out().println(catalog.text());
+            verb.env().out().println("sizes: " + sizes + ", rows: " + catalog.entries() + ", regions: "
                     + String.join(" ", catalog.regions()));
         }
     }

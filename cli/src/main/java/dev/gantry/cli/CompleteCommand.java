@@ -2,8 +2,8 @@ package dev.gantry.cli;
 
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.Gantry;
-import dev.gantry.core.jobs.JobRecord;
-import dev.gantry.core.runs.RunRecord;
+import dev.gantry.model.JobRecord;
+import dev.gantry.model.RunRecord;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

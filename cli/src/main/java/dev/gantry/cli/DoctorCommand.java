@@ -39,7 +39,7 @@ final class DoctorCommand extends Verb {
             reports = reports.stream().filter(r -> r.host().equals(host)).toList();
             if (reports.isEmpty()) {
                 throw new GantryException(ErrorCode.USAGE, "no host '" + host + "' in backend '"
-                        + gantry.config().backend() + "'; its hosts: " + String.join(", ", names));
+                        + gantry.backendName() + "'; its hosts: " + String.join(", ", names));
             }
         }
         if (output.json()) {

@@ -2,8 +2,8 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gantry.core.jobs.JobEvent;
-import dev.gantry.core.runs.RunEvent;
+import dev.gantry.model.JobEvent;
+import dev.gantry.model.RunEvent;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

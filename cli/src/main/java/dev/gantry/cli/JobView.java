@@ -1,7 +1,7 @@
 package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import java.time.Duration;
 import java.time.Instant;
 

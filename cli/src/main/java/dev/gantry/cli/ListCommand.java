@@ -1,7 +1,7 @@
 package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.gantry.core.runs.RunRecord;
+import dev.gantry.model.RunRecord;
 import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -9,12 +9,12 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
 import dev.gantry.Gantry;
-import dev.gantry.core.advisor.PlanJson;
-import dev.gantry.core.advisor.PlanOverrides;
-import dev.gantry.core.catalog.CatalogAge;
-import dev.gantry.runs.engine.RunProvenance;
-import dev.gantry.core.runs.WorkflowPlan;
-import dev.gantry.core.spec.SpecDocument;
+import dev.gantry.model.PlanJson;
+import dev.gantry.model.PlanOverrides;
+import dev.gantry.model.CatalogAge;
+import dev.gantry.model.RunProvenance;
+import dev.gantry.model.WorkflowPlan;
+import dev.gantry.model.SpecDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -77,8 +77,7 @@ final class PlanCommand extends Verb {
                     WorkflowPlan plan = gantry.plan(workflow.workflow(), overrides);
                     quota.ifPresent(q -> plan.steps().forEach(step -> checkQuota(gantry, q, step.plan())));
                     // What a run of this plan would record as made from: shown now, so the two can be compared.
-                    RunProvenance provenance = RunProvenance.capture(file, workflow.referencedFiles(),
-                            plan.steps().get(0).plan().catalog(), VersionCommand.version());
+                    RunProvenance provenance = gantry.provenance(file, workflow, plan);
                     if (output.json()) {
                         results.add(WorkflowPlanView.json(plan, provenance));
                     } else {

@@ -1,6 +1,6 @@
 package dev.gantry.cli;
 
-import dev.gantry.core.progress.Progress;
+import dev.gantry.model.Progress;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;

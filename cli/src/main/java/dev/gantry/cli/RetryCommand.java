@@ -1,7 +1,7 @@
 package dev.gantry.cli;
 
 import dev.gantry.Gantry;
-import dev.gantry.core.runs.RunRecord;
+import dev.gantry.model.RunRecord;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +35,7 @@ final class RetryCommand extends Verb {
         env().err().println("gantry: run " + run + ": " + retried.message().orElse("retrying"));
         env().err().flush();
         if (detach) {
-            BackgroundDriver.start(root, run, gantry.config().stateDirectory());
+            BackgroundDriver.start(root, run, gantry.stateDirectory());
             env().out().println(run);
             return Main.OK;
         }

@@ -6,10 +6,10 @@ import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.Gantry;
 import dev.gantry.Runs;
-import dev.gantry.core.advisor.PlanOverrides;
-import dev.gantry.core.jobs.JobRecord;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.spec.SpecDocument;
+import dev.gantry.model.PlanOverrides;
+import dev.gantry.model.JobRecord;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.SpecDocument;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
@@ -86,7 +86,7 @@ final class RunCommand extends Verb {
                 + "/h with every job running at once)");
         env().err().flush();
         if (detach) {
-            BackgroundDriver.start(root, run.id(), gantry.config().stateDirectory());
+            BackgroundDriver.start(root, run.id(), gantry.stateDirectory());
             if (output.json()) {
                 Json.print(env().out(), RunView.summaryJson(run));
             } else {

@@ -1,11 +1,11 @@
 package dev.gantry.cli;
 
 import dev.gantry.Runs;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunListener;
-import dev.gantry.core.runs.RunStatus;
-import dev.gantry.core.runs.StepState;
-import dev.gantry.core.runs.StepRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunListener;
+import dev.gantry.model.RunStatus;
+import dev.gantry.model.StepState;
+import dev.gantry.model.StepRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
@@ -113,11 +113,11 @@ final class RunProgress implements RunListener {
             if (step.state() != StepState.SUBMITTED && step.state() != StepState.RUNNING) {
                 continue;
             }
-            java.util.List<dev.gantry.core.runs.AttemptRecord> attempts = status.attemptsOf(step.name());
+            java.util.List<dev.gantry.model.AttemptRecord> attempts = status.attemptsOf(step.name());
             if (attempts.isEmpty()) {
                 continue;
             }
-            dev.gantry.core.jobs.JobRecord job = status.jobs().get(attempts.get(attempts.size() - 1).jobId());
+            dev.gantry.model.JobRecord job = status.jobs().get(attempts.get(attempts.size() - 1).jobId());
             if (job == null || job.state() != dev.gantry.api.backend.JobState.PENDING
                     && job.state() != dev.gantry.api.backend.JobState.PROVISIONING) {
                 continue;

@@ -2,13 +2,12 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gantry.core.jobs.JobRecord;
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.runs.engine.JsonLinesEventLog;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunStatus;
-import dev.gantry.core.runs.StepRecord;
+import dev.gantry.model.JobRecord;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunStatus;
+import dev.gantry.model.StepRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -127,7 +126,7 @@ final class RunView {
     /** An event as JSON: the same object as a line of the run's {@code .events.jsonl} file. */
     static ObjectNode json(RunEvent event) {
         try {
-            return (ObjectNode) Json.MAPPER.readTree(JsonLinesEventLog.line(event));
+            return (ObjectNode) Json.MAPPER.readTree(event.jsonLine());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

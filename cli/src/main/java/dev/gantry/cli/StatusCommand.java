@@ -1,8 +1,8 @@
 package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.gantry.core.jobs.JobRecord;
-import dev.gantry.core.runs.RunStatus;
+import dev.gantry.model.JobRecord;
+import dev.gantry.model.RunStatus;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
-import dev.gantry.core.config.RunSettings;
-import dev.gantry.core.spec.SpecDocument;
-import dev.gantry.core.spec.SpecReader;
+import dev.gantry.Gantry;
+import dev.gantry.model.SpecCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
@@ -22,16 +21,14 @@ final class ValidateCommand extends Verb {
     public Integer call() {
         // Validation needs no backend, and a broken gantry.yaml must not hide spec problems: only the limit on a
         // workflow's jobs is read from the configuration, its default taken when the configuration cannot be read.
-        SpecReader reader = new SpecReader(maxJobs());
+        OptionalInt maxJobs = maxJobs();
         boolean ok = true;
         ArrayNode results = Json.array();
         for (Path spec : specs) {
             Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
-            SpecReader.Result result = reader.check(file);
+            SpecCheck result = Gantry.checkSpec(file, maxJobs);
             List<Problem> problems = result.problems();
-            OptionalInt jobs = result.document().filter(d -> d instanceof SpecDocument.WorkflowSpec)
-                    .map(d -> OptionalInt.of(((SpecDocument.WorkflowSpec) d).workflow().steps().stream()
-                            .mapToInt(step -> step.instances().size()).sum())).orElse(OptionalInt.empty());
+            OptionalInt jobs = result.workflowJobs();
             ok &= problems.isEmpty();
             if (output.json()) {
                 ObjectNode node = results.addObject();
@@ -62,12 +59,12 @@ final class ValidateCommand extends Verb {
         return ok ? Main.OK : Main.USAGE_ERROR;
     }
 
-    /** {@code runs.maxJobs} as configured; its default when the configuration cannot be read. */
-    private int maxJobs() {
+    /** {@code runs.maxJobs} as configured; empty (its default) when the configuration cannot be read. */
+    private OptionalInt maxJobs() {
         try {
-            return root.gantry().config().runs().maxJobs();
+            return OptionalInt.of(root.gantry().maxJobs());
         } catch (GantryException e) {
-            return RunSettings.DEFAULT_MAX_JOBS;
+            return OptionalInt.empty();
         }
     }
 }

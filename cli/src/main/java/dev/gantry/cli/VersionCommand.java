@@ -3,7 +3,6 @@ package dev.gantry.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.CatalogInfo;
 import dev.gantry.Gantry;
-import dev.gantry.core.catalog.CatalogLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,7 +15,7 @@ final class VersionCommand extends Verb {
         String commit = commit();
         // The embedded snapshot, not the refresh cache: what this build ships. Loading it costs a few tens of
         // milliseconds and no Azure SDK class.
-        CatalogInfo catalog = CatalogLoader.embedded().info();
+        CatalogInfo catalog = Gantry.embeddedCatalog();
         String java = System.getProperty("java.version");
         String vendor = System.getProperty("java.vendor");
         String javaHome = System.getProperty("java.home");

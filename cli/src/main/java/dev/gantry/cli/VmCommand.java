@@ -6,7 +6,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.VmUp;
 import dev.gantry.Vms;
-import dev.gantry.runs.provision.VmInventoryEntry;
+import dev.gantry.model.VmInventoryEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package dev.gantry.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.Plan;
-import dev.gantry.core.advisor.PlanJson;
-import dev.gantry.runs.engine.RunProvenance;
-import dev.gantry.core.runs.StepDefinition;
-import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.model.PlanJson;
+import dev.gantry.model.RunProvenance;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.WorkflowPlan;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -73,8 +73,13 @@ class ArchitectureTest {
     }
 
     @Test
-    void cliPlansAndProvisionsThroughTheFacade() {
-        LayerRules.cliPlansAndProvisionsThroughTheFacade().check(gantry);
+    void cliUsesOnlyTheFacadeAndItsPublicModel() {
+        LayerRules.cliUsesOnlyTheFacadeAndItsPublicModel().check(gantry);
+    }
+
+    @Test
+    void thePublicModelStandsOnTheApiAlone() {
+        LayerRules.thePublicModelStandsOnTheApiAlone().check(gantry);
     }
 
     @Test

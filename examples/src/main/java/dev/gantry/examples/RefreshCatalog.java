@@ -3,7 +3,7 @@ package dev.gantry.examples;
 import dev.gantry.Gantry;
 import dev.gantry.api.GantryException;
 import dev.gantry.core.catalog.Catalog;
-import dev.gantry.core.progress.Progress;
+import dev.gantry.model.Progress;
 import java.util.List;
 import java.util.Optional;
 

@@ -6,7 +6,7 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.Gantry;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

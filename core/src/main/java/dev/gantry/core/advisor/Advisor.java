@@ -1,5 +1,7 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.Money;
+import dev.gantry.model.PlanOverrides;
 import dev.gantry.api.Alternative;
 import dev.gantry.api.CatalogInfo;
 import dev.gantry.api.HourlyPrice;
@@ -9,7 +11,7 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
-import dev.gantry.core.catalog.CatalogAge;
+import dev.gantry.model.CatalogAge;
 import dev.gantry.images.ImageChoice;
 import dev.gantry.images.ImageChooser;
 import java.time.Clock;

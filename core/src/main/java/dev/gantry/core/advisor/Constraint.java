@@ -1,5 +1,6 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.Money;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
 import dev.gantry.api.Resources;

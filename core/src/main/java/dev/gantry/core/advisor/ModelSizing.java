@@ -1,5 +1,6 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.Money;
 import dev.gantry.api.ModelSize;
 import dev.gantry.api.Phase;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.Money;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;

@@ -1,5 +1,7 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.Money;
+import dev.gantry.model.PlanOverrides;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;

@@ -1,5 +1,7 @@
 package dev.gantry.core.catalog;
 
+import dev.gantry.model.CatalogAge;
+import dev.gantry.model.CatalogSummary;
 import dev.gantry.api.CatalogInfo;
 import java.time.Clock;
 import java.time.LocalDate;
@@ -70,6 +72,13 @@ public final class Catalog {
      */
     public String summary(Clock clock) {
         return "catalog: " + info.source() + ", " + CatalogAge.describe(info, LocalDate.now(clock));
+    }
+
+    /** What {@code gantry catalog show} prints of this catalog, its age on the clock's date. */
+    public CatalogSummary summarize(Clock clock) {
+        long sizes = entries.stream().map(e -> e.size().name()).distinct().count();
+        return new CatalogSummary(info, CatalogAge.provenance(info), ageDays(clock), entries.size(), sizes,
+                List.copyOf(regions), provenance, summary(clock));
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.gantry.core.jobs;
 
+import dev.gantry.model.JobEvent;
+import dev.gantry.model.JobRecord;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,11 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.model.FailurePolicy;
+import dev.gantry.model.RunState;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
+import dev.gantry.model.StepState;
+import dev.gantry.model.WorkflowDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,11 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunLease;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunState;
+import dev.gantry.model.StepRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,19 +15,10 @@ import java.util.function.Predicate;
 
 /**
  * Where workflow runs, their steps and their attempts live: the state database ({@code core.state}). A run is
- * driven by one process at a time, the holder of its {@link Lease}; the lease expires, so that a process that was
+ * driven by one process at a time, the holder of its {@link RunLease}; the lease expires, so that a process that was
  * killed gives the run up to the next one.
  */
 public interface RunStore extends AutoCloseable {
-    /** A process's claim on driving a run, until {@code expiresAt} unless renewed. */
-    record Lease(String runId, String holder, Instant expiresAt) {
-        public Lease {
-            Objects.requireNonNull(runId, "runId");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(expiresAt, "expiresAt");
-        }
-    }
-
     /** Writes a new run with its steps, in one transaction; fails when its id is taken. */
     void create(RunRecord run, List<StepRecord> steps);
 
@@ -102,7 +99,7 @@ public interface RunStore extends AutoCloseable {
      *
      * @return the lease; empty when another holder's lease has not expired
      */
-    Optional<Lease> acquireLease(String runId, String holder, Duration ttl);
+    Optional<RunLease> acquireLease(String runId, String holder, Duration ttl);
 
     /**
      * As {@link #acquireLease(String, String, Duration)}, also taking a lease that has not expired when
@@ -110,10 +107,10 @@ public interface RunStore extends AutoCloseable {
      * driver was killed is picked up at once rather than when the lease runs out. {@code abandoned} is asked inside the
      * transaction and must be quick.
      */
-    Optional<Lease> acquireLease(String runId, String holder, Duration ttl, Predicate<Lease> abandoned);
+    Optional<RunLease> acquireLease(String runId, String holder, Duration ttl, Predicate<RunLease> abandoned);
 
     /** The run's lease as stored, expired or not; empty when no one holds it. */
-    Optional<Lease> lease(String runId);
+    Optional<RunLease> lease(String runId);
 
     /**
      * Extends the lease {@code holder} holds to {@code ttl} from now, even if it expired meanwhile, as long as no
@@ -121,7 +118,7 @@ public interface RunStore extends AutoCloseable {
      *
      * @return the lease; empty when {@code holder} does not hold it (anymore)
      */
-    Optional<Lease> renewLease(String runId, String holder, Duration ttl);
+    Optional<RunLease> renewLease(String runId, String holder, Duration ttl);
 
     /**
      * Gives up the lease, so that another process may drive the run at once.

@@ -1,5 +1,6 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.model.AttemptRecord;
 import dev.gantry.api.Plan;
 import java.util.List;
 import java.util.Optional;

@@ -1,11 +1,12 @@
 package dev.gantry.core.spec;
 
+import dev.gantry.model.SpecDocument;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.Workload;
-import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.model.WorkflowDefinition;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.YamlNode;
 import dev.gantry.core.spec.yaml.YamlText;

@@ -1,5 +1,6 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.PlanOverrides;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

@@ -1,5 +1,7 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.PlanJson;
+import dev.gantry.model.PlanOverrides;
 import static dev.gantry.core.advisor.TestCatalogs.NONE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.Money;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,7 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.PlanJson;
+import dev.gantry.model.PlanOverrides;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;

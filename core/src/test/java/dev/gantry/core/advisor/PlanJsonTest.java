@@ -1,5 +1,7 @@
 package dev.gantry.core.advisor;
 
+import dev.gantry.model.PlanJson;
+import dev.gantry.model.PlanOverrides;
 import static dev.gantry.core.advisor.AdvisorRulesTest.plan;
 import static dev.gantry.core.advisor.AdvisorRulesTest.resources;
 import static dev.gantry.core.advisor.AdvisorRulesTest.workload;

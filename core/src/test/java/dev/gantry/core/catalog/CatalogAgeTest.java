@@ -1,5 +1,6 @@
 package dev.gantry.core.catalog;
 
+import dev.gantry.model.CatalogAge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 

@@ -1,5 +1,12 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.model.FailurePolicy;
+import dev.gantry.model.RetryPolicy;
+import dev.gantry.model.RunState;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
+import dev.gantry.model.StepState;
+import dev.gantry.model.WorkflowDefinition;
 import static dev.gantry.core.runs.WorkflowDefinitionTest.JOB;
 import static dev.gantry.core.runs.WorkflowDefinitionTest.step;
 import static dev.gantry.core.runs.WorkflowDefinitionTest.workflow;

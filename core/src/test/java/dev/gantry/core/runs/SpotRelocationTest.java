@@ -1,5 +1,6 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.model.AttemptRecord;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,10 @@
 package dev.gantry.core.runs;
 
+import dev.gantry.model.FailurePolicy;
+import dev.gantry.model.RetryPolicy;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
+import dev.gantry.model.WorkflowDefinition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

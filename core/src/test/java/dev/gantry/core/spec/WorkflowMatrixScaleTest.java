@@ -1,10 +1,11 @@
 package dev.gantry.core.spec;
 
+import dev.gantry.model.SpecDocument;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.model.WorkflowDefinition;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;

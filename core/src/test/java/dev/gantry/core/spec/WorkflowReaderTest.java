@@ -1,5 +1,6 @@
 package dev.gantry.core.spec;
 
+import dev.gantry.model.SpecDocument;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,11 +9,11 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
-import dev.gantry.core.runs.FailurePolicy;
-import dev.gantry.core.runs.RetryPolicy;
-import dev.gantry.core.runs.StepDefinition;
-import dev.gantry.core.runs.StepInstance;
-import dev.gantry.core.runs.WorkflowDefinition;
+import dev.gantry.model.FailurePolicy;
+import dev.gantry.model.RetryPolicy;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
+import dev.gantry.model.WorkflowDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.gantry.api.VmSize;
 import dev.gantry.azure.compute.ResourceSkusClient;
 import dev.gantry.azure.compute.SkuOffer;
 import dev.gantry.azure.prices.RetailPricesClient;
-import dev.gantry.core.progress.Progress;
+import dev.gantry.model.Progress;
 import dev.gantry.core.files.AtomicFile;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;

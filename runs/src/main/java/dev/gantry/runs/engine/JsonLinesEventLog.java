@@ -1,9 +1,8 @@
 package dev.gantry.runs.engine;
 
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunListener;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunListener;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -43,24 +42,12 @@ public final class JsonLinesEventLog implements RunListener {
         }
         try {
             Files.createDirectories(directory);
-            Files.writeString(file(event.runId()), line(event) + "\n", StandardCharsets.UTF_8,
+            Files.writeString(file(event.runId()), event.jsonLine() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to " + file(event.runId()) + ": " + e.getMessage(), e);
         }
         written.put(event.runId(), event.sequence());
-    }
-
-    /** One event as the line the file holds. */
-    public static String line(RunEvent event) {
-        ObjectNode node = JSON.createObjectNode();
-        node.put("run", event.runId());
-        node.put("sequence", event.sequence());
-        node.put("at", event.at().toString());
-        event.step().ifPresent(s -> node.put("step", s));
-        node.put("kind", event.kind());
-        node.put("detail", event.detail());
-        return node.toString();
     }
 
     /** A process killed in the middle of a line leaves it cut short: it goes, so the next line starts clean. */

@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import dev.gantry.model.RunLease;
 
 /**
  * Who holds a run's lease: {@code PID@HOST/NONCE}. A lease held by a process of this machine that has gone (killed,
@@ -20,7 +21,7 @@ public record LeaseHolder(String id) {
     }
 
     /** Whether the lease's holder is a process of this machine that no longer runs. */
-    public static boolean abandoned(RunStore.Lease lease) {
+    public static boolean abandoned(RunLease lease) {
         Optional<String> host = part(lease.holder(), '@', '/');
         OptionalLong pid = pid(lease.holder());
         if (host.isEmpty() || pid.isEmpty() || !host.get().equals(hostName())) {

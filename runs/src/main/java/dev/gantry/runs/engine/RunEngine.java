@@ -1,21 +1,22 @@
 package dev.gantry.runs.engine;
 
-import dev.gantry.core.runs.AttemptOutcome;
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunListener;
-import dev.gantry.core.runs.RunRecord;
+import dev.gantry.model.RunProvenance;
+import dev.gantry.model.AttemptOutcome;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunListener;
+import dev.gantry.model.RunRecord;
 import dev.gantry.core.runs.RunScheduler;
-import dev.gantry.core.runs.RunState;
+import dev.gantry.model.RunState;
 import dev.gantry.core.runs.RunStore;
 import dev.gantry.core.runs.SpotMoves;
 import dev.gantry.core.runs.SpotRelocation;
-import dev.gantry.core.runs.StepDefinition;
-import dev.gantry.core.runs.StepInstance;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
 import dev.gantry.core.runs.StepOutputs;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
-import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
+import dev.gantry.model.WorkflowPlan;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
@@ -26,7 +27,7 @@ import dev.gantry.api.backend.EvictionHandling;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import dev.gantry.runs.jobs.JobService;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -45,6 +46,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import dev.gantry.model.RunLease;
 
 /**
  * Drives workflow runs: submits each step's jobs once their dependencies succeeded, follows them with one status
@@ -270,7 +272,7 @@ public final class RunEngine {
         }
         runs.append(List.of(RunEvent.ofRun(runId, clock.instant(), RunEvent.CANCELLING, "asked by process "
                 + holder.id())));
-        Optional<RunStore.Lease> lease = runs.acquireLease(runId, holder.id(), settings.leaseTtl(),
+        Optional<RunLease> lease = runs.acquireLease(runId, holder.id(), settings.leaseTtl(),
                 LeaseHolder::abandoned);
         if (lease.isEmpty()) {
             return run; // its driver sees the request at its next poll
@@ -312,7 +314,7 @@ public final class RunEngine {
 
     private void takeLease(String runId) {
         if (runs.acquireLease(runId, holder.id(), settings.leaseTtl(), LeaseHolder::abandoned).isEmpty()) {
-            String other = runs.lease(runId).map(RunStore.Lease::holder).orElse("another process");
+            String other = runs.lease(runId).map(RunLease::holder).orElse("another process");
             throw new GantryException(ErrorCode.USAGE, "run " + runId + " is being driven by process " + other
                     + "; follow it with 'gantry attach " + runId + "' or 'gantry status " + runId + "'");
         }

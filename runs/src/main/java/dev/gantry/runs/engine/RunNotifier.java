@@ -1,9 +1,9 @@
 package dev.gantry.runs.engine;
 
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunListener;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunListener;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.StepRecord;
+import dev.gantry.model.StepRecord;
 import dev.gantry.api.backend.Eviction;
 import java.util.HashMap;
 import java.util.HashSet;

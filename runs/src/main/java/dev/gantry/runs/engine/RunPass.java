@@ -1,15 +1,15 @@
 package dev.gantry.runs.engine;
 
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunRecord;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunRecord;
 import dev.gantry.core.runs.RunScheduler;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.StepDefinition;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
-import dev.gantry.core.runs.WorkflowDefinition;
-import dev.gantry.core.runs.WorkflowPlan;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
+import dev.gantry.model.WorkflowDefinition;
+import dev.gantry.model.WorkflowPlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

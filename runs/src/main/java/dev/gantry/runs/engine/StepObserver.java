@@ -1,17 +1,17 @@
 package dev.gantry.runs.engine;
 
-import dev.gantry.core.runs.AttemptOutcome;
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.RetryPolicy;
-import dev.gantry.core.runs.RunEvent;
+import dev.gantry.model.AttemptOutcome;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RetryPolicy;
+import dev.gantry.model.RunEvent;
 import dev.gantry.core.runs.SpotMoves;
 import dev.gantry.core.runs.StepOutputs;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.LogOptions;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import dev.gantry.runs.jobs.JobService;
 import java.time.Duration;
 import java.time.Instant;

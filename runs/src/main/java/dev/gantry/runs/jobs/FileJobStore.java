@@ -1,6 +1,6 @@
 package dev.gantry.runs.jobs;
 
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,7 +1,7 @@
 package dev.gantry.runs.jobs;
 
-import dev.gantry.core.jobs.JobEvent;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobEvent;
+import dev.gantry.model.JobRecord;
 import dev.gantry.core.jobs.JobStore;
 import java.util.Collection;
 import java.util.List;

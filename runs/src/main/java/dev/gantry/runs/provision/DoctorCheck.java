@@ -1,5 +1,6 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.model.VmInventoryEntry;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;

@@ -1,5 +1,7 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.model.VmInventoryEntry;
+
 /**
  * Tells whether a freshly provisioned VM is ready for work. {@link VmProvisioner} asks repeatedly, within a bound,
  * until every VM answers ready. Implementations: {@link TcpPortCheck} (SSH answers) and {@link DoctorCheck} (the

@@ -1,5 +1,6 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.model.VmInventoryEntry;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import java.time.Clock;
@@ -9,7 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import dev.gantry.core.progress.Progress;
+import dev.gantry.model.Progress;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.model.VmInventoryEntry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -1,5 +1,6 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.model.VmInventoryEntry;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

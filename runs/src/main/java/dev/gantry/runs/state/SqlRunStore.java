@@ -7,14 +7,14 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.core.config.GantryConfig;
-import dev.gantry.core.runs.AttemptOutcome;
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunState;
+import dev.gantry.model.AttemptOutcome;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunState;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.Predicate;
+import dev.gantry.model.RunLease;
 
 /**
  * Workflow runs, their steps, attempts, histories and leases in the state database ({@link StateDatabase}), beside
@@ -459,24 +460,24 @@ public final class SqlRunStore implements RunStore {
     }
 
     @Override
-    public Optional<Lease> acquireLease(String runId, String holder, Duration ttl) {
+    public Optional<RunLease> acquireLease(String runId, String holder, Duration ttl) {
         return acquireLease(runId, holder, ttl, lease -> false);
     }
 
     @Override
-    public Optional<Lease> acquireLease(String runId, String holder, Duration ttl, Predicate<Lease> abandoned) {
+    public Optional<RunLease> acquireLease(String runId, String holder, Duration ttl, Predicate<RunLease> abandoned) {
         Objects.requireNonNull(holder, "holder");
         Objects.requireNonNull(abandoned, "abandoned");
         positive(ttl);
         return database.transaction("take the lease of run " + runId, connection -> {
             database.serialize(connection, "run:" + runId);
             Instant now = clock.instant();
-            Optional<Lease> current = lease(connection, runId);
+            Optional<RunLease> current = lease(connection, runId);
             if (current.isPresent() && !current.get().holder().equals(holder)
                     && now.isBefore(current.get().expiresAt()) && !abandoned.test(current.get())) {
                 return Optional.empty();
             }
-            Lease lease = new Lease(runId, holder, now.plus(ttl));
+            RunLease lease = new RunLease(runId, holder, now.plus(ttl));
             try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO run_leases (run_id, holder, "
                     + "expires_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET holder = excluded.holder, "
                     + "expires_at = excluded.expires_at")) {
@@ -490,19 +491,19 @@ public final class SqlRunStore implements RunStore {
     }
 
     @Override
-    public Optional<Lease> renewLease(String runId, String holder, Duration ttl) {
+    public Optional<RunLease> renewLease(String runId, String holder, Duration ttl) {
         positive(ttl);
         return database.transaction("renew the lease of run " + runId, connection -> {
             // Under the run's lock too: otherwise a renewal could land between another process's read of an expired
             // lease and its write, and both would think they hold it.
             database.serialize(connection, "run:" + runId);
-            Lease lease = new Lease(runId, holder, clock.instant().plus(ttl));
+            RunLease lease = new RunLease(runId, holder, clock.instant().plus(ttl));
             try (PreparedStatement update = connection.prepareStatement("UPDATE run_leases SET expires_at = ? "
                     + "WHERE run_id = ? AND holder = ?")) {
                 update.setString(1, TIME.format(lease.expiresAt()));
                 update.setString(2, runId);
                 update.setString(3, holder);
-                return update.executeUpdate() == 1 ? Optional.of(lease) : Optional.<Lease>empty();
+                return update.executeUpdate() == 1 ? Optional.of(lease) : Optional.<RunLease>empty();
             }
         });
     }
@@ -521,16 +522,16 @@ public final class SqlRunStore implements RunStore {
     }
 
     @Override
-    public Optional<Lease> lease(String runId) {
+    public Optional<RunLease> lease(String runId) {
         return database.read("read the lease of run " + runId, connection -> lease(connection, runId));
     }
 
-    private static Optional<Lease> lease(Connection connection, String runId) throws SQLException {
+    private static Optional<RunLease> lease(Connection connection, String runId) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT holder, expires_at FROM run_leases "
                 + "WHERE run_id = ?")) {
             query.setString(1, runId);
             try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? Optional.of(new Lease(runId, rows.getString(1), time(rows.getString(2))))
+                return rows.next() ? Optional.of(new RunLease(runId, rows.getString(1), time(rows.getString(2))))
                         : Optional.empty();
             }
         }

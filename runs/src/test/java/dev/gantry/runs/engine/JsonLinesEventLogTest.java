@@ -1,6 +1,6 @@
 package dev.gantry.runs.engine;
 
-import dev.gantry.core.runs.RunEvent;
+import dev.gantry.model.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.gantry.runs.engine;
 
+import dev.gantry.model.RunProvenance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +28,7 @@ class RunProvenanceTest {
     @Test
     void outsideACheckoutThereIsNoCommitButAHashAndTheCatalog() throws IOException {
         Path spec = write("flow.yaml", "kind: Workflow\n");
-        RunProvenance provenance = RunProvenance.capture(spec, List.of(), CATALOG, "0.1.0");
+        RunProvenance provenance = ProvenanceCapture.capture(spec, List.of(), CATALOG, "0.1.0");
         assertEquals(Optional.empty(), provenance.gitCommit());
         assertEquals(Optional.empty(), provenance.gitDirty());
         assertTrue(provenance.specHash().matches("sha256:[0-9a-f]{64}"), provenance.specHash());
@@ -44,12 +45,12 @@ class RunProvenanceTest {
         git("-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", "spec");
         String head = git("rev-parse", "HEAD").strip();
 
-        RunProvenance clean = RunProvenance.capture(spec, List.of(), CATALOG, "0.1.0");
+        RunProvenance clean = ProvenanceCapture.capture(spec, List.of(), CATALOG, "0.1.0");
         assertEquals(Optional.of(head), clean.gitCommit());
         assertEquals(Optional.of(false), clean.gitDirty());
 
         write("flow.yaml", "kind: Workflow\nmetadata: {name: edited}\n");
-        RunProvenance edited = RunProvenance.capture(spec, List.of(), CATALOG, "0.1.0");
+        RunProvenance edited = ProvenanceCapture.capture(spec, List.of(), CATALOG, "0.1.0");
         assertEquals(Optional.of(head), edited.gitCommit());
         assertEquals(Optional.of(true), edited.gitDirty());
         assertNotEquals(clean.specHash(), edited.specHash());
@@ -59,20 +60,20 @@ class RunProvenanceTest {
     void theHashCoversReferencedFilesAndNotWhereTheCheckoutLies() throws IOException {
         Path spec = write("flow.yaml", "kind: Workflow\n");
         write("steps/train.yaml", "kind: Workload\n");
-        String first = RunProvenance.contentHash(spec, List.of(Path.of("steps/train.yaml")));
-        assertNotEquals(RunProvenance.contentHash(spec, List.of()), first, "a referenced file is part of the hash");
+        String first = ProvenanceCapture.contentHash(spec, List.of(Path.of("steps/train.yaml")));
+        assertNotEquals(ProvenanceCapture.contentHash(spec, List.of()), first, "a referenced file is part of the hash");
         // Named twice or through "..", a file counts once.
-        assertEquals(first, RunProvenance.contentHash(spec, List.of(Path.of("steps/train.yaml"),
+        assertEquals(first, ProvenanceCapture.contentHash(spec, List.of(Path.of("steps/train.yaml"),
                 Path.of("steps/../steps/train.yaml"))));
 
         Path copy = Files.createDirectories(dir.resolve("elsewhere"));
         Files.createDirectories(copy.resolve("steps"));
         Files.copy(spec, copy.resolve("flow.yaml"));
         Files.copy(dir.resolve("steps/train.yaml"), copy.resolve("steps/train.yaml"));
-        assertEquals(first, RunProvenance.contentHash(copy.resolve("flow.yaml"), List.of(Path.of("steps/train.yaml"))));
+        assertEquals(first, ProvenanceCapture.contentHash(copy.resolve("flow.yaml"), List.of(Path.of("steps/train.yaml"))));
 
         write("steps/train.yaml", "kind: Workload\n# changed\n");
-        assertNotEquals(first, RunProvenance.contentHash(spec, List.of(Path.of("steps/train.yaml"))));
+        assertNotEquals(first, ProvenanceCapture.contentHash(spec, List.of(Path.of("steps/train.yaml"))));
     }
 
     private Path write(String name, String text) throws IOException {

@@ -1,6 +1,6 @@
 package dev.gantry.runs.jobs;
 
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

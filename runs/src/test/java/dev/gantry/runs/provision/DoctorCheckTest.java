@@ -1,5 +1,6 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.model.VmInventoryEntry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

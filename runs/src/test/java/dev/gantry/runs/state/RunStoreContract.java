@@ -7,17 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.core.ManualClock;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import dev.gantry.core.jobs.JobStore;
-import dev.gantry.core.runs.AttemptOutcome;
-import dev.gantry.core.runs.AttemptRecord;
-import dev.gantry.core.runs.RunEvent;
-import dev.gantry.core.runs.RunRecord;
-import dev.gantry.core.runs.RunState;
+import dev.gantry.model.AttemptOutcome;
+import dev.gantry.model.AttemptRecord;
+import dev.gantry.model.RunEvent;
+import dev.gantry.model.RunRecord;
+import dev.gantry.model.RunState;
 import dev.gantry.core.runs.RunStore;
-import dev.gantry.core.runs.RunStore.Lease;
-import dev.gantry.core.runs.StepRecord;
-import dev.gantry.core.runs.StepState;
+import dev.gantry.model.RunLease;
+import dev.gantry.model.StepRecord;
+import dev.gantry.model.StepState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -388,15 +388,15 @@ abstract class RunStoreContract {
     @Test
     void aLeaseIsTakenWhenFreeAndRefusedToAnotherHolderUntilItExpires() {
         RunStore store = store();
-        assertEquals(Optional.of(new Lease("r-1", "p1", T0.plus(TTL))), store.acquireLease("r-1", "p1", TTL));
+        assertEquals(Optional.of(new RunLease("r-1", "p1", T0.plus(TTL))), store.acquireLease("r-1", "p1", TTL));
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL));
         clock.advance(TTL.minusNanos(1));
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL), "one nanosecond before it expires");
-        assertEquals(Optional.of(new Lease("r-2", "p2", clock.instant().plus(TTL))),
+        assertEquals(Optional.of(new RunLease("r-2", "p2", clock.instant().plus(TTL))),
                 store.acquireLease("r-2", "p2", TTL), "each run its own lease");
         clock.advance(Duration.ofNanos(1));
-        Lease taken = store.acquireLease("r-1", "p2", TTL).orElseThrow();
-        assertEquals(new Lease("r-1", "p2", T0.plus(TTL).plus(TTL)), taken, "expired: anyone may take it");
+        RunLease taken = store.acquireLease("r-1", "p2", TTL).orElseThrow();
+        assertEquals(new RunLease("r-1", "p2", T0.plus(TTL).plus(TTL)), taken, "expired: anyone may take it");
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p1", TTL), "the old holder has lost it");
         assertEquals(Optional.of(taken), store.lease("r-1"));
     }
@@ -406,11 +406,11 @@ abstract class RunStoreContract {
         RunStore store = store();
         store.acquireLease("r-1", "p1", TTL);
         clock.advance(Duration.ofSeconds(20));
-        assertEquals(Optional.of(new Lease("r-1", "p1", clock.instant().plus(TTL))),
+        assertEquals(Optional.of(new RunLease("r-1", "p1", clock.instant().plus(TTL))),
                 store.acquireLease("r-1", "p1", TTL), "the same holder: renewed");
         clock.advance(Duration.ofSeconds(20));
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL), "still held thanks to the renewal");
-        assertEquals(Optional.of(new Lease("r-1", "p1", clock.instant().plus(Duration.ofMinutes(5)))),
+        assertEquals(Optional.of(new RunLease("r-1", "p1", clock.instant().plus(Duration.ofMinutes(5)))),
                 store.renewLease("r-1", "p1", Duration.ofMinutes(5)));
         assertEquals(Optional.empty(), store.renewLease("r-1", "p2", TTL), "only its holder renews it");
         assertEquals(Optional.empty(), store.renewLease("r-9", "p1", TTL), "nor a lease no one took");
@@ -439,8 +439,8 @@ abstract class RunStoreContract {
     @Test
     void anUnexpiredLeaseIsTakenOverOnlyWhenItsHolderIsSaidToBeGone() {
         RunStore store = store();
-        Lease held = store.acquireLease("r-1", "p1", TTL).orElseThrow();
-        List<Lease> asked = new ArrayList<>();
+        RunLease held = store.acquireLease("r-1", "p1", TTL).orElseThrow();
+        List<RunLease> asked = new ArrayList<>();
         assertEquals(Optional.empty(), store.acquireLease("r-1", "p2", TTL, lease -> {
             asked.add(lease);
             return false;
@@ -448,19 +448,19 @@ abstract class RunStoreContract {
         assertEquals(List.of(held), asked, "asked about the lease as stored");
         assertEquals(Optional.of(held), store.lease("r-1"));
         clock.advance(Duration.ofSeconds(1));
-        Lease taken = new Lease("r-1", "p2", clock.instant().plus(TTL));
+        RunLease taken = new RunLease("r-1", "p2", clock.instant().plus(TTL));
         assertEquals(Optional.of(taken), store.acquireLease("r-1", "p2", TTL, lease -> true), "its holder is gone");
         assertEquals(Optional.of(taken), store.lease("r-1"));
         assertEquals(Optional.empty(), store.renewLease("r-1", "p1", TTL), "the old holder has lost it");
         asked.clear();
         clock.advance(Duration.ofSeconds(1));
-        assertEquals(Optional.of(new Lease("r-1", "p2", clock.instant().plus(TTL))),
+        assertEquals(Optional.of(new RunLease("r-1", "p2", clock.instant().plus(TTL))),
                 store.acquireLease("r-1", "p2", TTL, lease -> {
                     asked.add(lease);
                     return false;
                 }), "its own holder renews it");
         assertEquals(List.of(), asked, "no one to ask about: it is the taker's own");
-        assertEquals(Optional.of(new Lease("r-2", "p1", clock.instant().plus(TTL))),
+        assertEquals(Optional.of(new RunLease("r-2", "p1", clock.instant().plus(TTL))),
                 store.acquireLease("r-2", "p1", TTL, lease -> false), "a free lease is taken whatever is said");
     }
 
@@ -468,7 +468,7 @@ abstract class RunStoreContract {
     void theStoredLeaseIsReadExpiredOrNot() {
         RunStore store = store();
         assertEquals(Optional.empty(), store.lease("r-1"));
-        Lease lease = store.acquireLease("r-1", "p1", TTL).orElseThrow();
+        RunLease lease = store.acquireLease("r-1", "p1", TTL).orElseThrow();
         clock.advance(TTL.multipliedBy(2));
         assertEquals(Optional.of(lease), store.lease("r-1"), "expired, still stored");
         store.releaseLease("r-1", "p1");
@@ -479,8 +479,8 @@ abstract class RunStoreContract {
     void processesRacingForOneLeaseLeaveItToOne() throws Exception {
         for (int round = 0; round < 5; round++) {
             String runId = "r-" + round;
-            List<Optional<Lease>> tries = race(6, (store, i) -> store.acquireLease(runId, "p" + i, TTL));
-            List<Lease> won = tries.stream().flatMap(Optional::stream).toList();
+            List<Optional<RunLease>> tries = race(6, (store, i) -> store.acquireLease(runId, "p" + i, TTL));
+            List<RunLease> won = tries.stream().flatMap(Optional::stream).toList();
             assertEquals(1, won.size(), "round " + round + ": " + won);
             assertEquals(Optional.of(won.get(0)), store().lease(runId));
         }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.runs.jobs.FileJobStore;
-import dev.gantry.core.jobs.JobRecord;
+import dev.gantry.model.JobRecord;
 import dev.gantry.core.jobs.JobStore;
 import dev.gantry.runs.jobs.JobStoreContract;
 import java.nio.file.Files;

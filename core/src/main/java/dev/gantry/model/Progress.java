@@ -1,4 +1,4 @@
-package dev.gantry.core.progress;
+package dev.gantry.model;
 
 /**
  * What a long operation of the facade is doing now, for a person watching it ({@code gantry vm up} and

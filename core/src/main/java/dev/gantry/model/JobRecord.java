@@ -1,4 +1,4 @@
-package dev.gantry.core.jobs;
+package dev.gantry.model;
 
 import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;

@@ -1,4 +1,4 @@
-package dev.gantry.core.advisor;
+package dev.gantry.model;
 
 import dev.gantry.api.SpotPolicy;
 import java.util.List;

@@ -1,7 +1,7 @@
-package dev.gantry.core.jobs;
+package dev.gantry.model;
 
 /** The rules every stored event follows, job's or run's: its kind one lower-case word, its detail one line. */
-public final class EventText {
+final class EventText {
     private EventText() {
     }
 

@@ -1,4 +1,4 @@
-package dev.gantry.core.jobs;
+package dev.gantry.model;
 
 import java.time.Instant;
 import java.util.Objects;

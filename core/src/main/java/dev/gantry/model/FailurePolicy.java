@@ -1,4 +1,4 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
 import java.util.Objects;
 import java.util.Optional;

@@ -1,14 +1,14 @@
-package dev.gantry.core.advisor;
+package dev.gantry.model;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /** How prices and quantities read in reasons and messages: at most four decimals, no trailing zeros. */
-final class Money {
+public final class Money {
     private Money() {
     }
 
-    static String format(double value) {
+    public static String format(double value) {
         if (!Double.isFinite(value)) {
             return Double.toString(value);
         }
@@ -16,17 +16,17 @@ final class Money {
     }
 
     /** {@code 32.77 USD/h}. */
-    static String perHour(double value) {
+    public static String perHour(double value) {
         return format(value) + " USD/h";
     }
 
     /** Rounded for JSON: four decimals keeps cents exact and hides binary noise such as 65.54000000000001. */
-    static double round(double value) {
+    public static double round(double value) {
         return BigDecimal.valueOf(value).setScale(4, RoundingMode.HALF_EVEN).doubleValue();
     }
 
     /** One decimal for GiB figures in model-size arithmetic. */
-    static String gib(double value) {
+    public static String gib(double value) {
         return BigDecimal.valueOf(value).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 }

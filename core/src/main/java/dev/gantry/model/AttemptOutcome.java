@@ -1,4 +1,4 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
 /** How one attempt of a step ended; only {@link #FAILED} and {@link #TIMED_OUT} use up the step's retries. */
 public enum AttemptOutcome {

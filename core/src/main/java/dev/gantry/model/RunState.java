@@ -1,4 +1,4 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
 /** Where a workflow run stands as a whole. */
 public enum RunState {

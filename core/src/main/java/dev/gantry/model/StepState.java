@@ -1,4 +1,4 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
 /** Where one step of a workflow run stands. */
 public enum StepState {

@@ -1,4 +1,4 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
 import dev.gantry.api.Workload;
 import java.time.Duration;
@@ -10,7 +10,7 @@ import java.util.Optional;
  * One step of a workflow: a workload, the steps it waits for, and what to do when it fails. {@code instances} is the
  * matrix expansion: one instance named like the step when there is no matrix, else one per combination, named
  * {@code STEP-v1-v2}. A step counts as done when all its instances are. {@code outputs} are the values the step
- * publishes for later steps (see {@link StepOutputs}); a step with a matrix publishes none.
+ * publishes for later steps (see {@code dev.gantry.core.runs.StepOutputs}); a step with a matrix publishes none.
  */
 public record StepDefinition(String name, Workload workload, List<String> dependsOn, RetryPolicy retries,
         FailurePolicy onFailure, Optional<Duration> timeout, List<StepInstance> instances, List<String> outputs) {

@@ -1,6 +1,5 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
-import dev.gantry.core.jobs.JobRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

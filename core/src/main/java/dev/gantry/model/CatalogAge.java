@@ -1,4 +1,4 @@
-package dev.gantry.core.catalog;
+package dev.gantry.model;
 
 import dev.gantry.api.CatalogInfo;
 import java.time.LocalDate;

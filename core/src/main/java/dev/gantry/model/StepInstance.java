@@ -1,4 +1,4 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
 import dev.gantry.api.Workload;
 import java.util.Collections;

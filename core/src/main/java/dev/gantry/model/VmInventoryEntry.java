@@ -1,4 +1,4 @@
-package dev.gantry.runs.provision;
+package dev.gantry.model;
 
 import dev.gantry.api.backend.ProvisionedHost;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.gantry.core.advisor;
+package dev.gantry.model;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -9,7 +9,6 @@ import dev.gantry.api.GpuSpec;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
-import dev.gantry.core.catalog.CatalogAge;
 import java.util.Locale;
 
 /**

@@ -1,6 +1,7 @@
-package dev.gantry.core.runs;
+package dev.gantry.model;
 
-import dev.gantry.core.jobs.EventText;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,7 +34,7 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
     public static final String TIMED_OUT = "timed-out";
     /** A poll the backend could not answer; the driver tries again at the next one. */
     public static final String POLL_FAILED = "poll-failed";
-    /** A step published an output: {@code NAME=VALUE} (see {@link StepOutputs}). */
+    /** A step published an output: {@code NAME=VALUE} (see {@code dev.gantry.core.runs.StepOutputs}). */
     public static final String OUTPUT = "output";
     /** The run (or a step) ended. */
     public static final String ENDED = "ended";
@@ -57,5 +58,20 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
     /** An event of one step (job), to store. */
     public static RunEvent ofStep(String runId, String step, Instant at, String kind, String detail) {
         return new RunEvent(runId, 0, at, Optional.of(step), kind, detail);
+    }
+
+    /**
+     * The event as one line of JSON ({@code run}, {@code sequence}, {@code at}, {@code step} when there is one,
+     * {@code kind}, {@code detail}): what a run's event log holds and {@code gantry history --output json} prints.
+     */
+    public String jsonLine() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("run", runId);
+        node.put("sequence", sequence);
+        node.put("at", at.toString());
+        step.ifPresent(s -> node.put("step", s));
+        node.put("kind", kind);
+        node.put("detail", detail);
+        return node.toString();
     }
 }

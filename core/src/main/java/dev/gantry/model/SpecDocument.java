@@ -1,7 +1,6 @@
-package dev.gantry.core.spec;
+package dev.gantry.model;
 
 import dev.gantry.api.Workload;
-import dev.gantry.core.runs.WorkflowDefinition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
