@@ -36,7 +36,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +46,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import dev.gantry.model.RunLease;
@@ -165,7 +168,7 @@ public final class RunEngine {
     }
 
     /**
-     * The unfinished run of this workflow and spec (a run that a killed process left), or a new one. Every job's
+     * The unfinished run of this workflow and spec (a run that a killed process left), or a new one. Every step's
      * plan is validated by the backend first: when one cannot run there, nothing is recorded and nothing submitted.
      */
     public Opened open(WorkflowPlan plan, RunProvenance provenance, String specFile, String backendName) {
@@ -295,14 +298,26 @@ public final class RunEngine {
         return runId.substring(0, Math.min(runId.length(), MAX_KEY - suffix.length())) + suffix;
     }
 
+    /**
+     * Asks the backend about each step once, with its first job's plan: the jobs of a matrix share their step's plan
+     * and differ only in name and environment, which a backend's check does not read (a 1,000-job matrix is one
+     * question, not 1,000, as it is one plan).
+     */
     private void validate(WorkflowPlan plan, String backendName) {
         Backend backend = backends.apply(backendName);
         List<Problem> problems = new ArrayList<>();
         List<String> lines = new ArrayList<>();
+        Set<StepDefinition> asked = Collections.newSetFromMap(new IdentityHashMap<>());
         for (WorkflowPlan.PlannedStep step : plan.steps()) {
+            if (!asked.add(step.step())) {
+                continue;
+            }
+            int others = step.step().instances().size() - 1;
+            String which = "step '" + step.instance().name() + "'" + (others > 0 ? " (and the " + others
+                    + " other jobs of its matrix)" : "");
             for (Problem problem : backend.validate(step.plan())) {
                 problems.add(problem);
-                lines.add("step '" + step.instance().name() + "': " + problem);
+                lines.add(which + ": " + problem);
             }
         }
         if (!problems.isEmpty()) {

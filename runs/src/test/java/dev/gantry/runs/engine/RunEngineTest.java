@@ -493,6 +493,25 @@ class RunEngineTest {
     }
 
     @Test
+    void theBackendChecksEachStepOnceNotEachJobOfItsMatrix() {
+        WorkflowPlan plan = planned(flow(matrix("sweep", 1000), step("single")), false);
+        engine().open(plan, PROVENANCE, "flow.yaml", "scripted");
+        assertEquals(2, backend.validated.size(), "one check per step: the matrix's 1,000 jobs share one plan");
+    }
+
+    @Test
+    void aStepTheBackendRefusesIsNamedWithItsMatrixAndNothingIsRecorded() {
+        WorkflowPlan plan = planned(flow(matrix("sweep", 3)), false);
+        backend.problems = List.of(Problem.of("resources.gpus", "no host has 8 GPUs"));
+        GantryException e = assertThrows(GantryException.class,
+                () -> engine().open(plan, PROVENANCE, "flow.yaml", "scripted"));
+        assertEquals(ErrorCode.PLAN_REJECTED, e.code());
+        assertTrue(e.getMessage().contains("step 'sweep-0' (and the 2 other jobs of its matrix): resources.gpus"),
+                e.getMessage());
+        assertEquals(List.of(), runs.list(10, true), "nothing recorded");
+    }
+
+    @Test
     void aBatchTheBackendRefusesIsSubmittedAgainJobByJobSoOnlyTheRefusedJobFails() {
         WorkflowPlan plan = planned(flow(matrix("sweep", 3)), false);
         RunEngine engine = engine();

@@ -34,6 +34,8 @@ final class ScriptedBackend implements Backend {
     final List<String> cancelled = new ArrayList<>();
     int statusCalls;
     List<Problem> problems = List.of();
+    /** Every plan {@link #validate} was asked about, in order. */
+    final List<Plan> validated = new ArrayList<>();
     /** The plan of every submit, in order, also of a submit again with a known key (beside {@link #submits}). */
     final List<Plan> submittedPlans = new ArrayList<>();
     /** The next submit makes its job, then fails as a lost reply or a killed process would leave it. */
@@ -65,6 +67,7 @@ final class ScriptedBackend implements Backend {
 
     @Override
     public List<Problem> validate(Plan plan) {
+        validated.add(plan);
         return problems;
     }
 
