@@ -152,6 +152,17 @@ class AgentPoolsTest {
                 && e.getMessage().contains("az login"), e.getMessage());
     }
 
+    @Test
+    void anIdentityThatMayNotCreatePoolsIsToldWhichRoleToGet() {
+        arm.denyWrites("/agentPools/" + PoolName.of(A100, Priority.SPOT));
+
+        GantryException e = assertThrows(GantryException.class, () -> pools.beginCreate(CLUSTER, spotGpu(4)));
+
+        assertEquals(ErrorCode.AUTH_FAILED, e.code());
+        assertTrue(e.getMessage().endsWith("Grant it the Azure Kubernetes Service Contributor Role on the cluster."),
+                e.getMessage());
+    }
+
     private String provisioningState(String name) {
         return arm.agentPool("rg-aks", "aks1", name).orElseThrow().path("properties").path("provisioningState")
                 .asText();

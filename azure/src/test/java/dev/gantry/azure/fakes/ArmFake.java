@@ -111,6 +111,7 @@ public final class ArmFake implements AutoCloseable {
     private final List<Throttle> throttles = new ArrayList<>();
     private final AgentPoolsFake agentPools = new AgentPoolsFake(this);
     private final Map<String, String> replies = new LinkedHashMap<>();
+    private final List<String> deniedWrites = new ArrayList<>();
     private int skuPageSize = 2;
     private boolean runCommandLocationOnly;
     private int vmPollsInProgress = 1;
@@ -204,6 +205,14 @@ public final class ArmFake implements AutoCloseable {
      */
     public synchronized void throttle(String pathSuffix, int times, String retryAfter) {
         throttles.add(new Throttle(pathSuffix, times, retryAfter));
+    }
+
+    /**
+     * Writes (PUT, POST, DELETE) whose path ends with {@code pathSuffix} answer 403 {@code AuthorizationFailed}, as ARM
+     * answers an identity without a role that allows them.
+     */
+    public synchronized void denyWrites(String pathSuffix) {
+        deniedWrites.add(pathSuffix.toLowerCase(Locale.ROOT));
     }
 
     /** How many requests ending with {@code pathSuffix} were answered 429. */
@@ -418,6 +427,14 @@ public final class ArmFake implements AutoCloseable {
                             + "reached for operation type - Read_ObservationWindow_00:05:00.");
                     return;
                 }
+            }
+            String lowerPath = path.toLowerCase(Locale.ROOT);
+            if (!exchange.getRequestMethod().equals("GET") && deniedWrites.stream().anyMatch(lowerPath::endsWith)) {
+                error(exchange, 403, "AuthorizationFailed", "The client 'gantry@example.com' with object id "
+                        + "'00000000-0000-0000-0000-0000000000aa' does not have authorization to perform action on "
+                        + "scope '" + path + "' or the scope is invalid. If access was recently granted, please "
+                        + "refresh your credentials.");
+                return;
             }
             route(exchange, exchange.getRequestMethod(), path, query, body);
         }
