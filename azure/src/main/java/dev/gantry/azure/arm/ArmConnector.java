@@ -16,10 +16,18 @@ import java.util.Objects;
  * covers VMs, disks, NICs, public IPs and resource groups; {@link #containerService} reaches AKS clusters and their
  * node pools.
  */
+@FunctionalInterface
 public interface ArmConnector {
     ComputeManager connect(String subscriptionId);
 
-    ContainerServiceManager containerService(String subscriptionId);
+    /**
+     * The AKS manager, signed in as {@link #connect} is. Only connectors made by {@link #of} have one: a connector
+     * written as a lambda (a test's stand-in for Compute) reaches Compute alone.
+     */
+    default ContainerServiceManager containerService(String subscriptionId) {
+        throw new UnsupportedOperationException("this ArmConnector reaches Azure Compute only; make one with "
+                + "ArmConnector.of(credential, environment, httpClient) to reach AKS");
+    }
 
     /** The public Azure cloud, signed in through the {@code DefaultAzureCredential} chain. */
     static ArmConnector defaultAzureCredential() {

@@ -163,6 +163,16 @@ class AgentPoolsTest {
                 e.getMessage());
     }
 
+    @Test
+    void aComputeOnlyConnectorSaysHowToReachAks() {
+        dev.gantry.azure.arm.ArmConnector computeOnly = subscription -> arm.connector().connect(subscription);
+
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> AgentPools.connect(computeOnly, ArmFake.SUBSCRIPTION));
+
+        assertTrue(e.getMessage().contains("ArmConnector.of(credential, environment, httpClient)"), e.getMessage());
+    }
+
     private String provisioningState(String name) {
         return arm.agentPool("rg-aks", "aks1", name).orElseThrow().path("properties").path("provisioningState")
                 .asText();
