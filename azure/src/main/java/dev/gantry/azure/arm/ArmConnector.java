@@ -6,15 +6,28 @@ import com.azure.core.management.AzureEnvironment;
 import com.azure.core.management.profile.AzureProfile;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.resourcemanager.compute.ComputeManager;
+import com.azure.resourcemanager.containerservice.ContainerServiceManager;
+import com.azure.resourcemanager.resources.fluentcore.arm.AzureConfigurable;
 import java.util.Objects;
 
 /**
- * Opens the Azure Compute SDK for one subscription. The {@link ComputeManager} also carries the network and resource
- * managers authenticated the same way, so one connection covers VMs, disks, NICs, public IPs and resource groups.
+ * Opens the Azure SDK's managers for one subscription, every one signed in the same way (one credential, one cloud,
+ * one HTTP client). The {@link ComputeManager} also carries the network and resource managers, so one connection
+ * covers VMs, disks, NICs, public IPs and resource groups; {@link #containerService} reaches AKS clusters and their
+ * node pools.
  */
 @FunctionalInterface
 public interface ArmConnector {
     ComputeManager connect(String subscriptionId);
+
+    /**
+     * The AKS manager, signed in as {@link #connect} is. Only connectors made by {@link #of} have one: a connector
+     * written as a lambda (a test's stand-in for Compute) reaches Compute alone.
+     */
+    default ContainerServiceManager containerService(String subscriptionId) {
+        throw new UnsupportedOperationException("this ArmConnector reaches Azure Compute only; make one with "
+                + "ArmConnector.of(credential, environment, httpClient) to reach AKS");
+    }
 
     /** The public Azure cloud, signed in through the {@code DefaultAzureCredential} chain. */
     static ArmConnector defaultAzureCredential() {
@@ -26,14 +39,34 @@ public interface ArmConnector {
      * {@code httpClient} (null for the SDK's default) how it is reached.
      */
     static ArmConnector of(TokenCredential credential, AzureEnvironment environment, HttpClient httpClient) {
-        Objects.requireNonNull(credential, "credential");
-        Objects.requireNonNull(environment, "environment");
-        return subscriptionId -> {
-            ComputeManager.Configurable configurable = ComputeManager.configure();
-            if (httpClient != null) {
-                configurable = configurable.withHttpClient(httpClient);
-            }
-            return configurable.authenticate(credential, new AzureProfile(null, subscriptionId, environment));
-        };
+        return new SignedIn(credential, environment, httpClient);
+    }
+
+    /** The one way every manager is signed in. */
+    record SignedIn(TokenCredential credential, AzureEnvironment environment, HttpClient httpClient)
+            implements ArmConnector {
+        public SignedIn {
+            Objects.requireNonNull(credential, "credential");
+            Objects.requireNonNull(environment, "environment");
+        }
+
+        @Override
+        public ComputeManager connect(String subscriptionId) {
+            return reachedThroughClient(ComputeManager.configure()).authenticate(credential, profile(subscriptionId));
+        }
+
+        @Override
+        public ContainerServiceManager containerService(String subscriptionId) {
+            return reachedThroughClient(ContainerServiceManager.configure())
+                    .authenticate(credential, profile(subscriptionId));
+        }
+
+        private AzureProfile profile(String subscriptionId) {
+            return new AzureProfile(null, subscriptionId, environment);
+        }
+
+        private <T extends AzureConfigurable<T>> T reachedThroughClient(T configurable) {
+            return httpClient == null ? configurable : configurable.withHttpClient(httpClient);
+        }
     }
 }

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * Turns what the Azure SDK throws into a {@link GantryException} with a stable code and a message that says the fix.
- * Every caller of Resource Manager (VM provisioning now, AKS node pools later) reads Azure's errors the same way.
+ * Every caller of Resource Manager (VM provisioning, AKS node pools) reads Azure's errors the same way.
  */
 public final class ArmFailures {
     private static final Set<String> AUTH_CODES = Set.of("authenticationfailed", "invalidauthenticationtoken",
@@ -26,19 +26,52 @@ public final class ArmFailures {
     private static final Set<String> CAPACITY_CODES = Set.of("allocationfailed", "zonalallocationfailed",
             "overconstrainedallocationrequest", "overconstrainedzonalallocationrequest");
 
+    private static final Set<String> CONTAINER_MISSING_CODES = Set.of("resourcegroupnotfound",
+            "parentresourcenotfound");
+
     private static final ObjectMapper STATUS_JSON = new ObjectMapper();
 
     private ArmFailures() {
     }
 
-    /** Where the failure happened, to name in the message. */
-    public record Scope(String action, String vmSize, String region) {
+    /**
+     * Where the failure happened, to name in the message, and the role that lets the signed-in identity do it (said
+     * when Azure answers 403).
+     */
+    public record Scope(String action, String vmSize, String region, String role) {
+        /** The role VM provisioning needs. */
+        static final String VM_ROLES = "the Contributor role (or Virtual Machine Contributor and Network Contributor)"
+                + " on the resource group";
+
+        /** A scope of VM provisioning. */
+        public Scope(String action, String vmSize, String region) {
+            this(action, vmSize, region, VM_ROLES);
+        }
     }
 
     public static boolean isNotFound(Throwable e) {
+        return status(e) == 404;
+    }
+
+    /**
+     * A 404 for the resource itself: not for the resource group or the parent resource (an AKS cluster of a node
+     * pool) it would be in, which are errors to report, not an empty answer.
+     */
+    public static boolean isResourceNotFound(Throwable e) {
         ManagementException management = find(e, ManagementException.class);
-        return management != null && management.getResponse() != null
-                && management.getResponse().getStatusCode() == 404;
+        String code = management == null || management.getValue() == null || management.getValue().getCode() == null
+                ? "" : management.getValue().getCode().toLowerCase(Locale.ROOT);
+        return isNotFound(e) && !CONTAINER_MISSING_CODES.contains(code);
+    }
+
+    /** A 412: a conditional request ({@code If-None-Match: *}) found the resource already there. */
+    public static boolean isPreconditionFailed(Throwable e) {
+        return status(e) == 412;
+    }
+
+    private static int status(Throwable e) {
+        ManagementException management = find(e, ManagementException.class);
+        return management == null || management.getResponse() == null ? 0 : management.getResponse().getStatusCode();
     }
 
     /**
@@ -91,8 +124,7 @@ public final class ArmFailures {
         }
         if (status == 403 || lower.equals("authorizationfailed")) {
             return new GantryException(ErrorCode.AUTH_FAILED, "the signed-in identity may not do this while "
-                    + scope.action() + " (" + code + "): " + message + ". Grant it the Contributor role (or Virtual "
-                    + "Machine Contributor and Network Contributor) on the resource group.", e);
+                    + scope.action() + " (" + code + "): " + message + ". Grant it " + scope.role() + ".", e);
         }
         Optional<QuotaShortfall> quota = QuotaShortfall.parse(code, message);
         if (quota.isPresent()) {

@@ -34,7 +34,7 @@ import reactor.core.publisher.Mono;
  * DELETE answers 202 with a {@code Location} header that answers 202 until done and then 204; deleting a resource that
  * does not exist answers 204. Dependencies are enforced as ARM does: a NIC in use by a VM, a public IP attached to a
  * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
- * disk and NICs.
+ * disk and NICs. The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
  *
  * <p>It serves HTTPS with {@link LocalHttps}; {@link #connector()} gives the production {@link ArmConnector} an HTTP
  * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,
@@ -109,7 +109,9 @@ public final class ArmFake implements AutoCloseable {
     private final List<String> skus = new ArrayList<>();
     private final Map<String, List<String>> usagePages = new HashMap<>();
     private final List<Throttle> throttles = new ArrayList<>();
+    private final AgentPoolsFake agentPools = new AgentPoolsFake(this);
     private final Map<String, String> replies = new LinkedHashMap<>();
+    private final List<String> deniedWrites = new ArrayList<>();
     private int skuPageSize = 2;
     private boolean runCommandLocationOnly;
     private int vmPollsInProgress = 1;
@@ -205,6 +207,14 @@ public final class ArmFake implements AutoCloseable {
         throttles.add(new Throttle(pathSuffix, times, retryAfter));
     }
 
+    /**
+     * Writes (PUT, POST, DELETE) whose path ends with {@code pathSuffix} answer 403 {@code AuthorizationFailed}, as ARM
+     * answers an identity without a role that allows them.
+     */
+    public synchronized void denyWrites(String pathSuffix) {
+        deniedWrites.add(pathSuffix.toLowerCase(Locale.ROOT));
+    }
+
     /** How many requests ending with {@code pathSuffix} were answered 429. */
     public synchronized int throttled(String pathSuffix) {
         return throttles.stream().filter(t -> t.pathSuffix.equals(pathSuffix.toLowerCase(Locale.ROOT)))
@@ -241,6 +251,83 @@ public final class ArmFake implements AutoCloseable {
     /** How many operation polls answered {@code InProgress}, i.e. how often the SDK had to poll again. */
     public synchronized int inProgressAnswers() {
         return inProgressAnswers;
+    }
+
+    /**
+     * An AKS managed cluster (and its resource group, if missing) running this Kubernetes version, whose node pools
+     * the fake serves.
+     */
+    public synchronized void managedCluster(String resourceGroup, String name, String region, String kubernetesVersion) {
+        String groupPath = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + resourceGroup;
+        if (!resources.containsKey(key(groupPath))) {
+            ObjectNode group = JSON.createObjectNode().put("name", resourceGroup).put("location", region)
+                    .put("type", "Microsoft.Resources/resourceGroups");
+            seed(groupPath, group);
+        }
+        ObjectNode cluster = JSON.createObjectNode().put("name", name).put("location", region)
+                .put("type", AgentPoolsFake.CLUSTER_TYPE);
+        cluster.putObject("properties").put("provisioningState", "Succeeded").put("kubernetesVersion", kubernetesVersion);
+        seed(resourcePath(resourceGroup, AgentPoolsFake.CLUSTER_TYPE, name), cluster);
+    }
+
+    /** The agent pool as the fake stores it, empty when the cluster has none of that name. */
+    public synchronized Optional<ObjectNode> agentPool(String resourceGroup, String cluster, String name) {
+        return resource(resourceGroup, AgentPoolsFake.CLUSTER_TYPE, cluster + "/agentPools/" + name)
+                .map(ObjectNode::deepCopy);
+    }
+
+    /** Stores an agent pool as if created outside Gantry (or by an earlier run); the cluster must exist. */
+    public synchronized void seedAgentPool(String resourceGroup, String cluster, ObjectNode pool) {
+        String name = pool.path("name").asText();
+        pool.put("type", AgentPoolsFake.POOL_TYPE);
+        seed(resourcePath(resourceGroup, AgentPoolsFake.CLUSTER_TYPE, cluster + "/agentPools/" + name), pool);
+    }
+
+    /**
+     * Ends every operation still running, as Azure finishes a creation whether or not anyone polls it: the resources
+     * read {@code Succeeded} (or {@code Failed}) from now on, and their status URLs answer so.
+     */
+    public synchronized void completeOperations() {
+        for (Operation operation : operations.values()) {
+            operation.pollsLeft = 0;
+            if (operation.onDone != null) {
+                operation.onDone.run();
+                operation.onDone = null;
+            }
+        }
+    }
+
+    // ---- for the fake's parts (AgentPoolsFake) ----
+
+    ObjectNode stored(String path) {
+        return resources.get(key(path));
+    }
+
+    void store(String path, ObjectNode resource) {
+        resources.put(key(path), resource);
+    }
+
+    /** The stored resources whose lower-case path starts with this prefix (lower case), in creation order. */
+    List<ObjectNode> storedUnder(String prefix) {
+        List<ObjectNode> under = new ArrayList<>();
+        resources.forEach((path, resource) -> {
+            if (path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0) {
+                under.add(resource);
+            }
+        });
+        return under;
+    }
+
+    /**
+     * Starts a long-running operation that answers InProgress {@code pollsInProgress} times, then runs
+     * {@code onDone} and answers Succeeded; returns its {@code Azure-AsyncOperation} URL in the resource's region.
+     */
+    String startOperation(String type, ObjectNode resource, Map<String, String> query, int pollsInProgress,
+            Runnable onDone) {
+        Operation operation = new Operation();
+        operation.pollsLeft = pollsInProgress;
+        operation.onDone = onDone;
+        return operationUrl(type, resource, "operations", register(operation), query);
     }
 
     public List<Request> requests() {
@@ -341,6 +428,14 @@ public final class ArmFake implements AutoCloseable {
                     return;
                 }
             }
+            String lowerPath = path.toLowerCase(Locale.ROOT);
+            if (!exchange.getRequestMethod().equals("GET") && deniedWrites.stream().anyMatch(lowerPath::endsWith)) {
+                error(exchange, 403, "AuthorizationFailed", "The client 'gantry@example.com' with object id "
+                        + "'00000000-0000-0000-0000-0000000000aa' does not have authorization to perform action on "
+                        + "scope '" + path + "' or the scope is invalid. If access was recently granted, please "
+                        + "refresh your credentials.");
+                return;
+            }
             route(exchange, exchange.getRequestMethod(), path, query, body);
         }
     }
@@ -382,6 +477,11 @@ public final class ArmFake implements AutoCloseable {
         }
         if (!resources.containsKey(key(groupPath))) {
             error(exchange, 404, "ResourceGroupNotFound", "Resource group '" + s[3] + "' could not be found.");
+            return;
+        }
+        if (s.length >= 9 && s[4].equals("providers") && s[5].equalsIgnoreCase("Microsoft.ContainerService")
+                && s[6].equalsIgnoreCase("managedClusters") && s[8].equalsIgnoreCase("agentPools")) {
+            agentPools.handle(exchange, method, s, query, (ObjectNode) body);
             return;
         }
         if (s.length == 9 && s[4].equals("providers") && s[6].equalsIgnoreCase("virtualMachines")
@@ -779,7 +879,7 @@ public final class ArmFake implements AutoCloseable {
     }
 
     /** One page of a list, with ARM's {@code nextLink}: the same request with the page to read next. */
-    private void page(HttpExchange exchange, List<JsonNode> items, Map<String, String> query, int size)
+    void page(HttpExchange exchange, List<JsonNode> items, Map<String, String> query, int size)
             throws IOException {
         int page = Integer.parseInt(query.getOrDefault("page", "0"));
         ObjectNode body = JSON.createObjectNode();
@@ -855,13 +955,13 @@ public final class ArmFake implements AutoCloseable {
         send(exchange, 200, status);
     }
 
-    private static void error(HttpExchange exchange, int status, String code, String message) throws IOException {
+    static void error(HttpExchange exchange, int status, String code, String message) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.putObject("error").put("code", code).put("message", message);
         send(exchange, status, body);
     }
 
-    private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
+    static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
         exchange.getResponseHeaders().add("x-ms-request-id", UUID.randomUUID().toString());
         if (body == null) {
             exchange.sendResponseHeaders(status, -1);
