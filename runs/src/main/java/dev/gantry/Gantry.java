@@ -17,8 +17,7 @@ import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.runs.azure.AzureModule;
-import dev.gantry.runs.azure.CatalogRefresher;
-import dev.gantry.runs.azure.QuotaChecker;
+import dev.gantry.runs.azure.AzureSources;
 import dev.gantry.core.config.ConfigLoader;
 import dev.gantry.core.config.ConfigSources;
 import dev.gantry.core.config.GantryConfig;
@@ -326,7 +325,8 @@ public final class Gantry implements AutoCloseable {
      */
     public List<Problem> quotaProblems(Plan plan, String subscription) {
         AzureModule.require("the quota check");
-        return QuotaChecker.azure(subscription).check(plan.region(), plan.vmSize().name(), plan.nodes(), plan.spot());
+        return AzureSources.quotaChecker(subscription).check(plan.region(), plan.vmSize().name(), plan.nodes(),
+                plan.spot());
     }
 
     /**
@@ -338,7 +338,7 @@ public final class Gantry implements AutoCloseable {
      */
     public Catalog refreshCatalog(Optional<String> subscription, Collection<String> regions, Progress progress) {
         AzureModule.require("live catalog refresh");
-        return CatalogRefresher.azure(subscription).refreshTo(catalogCache(), regions, progress);
+        return AzureSources.refresher(subscription).refreshTo(catalogCache(), regions, progress);
     }
 
     /** {@link #refreshCatalog}, answered as {@code gantry catalog refresh} prints it. */

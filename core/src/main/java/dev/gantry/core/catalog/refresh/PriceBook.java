@@ -1,6 +1,5 @@
-package dev.gantry.runs.azure;
+package dev.gantry.core.catalog.refresh;
 
-import dev.gantry.azure.prices.RetailPrice;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -12,34 +11,34 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
- * On-demand and spot price per VM size and region, chosen from the Retail Prices API's items. One size and region
- * can have several meters (a new price with a later effective date, a secondary meter region); the one used is
- * chosen by a comparator: latest {@code effectiveStartDate}, then the primary meter region, then the lower price.
- * Only Linux hourly USD prices count ({@link RetailPrice#linuxVmHourly()}); a zero price is unknown.
+ * On-demand and spot price per VM size and region, chosen from a {@link PriceSource}'s rows. One size and region can
+ * have several meters (a new price with a later effective date, a secondary meter region); the one used is chosen by
+ * a comparator: latest {@code effectiveStartDate}, then the primary meter region, then the lower price. The source
+ * passes Linux VM hourly prices only; a zero price is unknown.
  *
  * <p>Two different products pricing one size, region and capacity is not a newer price but an ambiguity the
- * comparator cannot settle on its merits (a product Azure added that the filter does not know yet), so it is
+ * comparator cannot settle on its merits (a product Azure added that the source's filter does not know yet), so it is
  * {@linkplain #conflicts() reported} with both products, not settled silently.
  */
 public final class PriceBook {
     /** Prefers the later effective date, then the primary meter region, then the lower price. */
-    static final Comparator<RetailPrice> PREFERRED = Comparator
-            .comparing(RetailPrice::effectiveStartDate).reversed()
-            .thenComparing(RetailPrice::primaryMeterRegion, Comparator.reverseOrder())
-            .thenComparingDouble(RetailPrice::retailPrice);
+    static final Comparator<VmPrice> PREFERRED = Comparator
+            .comparing(VmPrice::effectiveStartDate).reversed()
+            .thenComparing(VmPrice::primaryMeterRegion, Comparator.reverseOrder())
+            .thenComparingDouble(VmPrice::perHour);
 
-    private final Map<String, RetailPrice> onDemand = new HashMap<>();
-    private final Map<String, RetailPrice> spot = new HashMap<>();
+    private final Map<String, VmPrice> onDemand = new HashMap<>();
+    private final Map<String, VmPrice> spot = new HashMap<>();
     /** Per size, region and capacity, the preferred row of each product that prices it. */
-    private final Map<String, Map<String, RetailPrice>> products = new TreeMap<>();
+    private final Map<String, Map<String, VmPrice>> products = new TreeMap<>();
 
-    public PriceBook(List<RetailPrice> prices) {
-        for (RetailPrice price : prices) {
-            if (!price.linuxVmHourly() || !(price.retailPrice() > 0)) {
+    public PriceBook(List<VmPrice> prices) {
+        for (VmPrice price : prices) {
+            if (!(price.perHour() > 0)) {
                 continue;
             }
-            String key = key(price.armSkuName(), price.armRegionName());
-            Map<String, RetailPrice> book = price.spot() ? spot : onDemand;
+            String key = key(price.size(), price.region());
+            Map<String, VmPrice> book = price.spot() ? spot : onDemand;
             book.merge(key, price, PriceBook::preferred);
             products.computeIfAbsent(key + " " + price.capacity(), k -> new LinkedHashMap<>())
                     .merge(price.productName(), price, PriceBook::preferred);
@@ -47,21 +46,21 @@ public final class PriceBook {
     }
 
     public OptionalDouble onDemand(String size, String region) {
-        RetailPrice price = onDemand.get(key(size, region));
-        return price == null ? OptionalDouble.empty() : OptionalDouble.of(price.retailPrice());
+        VmPrice price = onDemand.get(key(size, region));
+        return price == null ? OptionalDouble.empty() : OptionalDouble.of(price.perHour());
     }
 
     /** The spot price, unknown when there is none or when it is not below the on-demand price. */
     public OptionalDouble spot(String size, String region) {
-        RetailPrice price = spot.get(key(size, region));
+        VmPrice price = spot.get(key(size, region));
         if (price == null) {
             return OptionalDouble.empty();
         }
         OptionalDouble regular = onDemand(size, region);
-        if (regular.isPresent() && price.retailPrice() >= regular.getAsDouble()) {
+        if (regular.isPresent() && price.perHour() >= regular.getAsDouble()) {
             return OptionalDouble.empty();
         }
-        return OptionalDouble.of(price.retailPrice());
+        return OptionalDouble.of(price.perHour());
     }
 
     /**
@@ -76,14 +75,14 @@ public final class PriceBook {
             if (byProduct.size() < 2) {
                 return;
             }
-            List<RetailPrice> rows = byProduct.values().stream().sorted(PREFERRED).toList();
-            RetailPrice used = rows.get(0);
-            StringBuilder line = new StringBuilder(used.armSkuName()).append(" in ").append(used.armRegionName())
+            List<VmPrice> rows = byProduct.values().stream().sorted(PREFERRED).toList();
+            VmPrice used = rows.get(0);
+            StringBuilder line = new StringBuilder(used.size()).append(" in ").append(used.region())
                     .append(" (").append(used.capacity()).append("): ").append(rows.size())
                     .append(" products price it: ");
             for (int i = 0; i < rows.size(); i++) {
                 line.append(i == 0 ? "" : ", ").append('\'').append(rows.get(i).productName()).append("' at ")
-                        .append(rows.get(i).retailPrice()).append(" USD/h");
+                        .append(rows.get(i).perHour()).append(" USD/h");
             }
             line.append("; used '").append(used.productName())
                     .append("' (latest effective date, then primary meter region, then lower price)");
@@ -92,7 +91,7 @@ public final class PriceBook {
         return lines;
     }
 
-    private static RetailPrice preferred(RetailPrice a, RetailPrice b) {
+    private static VmPrice preferred(VmPrice a, VmPrice b) {
         return PREFERRED.compare(a, b) <= 0 ? a : b;
     }
 

@@ -1,4 +1,4 @@
-package dev.gantry.runs.azure;
+package dev.gantry.core.catalog.refresh;
 
 import dev.gantry.api.Architecture;
 import dev.gantry.api.CatalogInfo;
@@ -6,11 +6,6 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.VmSize;
-import dev.gantry.azure.compute.ResourceSkusClient;
-import dev.gantry.azure.compute.SkuOffer;
-import dev.gantry.azure.prices.RetailPricesClient;
-import dev.gantry.model.Progress;
-import dev.gantry.core.files.AtomicFile;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogFormat;
@@ -19,8 +14,10 @@ import dev.gantry.core.catalog.GpuModel;
 import dev.gantry.core.catalog.GpuModels;
 import dev.gantry.core.catalog.SizeFacts;
 import dev.gantry.core.catalog.SizeName;
+import dev.gantry.core.files.AtomicFile;
+import dev.gantry.model.Progress;
 import java.io.IOException;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,10 +37,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Builds a current catalog from Azure: prices from the Retail Prices API and, when credentials are present, sizes,
- * capabilities and restrictions from the Resource SKUs API. Without credentials the sizes are the base catalog's
- * (the embedded snapshot) in the requested regions, priced afresh. Facts Azure does not report (GPU model and
- * memory) come from the project's tables and the base catalog, as for the snapshot.
+ * Builds a current catalog from Azure: prices from a {@link PriceSource} (the Retail Prices API) and, when
+ * credentials are present, sizes, capabilities and restrictions from a {@link SkuSource} (the Resource SKUs API).
+ * Without credentials the sizes are the base catalog's (the embedded snapshot) in the requested regions, priced
+ * afresh. Facts Azure does not report (GPU model and memory) come from the project's tables and the base catalog, as
+ * for the snapshot. The sources are ports: the runs module's {@code AzureSources} implements them with the azure
+ * module's clients, and this class decides without I/O of its own but the cache file it writes.
  */
 public final class CatalogRefresher {
     private final PriceSource prices;
@@ -52,7 +51,7 @@ public final class CatalogRefresher {
     private final Clock clock;
 
     /**
-     * @param prices where VM prices come from (the Retail Prices API)
+     * @param prices where VM prices come from (the Retail Prices API in production)
      * @param skus where the subscription's sizes come from (the Resource SKUs API), empty without credentials
      * @param base the catalog whose size facts fill what Azure does not report (usually the embedded snapshot)
      * @param clock dates the refreshed catalog
@@ -62,16 +61,6 @@ public final class CatalogRefresher {
         this.skus = Objects.requireNonNull(skus, "skus");
         this.base = Objects.requireNonNull(base, "base");
         this.clock = Objects.requireNonNull(clock, "clock");
-    }
-
-    /**
-     * The production refresher: the public Retail Prices API, the Resource SKUs API with
-     * {@code DefaultAzureCredential} when a subscription is given, the embedded snapshot as base, the UTC clock.
-     */
-    public static CatalogRefresher azure(Optional<String> subscriptionId) {
-        return new CatalogRefresher(PriceSource.retail(RetailPricesClient.publicApi()),
-                subscriptionId.<SkuSource>map(id -> ResourceSkusClient.azure(id)::vmSkus),
-                CatalogLoader.embedded(), Clock.systemUTC());
     }
 
     /** Refreshes the regions (at least one) into a catalog dated today. */
@@ -91,7 +80,7 @@ public final class CatalogRefresher {
         }
         Set<String> wanted = new TreeSet<>();
         regions.forEach(region -> wanted.add(region.toLowerCase(Locale.ROOT)));
-        String fetching = "fetching prices for " + String.join(" ", wanted) + " (Azure Retail Prices API)";
+        String fetching = "fetching prices for " + String.join(" ", wanted) + " (" + prices.name() + ")";
         progress.step(fetching);
         PriceBook book = new PriceBook(prices.vmPrices(wanted,
                 pages -> progress.step(fetching, pages + (pages == 1 ? " page" : " pages"))));
@@ -103,16 +92,16 @@ public final class CatalogRefresher {
         }
         List<CatalogEntry> entries = new ArrayList<>();
         List<String> provenance = new ArrayList<>();
-        provenance.add("origin: Azure Retail Prices API (" + RetailPricesClient.SELECTION + ")");
+        provenance.add("origin: " + prices.name() + " (" + prices.selection() + ")");
         provenance.add("regions: " + String.join(" ", wanted));
         provenance.add("refreshed: " + clock.instant());
         TreeSet<String> skipped = new TreeSet<>();
         if (skus.isPresent()) {
             provenance.add("origin: Azure Compute Resource SKUs API (sizes, capabilities, restrictions)");
             progress.step("fetching sizes for " + String.join(" ", wanted) + " (Azure Resource SKUs API)");
-            List<SkuOffer> offers = skus.get().vmSkus(wanted);
+            List<SizeOffer> offers = skus.get().vmSkus(wanted);
             int priced = 0;
-            for (SkuOffer offer : offers) {
+            for (SizeOffer offer : offers) {
                 Optional<CatalogEntry> entry = entry(offer, known.get(offer.name()), book);
                 entry.ifPresentOrElse(entries::add, () -> skipped.add(offer.name()));
                 priced = reportPriced(progress, ++priced, offers.size());
@@ -166,7 +155,7 @@ public final class CatalogRefresher {
     public static Path write(Catalog catalog, Path cacheDir) {
         Path target = cacheDir.resolve(CatalogLoader.CACHE_FILE);
         try {
-            java.io.StringWriter text = new java.io.StringWriter();
+            StringWriter text = new StringWriter();
             CatalogFormat.write(catalog, text);
             AtomicFile.write(target, text.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
@@ -176,7 +165,7 @@ public final class CatalogRefresher {
         return target;
     }
 
-    private Optional<CatalogEntry> entry(SkuOffer offer, VmSize known, PriceBook book) {
+    private Optional<CatalogEntry> entry(SizeOffer offer, VmSize known, PriceBook book) {
         Optional<SizeName> name = SizeName.parse(offer.name());
         if (name.isEmpty()) {
             return Optional.empty();
@@ -221,8 +210,7 @@ public final class CatalogRefresher {
         Set<String> generations = offer.hyperVGenerations().isEmpty() && known != null
                 ? known.hyperVGenerations() : offer.hyperVGenerations();
         boolean rdma = offer.rdma().or(() -> facts.flatMap(SizeFacts::rdma)).orElse(name.get().rdma());
-        Architecture architecture = offer.cpuArchitecture()
-                .map(arch -> arch.equalsIgnoreCase("Arm64") ? Architecture.ARM64 : Architecture.X64)
+        Architecture architecture = offer.architecture()
                 .orElse(name.get().arm64() ? Architecture.ARM64 : Architecture.X64);
         VmSize size = new VmSize(offer.name(), name.get().family(), vcpus.getAsInt(), memory.getAsDouble(), gpu,
                 rdma, architecture, generations);

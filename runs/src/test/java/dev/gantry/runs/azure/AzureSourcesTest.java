@@ -10,13 +10,22 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Problem;
+import dev.gantry.azure.compute.ComputeUsage;
 import dev.gantry.azure.compute.ResourceSkusClient;
+import dev.gantry.azure.compute.SkuOffer;
 import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.azure.fakes.RetailPricesFake;
+import dev.gantry.azure.prices.RetailPrice;
 import dev.gantry.azure.prices.RetailPricesClient;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogLoader;
+import dev.gantry.core.catalog.refresh.CatalogRefresher;
+import dev.gantry.core.catalog.refresh.PriceBook;
+import dev.gantry.core.catalog.refresh.SizeOffer;
+import dev.gantry.core.catalog.refresh.VmPrice;
+import dev.gantry.core.quota.QuotaChecker;
+import dev.gantry.core.quota.QuotaUsage;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,14 +39,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The refresh against local fakes of the Retail Prices API and Azure Resource Manager, through the real SDK. */
-class CatalogRefresherTest {
+/**
+ * The adapters from the azure module's clients to core's ports, against local fakes of the Retail Prices API and
+ * Azure Resource Manager, through the real SDK: the refresh, the quota check and the price book over what they map.
+ * Core's own tests decide over in-memory records.
+ */
+class AzureSourcesTest {
+    static final String H100 = "Standard_ND96isr_H100_v5";
     @TempDir
     static Path dir;
     static ArmFake arm;
@@ -104,7 +119,7 @@ class CatalogRefresherTest {
 
     static QuotaChecker quota() {
         ResourceSkusClient client = skus();
-        return new QuotaChecker(client::vmSkus, client::usages);
+        return new QuotaChecker(AzureSources.skus(client), AzureSources.quotas(client));
     }
 
     @AfterAll
@@ -135,7 +150,8 @@ class CatalogRefresherTest {
         try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 1, "1")) {
             RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
                     waits::add, 3, Duration.ofSeconds(5));
-            CatalogRefresher refresher = new CatalogRefresher(prices::vmPrices, Optional.of(skus()::vmSkus),
+            CatalogRefresher refresher = new CatalogRefresher(AzureSources.prices(prices),
+                    Optional.of(AzureSources.skus(skus())),
                     CatalogLoader.embedded(), CLOCK);
             Path cache = dir.resolve("cache");
             Catalog catalog = refresher.refreshTo(cache, List.of("eastus"));
@@ -149,6 +165,8 @@ class CatalogRefresherTest {
                     arm.requests().toString());
             assertEquals(5, catalog.entries().size(), "the unknown GPU model is skipped");
             assertTrue(catalog.provenanceText().contains("Standard_NX8as_Z9_v1"), catalog.provenanceText());
+            assertTrue(catalog.provenance().contains("origin: Azure Retail Prices API (" + RetailPricesClient.SELECTION
+                    + ")"), catalog.provenanceText());
 
             CatalogEntry h100 = entry(catalog, "Standard_ND96isr_H100_v5");
             assertEquals(new GpuSpec("H100", 8, 80, GpuVendor.NVIDIA), h100.size().gpu().orElseThrow());
@@ -180,7 +198,7 @@ class CatalogRefresherTest {
             RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
                     d -> { }, 3, Duration.ofSeconds(5));
             List<String> steps = new ArrayList<>();
-            Catalog catalog = new CatalogRefresher(PriceSource.retail(prices), Optional.empty(),
+            Catalog catalog = new CatalogRefresher(AzureSources.prices(prices), Optional.empty(),
                     CatalogLoader.embedded(), CLOCK).refresh(List.of("eastus"), (what, detail) -> steps.add(
                             what + (detail.isEmpty() ? "" : " / " + detail)));
 
@@ -193,36 +211,6 @@ class CatalogRefresherTest {
             assertEquals("pricing sizes / " + catalog.entries().size() + " of " + catalog.entries().size() + " sizes",
                     steps.get(steps.size() - 1));
         }
-    }
-
-    @Test
-    void withoutCredentialsRepricesTheBaseCatalogsSizes() throws Exception {
-        try (RetailPricesFake pricesFake = new RetailPricesFake(prices(), 0, null)) {
-            RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
-                    d -> { }, 3, Duration.ofSeconds(5));
-            Catalog catalog = new CatalogRefresher(prices::vmPrices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
-                    .refresh(List.of("eastus"));
-            assertEquals(Set.of("eastus"), catalog.regions());
-            assertEquals(CatalogLoader.embedded().entries().stream().filter(e -> e.region().equals("eastus")).count(),
-                    catalog.entries().size());
-            assertEquals(OptionalDouble.of(39.33), entry(catalog, "Standard_ND96isr_H100_v5").spotPerHour());
-            assertEquals(OptionalDouble.empty(), entry(catalog, "Standard_E2s_v5").onDemandPerHour());
-            GantryException none = assertThrows(GantryException.class,
-                    () -> new CatalogRefresher(prices::vmPrices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
-                            .refresh(List.of()));
-            assertEquals(ErrorCode.USAGE, none.code());
-        }
-    }
-
-    @Test
-    void anUnwritableCacheSaysWhere() throws Exception {
-        Path blocked = dir.resolve("blocked");
-        java.nio.file.Files.writeString(blocked, "a file where the cache directory should be");
-        GantryException error = assertThrows(GantryException.class,
-                () -> CatalogRefresher.write(CatalogLoader.embedded(), blocked));
-        assertEquals(ErrorCode.CONFIG_INVALID, error.code());
-        assertTrue(error.getMessage().contains(blocked.resolve(CatalogLoader.CACHE_FILE).toString()),
-                error.getMessage());
     }
 
     @Test
@@ -263,21 +251,51 @@ class CatalogRefresherTest {
     }
 
     @Test
-    void twoProductsPricingOneSizeAreWarnedInTheProvenance() throws Exception {
-        List<String> page = List.of("[" + String.join(",",
-                RetailPricesFake.item("Standard_ND96isr_H100_v5", "eastus", "ND96isr H100 v5",
-                        "Virtual Machines NDsr H100 v5 Series", "ND96isr H100 v5", 98.32),
-                RetailPricesFake.item("Standard_ND96isr_H100_v5", "eastus", "ND96isr H100 v5",
-                        "Virtual Machines NDsrH100v5 Series", "ND96isr H100 v5", 97.0)) + "]");
-        try (RetailPricesFake pricesFake = new RetailPricesFake(page, 0, null)) {
-            RetailPricesClient prices = new RetailPricesClient(pricesFake.endpoint(), HttpClient.newHttpClient(),
-                    d -> { }, 3, Duration.ofSeconds(5));
-            Catalog catalog = new CatalogRefresher(prices::vmPrices, Optional.empty(), CatalogLoader.embedded(), CLOCK)
-                    .refresh(List.of("eastus"));
-            assertTrue(catalog.provenance().contains("warning: Standard_ND96isr_H100_v5 in eastus (on-demand): 2"
-                    + " products price it: 'Virtual Machines NDsrH100v5 Series' at 97.0 USD/h, 'Virtual Machines NDsr"
-                    + " H100 v5 Series' at 98.32 USD/h; used 'Virtual Machines NDsrH100v5 Series' (latest effective"
-                    + " date, then primary meter region, then lower price)"), catalog.provenanceText());
+    void pricesTheRowsTheRetailClientKeeps() throws Exception {
+        try (RetailPricesFake fake = new RetailPricesFake(RetailPricesFake.twoPages(), 0, null)) {
+            RetailPricesClient client = new RetailPricesClient(fake.endpoint(), HttpClient.newHttpClient(),
+                    d -> { }, 4, Duration.ofSeconds(30));
+
+            PriceBook book = new PriceBook(AzureSources.prices(client).vmPrices(List.of("eastus"), pages -> { }));
+            assertEquals(OptionalDouble.of(98.32), book.onDemand(H100, "eastus"));
+            assertEquals(OptionalDouble.of(39.33), book.spot(H100, "eastus"));
+            assertEquals(OptionalDouble.of(0.0096), book.spot("Standard_D2s_v5", "eastus"));
+            assertEquals(OptionalDouble.empty(), book.onDemand(H100, "westus"));
         }
+    }
+
+    @Test
+    void theLinuxPriceWinsOverLaterWindowsCloudServicesAndSpotRowsOfTheSameSize() throws Exception {
+        String a100 = "Standard_NC24ads_A100_v4";
+        List<String> page = List.of("[" + String.join(",", RetailPricesFake.a100RowsThatHideTheLinuxPrice()) + "]");
+        try (RetailPricesFake fake = new RetailPricesFake(page, 0, null)) {
+            PriceBook book = new PriceBook(AzureSources.prices(new RetailPricesClient(fake.endpoint(),
+                    HttpClient.newHttpClient(), d -> { }, 3, Duration.ofSeconds(5))).vmPrices(List.of("eastus"),
+                    pages -> { }));
+            assertEquals(OptionalDouble.of(3.673), book.onDemand(a100, "eastus"));
+            assertEquals(OptionalDouble.of(0.898), book.spot(a100, "eastus"));
+            assertEquals(List.of(), book.conflicts());
+        }
+    }
+
+    @Test
+    void mapsAPriceRowAndASkuAsCoreReadsThem() {
+        RetailPrice spot = new RetailPrice(H100, "eastus", "ND96isr H100 v5", "Virtual Machines NDsr H100 v5 Series",
+                "ND96isr H100 v5 Spot", 39.33, "1 Hour", "USD", "Consumption", "2024-01-01T00:00:00Z", false);
+        assertEquals(new VmPrice(H100, "eastus", "Virtual Machines NDsr H100 v5 Series", true, 39.33,
+                "2024-01-01T00:00:00Z", false), AzureSources.price(spot), "spot by the SKU name's ' Spot'");
+
+        SkuOffer arm = new SkuOffer("Standard_D2pls_v5", "standardDPLSv5Family", "eastus", OptionalInt.of(2),
+                OptionalInt.empty(), OptionalDouble.of(4), OptionalInt.empty(), Set.of("V2"), Optional.of(false),
+                Optional.of("Arm64"), Optional.of("NotAvailableForSubscription"));
+        assertEquals(new SizeOffer("Standard_D2pls_v5", "standardDPLSv5Family", "eastus", OptionalInt.of(2),
+                OptionalInt.empty(), OptionalDouble.of(4), OptionalInt.empty(), Set.of("V2"), Optional.of(false),
+                Optional.of(Architecture.ARM64), Optional.of("NotAvailableForSubscription")), AzureSources.offer(arm));
+        SkuOffer x64 = new SkuOffer("Standard_D2s_v5", "standardDSv5Family", "eastus", OptionalInt.of(2),
+                OptionalInt.empty(), OptionalDouble.of(8), OptionalInt.empty(), Set.of(), Optional.empty(),
+                Optional.of("x64"), Optional.empty());
+        assertEquals(Optional.of(Architecture.X64), AzureSources.offer(x64).architecture());
+        assertEquals(new QuotaUsage("cores", "Total Regional vCPUs", 40, 350),
+                AzureSources.usage(new ComputeUsage("cores", "Total Regional vCPUs", 40, 350)));
     }
 }

@@ -1,11 +1,10 @@
-package dev.gantry.runs.azure;
+package dev.gantry.core.quota;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
-import dev.gantry.azure.compute.ComputeUsage;
-import dev.gantry.azure.compute.ResourceSkusClient;
-import dev.gantry.azure.compute.SkuOffer;
+import dev.gantry.core.catalog.refresh.SizeOffer;
+import dev.gantry.core.catalog.refresh.SkuSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,26 +15,21 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Checks a plan's VMs against the subscription's vCPU quotas in a region (Compute usages API). Quota is counted in
- * vCPUs per VM family (the SKU's {@code family}, e.g. {@code standardNDSH100v5Family}) and in total per region
- * ({@code cores}); spot VMs count against the region's Spot quota ({@code lowPriorityCores}) alone, not against the
- * family or regional quotas, as Azure counts them. A constrained-vCPU size counts its full vCPU count, as quota does. The SKU list is read once per region and kept;
- * usages are read on every check, since they change as VMs start and stop.
+ * Checks a plan's VMs against the subscription's vCPU quotas in a region (the Compute usages API in production,
+ * through a {@link QuotaSource}; the sizes through a {@link SkuSource}). Quota is counted in vCPUs per VM family (the
+ * size's {@code quotaFamily}, e.g. {@code standardNDSH100v5Family}) and in total per region ({@code cores}); spot VMs
+ * count against the region's Spot quota ({@code lowPriorityCores}) alone, not against the family or regional quotas,
+ * as Azure counts them. A constrained-vCPU size counts its full vCPU count, as quota does. The size list is read once
+ * per region and kept; usages are read on every check, since they change as VMs start and stop.
  */
 public final class QuotaChecker {
     private final SkuSource skus;
     private final QuotaSource quotas;
-    private final Map<String, Map<String, SkuOffer>> skusByRegion = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, SizeOffer>> skusByRegion = new ConcurrentHashMap<>();
 
     public QuotaChecker(SkuSource skus, QuotaSource quotas) {
         this.skus = Objects.requireNonNull(skus, "skus");
         this.quotas = Objects.requireNonNull(quotas, "quotas");
-    }
-
-    /** The subscription's quotas on Azure, read with {@code DefaultAzureCredential}. */
-    public static QuotaChecker azure(String subscriptionId) {
-        ResourceSkusClient client = ResourceSkusClient.azure(subscriptionId);
-        return new QuotaChecker(client::vmSkus, client::usages);
     }
 
     /**
@@ -50,14 +44,14 @@ public final class QuotaChecker {
         if (nodes < 1) {
             throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
         }
-        Map<String, SkuOffer> offers = skusByRegion.computeIfAbsent(region.toLowerCase(Locale.ROOT), r -> {
-            Map<String, SkuOffer> byName = new HashMap<>();
-            for (SkuOffer offer : skus.vmSkus(List.of(region))) {
+        Map<String, SizeOffer> offers = skusByRegion.computeIfAbsent(region.toLowerCase(Locale.ROOT), r -> {
+            Map<String, SizeOffer> byName = new HashMap<>();
+            for (SizeOffer offer : skus.vmSkus(List.of(region))) {
                 byName.put(offer.name().toLowerCase(Locale.ROOT), offer);
             }
             return byName;
         });
-        SkuOffer offer = offers.get(size.toLowerCase(Locale.ROOT));
+        SizeOffer offer = offers.get(size.toLowerCase(Locale.ROOT));
         if (offer == null) {
             return List.of(Problem.of("plan.size", size + " is not offered to this subscription in region " + region
                     + "; choose another region or size"));
@@ -68,7 +62,7 @@ public final class QuotaChecker {
         }
         int perVm = offer.vcpus().orElse(offer.usableVcpus().orElse(0));
         long needed = (long) nodes * perVm;
-        Map<String, ComputeUsage> usages = quotas.usages(region);
+        Map<String, QuotaUsage> usages = quotas.usages(region);
         List<Problem> problems = new ArrayList<>();
         if (spot) {
             // Spot VMs draw on the region's separate Spot quota only, not on the family or regional quotas.
@@ -88,9 +82,9 @@ public final class QuotaChecker {
         }
     }
 
-    private static Optional<Problem> check(Map<String, ComputeUsage> usages, String quota, String region, String size,
+    private static Optional<Problem> check(Map<String, QuotaUsage> usages, String quota, String region, String size,
                                            int nodes, int perVm, long needed) {
-        ComputeUsage usage = usages.get(quota.toLowerCase(Locale.ROOT));
+        QuotaUsage usage = usages.get(quota.toLowerCase(Locale.ROOT));
         if (usage == null) {
             // No such quota reported: nothing to check against (Azure omits quotas it does not enforce).
             return Optional.empty();
@@ -100,7 +94,7 @@ public final class QuotaChecker {
             return Optional.empty();
         }
         return Optional.of(Problem.of("plan.size", "region " + region + ", quota " + quota + ": limit "
-                + usage.limit() + " vCPUs, " + usage.currentValue() + " in use, the plan needs " + needed + " ("
+                + usage.limit() + " vCPUs, " + usage.inUse() + " in use, the plan needs " + needed + " ("
                 + nodes + " × " + size + " at " + perVm + " vCPUs); request a quota increase of at least "
                 + (needed - free) + " vCPUs for " + quota + " in " + region + ", or plan fewer nodes or another"
                 + " region"));
