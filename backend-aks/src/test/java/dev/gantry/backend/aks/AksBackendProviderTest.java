@@ -1,13 +1,19 @@
 package dev.gantry.backend.aks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.GpuVendor;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.EvictionHandling;
+import dev.gantry.backend.aks.internal.AksSettings;
+import java.util.Set;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +23,24 @@ class AksBackendProviderTest {
         boolean found = ServiceLoader.load(BackendProvider.class).stream()
                 .anyMatch(p -> p.type() == AksBackendProvider.class && p.get().name().equals("aks"));
         assertTrue(found, "META-INF/services must register AksBackendProvider");
+    }
+
+    @Test
+    void capabilitiesAreTheIssuesList() {
+        Capabilities capabilities = new AksBackendProvider().capabilities();
+        assertTrue(capabilities.multiNode() && capabilities.containers() && capabilities.spot()
+                && capabilities.followLogs() && capabilities.mergedLogs());
+        assertEquals(Set.of(GpuVendor.NVIDIA, GpuVendor.AMD), capabilities.gpuVendors());
+        assertEquals(EvictionHandling.REQUEUES, capabilities.evictions());
+        assertFalse(capabilities.nativeDependencies(), "core sequences dependent steps");
+        assertFalse(capabilities.placesByRegion(), "one cluster is one region");
+    }
+
+    @Test
+    void configKeysAreTheSettingsKeys() {
+        assertEquals(AksSettings.KEYS, new AksBackendProvider().configKeys());
+        assertTrue(new AksBackendProvider().configKeys().stream().anyMatch(k -> k.name().equals("namespace")
+                && k.required()));
     }
 
     @Test
