@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
@@ -46,22 +47,26 @@ class JobNamesTest {
                 JobNames.caseInsensitiveId("Job-A", 64).toLowerCase(Locale.ROOT));
     }
 
-    @Test
-    void namesAreStableValidAndDistinctOverManyKeys() {
-        Random random = new Random(8);
-        Set<String> keys = new HashSet<>();
-        Set<String> labels = new HashSet<>();
-        Set<String> ids = new HashSet<>();
-        while (keys.size() < 20_000) {
+    /** {@code count} distinct random keys of 1-128 of {@code chars}, the same for the same seed. */
+    private static Set<String> randomKeys(long seed, String chars, int count) {
+        Random random = new Random(seed);
+        Set<String> keys = new LinkedHashSet<>();
+        while (keys.size() < count) {
             StringBuilder key = new StringBuilder();
             int length = 1 + random.nextInt(128);
             for (int i = 0; i < length; i++) {
-                key.append(KEY_CHARS.charAt(random.nextInt(KEY_CHARS.length())));
+                key.append(chars.charAt(random.nextInt(chars.length())));
             }
-            String k = key.toString();
-            if (!keys.add(k)) {
-                continue;
-            }
+            keys.add(key.toString());
+        }
+        return keys;
+    }
+
+    @Test
+    void namesAreStableValidAndDistinctOverManyKeys() {
+        Set<String> labels = new HashSet<>();
+        Set<String> ids = new HashSet<>();
+        for (String k : randomKeys(8, KEY_CHARS, 20_000)) {
             String label = JobNames.dnsLabel(k);
             assertTrue(DNS_LABEL.matcher(label).matches(), k + " -> " + label);
             assertEquals(label, JobNames.dnsLabel(k), "stable");
@@ -112,20 +117,8 @@ class JobNamesTest {
 
     @Test
     void shortLabelsAreStableValidAndDistinctOverManyKeys() {
-        Random random = new Random(52);
-        Set<String> keys = new HashSet<>();
         Set<String> labels = new HashSet<>();
-        String chars = KEY_CHARS + "0123456789";
-        while (keys.size() < 20_000) {
-            StringBuilder key = new StringBuilder();
-            int length = 1 + random.nextInt(128);
-            for (int i = 0; i < length; i++) {
-                key.append(chars.charAt(random.nextInt(chars.length())));
-            }
-            String k = key.toString();
-            if (!keys.add(k)) {
-                continue;
-            }
+        for (String k : randomKeys(52, KEY_CHARS + "0123456789", 20_000)) {
             String label = JobNames.dnsLabel(k, 52);
             assertTrue(label.length() <= 52, k + " -> " + label);
             assertTrue(LETTER_FIRST_LABEL.matcher(label).matches(), k + " -> " + label);
