@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import dev.gantry.api.Durations;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +69,7 @@ public final class KubeState {
         if (PodFacts.annotations(job).containsKey(JobIdentity.CANCELLED_AT)) {
             return cancelled(job, pods, started, requeues);
         }
-        int ranks = job.getSpec() == null || job.getSpec().getCompletions() == null ? 1
-                : job.getSpec().getCompletions();
+        int ranks = ranks(job);
         Optional<JobCondition> failed = condition(job, "Failed").or(() -> condition(job, "FailureTarget"));
         if (failed.isPresent()) {
             return JobFailure.of(failed.get(), ranks, pods, nodes, requeues, started);
@@ -82,6 +83,36 @@ public final class KubeState {
                     requeues.count(), requeues.last());
         }
         return RankProgress.of(ranks, pods, nodes).status(started, requeues);
+    }
+
+    /**
+     * The end a Gantry process tracking a multi-node job gives it when its ranks were not all placed within
+     * {@code gangTimeout} of its start (early ranks would otherwise hold their GPUs while waiting for the rest):
+     * FAILED, "could not start: only K of N ranks were placed in 15m: REASON". Empty while the job is within its
+     * time, ended, suspended (Kueue admits it whole), fully placed, or of one node. The caller deletes the Job.
+     */
+    public static Optional<JobStatus> gangTimedOut(Job job, List<Pod> pods, Duration gangTimeout, Instant now) {
+        int ranks = ranks(job);
+        Optional<Instant> since = Optional.ofNullable(job.getStatus()).map(s -> s.getStartTime())
+                .flatMap(PodFacts::time);
+        boolean open = condition(job, "Complete").isEmpty() && condition(job, "Failed").isEmpty()
+                && condition(job, "FailureTarget").isEmpty()
+                && !PodFacts.annotations(job).containsKey(JobIdentity.CANCELLED_AT)
+                && !(job.getSpec() != null && Boolean.TRUE.equals(job.getSpec().getSuspend()));
+        if (ranks < 2 || !open || since.isEmpty() || since.get().plus(gangTimeout).isAfter(now)) {
+            return Optional.empty();
+        }
+        RankProgress progress = RankProgress.of(ranks, pods, Map.of());
+        if (progress.placed() >= ranks) {
+            return Optional.empty();
+        }
+        return Optional.of(new JobStatus(JobState.FAILED, OptionalInt.empty(), "could not start: only "
+                + progress.placed() + " of " + ranks + " ranks were placed in " + Durations.format(gangTimeout) + ": "
+                + progress.notPlacedReason(), Optional.empty(), Optional.of(now)));
+    }
+
+    private static int ranks(Job job) {
+        return job.getSpec() == null || job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
     }
 
     private static JobStatus cancelled(Job job, List<Pod> pods, Optional<Instant> started, Requeues requeues) {

@@ -76,7 +76,7 @@ final class RankProgress {
             return status(JobState.UNKNOWN, "the pod of rank " + unknown.get().index() + " is in phase Unknown: its "
                     + "node " + PodFacts.nodeName(pod).orElse("?") + " stopped reporting it", started, requeues);
         }
-        long placed = ranks.stream().filter(r -> r.where() != Where.NOT_PLACED).count();
+        long placed = placed();
         if (placed < total) {
             return status(JobState.PENDING, notPlaced(placed), started, requeues);
         }
@@ -90,14 +90,26 @@ final class RankProgress {
         return status(JobState.RUNNING, running(), started, requeues);
     }
 
-    private String notPlaced(long placed) {
-        Optional<String> scheduler = ranks.stream().filter(r -> r.where() == Where.NOT_PLACED)
+    /** How many ranks are placed on a node (running, starting, done or lost with their node). */
+    long placed() {
+        return ranks.stream().filter(r -> r.where() != Where.NOT_PLACED).count();
+    }
+
+    /** Why ranks are not placed: the scheduler's own message, else what is awaited. */
+    String notPlacedReason() {
+        return scheduler().orElse(ranks.stream().anyMatch(r -> r.pod().isPresent()) ? "waiting for the scheduler"
+                : "waiting for the Job controller to create its pods");
+    }
+
+    private Optional<String> scheduler() {
+        return ranks.stream().filter(r -> r.where() == Where.NOT_PLACED)
                 .flatMap(r -> r.pod().flatMap(PodFacts::unschedulable).stream())
                 .map(c -> Optional.ofNullable(c.getMessage()).orElse(String.valueOf(c.getReason()))).findFirst();
-        boolean podsMade = ranks.stream().anyMatch(r -> r.pod().isPresent());
-        String why = scheduler.orElse(podsMade ? "waiting for the scheduler"
-                : "waiting for the Job controller to create its pods");
-        return total == 1 ? (scheduler.isPresent() ? "waiting for a node: " + why : why)
+    }
+
+    private String notPlaced(long placed) {
+        String why = notPlacedReason();
+        return total == 1 ? (scheduler().isPresent() ? "waiting for a node: " + why : why)
                 : placed + " of " + total + " ranks placed: " + why;
     }
 

@@ -2,17 +2,24 @@ package dev.gantry.backend.aks.internal.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.testing.GoldenFiles;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,6 +48,31 @@ class KubeStateTest {
                 .forEach(node -> nodes.put(node.getMetadata().getName(), node));
         assertEquals(items.size(), 1 + pods.size() + nodes.size(), "only Jobs, Pods and Nodes are recorded");
         GOLDEN.assertMatches(row + ".expected", shown(KubeState.of(job, pods, nodes)));
+    }
+
+    @Test
+    void ranksNotAllPlacedWithinTheGangTimeoutEndTheJob() {
+        KubernetesList recorded = Serialization.unmarshal(GOLDEN.read("two-ranks-one-placed.yaml"),
+                KubernetesList.class);
+        Job job = recorded.getItems().stream().filter(Job.class::isInstance).map(Job.class::cast).findFirst()
+                .orElseThrow();
+        List<Pod> pods = recorded.getItems().stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
+        Instant start = Instant.parse(job.getStatus().getStartTime());
+        Duration timeout = Duration.ofMinutes(15);
+        assertEquals(Optional.empty(), KubeState.gangTimedOut(job, pods, timeout, start.plusSeconds(899)));
+        JobStatus ended = KubeState.gangTimedOut(job, pods, timeout, start.plusSeconds(900)).orElseThrow();
+        assertEquals(JobState.FAILED, ended.state());
+        assertEquals("could not start: only 1 of 2 ranks were placed in 15m: 0/2 nodes are available: 1 node(s) "
+                + "didn't match pod anti-affinity rules, 1 node(s) had untolerated taint {sku: gpu}. preemption: 0/2 "
+                + "nodes are available: 2 Preemption is not helpful for scheduling.", ended.message());
+        assertEquals(Optional.of(start.plusSeconds(900)), ended.endedAt());
+        List<Pod> placed = List.of(pods.get(0), new PodBuilder(pods.get(1)).editSpec().withNodeName("aks-2")
+                .endSpec().build());
+        assertEquals(Optional.empty(), KubeState.gangTimedOut(job, placed, timeout, start.plusSeconds(3600)),
+                "every rank placed");
+        Job suspended = new JobBuilder(job).editSpec().withSuspend(true).endSpec().build();
+        assertEquals(Optional.empty(), KubeState.gangTimedOut(suspended, pods, timeout, start.plusSeconds(3600)),
+                "Kueue admits it whole");
     }
 
     /** A status as the golden files show it, one field a line. */
