@@ -16,6 +16,23 @@ import java.util.Objects;
 public final class JobNames {
     /** Hex digits of the key's SHA-256 appended when a key had to be changed: 48 bits. */
     static final int HASH_DIGITS = 12;
+    private static final int MAX_DNS_LABEL = 63;
+    /** Put before a changed name that would start with a digit, so that it starts with a letter. */
+    private static final char LETTER_PREFIX = 'j';
+
+    /** The kinds of name derived, by what they allow. */
+    private enum Form {
+        /** An RFC 1123 label: a-z, 0-9 and '-', a letter or digit at each end. */
+        LABEL,
+        /** An RFC 1123 label that starts with a letter. */
+        LETTER_FIRST_LABEL,
+        /** a-z, 0-9, '-' and '_'. */
+        CASE_INSENSITIVE_ID;
+
+        boolean label() {
+            return this != CASE_INSENSITIVE_ID;
+        }
+    }
 
     private JobNames() {
     }
@@ -25,7 +42,26 @@ public final class JobNames {
      * starting and ending with a letter or digit.
      */
     public static String dnsLabel(String idempotencyKey) {
-        return derive(idempotencyKey, 63, true);
+        return derive(idempotencyKey, MAX_DNS_LABEL, Form.LABEL);
+    }
+
+    /**
+     * A Kubernetes object name that also serves as a Service name and as the stem of its pods' host names: an RFC 1123
+     * label of at most {@code maxLength} characters (at most 63) that starts with a letter, which a Service name must
+     * (the API server refuses {@code 1abc}). A key that already is one is kept as it is; any other is cleaned, cut,
+     * prefixed with {@code j} when it would start with a digit, and followed by a hash of the whole key. Leave room
+     * for what is appended to the name: the AKS backend asks for 52, so that {@code NAME-INDEX} stays a valid pod
+     * host name.
+     *
+     * @param idempotencyKey the submit's key
+     * @param maxLength the longest name wanted, {@value #HASH_DIGITS} + 2 to 63
+     */
+    public static String dnsLabel(String idempotencyKey, int maxLength) {
+        if (maxLength > MAX_DNS_LABEL) {
+            throw new IllegalArgumentException("maxLength must be at most " + MAX_DNS_LABEL
+                    + " (an RFC 1123 label), got " + maxLength);
+        }
+        return derive(idempotencyKey, maxLength, Form.LETTER_FIRST_LABEL);
     }
 
     /**
@@ -34,43 +70,57 @@ public final class JobNames {
      * differing only in case never meet as one id.
      */
     public static String caseInsensitiveId(String idempotencyKey, int maxLength) {
-        return derive(idempotencyKey, maxLength, false);
+        return derive(idempotencyKey, maxLength, Form.CASE_INSENSITIVE_ID);
     }
 
-    private static String derive(String key, int maxLength, boolean dnsLabel) {
+    private static String derive(String key, int maxLength, Form form) {
         Objects.requireNonNull(key, "idempotencyKey");
         if (maxLength < HASH_DIGITS + 2) {
             throw new IllegalArgumentException("maxLength must be at least " + (HASH_DIGITS + 2) + ", got "
                     + maxLength);
         }
-        if (key.length() <= maxLength && fits(key, dnsLabel)) {
+        if (key.length() <= maxLength && fits(key, form)) {
             return key;
         }
         StringBuilder clean = new StringBuilder();
         for (char c : key.toLowerCase(Locale.ROOT).toCharArray()) {
-            clean.append(allowed(c, dnsLabel) ? c : '-');
+            clean.append(allowed(c, form) ? c : '-');
         }
         int room = maxLength - HASH_DIGITS - 1;
-        String head = clean.length() > room ? clean.substring(0, room) : clean.toString();
-        head = stripLeadingSeparators(head);
+        String head = stripLeadingSeparators(clean.length() > room ? clean.substring(0, room) : clean.toString());
+        if (form == Form.LETTER_FIRST_LABEL && !head.isEmpty() && !letter(head.charAt(0))) {
+            head = LETTER_PREFIX + head.substring(0, Math.min(head.length(), room - 1));
+        }
         String hash = hash(key);
-        return head.isEmpty() ? hash : head + "-" + hash;
+        if (head.isEmpty()) {
+            return form == Form.LETTER_FIRST_LABEL ? LETTER_PREFIX + hash : hash;
+        }
+        return head + "-" + hash;
     }
 
-    private static boolean fits(String key, boolean dnsLabel) {
+    private static boolean fits(String key, Form form) {
         if (key.isEmpty()) {
             return false;
         }
         for (char c : key.toCharArray()) {
-            if (!allowed(c, dnsLabel)) {
+            if (!allowed(c, form)) {
                 return false;
             }
         }
-        return !dnsLabel || (alphanumeric(key.charAt(0)) && alphanumeric(key.charAt(key.length() - 1)));
+        boolean ends = alphanumeric(key.charAt(0)) && alphanumeric(key.charAt(key.length() - 1));
+        return switch (form) {
+            case LABEL -> ends;
+            case LETTER_FIRST_LABEL -> ends && letter(key.charAt(0));
+            case CASE_INSENSITIVE_ID -> true;
+        };
     }
 
-    private static boolean allowed(char c, boolean dnsLabel) {
-        return alphanumeric(c) || c == '-' || (!dnsLabel && c == '_');
+    private static boolean allowed(char c, Form form) {
+        return alphanumeric(c) || c == '-' || (!form.label() && c == '_');
+    }
+
+    private static boolean letter(char c) {
+        return c >= 'a' && c <= 'z';
     }
 
     private static boolean alphanumeric(char c) {

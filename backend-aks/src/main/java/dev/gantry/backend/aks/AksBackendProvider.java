@@ -9,6 +9,8 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.api.backend.EvictionHandling;
+import dev.gantry.backend.aks.internal.AksSettings;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -34,14 +36,23 @@ public final class AksBackendProvider implements BackendProvider {
         return "Azure Kubernetes Service: one Kubernetes Job per workload, GPU node pools, spot taints.";
     }
 
+    /**
+     * Every pod is a container; Kubernetes requeues a one-node job's evicted pod itself (a multi-node job ends
+     * PREEMPTED instead, which core resumes); a container has one log; core sequences dependent steps; one cluster is
+     * one region.
+     */
+    static final Capabilities CAPABILITIES = Capabilities.builder().multiNode(true).containers(true).spot(true)
+            .followLogs(true).gpuVendors(Set.of(GpuVendor.NVIDIA, GpuVendor.AMD)).evictions(EvictionHandling.REQUEUES)
+            .mergedLogs(true).nativeDependencies(false).placesByRegion(false).build();
+
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, false, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
+        return CAPABILITIES;
     }
 
     @Override
     public List<ConfigKey> configKeys() {
-        return List.of();
+        return AksSettings.KEYS;
     }
 
     @Override
