@@ -1,0 +1,182 @@
+package dev.gantry.backend.aks.testcluster;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Kubernetes cluster for tests that runs what it is given: Fabric8's CRUD API server over HTTPS on 127.0.0.1,
+ * behind a front that adds logs, evictions, the documented Role's 403s and a request count (see {@link ApiServer}).
+ *
+ * <p>Start it with {@code KubeTestCluster.builder().start()} (close it when done); hand the code under test
+ * {@link #config()} or {@link #writeKubeconfig(Path)}, which authenticate as the Role-bound user {@value #USER} in
+ * {@link #namespace()}; act as the cluster's admin with {@link #adminConfig()}. As a process: {@link #main}.
+ */
+public final class KubeTestCluster implements AutoCloseable {
+    /** The user Gantry is in the test cluster: bound to the documented Role only. */
+    public static final String USER = "gantry";
+    /** The cluster admin (tests, controllers): not restricted, not counted with {@link #USER}. */
+    public static final String ADMIN = "kubernetes-admin";
+
+    private final String namespace;
+    private final Path workDirectory;
+    private final TestCertificate certificate;
+    private final RequestCounter counter = new RequestCounter();
+    private final ObjectStore store;
+    private final PodLogs logs;
+    private final ApiServer apiServer;
+    private final String userToken = token();
+    private final String adminToken = token();
+    private final String serverUrl;
+
+    private KubeTestCluster(Builder builder) throws IOException {
+        this.namespace = builder.namespace;
+        this.workDirectory = builder.workDirectory != null ? builder.workDirectory
+                : Files.createTempDirectory("gantry-kube-");
+        Clock clock = Clock.systemUTC();
+        this.certificate = TestCertificate.create();
+        this.store = new ObjectStore(clock);
+        this.logs = new PodLogs(workDirectory.resolve("logs"));
+        Disruptions disruptions = new Disruptions(store, clock);
+        this.apiServer = new ApiServer(store, logs, disruptions, counter, Map.of(
+                userToken, new ApiServer.Caller(USER, Optional.of(new DocumentedRole(namespace, USER))),
+                adminToken, new ApiServer.Caller(ADMIN, Optional.empty())));
+        store.create(Paths.namespaces(), namespaceObject(namespace));
+        int port = apiServer.start("127.0.0.1", builder.port, certificate);
+        this.serverUrl = "https://127.0.0.1:" + port;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The namespace the Role covers, where Gantry's objects go. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** {@code https://127.0.0.1:PORT}. */
+    public String serverUrl() {
+        return serverUrl;
+    }
+
+    /** The PEM certificate clients verify the server with (it is its own CA). */
+    public String certificatePem() {
+        return certificate.certificatePem();
+    }
+
+    /** A kubeconfig for {@value #USER}, whose current context is the test cluster and {@link #namespace()}. */
+    public String kubeconfig() {
+        return Kubeconfig.render(serverUrl, certificate.certificatePem(), USER, userToken, namespace);
+    }
+
+    /** A kubeconfig for {@value #ADMIN}. */
+    public String adminKubeconfig() {
+        return Kubeconfig.render(serverUrl, certificate.certificatePem(), ADMIN, adminToken, namespace);
+    }
+
+    /** Writes {@link #kubeconfig()} to {@code file} (readable by its owner only: it holds a token). */
+    public Path writeKubeconfig(Path file) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, kubeconfig());
+            file.toFile().setReadable(false, false);
+            file.toFile().setReadable(true, true);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A client configuration for {@value #USER}, as read from {@link #kubeconfig()}. */
+    public Config config() {
+        return Config.fromKubeconfig(kubeconfig());
+    }
+
+    public Config adminConfig() {
+        return Config.fromKubeconfig(adminKubeconfig());
+    }
+
+    /** HTTP requests {@value #USER} made since the start or the last {@link #resetRequestCount()}. */
+    public long requestCount() {
+        return counter.total(USER);
+    }
+
+    /** Those requests by {@code VERB resource} ({@code list pods}, {@code watch jobs}, ...). */
+    public Map<String, Long> requestBreakdown() {
+        return counter.breakdown(USER);
+    }
+
+    public void resetRequestCount() {
+        counter.reset();
+    }
+
+    ObjectStore store() {
+        return store;
+    }
+
+    PodLogs logs() {
+        return logs;
+    }
+
+    @Override
+    public void close() {
+        apiServer.close();
+    }
+
+    private static Namespace namespaceObject(String name) {
+        return new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus()
+                .withPhase("Active").endStatus().build();
+    }
+
+    private static String token() {
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    /** How to start a test cluster. */
+    public static final class Builder {
+        private String namespace = "gantry";
+        private int port;
+        private Path workDirectory;
+
+        private Builder() {
+        }
+
+        /** The namespace Gantry works in (default {@code gantry}). */
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        /** The API server's port on 127.0.0.1 (default: any free port). */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Where logs and working files go (default: a new temporary directory). */
+        public Builder workDirectory(Path workDirectory) {
+            this.workDirectory = workDirectory;
+            return this;
+        }
+
+        public KubeTestCluster start() {
+            try {
+                return new KubeTestCluster(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package dev.gantry.backend.aks.testcluster;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The cluster's objects: Fabric8's CRUD store (which keeps them, assigns uid and resourceVersion and feeds watches)
+ * with the API server's object lifecycle on top, which CRUD lacks: a DELETE of a running pod only marks it
+ * (deletionTimestamp) until its kubelet has stopped it, an object with finalizers stays until they are removed,
+ * {@code propagationPolicy: Foreground} keeps the owner until the garbage collector has deleted its dependents, and
+ * {@code Orphan} takes the owner reference off them. Every request of the front and every controller goes through
+ * here, one at a time.
+ */
+final class ObjectStore {
+    static final String FOREGROUND_DELETION = "foregroundDeletion";
+
+    private final CrudStore crud = new CrudStore();
+    private final Clock clock;
+    private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
+
+    ObjectStore(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Called after every change, so the control loop runs at once instead of at its next tick. */
+    void onChange(Runnable listener) {
+        changeListeners.add(listener);
+    }
+
+    /** A request as the front received it, answered as the API server would. */
+    synchronized MockResponse dispatch(RecordedRequest request, ApiRequest parsed) {
+        if (parsed.resourceRequest() && parsed.verb().equals("delete") && parsed.subresource().isEmpty()) {
+            return delete(parsed.path(), DeleteOptions.of(request.getUtf8Body(), parsed));
+        }
+        MockResponse response = crud.dispatch(request);
+        if (parsed.isMutation()) {
+            afterWrite(parsed);
+            changed();
+        }
+        return response;
+    }
+
+    synchronized <T extends HasMetadata> List<T> list(String collectionPath, Class<T> type) {
+        MockResponse response = crud.dispatch(request(HttpMethod.GET, collectionPath, ""));
+        GenericKubernetesResource list = Json.read(body(response), GenericKubernetesResource.class);
+        List<T> items = new ArrayList<>();
+        Object raw = list.getAdditionalProperties().get("items");
+        if (raw instanceof List<?> values) {
+            for (Object value : values) {
+                items.add(Json.SERIALIZATION.convertValue(value, type));
+            }
+        }
+        return items;
+    }
+
+    synchronized <T extends HasMetadata> Optional<T> get(String path, Class<T> type) {
+        MockResponse response = crud.dispatch(request(HttpMethod.GET, path, ""));
+        return response.code() == 200 ? Optional.of(Json.read(body(response), type)) : Optional.empty();
+    }
+
+    synchronized <T extends HasMetadata> T create(String collectionPath, T object) {
+        MockResponse response = crud.dispatch(request(HttpMethod.POST, collectionPath, Json.write(object)));
+        requireSuccess(response, "POST " + collectionPath);
+        changed();
+        @SuppressWarnings("unchecked")
+        T created = (T) Json.read(body(response), object.getClass());
+        return created;
+    }
+
+    /**
+     * Replaces the object (status included); fails with {@link Conflict} when it changed since it was read, as the
+     * API server does, so controllers work on what is there now.
+     */
+    synchronized <T extends HasMetadata> T replace(String path, T object) {
+        Optional<GenericKubernetesResource> current = get(path, GenericKubernetesResource.class);
+        if (current.isEmpty()) {
+            throw new Conflict("gone: " + path);
+        }
+        String expected = object.getMetadata().getResourceVersion();
+        if (expected != null && !expected.equals(current.get().getMetadata().getResourceVersion())) {
+            throw new Conflict("changed since read: " + path);
+        }
+        String written = crud.write(path, Json.SERIALIZATION.convertValue(object, GenericKubernetesResource.class));
+        afterWrite(ApiRequest.parse("PUT", path));
+        changed();
+        @SuppressWarnings("unchecked")
+        T replaced = (T) Json.read(written, object.getClass());
+        return replaced;
+    }
+
+    synchronized MockResponse delete(String path, DeleteOptions options) {
+        Optional<GenericKubernetesResource> found = get(path, GenericKubernetesResource.class);
+        if (found.isEmpty()) {
+            return new MockResponse().setResponseCode(404).setBody(notFound(ApiRequest.parse("DELETE", path)));
+        }
+        GenericKubernetesResource object = found.get();
+        if (options.propagation().equals("Orphan")) {
+            orphanDependents(object);
+        }
+        boolean isPod = "Pod".equals(object.getKind());
+        boolean runningPod = isPod && !podMayGoAtOnce(Json.SERIALIZATION.convertValue(object, Pod.class));
+        boolean foreground = options.propagation().equals("Foreground") && !isPod;
+        List<String> finalizers = new ArrayList<>(object.getMetadata().getFinalizers());
+        if (foreground && !finalizers.contains(FOREGROUND_DELETION)) {
+            finalizers.add(FOREGROUND_DELETION);
+        }
+        boolean forced = options.gracePeriodSeconds().orElse(-1L) == 0;
+        if (finalizers.isEmpty() && (!runningPod || forced)) {
+            MockResponse response = crud.dispatch(request(HttpMethod.DELETE, path, ""));
+            changed();
+            return response.setBody(Json.write(object));
+        }
+        if (object.getMetadata().getDeletionTimestamp() == null) {
+            object.getMetadata().setDeletionTimestamp(timestamp(clock.instant()));
+        }
+        if (forced) {
+            object.getMetadata().setDeletionGracePeriodSeconds(0L);
+        } else if (object.getMetadata().getDeletionGracePeriodSeconds() == null) {
+            object.getMetadata().setDeletionGracePeriodSeconds(options.gracePeriodSeconds().orElse(30L));
+        }
+        object.getMetadata().setFinalizers(finalizers);
+        String written = crud.write(path, object);
+        afterWrite(ApiRequest.parse("PUT", path));
+        changed();
+        return new MockResponse().setResponseCode(200).setBody(written);
+    }
+
+    /** Removes an object marked for deletion once nothing holds it any more. */
+    private void afterWrite(ApiRequest written) {
+        if (!written.resourceRequest() || written.name().isEmpty()) {
+            return;
+        }
+        String path = written.path().replaceAll("/(status|eviction)$", "");
+        Optional<GenericKubernetesResource> found = get(path, GenericKubernetesResource.class);
+        if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() == null
+                || !found.get().getMetadata().getFinalizers().isEmpty()) {
+            return;
+        }
+        GenericKubernetesResource object = found.get();
+        boolean holdsProcesses = "Pod".equals(object.getKind())
+                && !podMayGoAtOnce(Json.SERIALIZATION.convertValue(object, Pod.class))
+                && !Long.valueOf(0).equals(object.getMetadata().getDeletionGracePeriodSeconds());
+        if (!holdsProcesses) {
+            crud.dispatch(request(HttpMethod.DELETE, path, ""));
+        }
+    }
+
+    /** A pod no kubelet runs (never bound, or already ended) needs no graceful termination. */
+    static boolean podMayGoAtOnce(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return pod.getSpec() == null || pod.getSpec().getNodeName() == null || "Succeeded".equals(phase)
+                || "Failed".equals(phase);
+    }
+
+    private void orphanDependents(GenericKubernetesResource owner) {
+        String uid = owner.getMetadata().getUid();
+        String namespace = owner.getMetadata().getNamespace();
+        if (namespace == null) {
+            return;
+        }
+        for (String collection : List.of(Paths.pods(namespace), Paths.services(namespace), Paths.secrets(namespace))) {
+            for (GenericKubernetesResource dependent : list(collection, GenericKubernetesResource.class)) {
+                List<OwnerReference> refs = dependent.getMetadata().getOwnerReferences();
+                if (refs.stream().anyMatch(r -> uid.equals(r.getUid()))) {
+                    dependent.getMetadata().setOwnerReferences(
+                            refs.stream().filter(r -> !uid.equals(r.getUid())).toList());
+                    crud.write(collection + "/" + dependent.getMetadata().getName(), dependent);
+                }
+            }
+        }
+    }
+
+    static String notFound(ApiRequest request) {
+        String qualified = request.group().isEmpty() ? request.resource() : request.resource() + "." + request.group();
+        return Json.write(Json.map("kind", "Status", "apiVersion", "v1", "metadata", Map.of(), "status", "Failure",
+                "message", qualified + " \"" + request.name() + "\" not found", "reason", "NotFound",
+                "details", Json.map("name", request.name(), "group", request.group(), "kind", request.resource()),
+                "code", 404));
+    }
+
+    static String timestamp(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    private void changed() {
+        changeListeners.forEach(Runnable::run);
+    }
+
+    private static RecordedRequest request(HttpMethod method, String path, String body) {
+        Headers headers = Headers.builder().add("Content-Type", "application/json").build();
+        return new RecordedRequest("HTTP/1.1", method, path, headers,
+                new Buffer(body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String body(MockResponse response) {
+        return response.getBody() == null ? "" : new String(response.getBody().getBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static void requireSuccess(MockResponse response, String what) {
+        if (response.code() == 409) {
+            throw new Conflict(what + ": " + body(response));
+        }
+        if (response.code() >= 300) {
+            throw new IllegalStateException(what + " answered " + response.code() + ": " + body(response));
+        }
+    }
+
+    /** The object changed (or went) since it was read: read it again and retry, as a controller does. */
+    static final class Conflict extends RuntimeException {
+        Conflict(String message) {
+            super(message);
+        }
+    }
+}
