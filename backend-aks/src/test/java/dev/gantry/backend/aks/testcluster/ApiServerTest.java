@@ -40,7 +40,7 @@ class ApiServerTest {
 
     @BeforeAll
     static void start() {
-        cluster = KubeTestCluster.builder().namespace("ml").workDirectory(work).start();
+        cluster = KubeTestCluster.builder().namespace("ml").workDirectory(work).hostNetwork().start();
         gantry = new KubernetesClientBuilder().withConfig(cluster.config()).build();
         admin = new KubernetesClientBuilder().withConfig(cluster.adminConfig()).build();
     }
@@ -138,16 +138,23 @@ class ApiServerTest {
     }
 
     @Test
-    void aRunningPodEvictedKeepsItsConditionUntilItsKubeletStopsIt() {
-        Pod running = new PodBuilder(pod("running")).editSpec().withNodeName("aks-node-1").endSpec()
-                .editStatus().withPhase("Running").endStatus().build();
-        admin.pods().resource(running).create();
-        assertTrue(admin.pods().withName("running").evict());
-        Pod marked = admin.pods().withName("running").get();
-        assertNotNull(marked.getMetadata().getDeletionTimestamp());
+    void aRunningPodEvictedKeepsItsConditionUntilItsKubeletStopsIt() throws Exception {
+        Pod stubborn = new PodBuilder().withNewMetadata().withName("stubborn").endMetadata().withNewSpec()
+                .addNewContainer().withName("main").withImage("busybox")
+                .withCommand("/bin/sh", "-c", "trap '' TERM; while :; do sleep 1; done").endContainer()
+                .addNewToleration().withKey("kubernetes.azure.com/scalesetpriority").withOperator("Exists")
+                .endToleration().endSpec().build();
+        admin.pods().resource(stubborn).create();
+        admin.pods().withName("stubborn").waitUntilCondition(
+                p -> p != null && "Running".equals(p.getStatus().getPhase()), 10, TimeUnit.SECONDS);
+        assertTrue(admin.pods().withName("stubborn").evict());
+        Pod marked = admin.pods().withName("stubborn").get();
+        assertNotNull(marked.getMetadata().getDeletionTimestamp(), "SIGTERM is ignored: the pod waits its grace");
         var condition = PodConditions.find(marked, "DisruptionTarget").orElseThrow();
         assertEquals("EvictionByEvictionAPI", condition.getReason());
         assertEquals("Eviction API: evicting", condition.getMessage());
+        admin.pods().withName("stubborn").withGracePeriod(0).delete();
+        admin.pods().withName("stubborn").waitUntilCondition(p -> p == null, 10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -195,9 +202,10 @@ class ApiServerTest {
                 .withRestartPolicy("Never").endSpec().endTemplate().endSpec().build();
     }
 
+    /** A pod no node takes (its selector matches none), so no kubelet touches it. */
     static Pod pod(String name) {
         return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().addNewContainer()
-                .withName("main").withImage("busybox").endContainer().endSpec().withNewStatus().withPhase("Pending")
-                .endStatus().build();
+                .withName("main").withImage("busybox").endContainer().addToNodeSelector("test", "nowhere").endSpec()
+                .build();
     }
 }

@@ -9,6 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +41,9 @@ public final class KubeTestCluster implements AutoCloseable {
     private final String userToken = token();
     private final String adminToken = token();
     private final String serverUrl;
+    private final ClusterNodes nodes;
+    private final ControlPlane controlPlane;
+    private final Duration replacementDelay;
 
     private KubeTestCluster(Builder builder) throws IOException {
         this.namespace = builder.namespace;
@@ -51,8 +58,26 @@ public final class KubeTestCluster implements AutoCloseable {
                 userToken, new ApiServer.Caller(USER, Optional.of(new DocumentedRole(namespace, USER))),
                 adminToken, new ApiServer.Caller(ADMIN, Optional.empty())));
         store.create(Paths.namespaces(), namespaceObject(namespace));
+        List<NodeTemplate> templates = builder.templates();
+        requireNetworkNamespaces(templates);
+        this.replacementDelay = builder.replacementDelay;
+        this.nodes = new ClusterNodes(store, logs, clock, List.of(new HostProcessRuntime()), Path.of("/etc/netns"));
+        templates.forEach(nodes::join);
+        this.controlPlane = new ControlPlane(store, disruptions, clock, nodes::sync);
         int port = apiServer.start("127.0.0.1", builder.port, certificate);
         this.serverUrl = "https://127.0.0.1:" + port;
+        controlPlane.start();
+    }
+
+    private static void requireNetworkNamespaces(List<NodeTemplate> templates) {
+        for (NodeTemplate template : templates) {
+            String ns = template.slot().namespace();
+            if (template.slot().isolated() && !Files.exists(Path.of("/run/netns", ns))) {
+                throw new IllegalStateException("the test cluster's node network namespace " + ns + " does not exist;"
+                        + " make it with `scripts/test-kube.sh up` (as root), or start the cluster with"
+                        + " KubeTestCluster.builder().hostNetwork() for tests that need no node network");
+            }
+        }
     }
 
     public static Builder builder() {
@@ -120,6 +145,42 @@ public final class KubeTestCluster implements AutoCloseable {
         counter.reset();
     }
 
+    /** The names of the nodes now in the cluster, sorted. */
+    public List<String> nodeNames() {
+        return nodes.names();
+    }
+
+    /**
+     * Deletes a node as Azure deletes an evicted Spot VM: its processes die at once, its Node object goes, and pod
+     * GC then marks its pods {@code DisruptionTarget} ({@code DeletionByPodGC}) and deletes them.
+     */
+    public void deleteNode(String name) {
+        nodes.delete(name);
+        controlPlane.wake();
+    }
+
+    /**
+     * {@link #deleteNode} and, after the replacement delay, a new VM of the same pool joins in the same network
+     * namespace (the scale set's next instance name), as AKS's autoscaler replaces an evicted Spot node.
+     *
+     * @return the replacement's name, once it has joined
+     */
+    public CompletableFuture<String> evictNode(String name) {
+        NodeTemplate template = nodes.delete(name);
+        controlPlane.wake();
+        return CompletableFuture.supplyAsync(() -> nodes.join(template),
+                CompletableFuture.delayedExecutor(replacementDelay.toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    /** A new node of {@code template} joins now; its name. */
+    public String addNode(NodeTemplate template) {
+        return nodes.join(template);
+    }
+
+    Optional<Throwable> controlPlaneFailure() {
+        return controlPlane.lastFailure();
+    }
+
     ObjectStore store() {
         return store;
     }
@@ -128,8 +189,15 @@ public final class KubeTestCluster implements AutoCloseable {
         return logs;
     }
 
+    /** One pass of every controller now (tests that step the cluster instead of waiting for its loop). */
+    void reconcile() {
+        controlPlane.runOnce();
+    }
+
     @Override
     public void close() {
+        controlPlane.close();
+        nodes.powerOffAll();
         apiServer.close();
     }
 
@@ -149,8 +217,37 @@ public final class KubeTestCluster implements AutoCloseable {
         private String namespace = "gantry";
         private int port;
         private Path workDirectory;
+        private List<NodeTemplate> templates;
+        private boolean hostNetwork;
+        private Duration replacementDelay = Duration.ofSeconds(1);
 
         private Builder() {
+        }
+
+        /** The nodes (default: two {@link NodeTemplate#kit} nodes in gantry-k1 and gantry-k2). */
+        public Builder nodes(List<NodeTemplate> templates) {
+            this.templates = List.copyOf(templates);
+            return this;
+        }
+
+        /** The default nodes run their processes in this machine's own network (no namespaces needed, no DNS). */
+        public Builder hostNetwork() {
+            this.hostNetwork = true;
+            return this;
+        }
+
+        /** How long an evicted node's replacement takes to join (default 1 s). */
+        public Builder replacementDelay(Duration delay) {
+            this.replacementDelay = delay;
+            return this;
+        }
+
+        private List<NodeTemplate> templates() {
+            if (templates != null) {
+                return templates;
+            }
+            return List.of(NodeTemplate.kit(hostNetwork ? NodeSlot.host(1) : NodeSlot.kube(1)),
+                    NodeTemplate.kit(hostNetwork ? NodeSlot.host(2) : NodeSlot.kube(2)));
         }
 
         /** The namespace Gantry works in (default {@code gantry}). */

@@ -49,11 +49,29 @@ final class ObjectStore {
             return delete(parsed.path(), DeleteOptions.of(request.getUtf8Body(), parsed));
         }
         MockResponse response = crud.dispatch(request);
+        if (parsed.verb().equals("create") && parsed.subresource().isEmpty() && response.code() < 300) {
+            response = admit(parsed, response);
+        }
         if (parsed.isMutation()) {
             afterWrite(parsed);
             changed();
         }
         return response;
+    }
+
+    /** Writes the API server's defaults into what was just created, as its admission does before storing. */
+    private MockResponse admit(ApiRequest parsed, MockResponse created) {
+        HasMetadata object = switch (parsed.resource()) {
+            case "jobs" -> Admission.defaults(Json.read(body(created), io.fabric8.kubernetes.api.model.batch.v1.Job.class));
+            case "pods" -> Admission.defaults(Json.read(body(created), Pod.class));
+            default -> null;
+        };
+        if (object == null) {
+            return created;
+        }
+        String path = parsed.path() + "/" + object.getMetadata().getName();
+        String written = crud.write(path, Json.SERIALIZATION.convertValue(object, GenericKubernetesResource.class));
+        return created.setBody(written);
     }
 
     synchronized <T extends HasMetadata> List<T> list(String collectionPath, Class<T> type) {
