@@ -3,6 +3,9 @@ package dev.gantry.backend.aks.testcluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.fabric8.mockwebserver.vertx.HttpServerRequestHandler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -66,7 +69,10 @@ final class ApiServer implements AutoCloseable {
         HttpServerRequestHandler crud = new HttpServerRequestHandler(vertx) {
             @Override
             protected MockResponse onHttpRequest(RecordedRequest request) {
-                return store.dispatch(request, ApiRequest.parse(request.getMethod(), request.getPath()));
+                MockResponse response = store.dispatch(request, ApiRequest.parse(request.getMethod(),
+                        request.getPath()));
+                WebSocketListener watch = response.getWebSocketListener();
+                return watch == null ? response : response.withWebSocketUpgrade(new ClosingOffTheEventLoop(watch));
             }
         };
         server = vertx.createHttpServer(options).requestHandler(request -> route(request, crud));
@@ -99,6 +105,44 @@ final class ApiServer implements AutoCloseable {
             request.body().onSuccess(body -> streams.execute(() -> evict(request, api, body.toString())));
         } else {
             crud.handle(request);
+        }
+    }
+
+    /**
+     * A watch whose close runs on another thread: Fabric8's watch listener waits for its sender to finish when the
+     * client closes the watch, and its sender writes through the event loop that would be waiting (the loop stalls
+     * for seconds, and every connection on it with it).
+     */
+    private final class ClosingOffTheEventLoop extends WebSocketListener {
+        private final WebSocketListener watch;
+
+        ClosingOffTheEventLoop(WebSocketListener watch) {
+            this.watch = watch;
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            watch.onOpen(webSocket, response);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, String text) {
+            watch.onMessage(webSocket, text);
+        }
+
+        @Override
+        public void onClosing(WebSocket webSocket, int code, String reason) {
+            streams.execute(() -> watch.onClosing(webSocket, code, reason));
+        }
+
+        @Override
+        public void onClosed(WebSocket webSocket, int code, String reason) {
+            streams.execute(() -> watch.onClosed(webSocket, code, reason));
+        }
+
+        @Override
+        public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+            streams.execute(() -> watch.onFailure(webSocket, t, response));
         }
     }
 

@@ -3,23 +3,46 @@ package dev.gantry.backend.aks.testcluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import java.lang.reflect.Field;
 import java.util.Map;
+import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * Fabric8's CRUD dispatcher with one more write: an object stored as given. Its PUT deletes an object that is
  * marked for deletion and has no finalizers; a pod that is marked must stay until its kubelet has stopped it.
  */
 final class CrudStore extends KubernetesCrudDispatcher {
-    /** Stores {@code object} at {@code path} with a new resourceVersion, tells watchers MODIFIED; null if absent. */
-    synchronized String write(String path, GenericKubernetesResource object) {
-        AttributeSet pathKey = getKey(path);
-        Map.Entry<AttributeSet, String> existing = findResource(pathKey);
-        if (existing == null) {
-            return null;
+    /**
+     * The dispatcher's own lock (private there): its handlers and a new watch's first listing hold it while they
+     * use the map, so a write from here must hold it too.
+     */
+    private final ReadWriteLock crudLock;
+
+    CrudStore() {
+        try {
+            Field field = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            field.setAccessible(true);
+            crudLock = (ReadWriteLock) field.get(this);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Fabric8's KubernetesCrudDispatcher changed: no lock field", e);
         }
-        object.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
-        String json = Json.write(object);
-        processEvent(path, pathKey, existing.getKey(), object, json);
-        return json;
+    }
+
+    /** Stores {@code object} at {@code path} with a new resourceVersion, tells watchers MODIFIED; null if absent. */
+    String write(String path, GenericKubernetesResource object) {
+        crudLock.writeLock().lock();
+        try {
+            AttributeSet pathKey = getKey(path);
+            Map.Entry<AttributeSet, String> existing = findResource(pathKey);
+            if (existing == null) {
+                return null;
+            }
+            object.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
+            String json = Json.write(object);
+            processEvent(path, pathKey, existing.getKey(), object, json);
+            return json;
+        } finally {
+            crudLock.writeLock().unlock();
+        }
     }
 }
