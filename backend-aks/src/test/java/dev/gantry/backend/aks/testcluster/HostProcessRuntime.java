@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Containers as real processes of this machine: the argv exactly as given (no shell between), the environment
- * replaced by the container's (plus the image's usual PATH and HOME, and HOSTNAME), the working directory made if
+ * replaced by the container's (plus the image's usual PATH, the user's HOME, and HOSTNAME), the working directory made if
  * missing (as runc does), stdout and stderr appended to the pod's log, and, for a node with a network namespace,
  * {@code ip netns exec NS} (which also bind-mounts {@code /etc/netns/NS/hosts}) and a UTS namespace whose hostname
  * is the pod's. A program that cannot be found fails as containerd reports it.
@@ -44,7 +44,7 @@ final class HostProcessRuntime implements ContainerRuntime {
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().clear();
         builder.environment().put("PATH", DEFAULT_PATH);
-        builder.environment().put("HOME", "/root");
+        builder.environment().put("HOME", System.getProperty("user.home"));
         builder.environment().put("HOSTNAME", spec.hostname());
         builder.environment().putAll(spec.environment());
         Process process = builder.start();

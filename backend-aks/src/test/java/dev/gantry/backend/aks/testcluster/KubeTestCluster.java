@@ -80,6 +80,16 @@ public final class KubeTestCluster implements AutoCloseable {
         }
     }
 
+    /** Runs the test cluster as a process; see {@link KubeTestClusterMain} for the options. */
+    public static void main(String[] args) throws Exception {
+        try {
+            KubeTestClusterMain.run(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("KubeTestCluster: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
     public static Builder builder() {
         return new Builder();
     }
