@@ -154,7 +154,7 @@ class ApiServerTest {
         assertEquals("EvictionByEvictionAPI", condition.getReason());
         assertEquals("Eviction API: evicting", condition.getMessage());
         admin.pods().withName("stubborn").withGracePeriod(0).delete();
-        admin.pods().withName("stubborn").waitUntilCondition(p -> p == null, 10, TimeUnit.SECONDS);
+        JobFixture.awaitTrue(() -> admin.pods().withName("stubborn").get() == null);
     }
 
     @Test

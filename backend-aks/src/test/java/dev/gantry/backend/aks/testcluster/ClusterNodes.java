@@ -62,6 +62,36 @@ final class ClusterNodes {
         return member.template();
     }
 
+    /**
+     * The node stops answering (its VM hangs or loses its network): its kubelet and processes stop, and the node
+     * lifecycle controller marks it Ready Unknown and taints it {@code node.kubernetes.io/unreachable} (NoSchedule
+     * and NoExecute), which starts taint-based eviction of its pods.
+     */
+    synchronized void stopAnswering(String name) {
+        Member member = members.get(name);
+        if (member == null) {
+            throw new IllegalArgumentException("no node " + name + "; nodes: " + names());
+        }
+        member.kubelet().powerOff();
+        String path = Paths.node(name);
+        Node node = store.get(path, Node.class).orElseThrow();
+        String now = ObjectStore.timestamp(clock.instant());
+        node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).forEach(c -> {
+            c.setStatus("Unknown");
+            c.setReason("NodeStatusUnknown");
+            c.setMessage("Kubelet stopped posting node status.");
+            c.setLastTransitionTime(now);
+        });
+        List<io.fabric8.kubernetes.api.model.Taint> taints = new ArrayList<>(node.getSpec().getTaints());
+        for (String effect : List.of("NoSchedule", "NoExecute")) {
+            var taint = NodeTemplate.taint("node.kubernetes.io/unreachable", null, effect);
+            taint.setTimeAdded(now);
+            taints.add(taint);
+        }
+        node.getSpec().setTaints(taints);
+        store.replace(path, node);
+    }
+
     List<String> names() {
         return new ArrayList<>(new java.util.TreeSet<>(members.keySet()));
     }

@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
 
 /**
  * The control loop: level-triggered passes over the whole store (nodes, pods, Jobs), each run at once after any
- * change and at the latest every {@code TICK_MILLIS}: pod GC, owner GC, the Job controller, the scheduler, TTL,
- * then the kubelets. One thread; {@link #runOnce()} runs a pass synchronously for tests that step it.
+ * change and at the latest every {@code TICK_MILLIS}: pod GC, taint-based eviction, owner GC, the Job controller,
+ * the scheduler, TTL, then the kubelets. One thread; {@link #runOnce()} runs a pass synchronously for tests that step it.
  */
 final class ControlPlane implements AutoCloseable {
     private static final long TICK_MILLIS = 200;
@@ -23,6 +23,7 @@ final class ControlPlane implements AutoCloseable {
     private final Clock clock;
     private final JobController jobs;
     private final GarbageCollector collector;
+    private final TaintManager taints;
     private final Consumer<List<Pod>> kubelets;
     private final Semaphore wakeUp = new Semaphore(0);
     private volatile boolean running;
@@ -34,6 +35,7 @@ final class ControlPlane implements AutoCloseable {
         this.clock = clock;
         this.jobs = new JobController(store, clock);
         this.collector = new GarbageCollector(store, disruptions, jobs, clock);
+        this.taints = new TaintManager(disruptions, clock);
         this.kubelets = kubelets;
         store.onChange(this::wake);
     }
@@ -73,6 +75,7 @@ final class ControlPlane implements AutoCloseable {
         List<Node> nodes = store.list(Paths.nodes(), Node.class);
         List<Pod> pods = store.list("/api/v1/pods", Pod.class);
         collector.collectPods(pods, nodes);
+        taints.evict(pods, nodes);
         List<Job> jobList = store.list("/apis/batch/v1/jobs", Job.class);
         pods = store.list("/api/v1/pods", Pod.class);
         collector.collectDependents(jobList, pods);

@@ -182,6 +182,16 @@ public final class KubeTestCluster implements AutoCloseable {
                 CompletableFuture.delayedExecutor(replacementDelay.toMillis(), TimeUnit.MILLISECONDS));
     }
 
+    /**
+     * The node stops answering, as a VM that hangs: its processes stop, it turns Ready Unknown with the
+     * {@code node.kubernetes.io/unreachable} taints, and its pods are evicted ({@code DeletionByTaintManager}) once
+     * their toleration of that taint runs out; they stay Terminating until the node is deleted.
+     */
+    public void stopNode(String name) {
+        nodes.stopAnswering(name);
+        controlPlane.wake();
+    }
+
     /** A new node of {@code template} joins now; its name. */
     public String addNode(NodeTemplate template) {
         return nodes.join(template);
