@@ -96,24 +96,29 @@ final class ControlPlane implements AutoCloseable {
                 continue;
             }
             Scheduler.Decision decision = Scheduler.place(pod, nodes, pods);
-            String path = Paths.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-            if (decision.node().isPresent()) {
-                pod.getSpec().setNodeName(decision.node().get());
-                PodConditions.set(pod, "PodScheduled", "True", null, null, clock.instant());
-            } else if (PodConditions.find(pod, "PodScheduled").map(c -> decision.message().equals(c.getMessage()))
-                    .orElse(false)) {
-                continue;
-            } else {
-                PodConditions.set(pod, "PodScheduled", "False", "Unschedulable", decision.message(), clock.instant());
-            }
-            try {
-                store.replace(path, pod);
-            } catch (ObjectStore.Conflict e) {
+            boolean alreadySaid = decision.node().isEmpty() && PodConditions.find(pod, "PodScheduled")
+                    .map(c -> decision.message().equals(c.getMessage())).orElse(false);
+            if (alreadySaid) {
                 continue;
             }
-            if (decision.node().isPresent()) {
+            Optional<Pod> written = store.update(Paths.pod(pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName()), Pod.class, pod.getMetadata().getUid(), fresh -> {
+                        if (fresh.getSpec().getNodeName() != null || fresh.getMetadata().getDeletionTimestamp() != null) {
+                            return null;
+                        }
+                        if (decision.node().isPresent()) {
+                            fresh.getSpec().setNodeName(decision.node().get());
+                            PodConditions.set(fresh, "PodScheduled", "True", null, null, clock.instant());
+                        } else {
+                            PodConditions.set(fresh, "PodScheduled", "False", "Unschedulable", decision.message(),
+                                    clock.instant());
+                        }
+                        return fresh;
+                    });
+            if (written.isPresent() && decision.node().isPresent()) {
                 // Later pods of this pass see this one on its node (resources, anti-affinity).
-                pods = pods.stream().map(p -> p.getMetadata().getUid().equals(pod.getMetadata().getUid()) ? pod : p)
+                Pod bound = written.get();
+                pods = pods.stream().map(p -> p.getMetadata().getUid().equals(bound.getMetadata().getUid()) ? bound : p)
                         .toList();
             }
         }

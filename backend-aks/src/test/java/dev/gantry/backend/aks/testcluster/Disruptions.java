@@ -42,28 +42,20 @@ final class Disruptions {
     private boolean disrupt(String namespace, String name, String reason, String message, boolean failNow,
             DeleteOptions options) {
         String path = Paths.pod(namespace, name);
-        for (int attempt = 0; attempt < 10; attempt++) {
-            Optional<Pod> found = store.get(path, Pod.class);
-            if (found.isEmpty()) {
-                return false;
+        Optional<Pod> marked = store.update(path, Pod.class, null, pod -> {
+            if (Scheduler.isTerminal(pod)) {
+                return pod;
             }
-            Pod pod = found.get();
-            boolean terminal = pod.getStatus() != null && ("Succeeded".equals(pod.getStatus().getPhase())
-                    || "Failed".equals(pod.getStatus().getPhase()));
-            if (!terminal) {
-                PodConditions.set(pod, PodConditions.DISRUPTION_TARGET, "True", reason, message, clock.instant());
-                if (failNow || pod.getSpec().getNodeName() == null) {
-                    pod.getStatus().setPhase("Failed");
-                }
-                try {
-                    store.replace(path, pod);
-                } catch (ObjectStore.Conflict e) {
-                    continue;
-                }
+            PodConditions.set(pod, PodConditions.DISRUPTION_TARGET, "True", reason, message, clock.instant());
+            if (failNow || pod.getSpec().getNodeName() == null) {
+                pod.getStatus().setPhase("Failed");
             }
-            store.delete(path, options);
-            return true;
+            return pod;
+        });
+        if (marked.isEmpty()) {
+            return false;
         }
-        throw new IllegalStateException("pod " + namespace + "/" + name + " kept changing while being disrupted");
+        store.delete(path, options);
+        return true;
     }
 }

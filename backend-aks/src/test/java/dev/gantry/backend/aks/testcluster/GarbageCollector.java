@@ -51,13 +51,10 @@ final class GarbageCollector {
 
     private void failUnscheduledTerminating(Pod pod) {
         String path = Paths.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-        pod.getStatus().setPhase("Failed");
-        try {
-            store.replace(path, pod);
-            store.delete(path, DeleteOptions.force());
-        } catch (ObjectStore.Conflict e) {
-            // Changed meanwhile: the next pass sees it again.
-        }
+        store.update(path, Pod.class, pod.getMetadata().getUid(), fresh -> {
+            fresh.getStatus().setPhase("Failed");
+            return fresh;
+        }).ifPresent(failed -> store.delete(path, DeleteOptions.force()));
     }
 
     /** Dependents whose owner is gone, and owners waiting in Foreground deletion for theirs. */
@@ -104,14 +101,10 @@ final class GarbageCollector {
                 .map(found -> found.getMetadata().getUid().equals(d.getMetadata().getUid())).orElse(false));
         if (!stillThere) {
             String path = Paths.job(job.getMetadata().getNamespace(), job.getMetadata().getName());
-            store.get(path, Job.class).ifPresent(fresh -> {
+            store.update(path, Job.class, uid, fresh -> {
                 fresh.getMetadata().setFinalizers(fresh.getMetadata().getFinalizers().stream()
                         .filter(f -> !f.equals(ObjectStore.FOREGROUND_DELETION)).toList());
-                try {
-                    store.replace(path, fresh);
-                } catch (ObjectStore.Conflict e) {
-                    // Next pass.
-                }
+                return fresh;
             });
         }
     }

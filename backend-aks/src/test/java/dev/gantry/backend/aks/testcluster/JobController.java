@@ -315,21 +315,11 @@ final class JobController {
                 continue;
             }
             String path = Paths.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-            for (int attempt = 0; attempt < 5; attempt++) {
-                Optional<Pod> current = store.get(path, Pod.class);
-                if (current.isEmpty() || !current.get().getMetadata().getUid().equals(pod.getMetadata().getUid())) {
-                    break;
-                }
-                Pod fresh = current.get();
+            store.update(path, Pod.class, pod.getMetadata().getUid(), fresh -> {
                 fresh.getMetadata().setFinalizers(fresh.getMetadata().getFinalizers().stream()
                         .filter(f -> !f.equals(TRACKING_FINALIZER)).toList());
-                try {
-                    store.replace(path, fresh);
-                    break;
-                } catch (ObjectStore.Conflict e) {
-                    // Read again: the kubelet may have written the pod's status meanwhile.
-                }
-            }
+                return fresh;
+            });
         }
     }
 
@@ -340,21 +330,12 @@ final class JobController {
     }
 
     private void writeStatus(Job job, JobStatus status) {
-        String path = Paths.job(job.getMetadata().getNamespace(), job.getMetadata().getName());
-        for (int attempt = 0; attempt < 5; attempt++) {
-            Optional<Job> current = store.get(path, Job.class);
-            if (current.isEmpty()) {
-                return;
-            }
-            Job fresh = current.get();
-            fresh.setStatus(status);
-            try {
-                store.replace(path, fresh);
-                return;
-            } catch (ObjectStore.Conflict e) {
-                // Gantry patched the Job meanwhile (an annotation, unsuspend): write the status onto that.
-            }
-        }
+        // Onto the Job as it is now: Gantry may have patched it since this pass read it (an annotation, unsuspend).
+        store.update(Paths.job(job.getMetadata().getNamespace(), job.getMetadata().getName()), Job.class,
+                job.getMetadata().getUid(), fresh -> {
+                    fresh.setStatus(status);
+                    return fresh;
+                });
     }
 
     static boolean isLive(Pod pod) {

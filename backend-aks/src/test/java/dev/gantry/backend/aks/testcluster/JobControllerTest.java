@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

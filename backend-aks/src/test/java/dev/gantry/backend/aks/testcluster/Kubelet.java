@@ -258,20 +258,11 @@ final class Kubelet {
                 .withReady(ready).withStarted(ready).withRestartCount(0);
     }
 
-    /** Writes a pod's status, re-reading on conflict; nothing when the pod is gone or was replaced. */
+    /** Writes a pod's status onto the pod as it is now; nothing when the pod is gone or was replaced. */
     private void update(Pod pod, UnaryOperator<Pod> change) {
-        String path = Paths.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-        for (int attempt = 0; attempt < 20 && !poweredOff; attempt++) {
-            Optional<Pod> current = store.get(path, Pod.class);
-            if (current.isEmpty() || !current.get().getMetadata().getUid().equals(pod.getMetadata().getUid())) {
-                return;
-            }
-            try {
-                store.replace(path, change.apply(current.get()));
-                return;
-            } catch (ObjectStore.Conflict e) {
-                // Another controller wrote the pod meanwhile (a condition, a finalizer): apply ours to that.
-            }
+        if (!poweredOff) {
+            store.update(Paths.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName()), Pod.class,
+                    pod.getMetadata().getUid(), change);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 
 /**
  * The cluster's objects: Fabric8's CRUD store (which keeps them, assigns uid and resourceVersion and feeds watches)
@@ -120,6 +121,21 @@ final class ObjectStore {
         @SuppressWarnings("unchecked")
         T replaced = (T) Json.read(written, object.getClass());
         return replaced;
+    }
+
+    /**
+     * Reads the object at {@code path}, changes it and writes it back, all while holding the store, so nothing else
+     * writes in between (a controller's read-modify-write without the 409 retry). Nothing happens when the object is
+     * gone, or is another object of the same name than {@code uid} (when given), or {@code change} returns null.
+     */
+    synchronized <T extends HasMetadata> Optional<T> update(String path, Class<T> type, String uid,
+            UnaryOperator<T> change) {
+        Optional<T> current = get(path, type);
+        if (current.isEmpty() || (uid != null && !uid.equals(current.get().getMetadata().getUid()))) {
+            return Optional.empty();
+        }
+        T changed = change.apply(current.get());
+        return changed == null ? current : Optional.of(replace(path, changed));
     }
 
     synchronized MockResponse delete(String path, DeleteOptions options) {
