@@ -111,7 +111,8 @@ final class ApiServer implements AutoCloseable {
     /**
      * A watch whose close runs on another thread: Fabric8's watch listener waits for its sender to finish when the
      * client closes the watch, and its sender writes through the event loop that would be waiting (the loop stalls
-     * for seconds, and every connection on it with it).
+     * for seconds, and every connection on it with it). A watch from a resourceVersion also gets the deletions since
+     * then, which the CRUD watch does not replay.
      */
     private final class ClosingOffTheEventLoop extends WebSocketListener {
         private final WebSocketListener watch;
@@ -123,6 +124,7 @@ final class ApiServer implements AutoCloseable {
         @Override
         public void onOpen(WebSocket webSocket, Response response) {
             watch.onOpen(webSocket, response);
+            store.deletedSince(webSocket.request().getPath()).forEach(webSocket::send);
         }
 
         @Override

@@ -84,6 +84,36 @@ class ApiServerTest {
     }
 
     @Test
+    void aWatchFromAResourceVersionGetsTheDeletionsSinceThen() throws Exception {
+        gantry.batch().v1().jobs().resource(job("before")).create();
+        gantry.batch().v1().jobs().withName("before").delete();
+        gantry.batch().v1().jobs().resource(job("gone")).create();
+        gantry.batch().v1().jobs().resource(job("kept")).create();
+        String listed = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
+        gantry.batch().v1().jobs().withName("gone").delete();
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(listed).watch(new Watcher<Job>() {
+            @Override
+            public void eventReceived(Action action, Job job) {
+                events.add(action + " " + job.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        })) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (String event = events.poll(5, TimeUnit.SECONDS); event != null;
+                    event = events.poll(500, TimeUnit.MILLISECONDS)) {
+                seen.add(event);
+            }
+            assertTrue(seen.contains("DELETED gone"), seen.toString());
+            assertFalse(seen.contains("DELETED before"), "deleted before the list: " + seen);
+            assertFalse(seen.contains("DELETED kept"), seen.toString());
+        }
+    }
+
+    @Test
     void whatTheDocumentedRoleLacksIsForbiddenInTheApiServersWords() {
         KubernetesClientException listSecrets = assertThrows(KubernetesClientException.class,
                 () -> gantry.secrets().list());

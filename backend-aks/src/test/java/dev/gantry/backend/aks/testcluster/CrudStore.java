@@ -28,6 +28,30 @@ final class CrudStore extends KubernetesCrudDispatcher {
         }
     }
 
+    /** A deleted object as watchers matched it (its key in the store) and its last state. */
+    record Removed(AttributeSet key, String json) {
+    }
+
+    /** Deletes the object at {@code path} (watchers get DELETED); what it was, or null when there was none. */
+    Removed remove(String path) {
+        crudLock.writeLock().lock();
+        try {
+            Map.Entry<AttributeSet, String> existing = findResource(getKey(path));
+            if (existing == null) {
+                return null;
+            }
+            handleDelete(path);
+            return new Removed(existing.getKey(), existing.getValue());
+        } finally {
+            crudLock.writeLock().unlock();
+        }
+    }
+
+    /** Whether an object stored under {@code key} is one a watch or list of {@code path} selects. */
+    boolean selects(String path, AttributeSet key) {
+        return key.matches(getAttributeExtractor().fromPath(path));
+    }
+
     /** Stores {@code object} at {@code path} with a new resourceVersion, tells watchers MODIFIED; null if absent. */
     String write(String path, GenericKubernetesResource object) {
         crudLock.writeLock().lock();

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +35,10 @@ final class ObjectStore {
 
     private final CrudStore crud = new CrudStore();
     private final Clock clock;
+    private static final int MAX_TOMBSTONES = 10_000;
+
     private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
+    private final Deque<Tombstone> tombstones = new ArrayDeque<>();
 
     ObjectStore(Clock clock) {
         this.clock = clock;
@@ -156,9 +161,9 @@ final class ObjectStore {
         }
         boolean forced = options.gracePeriodSeconds().orElse(-1L) == 0;
         if (finalizers.isEmpty() && (!runningPod || forced)) {
-            MockResponse response = crud.dispatch(request(HttpMethod.DELETE, path, ""));
+            remove(path);
             changed();
-            return response.setBody(Json.write(object));
+            return new MockResponse().setResponseCode(200).setBody(Json.write(object));
         }
         if (object.getMetadata().getDeletionTimestamp() == null) {
             object.getMetadata().setDeletionTimestamp(timestamp(clock.instant()));
@@ -191,8 +196,69 @@ final class ObjectStore {
                 && !podMayGoAtOnce(Json.SERIALIZATION.convertValue(object, Pod.class))
                 && !Long.valueOf(0).equals(object.getMetadata().getDeletionGracePeriodSeconds());
         if (!holdsProcesses) {
-            crud.dispatch(request(HttpMethod.DELETE, path, ""));
+            remove(path);
         }
+    }
+
+    private void remove(String path) {
+        CrudStore.Removed removed = crud.remove(path);
+        if (removed != null) {
+            tombstones.addLast(new Tombstone(crud.requestResourceVersion(), removed));
+            while (tombstones.size() > MAX_TOMBSTONES) {
+                tombstones.removeFirst();
+            }
+        }
+    }
+
+    /**
+     * The DELETED events a watch from {@code resourceVersion} on would have had and Fabric8's CRUD watch cannot
+     * give: it starts with the objects there now and then what changes, so an object deleted between a client's
+     * list and its watch (or while its watch was cut) would stay in the client's cache. Objects of that name that
+     * exist again are left out (the watch's ADDED of the new one follows).
+     */
+    synchronized List<String> deletedSince(String watchPath) {
+        ApiRequest watch = ApiRequest.parse("GET", watchPath);
+        Optional<Long> since = watch.parameter("resourceVersion").filter(v -> v.matches("[0-9]+")).map(Long::valueOf)
+                .filter(v -> v > 0);
+        if (since.isEmpty()) {
+            return List.of();
+        }
+        String collection = watch.path();
+        Optional<String> name = watch.parameter("fieldSelector").filter(f -> f.startsWith("metadata.name="))
+                .map(f -> f.substring("metadata.name=".length()));
+        List<String> events = new ArrayList<>();
+        for (Tombstone tombstone : tombstones) {
+            if (tombstone.resourceVersion() <= since.get()
+                    || !crud.selects(watchPath.replaceFirst("[?&]fieldSelector=[^&]*", ""), tombstone.removed().key())) {
+                continue;
+            }
+            GenericKubernetesResource object = Json.read(tombstone.removed().json(), GenericKubernetesResource.class);
+            String objectName = object.getMetadata().getName();
+            if (name.isPresent() && !name.get().equals(objectName)) {
+                continue;
+            }
+            String objectPath = object.getMetadata().getNamespace() == null ? collection + "/" + objectName
+                    : collectionIn(collection, object.getMetadata().getNamespace()) + "/" + objectName;
+            if (get(objectPath, GenericKubernetesResource.class).isPresent()) {
+                continue;
+            }
+            object.getMetadata().setResourceVersion(String.valueOf(tombstone.resourceVersion()));
+            events.add(Json.write(Json.map("type", "DELETED", "object", object)));
+        }
+        return events;
+    }
+
+    /** {@code /api/v1/pods} or {@code /api/v1/namespaces/x/pods} as the collection in {@code namespace}. */
+    private static String collectionIn(String collection, String namespace) {
+        String[] parts = collection.split("/namespaces/[^/]+/");
+        if (parts.length == 2) {
+            return parts[0] + "/namespaces/" + namespace + "/" + parts[1];
+        }
+        int last = collection.lastIndexOf('/');
+        return collection.substring(0, last) + "/namespaces/" + namespace + collection.substring(last);
+    }
+
+    private record Tombstone(long resourceVersion, CrudStore.Removed removed) {
     }
 
     /** A pod no kubelet runs (never bound, or already ended) needs no graceful termination. */
