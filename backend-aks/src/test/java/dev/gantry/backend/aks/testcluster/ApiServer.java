@@ -93,6 +93,7 @@ final class ApiServer implements AutoCloseable {
         }
         counter.record(caller.user(), api);
         if (caller.role().isPresent() && !caller.role().get().allows(api)) {
+            counter.recordForbidden(caller.user(), api);
             reply(request, 403, caller.role().get().forbiddenStatus(api));
             return;
         }

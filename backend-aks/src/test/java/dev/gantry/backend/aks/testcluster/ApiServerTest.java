@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -155,6 +156,7 @@ class ApiServerTest {
         assertEquals(3, cluster.requestCount(), cluster.requestBreakdown().toString());
         assertEquals(1L, cluster.requestBreakdown().get("list jobs"));
         assertEquals(1L, cluster.requestBreakdown().get("list secrets"));
+        assertEquals(List.of("GET /api/v1/namespaces/ml/secrets"), cluster.forbiddenRequests());
     }
 
     @Test

@@ -98,7 +98,7 @@ final class ClusterNodes {
 
     /** One pass of every kubelet, after the pods' names were published to each node's hosts file. */
     void sync(List<Pod> pods) {
-        List<Service> services = store.list("/api/v1/services", Service.class);
+        List<Service> services = store.cachedList("/api/v1/services", Service.class);
         members.forEach((name, member) -> {
             NodeSlot slot = member.template().slot();
             if (slot.isolated()) {

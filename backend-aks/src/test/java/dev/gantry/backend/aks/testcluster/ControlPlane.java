@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
  */
 final class ControlPlane implements AutoCloseable {
     private static final long TICK_MILLIS = 200;
+    private static final String ALL_PODS = "/api/v1/pods";
 
     private final ObjectStore store;
     private final Clock clock;
@@ -72,21 +73,21 @@ final class ControlPlane implements AutoCloseable {
 
     /** One pass of every controller, in the order a change flows through a cluster. */
     synchronized void runOnce() {
-        List<Node> nodes = store.list(Paths.nodes(), Node.class);
-        List<Pod> pods = store.list("/api/v1/pods", Pod.class);
+        List<Node> nodes = store.cachedList(Paths.nodes(), Node.class);
+        List<Pod> pods = store.cachedList(ALL_PODS, Pod.class);
         collector.collectPods(pods, nodes);
         taints.evict(pods, nodes);
-        List<Job> jobList = store.list("/apis/batch/v1/jobs", Job.class);
-        pods = store.list("/api/v1/pods", Pod.class);
+        List<Job> jobList = store.cachedList("/apis/batch/v1/jobs", Job.class);
+        pods = store.cachedList(ALL_PODS, Pod.class);
         collector.collectDependents(jobList, pods);
         for (Job job : jobList) {
             jobs.sync(job, pods);
         }
         jobs.forget(jobList.stream().map(j -> j.getMetadata().getUid()).collect(Collectors.toSet()));
-        pods = store.list("/api/v1/pods", Pod.class);
+        pods = store.cachedList(ALL_PODS, Pod.class);
         schedule(pods, nodes);
         collector.expireFinishedJobs(jobList);
-        kubelets.accept(store.list("/api/v1/pods", Pod.class));
+        kubelets.accept(store.cachedList(ALL_PODS, Pod.class));
     }
 
     private void schedule(List<Pod> pods, List<Node> nodes) {

@@ -65,7 +65,7 @@ final class GarbageCollector {
         pods.forEach(p -> namespaces.add(p.getMetadata().getNamespace()));
         for (String namespace : namespaces) {
             for (String kind : DEPENDENT_KINDS.subList(1, DEPENDENT_KINDS.size())) {
-                dependents.addAll(store.list("/api/v1/namespaces/" + namespace + "/" + kind,
+                dependents.addAll(store.cachedList("/api/v1/namespaces/" + namespace + "/" + kind,
                         GenericKubernetesResource.class));
             }
         }

@@ -47,30 +47,7 @@ final class HostProcessRuntime implements ContainerRuntime {
         builder.environment().put("HOME", System.getProperty("user.home"));
         builder.environment().put("HOSTNAME", spec.hostname());
         builder.environment().putAll(spec.environment());
-        Process process = builder.start();
-        return new Running() {
-            @Override
-            public int waitFor() throws InterruptedException {
-                return process.waitFor();
-            }
-
-            @Override
-            public void terminate() {
-                process.destroy();
-            }
-
-            /** The whole container goes: every process the workload started, then its first one. */
-            @Override
-            public void kill() {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-            }
-
-            @Override
-            public boolean isAlive() {
-                return process.isAlive();
-            }
-        };
+        return new ProcessRunning(builder.start());
     }
 
     /** As runc: a name with a slash must exist and be executable; a bare name must be found on the PATH. */

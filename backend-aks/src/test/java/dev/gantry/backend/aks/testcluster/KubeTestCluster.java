@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +62,9 @@ public final class KubeTestCluster implements AutoCloseable {
         List<NodeTemplate> templates = builder.templates();
         requireNetworkNamespaces(templates);
         this.replacementDelay = builder.replacementDelay;
-        this.nodes = new ClusterNodes(store, logs, clock, List.of(new HostProcessRuntime()), Path.of("/etc/netns"));
+        List<ContainerRuntime> runtimes = new ArrayList<>(builder.runtimes);
+        runtimes.add(new HostProcessRuntime());
+        this.nodes = new ClusterNodes(store, logs, clock, runtimes, Path.of("/etc/netns"));
         templates.forEach(nodes::join);
         this.controlPlane = new ControlPlane(store, disruptions, clock, nodes::sync);
         int port = apiServer.start("127.0.0.1", builder.port, certificate);
@@ -151,6 +154,12 @@ public final class KubeTestCluster implements AutoCloseable {
         return counter.breakdown(USER);
     }
 
+    /** The requests of {@value #USER} the documented Role refused ({@code METHOD PATH}), oldest first. */
+    public List<String> forbiddenRequests() {
+        return counter.forbidden(USER);
+    }
+
+    /** Forgets the counts and the refused requests so far. */
     public void resetRequestCount() {
         counter.reset();
     }
@@ -240,8 +249,18 @@ public final class KubeTestCluster implements AutoCloseable {
         private List<NodeTemplate> templates;
         private boolean hostNetwork;
         private Duration replacementDelay = Duration.ofSeconds(1);
+        private final List<ContainerRuntime> runtimes = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * A runtime for the images it {@linkplain ContainerRuntime#runs runs}, asked before the default one that runs
+         * every container as a process of this machine: the seam for images run under Podman (the kit's busybox).
+         */
+        Builder containerRuntime(ContainerRuntime runtime) {
+            runtimes.add(runtime);
+            return this;
         }
 
         /** The nodes (default: two {@link NodeTemplate#kit} nodes in gantry-k1 and gantry-k2). */

@@ -79,7 +79,9 @@ final class Kubelet {
         }
     }
 
-    private void startPod(Pod pod) {
+    private void startPod(Pod listed) {
+        // A copy: the listed pod is shared with the other controllers of this pass.
+        Pod pod = Json.read(Json.write(listed), Pod.class);
         String uid = pod.getMetadata().getUid();
         Container container = pod.getSpec().getContainers().get(0);
         String namespace = pod.getMetadata().getNamespace();

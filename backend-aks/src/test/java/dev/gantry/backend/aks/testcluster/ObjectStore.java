@@ -19,7 +19,9 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /**
@@ -39,6 +41,8 @@ final class ObjectStore {
 
     private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
     private final Deque<Tombstone> tombstones = new ArrayDeque<>();
+    private final AtomicLong changes = new AtomicLong();
+    private final Map<String, CachedList> listCache = new ConcurrentHashMap<>();
 
     ObjectStore(Clock clock) {
         this.clock = clock;
@@ -299,7 +303,33 @@ final class ObjectStore {
     }
 
     private void changed() {
+        changes.incrementAndGet();
         changeListeners.forEach(Runnable::run);
+    }
+
+    /** How many changes the store has seen: a list read at the same count is still current. */
+    long changes() {
+        return changes.get();
+    }
+
+    /**
+     * The objects of a collection, read again only when the store changed since the last read of it: the control
+     * loop asks for the same lists several times a pass, and most passes change nothing.
+     */
+    <T extends HasMetadata> List<T> cachedList(String collectionPath, Class<T> type) {
+        long now = changes.get();
+        CachedList cached = listCache.get(collectionPath);
+        if (cached != null && cached.changes() == now && cached.type() == type) {
+            @SuppressWarnings("unchecked")
+            List<T> items = (List<T>) cached.items();
+            return items;
+        }
+        List<T> items = List.copyOf(list(collectionPath, type));
+        listCache.put(collectionPath, new CachedList(now, type, items));
+        return items;
+    }
+
+    private record CachedList(long changes, Class<?> type, List<?> items) {
     }
 
     private static RecordedRequest request(HttpMethod method, String path, String body) {

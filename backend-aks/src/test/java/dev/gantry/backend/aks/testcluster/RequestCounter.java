@@ -1,8 +1,10 @@
 package dev.gantry.backend.aks.testcluster;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -12,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RequestCounter {
     private final Map<String, AtomicLong> byUser = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> byUserAndKind = new ConcurrentHashMap<>();
+    private final List<String> forbidden = new CopyOnWriteArrayList<>();
 
     void record(String user, ApiRequest request) {
         byUser.computeIfAbsent(user, u -> new AtomicLong()).incrementAndGet();
@@ -36,8 +39,20 @@ final class RequestCounter {
         return result;
     }
 
+    /** A request the user's Role did not allow, as the API server's audit log would name it. */
+    void recordForbidden(String user, ApiRequest request) {
+        forbidden.add(user + "\t" + request.method() + " " + request.path());
+    }
+
+    /** The user's forbidden requests ({@code METHOD PATH}), oldest first. */
+    List<String> forbidden(String user) {
+        return forbidden.stream().filter(f -> f.startsWith(user + "\t")).map(f -> f.substring(user.length() + 1))
+                .toList();
+    }
+
     void reset() {
         byUser.clear();
         byUserAndKind.clear();
+        forbidden.clear();
     }
 }
