@@ -127,7 +127,14 @@ final class ClusterNodes {
         }
     }
 
+    /** Every node goes; each node namespace's hosts file is left with no pod names in it. */
     void powerOffAll() {
-        members.values().forEach(m -> m.kubelet().powerOff());
+        members.forEach((name, member) -> {
+            member.kubelet().powerOff();
+            NodeSlot slot = member.template().slot();
+            if (slot.isolated()) {
+                writeHosts(slot.namespace(), PodDns.hostsFile(slot.namespace(), slot.address(), List.of(), List.of()));
+            }
+        });
     }
 }

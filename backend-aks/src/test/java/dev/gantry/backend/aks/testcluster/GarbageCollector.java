@@ -61,8 +61,8 @@ final class GarbageCollector {
     void collectDependents(List<Job> jobList, List<Pod> pods) {
         Set<String> liveUids = jobList.stream().map(j -> j.getMetadata().getUid()).collect(Collectors.toSet());
         List<HasMetadata> dependents = new ArrayList<>(pods);
-        Set<String> namespaces = jobList.stream().map(j -> j.getMetadata().getNamespace()).collect(Collectors.toSet());
-        pods.forEach(p -> namespaces.add(p.getMetadata().getNamespace()));
+        List<String> namespaces = store.cachedList(Paths.namespaces(), GenericKubernetesResource.class).stream()
+                .map(n -> n.getMetadata().getName()).toList();
         for (String namespace : namespaces) {
             for (String kind : DEPENDENT_KINDS.subList(1, DEPENDENT_KINDS.size())) {
                 dependents.addAll(store.cachedList("/api/v1/namespaces/" + namespace + "/" + kind,

@@ -189,6 +189,23 @@ class JobControllerTest {
     }
 
     @Test
+    void theJobsSecretAndServiceGoWithItThroughTheirOwnerReference() throws Exception {
+        Job job = admin.batch().v1().jobs().resource(job("owner", 1, 1, "exit 0").build()).create();
+        var owner = new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder().withApiVersion("batch/v1")
+                .withKind("Job").withName("owner").withUid(job.getMetadata().getUid()).build();
+        admin.secrets().resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+                .withName("owner-env").withOwnerReferences(owner).endMetadata().addToStringData("k", "v").build())
+                .create();
+        admin.services().resource(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata()
+                .withName("owner").withOwnerReferences(owner).endMetadata().withNewSpec().withClusterIP("None")
+                .endSpec().build()).create();
+        fixture.awaitEnd("owner");
+        admin.batch().v1().jobs().withName("owner").delete();
+        awaitTrue(() -> admin.secrets().withName("owner-env").get() == null
+                && admin.services().withName("owner").get() == null && fixture.podsOf("owner").isEmpty());
+    }
+
+    @Test
     void backgroundDeletionRemovesTheJobAtOnceAndItsPodsAfter() throws Exception {
         admin.batch().v1().jobs().resource(job("background", 1, 1, "sleep 60").build()).create();
         fixture.awaitPods("background", p -> "Running".equals(p.getStatus().getPhase()), 1);
