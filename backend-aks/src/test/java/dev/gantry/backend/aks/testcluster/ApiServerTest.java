@@ -115,6 +115,20 @@ class ApiServerTest {
     }
 
     @Test
+    void creatingWhatExistsIsAlreadyExistsAndTheUidIsRandom() {
+        Job first = gantry.batch().v1().jobs().resource(job("twice")).create();
+        KubernetesClientException again = assertThrows(KubernetesClientException.class,
+                () -> gantry.batch().v1().jobs().resource(job("twice")).create());
+        assertEquals(409, again.getCode());
+        assertEquals("AlreadyExists", again.getStatus().getReason());
+        assertEquals("jobs.batch \"twice\" already exists", again.getStatus().getMessage());
+        assertTrue(first.getMetadata().getUid().matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}"),
+                first.getMetadata().getUid());
+        assertEquals(java.util.Map.of("batch.kubernetes.io/controller-uid", first.getMetadata().getUid()),
+                first.getSpec().getSelector().getMatchLabels(), "defaulted before it was stored");
+    }
+
+    @Test
     void whatTheDocumentedRoleLacksIsForbiddenInTheApiServersWords() {
         KubernetesClientException listSecrets = assertThrows(KubernetesClientException.class,
                 () -> gantry.secrets().list());

@@ -4,8 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.lang.reflect.Field;
+import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.locks.ReadWriteLock;
+import java.util.function.UnaryOperator;
 
 /**
  * Fabric8's CRUD dispatcher with one more write: an object stored as given. Its PUT deletes an object that is
@@ -25,6 +28,39 @@ final class CrudStore extends KubernetesCrudDispatcher {
             crudLock = (ReadWriteLock) field.get(this);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Fabric8's KubernetesCrudDispatcher changed: no lock field", e);
+        }
+    }
+
+    /**
+     * Stores a new object at {@code collectionPath} as the API server creates one: name from generateName, a random
+     * uid, creationTimestamp, resourceVersion and generation 1, then {@code admit} (the defaults), and one ADDED event
+     * with all of it. Null when an object of that name exists.
+     */
+    String insert(String collectionPath, GenericKubernetesResource object, UnaryOperator<GenericKubernetesResource> admit) {
+        crudLock.writeLock().lock();
+        try {
+            var metadata = object.getMetadata();
+            if ((metadata.getName() == null || metadata.getName().isEmpty()) && metadata.getGenerateName() != null) {
+                metadata.setName(metadata.getGenerateName() + NameSuffix.random());
+            }
+            String path = collectionPath + "/" + metadata.getName();
+            if (findResource(getKey(path)) != null) {
+                return null;
+            }
+            ApiRequest collection = ApiRequest.parse("POST", collectionPath);
+            if (!collection.namespace().isEmpty()) {
+                metadata.setNamespace(collection.namespace());
+            }
+            metadata.setUid(UUID.randomUUID().toString());
+            metadata.setCreationTimestamp(ObjectStore.timestamp(Instant.now()));
+            metadata.setGeneration(1L);
+            metadata.setResourceVersion(String.valueOf(requestResourceVersion()));
+            GenericKubernetesResource admitted = admit.apply(object);
+            String json = Json.write(admitted);
+            processEvent(path, getKey(path), null, admitted, json);
+            return json;
+        } finally {
+            crudLock.writeLock().unlock();
         }
     }
 

@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,7 +39,6 @@ final class JobController {
     static final String IGNORED_FAILURE_COUNT = "batch.kubernetes.io/job-index-ignored-failure-count";
     static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
-    private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
     /** The failure counts the next pod of an index carries. */
     private record IndexCounts(int failures, int ignored) {
@@ -51,7 +49,6 @@ final class JobController {
 
     private final ObjectStore store;
     private final Clock clock;
-    private final Random random = new Random();
     private final Map<String, Map<Integer, IndexCounts>> countsByJob = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> countedByJob = new ConcurrentHashMap<>();
     private final Map<String, Verdict> failureTargets = new ConcurrentHashMap<>();
@@ -283,7 +280,7 @@ final class JobController {
             }
         }
         PodDefaults.apply(spec);
-        Pod pod = new PodBuilder().withNewMetadata().withName(name + "-" + index + "-" + suffix())
+        Pod pod = new PodBuilder().withNewMetadata().withName(name + "-" + index + "-" + NameSuffix.random())
                 .withGenerateName(name + "-" + index + "-").withNamespace(job.getMetadata().getNamespace())
                 .withLabels(labels).withAnnotations(annotations).withFinalizers(TRACKING_FINALIZER)
                 .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
@@ -300,13 +297,6 @@ final class JobController {
         return all;
     }
 
-    private String suffix() {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < 5; i++) {
-            s.append(NAME_ALPHABET.charAt(random.nextInt(NAME_ALPHABET.length())));
-        }
-        return s.toString();
-    }
 
     /** Removes the tracking finalizer once a pod's end is counted (and from pods of a Job that is gone). */
     void releaseFinalizers(List<Pod> pods) {

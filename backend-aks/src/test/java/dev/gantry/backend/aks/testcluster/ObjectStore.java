@@ -58,10 +58,10 @@ final class ObjectStore {
         if (parsed.resourceRequest() && parsed.verb().equals("delete") && parsed.subresource().isEmpty()) {
             return delete(parsed.path(), DeleteOptions.of(request.getUtf8Body(), parsed));
         }
-        MockResponse response = crud.dispatch(request);
-        if (parsed.verb().equals("create") && parsed.subresource().isEmpty() && response.code() < 300) {
-            response = admit(parsed, response);
+        if (parsed.resourceRequest() && parsed.verb().equals("create") && parsed.subresource().isEmpty()) {
+            return create(parsed, request.getUtf8Body());
         }
+        MockResponse response = crud.dispatch(request);
         if (parsed.isMutation()) {
             afterWrite(parsed);
             changed();
@@ -69,19 +69,40 @@ final class ObjectStore {
         return response;
     }
 
-    /** Writes the API server's defaults into what was just created, as its admission does before storing. */
-    private MockResponse admit(ApiRequest parsed, MockResponse created) {
-        HasMetadata object = switch (parsed.resource()) {
-            case "jobs" -> Admission.defaults(Json.read(body(created), io.fabric8.kubernetes.api.model.batch.v1.Job.class));
-            case "pods" -> Admission.defaults(Json.read(body(created), Pod.class));
+    /** A POST of a new object: 409 AlreadyExists or 422 as the API server words them, else 201 with the object. */
+    private MockResponse create(ApiRequest parsed, String body) {
+        GenericKubernetesResource object;
+        try {
+            object = Json.read(body, GenericKubernetesResource.class);
+        } catch (RuntimeException e) {
+            return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest",
+                    "the body of the request was in an unknown format: " + e.getMessage(), parsed, ""));
+        }
+        if (object == null || object.getMetadata() == null || ((object.getMetadata().getName() == null
+                || object.getMetadata().getName().isEmpty()) && object.getMetadata().getGenerateName() == null)) {
+            return new MockResponse().setResponseCode(422).setBody(status(422, "Invalid", (object == null
+                    || object.getKind() == null ? parsed.resource() : object.getKind())
+                    + " \"\" is invalid: metadata.name: Required value: name or generateName is required", parsed, ""));
+        }
+        String written = crud.insert(parsed.path(), object, this::admit);
+        if (written == null) {
+            String name = object.getMetadata().getName();
+            return new MockResponse().setResponseCode(409).setBody(status(409, "AlreadyExists",
+                    qualified(parsed) + " \"" + name + "\" already exists", parsed, name));
+        }
+        changed();
+        return new MockResponse().setResponseCode(201).setBody(written);
+    }
+
+    /** The API server's defaults for what is created (see {@link Admission}); other kinds as given. */
+    private GenericKubernetesResource admit(GenericKubernetesResource object) {
+        HasMetadata admitted = switch (String.valueOf(object.getKind())) {
+            case "Job" -> Admission.defaults(Json.SERIALIZATION.convertValue(object,
+                    io.fabric8.kubernetes.api.model.batch.v1.Job.class));
+            case "Pod" -> Admission.defaults(Json.SERIALIZATION.convertValue(object, Pod.class));
             default -> null;
         };
-        if (object == null) {
-            return created;
-        }
-        String path = parsed.path() + "/" + object.getMetadata().getName();
-        String written = crud.write(path, Json.SERIALIZATION.convertValue(object, GenericKubernetesResource.class));
-        return created.setBody(written);
+        return admitted == null ? object : Json.SERIALIZATION.convertValue(admitted, GenericKubernetesResource.class);
     }
 
     synchronized <T extends HasMetadata> List<T> list(String collectionPath, Class<T> type) {
@@ -103,11 +124,15 @@ final class ObjectStore {
     }
 
     synchronized <T extends HasMetadata> T create(String collectionPath, T object) {
-        MockResponse response = crud.dispatch(request(HttpMethod.POST, collectionPath, Json.write(object)));
-        requireSuccess(response, "POST " + collectionPath);
+        String written = crud.insert(collectionPath, Json.SERIALIZATION.convertValue(object,
+                GenericKubernetesResource.class), this::admit);
+        if (written == null) {
+            throw new IllegalStateException("POST " + collectionPath + ": " + object.getMetadata().getName()
+                    + " already exists");
+        }
         changed();
         @SuppressWarnings("unchecked")
-        T created = (T) Json.read(body(response), object.getClass());
+        T created = (T) Json.read(written, object.getClass());
         return created;
     }
 
@@ -291,11 +316,20 @@ final class ObjectStore {
     }
 
     static String notFound(ApiRequest request) {
-        String qualified = request.group().isEmpty() ? request.resource() : request.resource() + "." + request.group();
+        return status(404, "NotFound", qualified(request) + " \"" + request.name() + "\" not found", request,
+                request.name());
+    }
+
+    /** {@code jobs.batch}, {@code pods}: how the API server names a resource in its messages. */
+    static String qualified(ApiRequest request) {
+        return request.group().isEmpty() ? request.resource() : request.resource() + "." + request.group();
+    }
+
+    private static String status(int code, String reason, String message, ApiRequest request, String name) {
         return Json.write(Json.map("kind", "Status", "apiVersion", "v1", "metadata", Map.of(), "status", "Failure",
-                "message", qualified + " \"" + request.name() + "\" not found", "reason", "NotFound",
-                "details", Json.map("name", request.name(), "group", request.group(), "kind", request.resource()),
-                "code", 404));
+                "message", message, "reason", reason,
+                "details", Json.map("name", name, "group", request.group(), "kind", request.resource()),
+                "code", code));
     }
 
     static String timestamp(Instant instant) {
@@ -340,15 +374,6 @@ final class ObjectStore {
 
     private static String body(MockResponse response) {
         return response.getBody() == null ? "" : new String(response.getBody().getBytes(), StandardCharsets.UTF_8);
-    }
-
-    private static void requireSuccess(MockResponse response, String what) {
-        if (response.code() == 409) {
-            throw new Conflict(what + ": " + body(response));
-        }
-        if (response.code() >= 300) {
-            throw new IllegalStateException(what + " answered " + response.code() + ": " + body(response));
-        }
     }
 
     /** The object changed (or went) since it was read: read it again and retry, as a controller does. */
