@@ -129,6 +129,28 @@ class ApiServerTest {
     }
 
     @Test
+    void listsComeInPagesOfTheLimitWithAContinueToken() {
+        for (int i = 0; i < 5; i++) {
+            admin.pods().resource(pod("paged-" + i)).create();
+        }
+        var options = new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(2L)
+                .withLabelSelector(null).build();
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        int pages = 0;
+        String next = null;
+        do {
+            options.setContinue(next);
+            var page = gantry.pods().list(options);
+            assertTrue(page.getItems().size() <= 2);
+            page.getItems().forEach(p -> names.add(p.getMetadata().getName()));
+            next = page.getMetadata().getContinue();
+            pages++;
+        } while (next != null);
+        assertTrue(names.containsAll(List.of("paged-0", "paged-1", "paged-2", "paged-3", "paged-4")), names.toString());
+        assertTrue(pages >= 3, "pages: " + pages);
+    }
+
+    @Test
     void whatTheDocumentedRoleLacksIsForbiddenInTheApiServersWords() {
         KubernetesClientException listSecrets = assertThrows(KubernetesClientException.class,
                 () -> gantry.secrets().list());

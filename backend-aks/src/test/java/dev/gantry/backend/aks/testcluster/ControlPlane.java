@@ -65,7 +65,10 @@ final class ControlPlane implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                // A pass that met a concurrent change: the next pass reads the world again.
+                // The next pass reads the world again; a new kind of failure is said once, for whoever debugs a test.
+                if (lastFailure == null || !String.valueOf(lastFailure.getMessage()).equals(e.getMessage())) {
+                    System.err.println("test cluster control loop: " + e);
+                }
                 lastFailure = e;
             }
         }

@@ -60,10 +60,14 @@ final class Kubelet {
             return;
         }
         Set<String> present = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-        started.forEach((uid, s) -> {
-            if (!present.contains(uid)) {
-                s.container().kill();
+        // A pod deleted for good (forced, or its deletion finished): nothing of it may keep running.
+        started.entrySet().removeIf(entry -> {
+            boolean gone = !present.contains(entry.getKey());
+            if (gone) {
+                entry.getValue().container().kill();
+                stopping.remove(entry.getKey());
             }
+            return gone;
         });
         for (Pod pod : pods) {
             if (!nodeName.equals(pod.getSpec().getNodeName())) {

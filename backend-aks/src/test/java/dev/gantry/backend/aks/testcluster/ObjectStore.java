@@ -66,6 +66,9 @@ final class ObjectStore {
             afterWrite(parsed);
             changed();
         }
+        if (parsed.verb().equals("list") && parsed.parameter("limit").isPresent() && response.code() == 200) {
+            return ListPages.page(response, parsed);
+        }
         return response;
     }
 
