@@ -105,9 +105,10 @@ final class JobController {
         if (failure.isPresent() || complete) {
             pods.stream().filter(JobController::isLive).forEach(this::deletePod);
         }
+        // Read again only this Job's pods, and only when this pass created or deleted some.
         List<Pod> current = podWrites == writesBefore ? pods
-                : store.list(Paths.pods(job.getMetadata().getNamespace()), Pod.class).stream()
-                        .filter(p -> ownedBy(p, uid)).toList();
+                : store.list(Paths.pods(job.getMetadata().getNamespace()) + "?labelSelector=" + CONTROLLER_UID + "%3D"
+                        + uid, Pod.class).stream().filter(p -> ownedBy(p, uid)).toList();
         status.setActive((int) current.stream().filter(JobController::isLive).count());
         status.setReady((int) current.stream().filter(JobController::isLive)
                 .filter(p -> PodConditions.isTrue(p, "Ready")).count());
