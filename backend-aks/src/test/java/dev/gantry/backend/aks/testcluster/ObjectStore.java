@@ -25,19 +25,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /**
- * The cluster's objects: Fabric8's CRUD store (which keeps them, assigns uid and resourceVersion and feeds watches)
- * with the API server's object lifecycle on top, which CRUD lacks: a DELETE of a running pod only marks it
- * (deletionTimestamp) until its kubelet has stopped it, an object with finalizers stays until they are removed,
- * {@code propagationPolicy: Foreground} keeps the owner until the garbage collector has deleted its dependents, and
- * {@code Orphan} takes the owner reference off them. Every request of the front and every controller goes through
+ * The cluster's objects: Fabric8's CRUD store (which keeps them, answers reads, updates and patches, and feeds
+ * watches) with what an API server adds and CRUD lacks: creation with the API server's defaults and errors; a
+ * DELETE of a running pod only marks it (deletionTimestamp) until its kubelet has stopped it; an object with
+ * finalizers stays until they are removed; {@code propagationPolicy: Foreground} keeps the owner until the garbage
+ * collector has deleted its dependents, and {@code Orphan} takes the owner reference off them; deletions replayed to
+ * a watch from an older resourceVersion; list pages. Every request of the front and every controller goes through
  * here, one at a time.
  */
 final class ObjectStore {
     static final String FOREGROUND_DELETION = "foregroundDeletion";
+    private static final int MAX_TOMBSTONES = 10_000;
 
     private final CrudStore crud = new CrudStore();
     private final Clock clock;
-    private static final int MAX_TOMBSTONES = 10_000;
 
     private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
     private final Deque<Tombstone> tombstones = new ArrayDeque<>();
