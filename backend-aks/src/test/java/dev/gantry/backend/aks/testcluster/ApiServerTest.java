@@ -151,6 +151,24 @@ class ApiServerTest {
     }
 
     @Test
+    void jobsArePatchedByStrategicMergeJsonMergeAndJsonPatch() {
+        gantry.batch().v1().jobs().resource(new JobBuilder(job("patched")).editSpec().withSuspend(true).endSpec()
+                .build()).create();
+        var jobs = gantry.batch().v1().jobs().withName("patched");
+        jobs.patch("{\"metadata\":{\"annotations\":{\"gantry.dev/cancelled-at\":\"now\"}}}");
+        jobs.patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}");
+        Job patched = jobs.get();
+        assertEquals("now", patched.getMetadata().getAnnotations().get("gantry.dev/cancelled-at"));
+        assertFalse(patched.getSpec().getSuspend());
+        jobs.edit(j -> {
+            j.getMetadata().getAnnotations().put("second", "yes");
+            return j;
+        });
+        assertEquals("yes", jobs.get().getMetadata().getAnnotations().get("second"));
+    }
+
+    @Test
     void whatTheDocumentedRoleLacksIsForbiddenInTheApiServersWords() {
         KubernetesClientException listSecrets = assertThrows(KubernetesClientException.class,
                 () -> gantry.secrets().list());

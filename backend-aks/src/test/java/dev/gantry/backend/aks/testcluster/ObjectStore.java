@@ -62,7 +62,7 @@ final class ObjectStore {
         if (parsed.resourceRequest() && parsed.verb().equals("create") && parsed.subresource().isEmpty()) {
             return create(parsed, request.getUtf8Body());
         }
-        MockResponse response = crud.dispatch(request);
+        MockResponse response = crud.dispatch(asCrudUnderstandsIt(request));
         if (parsed.isMutation()) {
             afterWrite(parsed);
             changed();
@@ -71,6 +71,22 @@ final class ObjectStore {
             return ListPages.page(response, parsed);
         }
         return response;
+    }
+
+    /**
+     * A strategic merge patch (what kubectl and Fabric8's {@code patch(String)} send) as a JSON merge patch, which
+     * CRUD applies: the same for maps and scalars (annotations, labels, {@code suspend}); lists are replaced whole
+     * instead of merged by key.
+     */
+    private static RecordedRequest asCrudUnderstandsIt(RecordedRequest request) {
+        String type = request.getHeader("Content-Type");
+        if (type == null || !type.startsWith("application/strategic-merge-patch+json")) {
+            return request;
+        }
+        Headers headers = request.getHeaders().newBuilder().set("Content-Type", "application/merge-patch+json")
+                .build();
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), headers,
+                new Buffer(request.getBody().getBytes()));
     }
 
     /** A POST of a new object: 409 AlreadyExists or 422 as the API server words them, else 201 with the object. */
