@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * request is forbidden.
  */
 class GantryFlowTest {
+    private static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     private static final String SHIM = "if [ -n \"$GANTRY_IGNORED_FAILURES\" ]; then export GANTRY_RESUME=1; fi;"
             + " exec \"$@\"";
 
@@ -37,7 +38,9 @@ class GantryFlowTest {
     @Test
     void submitFollowAndCancelUnderTheDocumentedRole() throws Exception {
         try (KubeTestCluster cluster = KubeTestCluster.builder().workDirectory(work).hostNetwork().start();
-                KubernetesClient gantry = new KubernetesClientBuilder().withConfig(cluster.config()).build()) {
+                KubernetesClient gantry = new KubernetesClientBuilder().withConfig(cluster.config()).build();
+                var jobCache = gantry.batch().v1().jobs().withLabel(MANAGED_BY, "gantry").inform();
+                var podCache = gantry.pods().withLabel(MANAGED_BY, "gantry").inform()) {
             submit(gantry, gantryJob("g-train", "printf", "%s\\n", "$$(MASTER_ADDR)", "a$$b", "$$SECRET_TOKEN"));
             Pod pod = awaitPod(gantry, "g-train");
             try (LogWatch follow = gantry.pods().withName(pod.getMetadata().getName()).watchLog()) {
@@ -59,6 +62,13 @@ class GantryFlowTest {
             assertNull(gantry.secrets().withName("g-train-env").get());
             JobFixture.awaitTrue(() -> gantry.secrets().withName("g-cancel-env").get() == null);
             assertEquals(List.of(), cluster.forbiddenRequests());
+
+            JobFixture.awaitTrue(() -> jobCache.getStore().list().stream().map(j -> j.getMetadata().getName()).toList()
+                    .equals(List.of("g-train")) && podCache.getStore().list().size() == 1);
+            cluster.resetRequestCount();
+            Job cached = jobCache.getStore().getByKey(cluster.namespace() + "/g-train");
+            assertTrue(JobFixture.types(cached).contains("Complete"), "the watch delivered the Job's end");
+            assertEquals(0, cluster.requestCount(), "a warm cache answers without a request");
         }
     }
 
@@ -92,14 +102,16 @@ class GantryFlowTest {
     private static Job gantryJob(String name, String... argv) {
         List<String> command = new java.util.ArrayList<>(List.of("/bin/sh", "-c", SHIM, "gantry-rank"));
         command.addAll(List.of(argv));
-        return JobFixture.job(name, 1, 1, "unused").editSpec().withSuspend(true).withBackoffLimitPerIndex(0)
+        return JobFixture.job(name, 1, 1, "unused").editMetadata().addToLabels(MANAGED_BY, "gantry").endMetadata()
+                .editSpec().withSuspend(true).withBackoffLimitPerIndex(0)
                 .withMaxFailedIndexes(0).withPodReplacementPolicy("Failed").withTtlSecondsAfterFinished(86400)
                 .withNewPodFailurePolicy()
                 .addToRules(new PodFailurePolicyRuleBuilder().withAction("Ignore").addNewOnPodCondition()
                         .withType("DisruptionTarget").endOnPodCondition().build())
                 .addToRules(new PodFailurePolicyRuleBuilder().withAction("FailJob").withNewOnExitCodes()
                         .withOperator("NotIn").withValues(0).endOnExitCodes().build())
-                .endPodFailurePolicy().editTemplate().editSpec().withAutomountServiceAccountToken(false)
+                .endPodFailurePolicy().editTemplate().withNewMetadata().addToLabels(MANAGED_BY, "gantry").endMetadata()
+                .editSpec().withAutomountServiceAccountToken(false)
                 .editFirstContainer().withCommand(command)
                 .addNewEnv().withName("SECRET_TOKEN").withNewValueFrom().withNewSecretKeyRef("SECRET_TOKEN",
                         name + "-env", false).endValueFrom().endEnv()
