@@ -34,6 +34,7 @@ public final class KubeTestCluster implements AutoCloseable {
 
     private final String namespace;
     private final Path workDirectory;
+    private final boolean ownsWorkDirectory;
     private final TestCertificate certificate;
     private final RequestCounter counter = new RequestCounter();
     private final ObjectStore store;
@@ -48,6 +49,7 @@ public final class KubeTestCluster implements AutoCloseable {
 
     private KubeTestCluster(Builder builder) throws IOException {
         this.namespace = builder.namespace;
+        this.ownsWorkDirectory = builder.workDirectory == null;
         this.workDirectory = builder.workDirectory != null ? builder.workDirectory
                 : Files.createTempDirectory("gantry-kube-");
         Clock clock = Clock.systemUTC();
@@ -228,6 +230,17 @@ public final class KubeTestCluster implements AutoCloseable {
         controlPlane.close();
         nodes.powerOffAll();
         apiServer.close();
+        if (ownsWorkDirectory) {
+            deleteTree(workDirectory);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temporary directory of logs: nothing to stop the test for.
+        }
     }
 
     private static Namespace namespaceObject(String name) {
@@ -301,7 +314,7 @@ public final class KubeTestCluster implements AutoCloseable {
             return this;
         }
 
-        /** Where logs and working files go (default: a new temporary directory). */
+        /** Where logs and working files go (default: a new temporary directory, deleted on close). */
         public Builder workDirectory(Path workDirectory) {
             this.workDirectory = workDirectory;
             return this;

@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRuleBuilder;
 import io.fabric8.kubernetes.client.dsl.LogWatch;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -24,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The kubelet: containers as real processes, with the environment, argv and outcomes a kubelet gives them. */
 class KubeletTest {
@@ -66,8 +66,8 @@ class KubeletTest {
     }
 
     @Test
-    void theWorkingDirectoryIsMadeAndTheExitCodeReported() throws Exception {
-        Path dir = Files.createTempDirectory("kubelet-").resolve("made/by/runtime");
+    void theWorkingDirectoryIsMadeAndTheExitCodeReported(@TempDir Path work) {
+        Path dir = work.resolve("made/by/runtime");
         Job job = job("exits", 1, 1, "pwd; exit 3").editSpec().withBackoffLimit(0).editTemplate().editSpec()
                 .editFirstContainer().withWorkingDir(dir.toString()).endContainer().endSpec().endTemplate().endSpec()
                 .build();
