@@ -107,6 +107,13 @@ trap 'scripts/test-postgres.sh down >/dev/null 2>&1 || true; scripts/test-cluste
       scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
 scripts/test-postgres.sh up
 
+# The node network of the Kubernetes test cluster (KubeTestCluster in backend-aks's tests): namespaces gantry-k1 and
+# gantry-k2 on the same bridge, in which its kubelet runs pods; the summary is /var/lib/gantry-test-kube/kube.env.
+log "starting the Kubernetes test nodes"
+trap 'scripts/test-kube.sh down >/dev/null 2>&1 || true; scripts/test-postgres.sh down >/dev/null 2>&1 || true
+      scripts/test-cluster.sh down >/dev/null 2>&1 || true; scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
+scripts/test-kube.sh up
+
 # Podman (runc, a busybox test image) for the manual backend's container mode; installs what is missing.
 log "preparing podman"
 scripts/setup-podman.sh

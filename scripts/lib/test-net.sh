@@ -6,7 +6,8 @@
 # system, users and process ids; only the network (and, where the caller asks for it, the hostname) is their own.
 #   gantry-hK  SSH test hosts (scripts/test-hosts.sh), 10.200.0.(10+K), veth gantry-vK
 #   gantry-cK  Slurm compute nodes (scripts/test-cluster.sh), 10.200.0.(100+K), veth gantry-cvK
-# The bridge stays while any gantry-h* or gantry-c* namespace exists, whichever script is torn down first.
+#   gantry-kK  Kubernetes test nodes (scripts/test-kube.sh), 10.200.0.(150+K), veth gantry-kvK
+# The bridge stays while any gantry-h*, gantry-c* or gantry-k* namespace exists, whichever script is torn down first.
 #
 # The caller sets -euo pipefail and defines die().
 # shellcheck shell=bash
@@ -48,7 +49,7 @@ net_ensure_bridge() {
 
 # The bridge goes only when no test namespace uses it any more.
 net_remove_bridge_if_unused() {
-  if ip netns list | awk '{print $1}' | grep -E '^gantry-[hc][0-9]+$' >/dev/null; then
+  if ip netns list | awk '{print $1}' | grep -E '^gantry-[hck][0-9]+$' >/dev/null; then
     return 0
   fi
   ip link del "$TEST_BRIDGE" 2>/dev/null || true

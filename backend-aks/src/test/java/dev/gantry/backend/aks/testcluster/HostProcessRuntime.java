@@ -1,0 +1,76 @@
+package dev.gantry.backend.aks.testcluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Containers as real processes of this machine: the argv exactly as given (no shell between), the environment
+ * replaced by the container's (plus the image's usual PATH, the user's HOME, and HOSTNAME), the working directory made if
+ * missing (as runc does), stdout and stderr appended to the pod's log, and, for a node with a network namespace,
+ * {@code ip netns exec NS} (which also bind-mounts {@code /etc/netns/NS/hosts}) and a UTS namespace whose hostname
+ * is the pod's. A program that cannot be found fails as containerd reports it.
+ */
+final class HostProcessRuntime implements ContainerRuntime {
+    static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+    @Override
+    public boolean runs(String image) {
+        return true;
+    }
+
+    @Override
+    public Running start(Spec spec) throws StartError, IOException {
+        if (spec.argv().isEmpty()) {
+            throw new StartError("failed to create containerd task: failed to create shim task: OCI runtime create"
+                    + " failed: runc create failed: unable to start container process: error during container init:"
+                    + " no command specified: unknown");
+        }
+        String path = spec.environment().getOrDefault("PATH", DEFAULT_PATH);
+        requireExecutable(spec.argv().get(0), path);
+        Path workingDirectory = Path.of(spec.workingDirectory() == null || spec.workingDirectory().isEmpty() ? "/"
+                : spec.workingDirectory());
+        Files.createDirectories(workingDirectory);
+        List<String> command = new ArrayList<>();
+        if (spec.slot().isolated()) {
+            command.addAll(List.of("ip", "netns", "exec", spec.slot().namespace(), "unshare", "--uts", "--",
+                    "/bin/sh", "-c", "hostname \"$0\" && exec \"$@\"", spec.hostname()));
+        }
+        command.addAll(spec.argv());
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(spec.logFile().toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().clear();
+        builder.environment().put("PATH", DEFAULT_PATH);
+        builder.environment().put("HOME", System.getProperty("user.home"));
+        builder.environment().put("HOSTNAME", spec.hostname());
+        builder.environment().putAll(spec.environment());
+        return new ProcessRunning(builder.start());
+    }
+
+    /** As runc: a name with a slash must exist and be executable; a bare name must be found on the PATH. */
+    private static void requireExecutable(String program, String path) throws StartError {
+        String prefix = "failed to create containerd task: failed to create shim task: OCI runtime create failed:"
+                + " runc create failed: unable to start container process: error during container init: exec: \""
+                + program + "\": ";
+        if (program.contains("/")) {
+            Path file = Path.of(program);
+            if (!Files.exists(file)) {
+                throw new StartError(prefix + "stat " + program + ": no such file or directory: unknown");
+            }
+            if (!Files.isExecutable(file) || Files.isDirectory(file)) {
+                throw new StartError(prefix + "permission denied: unknown");
+            }
+            return;
+        }
+        for (String dir : path.split(":")) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir).resolve(program);
+            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+                return;
+            }
+        }
+        throw new StartError(prefix + "executable file not found in $PATH: unknown");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.gantry.backend.aks.testcluster;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@link KubeTestCluster} as a process, for end-to-end runs of the real CLI against it:
+ * <pre>
+ *   java -cp TEST_CLASSPATH dev.gantry.backend.aks.testcluster.KubeTestCluster \
+ *       --kubeconfig FILE [--admin-kubeconfig FILE] [--namespace NS] [--port PORT] [--work DIR] [--host-network]
+ * </pre>
+ * It writes the kubeconfig(s), prints {@code ready SERVER_URL} once the API server listens, and runs until it is
+ * stopped (SIGTERM or SIGINT), when it stops every pod's process.
+ */
+final class KubeTestClusterMain {
+    private KubeTestClusterMain() {
+    }
+
+    static void run(String[] args) throws Exception {
+        KubeTestCluster.Builder builder = KubeTestCluster.builder();
+        Path kubeconfig = null;
+        Path adminKubeconfig = null;
+        List<String> rest = new ArrayList<>(List.of(args));
+        while (!rest.isEmpty()) {
+            String option = rest.remove(0);
+            switch (option) {
+                case "--kubeconfig" -> kubeconfig = Path.of(value(option, rest));
+                case "--admin-kubeconfig" -> adminKubeconfig = Path.of(value(option, rest));
+                case "--namespace" -> builder.namespace(value(option, rest));
+                case "--port" -> builder.port(port(value(option, rest)));
+                case "--work" -> builder.workDirectory(Path.of(value(option, rest)));
+                case "--host-network" -> builder.hostNetwork();
+                default -> throw new IllegalArgumentException("unknown option '" + option + "'; allowed: --kubeconfig"
+                        + " FILE, --admin-kubeconfig FILE, --namespace NS, --port PORT, --work DIR, --host-network");
+            }
+        }
+        if (kubeconfig == null) {
+            throw new IllegalArgumentException("--kubeconfig FILE is required: where to write the kubeconfig of the"
+                    + " Role-bound user " + KubeTestCluster.USER);
+        }
+        KubeTestCluster cluster = builder.start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            cluster.close();
+            stopped.countDown();
+        }, "test-kube-shutdown"));
+        cluster.writeKubeconfig(kubeconfig);
+        if (adminKubeconfig != null) {
+            Files.writeString(adminKubeconfig, cluster.adminKubeconfig());
+        }
+        System.out.println("ready " + cluster.serverUrl() + " namespace " + cluster.namespace() + " nodes "
+                + String.join(",", cluster.nodeNames()));
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static String value(String option, List<String> rest) {
+        if (rest.isEmpty()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return rest.remove(0);
+    }
+
+    private static int port(String text) {
+        try {
+            int port = Integer.parseInt(text);
+            if (port < 0 || port > 65535) {
+                throw new NumberFormatException();
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--port '" + text + "' is not a port: 0 (any free port) to 65535");
+        }
+    }
+}
