@@ -175,7 +175,9 @@ class JobControllerTest {
 
     @Test
     void foregroundDeletionKeepsTheJobUntilItsPodsAreGone() throws Exception {
-        Job job = job("foreground", 1, 1, "sleep 60").build();
+        // The rank takes two seconds to stop after its TERM, as a trainer writing its last checkpoint would: a
+        // process that ends at once could take the pod, and with it the Job, before the first read.
+        Job job = job("foreground", 1, 1, "trap 'sleep 2; exit 0' TERM; sleep 60 & wait").build();
         admin.batch().v1().jobs().resource(job).create();
         fixture.awaitPods("foreground", p -> "Running".equals(p.getStatus().getPhase()), 1);
         admin.batch().v1().jobs().withName("foreground")
