@@ -29,7 +29,8 @@ import java.util.function.Supplier;
 /**
  * The Kubernetes client of one backend: built from the kubeconfig and context the settings found, on the JDK's HTTP
  * client, with every request counted and the retry limit set here rather than left at the client's default of 10
- * (429 is retried after its Retry-After, 5xx and I/O failures with doubling waits from {@link #RETRY_INTERVAL_MS}).
+ * (429 is retried after its Retry-After by {@link ThrottleWait}, 5xx and I/O failures with doubling waits from
+ * {@link #RETRY_INTERVAL_MS}).
  * Its failures become Gantry's errors naming the API server's address and the settings that chose it.
  */
 public final class KubeConnection implements AutoCloseable {
@@ -61,7 +62,8 @@ public final class KubeConnection implements AutoCloseable {
         RequestCounter counter = new RequestCounter();
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
                 .withHttpClientFactory(new JdkHttpClientFactory())
-                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor(RequestCounter.NAME, counter))
+                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor(RequestCounter.NAME, counter)
+                        .addOrReplaceInterceptor(ThrottleWait.NAME, new ThrottleWait(counter::resent)))
                 .build();
         return new KubeConnection(client, counter, settings.namespace(), describe(settings.kubeconfig()));
     }

@@ -18,6 +18,11 @@ final class RequestCounter implements Interceptor {
         requests.incrementAndGet();
     }
 
+    /** A request sent again by an interceptor, which the client does not pass through {@link #before}. */
+    void resent() {
+        requests.incrementAndGet();
+    }
+
     long requests() {
         return requests.get();
     }

@@ -45,12 +45,9 @@ public final class JobLogs {
         if (pods.isEmpty()) {
             statuses.status(ref); // JOB_NOT_FOUND for a job nobody knows; a known one simply has no output yet
         }
-        for (Map.Entry<Integer, Pod> rank : RankPods.current(pods).entrySet()) {
+        for (Map.Entry<Integer, Pod> rank : RankPods.withLogs(pods).entrySet()) {
             if (Thread.interrupted()) {
                 throw new InterruptedException("reading the logs of " + ref.id() + " was interrupted");
-            }
-            if (!RankPods.hasLog(rank.getValue())) {
-                continue;
             }
             String name = RankPods.name(rank.getValue());
             var pod = connection.client().pods().withName(name).inContainer(JobManifest.CONTAINER);
@@ -63,12 +60,8 @@ public final class JobLogs {
     private void follow(JobRef ref, RankStreams streams, LogSink sink) throws InterruptedException {
         while (true) {
             JobStatus status = statuses.status(ref);
-            Map<Integer, Pod> current = RankPods.current(statuses.cachedPods(ref.id()).orElseGet(() -> pods(ref.id())));
-            current.forEach((rank, pod) -> {
-                if (RankPods.hasLog(pod)) {
-                    streams.open(rank, RankPods.name(pod));
-                }
-            });
+            RankPods.withLogs(statuses.cachedPods(ref.id()).orElseGet(() -> pods(ref.id())))
+                    .forEach((rank, pod) -> streams.open(rank, RankPods.name(pod)));
             streams.drain(sink, poll);
             if (status.state().isTerminal() && streams.allEnded()) {
                 streams.drain(sink, Duration.ZERO);
