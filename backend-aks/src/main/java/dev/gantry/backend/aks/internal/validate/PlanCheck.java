@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * What stops a plan from running on the cluster, decided from the plan, the settings and the cluster's facts: each
@@ -19,14 +18,15 @@ import java.util.regex.Pattern;
 public final class PlanCheck {
     /** The oldest Kubernetes whose Job controller has everything the Job relies on (backoffLimitPerIndex, ...). */
     public static final int MIN_MINOR = 32;
-    /** The API server's rule for environment variable names (Kubernetes 1.32). */
-    private static final Pattern ENV_NAME = Pattern.compile("[-._a-zA-Z][-._a-zA-Z0-9]*");
     static final String SPOT_LABEL = "kubernetes.azure.com/scalesetpriority";
 
     private PlanCheck() {
     }
 
-    /** Problems found without the cluster: no image, environment names Kubernetes refuses. */
+    /**
+     * Problems found without the cluster: no image. (Environment names need no check here: a workload's own rule,
+     * {@code [A-Za-z_][A-Za-z0-9_]*}, is stricter than the API server's.)
+     */
     public static List<Problem> offline(Plan plan, AksSettings settings) {
         List<Problem> problems = new ArrayList<>();
         if (plan.workload().container().isEmpty() && settings.defaultImage().isEmpty()) {
@@ -34,10 +34,6 @@ public final class PlanCheck {
                     + "on Kubernetes runs an image; add container: IMAGE (e.g. nvcr.io/nvidia/pytorch:24.05-py3) or "
                     + "set backends.aks.defaultImage"));
         }
-        plan.workload().env().keySet().stream().filter(name -> !ENV_NAME.matcher(name).matches())
-                .forEach(name -> problems.add(envProblem("env." + name, name)));
-        plan.workload().secrets().keySet().stream().filter(name -> !ENV_NAME.matcher(name).matches())
-                .forEach(name -> problems.add(envProblem("secrets." + name, name)));
         return problems;
     }
 
@@ -116,11 +112,5 @@ public final class PlanCheck {
         return Optional.ofNullable(node.getStatus()).map(status -> status.getAllocatable())
                 .map(resources -> resources.get(resource)).map(Quantity::getAmountInBytes)
                 .map(amount -> amount.doubleValue()).orElse(0.0);
-    }
-
-    private static Problem envProblem(String path, String name) {
-        return Problem.of(path, "'" + name + "' is not an environment variable name Kubernetes accepts: letters, "
-                + "digits, '_', '-' and '.', not starting with a digit; rename it, e.g. "
-                + name.replaceAll("[^-._a-zA-Z0-9]", "_").replaceAll("^([0-9])", "_$1"));
     }
 }

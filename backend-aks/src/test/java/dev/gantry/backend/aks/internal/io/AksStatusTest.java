@@ -114,13 +114,14 @@ class AksStatusTest {
     }
 
     @Test
-    void theSecretGoesOnceTheJobEnded() throws InterruptedException {
+    void theSecretGoesOnceTheJobEndedAndNoValueIsInTheStateDirectory() throws Exception {
         try (Backend backend = cluster.backend(state)) {
             JobRef ref = backend.submit(MockCluster.planWithSecret("secretive", 1), SubmitOptions.withKey("s-1"));
             cluster.pod(ref.id(), 0, "Succeeded");
             cluster.condition(ref.id(), "Complete");
             assertEquals(JobState.SUCCEEDED, await(backend, ref, s -> s.state().isTerminal()).state());
             assertNull(cluster.controller.secrets().withName(ref.id() + "-env").get());
+            AksSubmitTest.assertNoSecretIn(state);
         }
     }
 

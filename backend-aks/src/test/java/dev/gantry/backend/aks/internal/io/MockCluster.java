@@ -35,11 +35,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.ResourceBundle;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Fabric8's mock API server in CRUD mode (with expectations for what CRUD lacks: logs, faults), a kubeconfig
@@ -94,11 +98,8 @@ final class MockCluster implements AutoCloseable {
                 """.formatted(serverUrl);
     }
 
-    Backend backend(Path stateDirectory, String... keysAndValues) {
-        return backend(kubeconfig(), stateDirectory, keysAndValues);
-    }
-
-    static Backend backend(Path kubeconfig, Path stateDirectory, String... keysAndValues) {
+    private static Backend backend(Path kubeconfig, Path stateDirectory, List<String> logged,
+                                   String... keysAndValues) {
         Map<String, String> values = new HashMap<>();
         values.put("namespace", NAMESPACE);
         values.put("kubeconfig", kubeconfig.toString());
@@ -106,12 +107,49 @@ final class MockCluster implements AutoCloseable {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             values.put(keysAndValues[i], keysAndValues[i + 1]);
         }
-        return new AksBackendProvider().create(new BackendConfig("aks", values), context(stateDirectory));
+        return new AksBackendProvider().create(new BackendConfig("aks", values), context(stateDirectory, logged));
     }
 
-    static BackendContext context(Path stateDirectory) {
+    /** What the backends of this cluster logged, message by message. */
+    final List<String> logged = new CopyOnWriteArrayList<>();
+
+    Backend backend(Path stateDirectory, String... keysAndValues) {
+        return backend(kubeconfig(), stateDirectory, logged, keysAndValues);
+    }
+
+    static Backend backend(Path kubeconfig, Path stateDirectory, String... keysAndValues) {
+        return backend(kubeconfig, stateDirectory, new ArrayList<>(), keysAndValues);
+    }
+
+    private static BackendContext context(Path stateDirectory, List<String> logged) {
         SecretResolver secrets = ref -> new Secret("value-of-" + ref.location());
+        System.Logger logger = new System.Logger() {
+            @Override
+            public String getName() {
+                return "aks-test";
+            }
+
+            @Override
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
+                logged.add(message);
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+                logged.add(format);
+            }
+        };
         return new BackendContext() {
+            @Override
+            public System.Logger logger() {
+                return logger;
+            }
+
             @Override
             public Path stateDirectory() {
                 return stateDirectory;
