@@ -59,6 +59,9 @@ public final class KubeConnection implements AutoCloseable {
         config.setRequestRetryBackoffLimit(RETRY_LIMIT);
         config.setRequestRetryBackoffInterval(RETRY_INTERVAL_MS);
         config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+        // Over plain HTTP the JDK client would try an h2c upgrade, which API servers do not offer and which leaves
+        // HTTP/2 connections that JDK 17 cannot close; over HTTPS HTTP/2 is negotiated properly (ALPN).
+        config.setHttp2Disable(String.valueOf(config.getMasterUrl()).startsWith("http://"));
         RequestCounter counter = new RequestCounter();
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
                 .withHttpClientFactory(new JdkHttpClientFactory())

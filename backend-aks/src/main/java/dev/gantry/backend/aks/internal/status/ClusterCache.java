@@ -27,8 +27,8 @@ final class ClusterCache implements AutoCloseable {
 
     private final KubeConnection connection;
     private final Duration syncWait;
-    private SharedIndexInformer<Job> jobs;
-    private SharedIndexInformer<Pod> pods;
+    private volatile SharedIndexInformer<Job> jobs;
+    private volatile SharedIndexInformer<Pod> pods;
 
     ClusterCache(KubeConnection connection, Duration syncWait) {
         this.connection = connection;

@@ -50,7 +50,7 @@ public final class JobStatuses implements AutoCloseable {
 
     /** The job's status; JOB_NOT_FOUND naming the id and the namespace when neither the cluster nor the records know it. */
     public JobStatus status(JobRef ref) {
-        return one(ref.id(), true);
+        return one(ref.id());
     }
 
     /** The statuses of many jobs from the cache: no request once it is warm; a job nobody knows is UNKNOWN. */
@@ -58,7 +58,7 @@ public final class JobStatuses implements AutoCloseable {
         Map<JobRef, JobStatus> result = new LinkedHashMap<>();
         for (JobRef ref : refs) {
             try {
-                result.put(ref, one(ref.id(), false));
+                result.put(ref, one(ref.id()));
             } catch (GantryException e) {
                 if (e.code() != ErrorCode.JOB_NOT_FOUND) {
                     throw e;
@@ -75,7 +75,7 @@ public final class JobStatuses implements AutoCloseable {
         return cache.notSynced().isPresent() ? Optional.empty() : Optional.of(cache.pods(name));
     }
 
-    private JobStatus one(String name, boolean single) {
+    private JobStatus one(String name) {
         Optional<JobStatus> terminal = records.terminal(name);
         if (terminal.isPresent()) {
             return terminal.get();
@@ -108,11 +108,10 @@ public final class JobStatuses implements AutoCloseable {
             return timedOut.get();
         }
         JobStatus seen = KubeState.of(job.get(), pods, nodes(seenFailed(job.get()), pods));
-        JobStatus status = records.remember(name, seen);
-        if (status.state().isTerminal()) {
-            deleteSecret(job.get());
+        if (seen.state().isTerminal()) {
+            deleteSecret(job.get()); // before the end is recorded, so that a failed delete is tried again
         }
-        return status;
+        return records.remember(name, seen);
     }
 
     private static boolean seenFailed(Job job) {
