@@ -43,6 +43,7 @@ public final class KubeConnection implements AutoCloseable {
     private final RequestCounter counter;
     private final String namespace;
     private final String source;
+    private final boolean proxied;
     private volatile boolean reached;
 
     private KubeConnection(KubernetesClient client, RequestCounter counter, String namespace, String source) {
@@ -50,6 +51,8 @@ public final class KubeConnection implements AutoCloseable {
         this.counter = counter;
         this.namespace = namespace;
         this.source = source;
+        Config config = client.getConfiguration();
+        this.proxied = config.getHttpsProxy() != null || config.getHttpProxy() != null;
     }
 
     /** Builds the client; contacts nothing. */
@@ -114,10 +117,11 @@ public final class KubeConnection implements AutoCloseable {
 
     /**
      * Opens one TCP connection to the API server before the first request, so that a server that refuses
-     * connections or does not exist is named at once instead of after the client's retries. Not an HTTP request.
+     * connections or does not exist is named at once instead of after the client's retries. Not an HTTP request;
+     * skipped behind a proxy, where the API server may be reachable only through it.
      */
     public void ensureReachable() {
-        if (reached) {
+        if (reached || proxied) {
             return;
         }
         URI uri = URI.create(address());

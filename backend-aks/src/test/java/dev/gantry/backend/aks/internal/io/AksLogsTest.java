@@ -48,6 +48,36 @@ class AksLogsTest {
     }
 
     @Test
+    void anInterruptEndsAFollowAtOnce() throws Exception {
+        try (MockCluster cluster = new MockCluster(home); Backend backend = cluster.backend(state)) {
+            JobRef ref = backend.submit(MockCluster.plan("endless", 1), SubmitOptions.withKey("endless-1"));
+            Pod running = cluster.pod(ref.id(), 0, "Running");
+            cluster.server.expect().get().withPath(logPath(running, "pretty=false&container=workload&follow=true"))
+                    .andReturn(200, "tick\n").once();
+            List<LogLine> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<Throwable> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread follower = new Thread(() -> {
+                try {
+                    backend.logs(ref, LogOptions.following(), lines::add);
+                    ended.add(new AssertionError("returned while the job runs"));
+                } catch (InterruptedException e) {
+                    ended.add(e);
+                }
+            });
+            follower.start();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (lines.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(List.of("tick"), lines.stream().map(LogLine::text).toList());
+            follower.interrupt();
+            follower.join(2_000);
+            assertEquals(false, follower.isAlive(), "stopped within 2 s of the interrupt");
+            assertEquals(InterruptedException.class, ended.get(0).getClass());
+        }
+    }
+
+    @Test
     void followingMovesToTheReplacementPodAndReturnsOnceTheJobEndedAndItsOutputIsDrained() throws Exception {
         try (MockCluster cluster = new MockCluster(home); Backend backend = cluster.backend(state)) {
             JobRef ref = backend.submit(MockCluster.plan("requeued", 1), SubmitOptions.withKey("requeued-1"));

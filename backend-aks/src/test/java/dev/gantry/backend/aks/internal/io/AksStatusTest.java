@@ -102,6 +102,19 @@ class AksStatusTest {
     }
 
     @Test
+    void aTrackedJobIsUnknownNotStaleWhileTheApiServerIsGone() throws InterruptedException {
+        try (Backend backend = cluster.backend(state)) {
+            JobRef ref = backend.submit(MockCluster.plan("tracked", 1), SubmitOptions.withKey("tracked-1"));
+            cluster.pod(ref.id(), 0, "Running");
+            assertEquals(JobState.RUNNING, await(backend, ref, s -> s.state() == JobState.RUNNING).state());
+            cluster.server.shutdown();
+            JobStatus status = await(backend, ref, s -> s.state() != JobState.RUNNING);
+            assertEquals(JobState.UNKNOWN, status.state(), status.toString());
+            assertTrue(status.message().contains("reconnecting"), status.message());
+        }
+    }
+
+    @Test
     void anUnknownJobIsNotFoundNamingTheIdAndTheNamespace() {
         try (Backend backend = cluster.backend(state)) {
             JobRef ref = new JobRef("aks", "nobody-1");

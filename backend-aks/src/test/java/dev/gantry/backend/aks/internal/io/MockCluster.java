@@ -216,6 +216,12 @@ final class MockCluster implements AutoCloseable {
     @Override
     public void close() {
         controller.close();
-        server.destroy();
+        try {
+            server.destroy();
+        } catch (IllegalStateException e) {
+            // Vert.x gives its server 10 s to close; on a loaded machine it may wait longer for the connections of
+            // the JDK 17 HTTP client, which cannot be closed. Nothing of the test depends on it.
+            System.err.println("the mock API server did not close in time: " + e.getMessage());
+        }
     }
 }
