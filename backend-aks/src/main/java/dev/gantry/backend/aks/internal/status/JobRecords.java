@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
@@ -21,7 +23,8 @@ import java.util.Properties;
 /**
  * What the backend keeps of each job in its state directory, one small file per Job name: the terminal status once
  * Gantry saw it (so a job whose Job object the TTL deleted still answers), and the most evictions seen (so the count
- * never falls once the replaced pods are gone). Never a secret: statuses and counts only.
+ * never falls once the replaced pods are gone). Never a secret: statuses and counts only. Each file is read once per
+ * process, so that a status poll of many jobs costs no file reads.
  */
 public final class JobRecords {
     private static final String STATE = "state";
@@ -35,6 +38,7 @@ public final class JobRecords {
     private static final String CANCELLED_AT = "cancelledAt";
 
     private final Path directory;
+    private final Map<String, Properties> known = new HashMap<>();
 
     public JobRecords(Path stateDirectory) {
         this.directory = stateDirectory.resolve("jobs");
@@ -91,6 +95,7 @@ public final class JobRecords {
 
     /** When Gantry cancelled the job, if it did. */
     public synchronized Optional<Instant> cancelledAt(String name) {
+        known.put(name, load(name)); // another process may have cancelled it
         return instant(read(name), CANCELLED_AT);
     }
 
@@ -121,7 +126,12 @@ public final class JobRecords {
         return Optional.ofNullable(record.getProperty(key)).map(Instant::parse);
     }
 
+    /** The job's record as this process knows it: read from the file once, then kept as it is written. */
     private Properties read(String name) {
+        return known.computeIfAbsent(name, this::load);
+    }
+
+    private Properties load(String name) {
         Properties record = new Properties();
         Path file = file(name);
         if (Files.isRegularFile(file)) {
@@ -154,6 +164,7 @@ public final class JobRecords {
     }
 
     private void store(String name, Properties record) {
+        known.put(name, record);
         Path file = file(name);
         try {
             Files.createDirectories(directory);
