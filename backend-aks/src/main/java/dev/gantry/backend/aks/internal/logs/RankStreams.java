@@ -1,5 +1,7 @@
 package dev.gantry.backend.aks.internal.logs;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.backend.aks.internal.kube.KubeConnection;
@@ -48,11 +50,20 @@ final class RankStreams implements AutoCloseable {
         if (pod.equals(streaming.get(rank))) {
             return;
         }
-        streaming.put(rank, pod);
         var resource = connection.client().pods().withName(pod).inContainer(JobManifest.CONTAINER);
-        boolean tail = tailLines.isPresent() && tailed.add(rank);
-        LogWatch watch = connection.call("following the log of pod " + pod, () -> tail
-                ? resource.tailingLines(tailLines.getAsInt()).watchLog() : resource.watchLog());
+        boolean tail = tailLines.isPresent() && !tailed.contains(rank);
+        LogWatch watch;
+        try {
+            watch = connection.call("following the log of pod " + pod, () -> tail
+                    ? resource.tailingLines(tailLines.getAsInt()).watchLog() : resource.watchLog());
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.PLAN_REJECTED) {
+                throw e;
+            }
+            return; // 400: the container is not started yet; tried again at the next poll
+        }
+        streaming.put(rank, pod);
+        tailed.add(rank);
         watches.add(watch);
         Thread reader = new Thread(() -> read(rank, pod, watch), "gantry-aks-log-" + pod);
         reader.setDaemon(true);
