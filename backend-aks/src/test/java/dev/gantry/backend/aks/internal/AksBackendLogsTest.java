@@ -1,4 +1,4 @@
-package dev.gantry.backend.aks.internal.io;
+package dev.gantry.backend.aks.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Logs through the pods' log subresource, which the test server answers by expectation (CRUD has no logs). */
-class AksLogsTest {
+class AksBackendLogsTest {
     @TempDir
     Path home;
     @TempDir

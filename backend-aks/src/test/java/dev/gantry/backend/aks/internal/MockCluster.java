@@ -1,4 +1,4 @@
-package dev.gantry.backend.aks.internal.io;
+package dev.gantry.backend.aks.internal;
 
 import dev.gantry.api.Architecture;
 import dev.gantry.api.GpuSpec;

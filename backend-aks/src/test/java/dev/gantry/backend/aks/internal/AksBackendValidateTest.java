@@ -1,4 +1,4 @@
-package dev.gantry.backend.aks.internal.io;
+package dev.gantry.backend.aks.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class AksValidateTest {
+class AksBackendValidateTest {
     @TempDir
     Path home;
     @TempDir

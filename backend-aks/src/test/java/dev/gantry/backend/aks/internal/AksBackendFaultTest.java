@@ -1,4 +1,4 @@
-package dev.gantry.backend.aks.internal.io;
+package dev.gantry.backend.aks.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
-class AksFaultTest {
+class AksBackendFaultTest {
     private static final String JOBS = "/apis/batch/v1/namespaces/" + MockCluster.NAMESPACE + "/jobs";
     private static final String STATUS_429 = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
             + "\"message\":\"too many requests\",\"reason\":\"TooManyRequests\",\"code\":429}";

@@ -1,4 +1,4 @@
-package dev.gantry.backend.aks.internal.io;
+package dev.gantry.backend.aks.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class AksStatusTest {
+class AksBackendStatusTest {
     @TempDir
     Path home;
     @TempDir
@@ -134,7 +134,7 @@ class AksStatusTest {
             cluster.condition(ref.id(), "Complete");
             assertEquals(JobState.SUCCEEDED, await(backend, ref, s -> s.state().isTerminal()).state());
             assertNull(cluster.controller.secrets().withName(ref.id() + "-env").get());
-            AksSubmitTest.assertNoSecretIn(state);
+            AksBackendSubmitTest.assertNoSecretIn(state);
         }
     }
 
