@@ -89,7 +89,7 @@ public final class AksBackend implements Backend {
 
     @Override
     public List<JobRef> submitAll(List<Submission> submissions) {
-        return ParallelSubmit.submitAll(submitter, submissions);
+        return ParallelSubmit.submitAll(s -> submitter.submit(s.plan(), s.options()), submissions);
     }
 
     @Override

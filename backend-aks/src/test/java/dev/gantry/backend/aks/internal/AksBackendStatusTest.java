@@ -69,7 +69,7 @@ class AksBackendStatusTest {
             long firstCost = backend.remoteCalls().getAsLong() - beforeFirst;
             assertEquals(200, first.size());
             assertTrue(first.values().stream().allMatch(s -> s.state() == JobState.PENDING), first.toString());
-            assertTrue(firstCost <= 4, "a LIST and a watch per kind, got " + firstCost);
+            assertEquals(4, firstCost, "a LIST and a watch per kind");
 
             long beforeWarm = backend.remoteCalls().getAsLong();
             Map<JobRef, JobStatus> warm = backend.statuses(refs);

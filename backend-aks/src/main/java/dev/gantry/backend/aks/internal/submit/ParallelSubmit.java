@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
  * {@code submitAll}: the submissions run with at most {@value #IN_FLIGHT} at a time, so at most that many requests
@@ -22,9 +23,9 @@ public final class ParallelSubmit {
     private ParallelSubmit() {
     }
 
-    public static List<JobRef> submitAll(JobSubmitter submitter, List<Submission> submissions) {
+    public static List<JobRef> submitAll(Function<Submission, JobRef> submit, List<Submission> submissions) {
         if (submissions.size() <= 1) {
-            return submissions.stream().map(s -> submitter.submit(s.plan(), s.options())).toList();
+            return submissions.stream().map(submit).toList();
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(IN_FLIGHT, submissions.size()), runnable -> {
             Thread thread = new Thread(runnable, "gantry-aks-submit");
@@ -34,7 +35,7 @@ public final class ParallelSubmit {
         try {
             List<Future<JobRef>> futures = new ArrayList<>();
             for (Submission submission : submissions) {
-                futures.add(pool.submit(() -> submitter.submit(submission.plan(), submission.options())));
+                futures.add(pool.submit(() -> submit.apply(submission)));
             }
             List<JobRef> refs = new ArrayList<>(futures.size());
             RuntimeException first = null;
