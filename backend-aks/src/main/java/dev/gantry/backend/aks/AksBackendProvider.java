@@ -1,7 +1,5 @@
 package dev.gantry.backend.aks;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
@@ -10,18 +8,17 @@ import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.EvictionHandling;
+import dev.gantry.backend.aks.internal.AksBackend;
 import dev.gantry.backend.aks.internal.AksSettings;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Azure Kubernetes Service: one Kubernetes Job per workload, GPU node pools, spot taints. Discovered with ServiceLoader so that it is listed and configurable; it cannot create a backend until its
- * implementation lands, and says so instead of pretending.
+ * Azure Kubernetes Service: one Kubernetes Job per workload, GPU node pools, spot taints. Discovered with
+ * ServiceLoader; the Kubernetes client is loaded only when a backend is created.
  */
 public final class AksBackendProvider implements BackendProvider {
-    static final String UNAVAILABLE = "the aks backend is not implemented in this version of Gantry; "
-            + "use backend: manual (machines you manage) meanwhile";
 
     public AksBackendProvider() {
     }
@@ -57,11 +54,17 @@ public final class AksBackendProvider implements BackendProvider {
 
     @Override
     public Optional<String> unavailableReason() {
-        return Optional.of(UNAVAILABLE);
+        return Optional.empty();
     }
 
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
-        throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, UNAVAILABLE);
+        return new AksBackend(CAPABILITIES, AksSettings.bind(config), context, version());
+    }
+
+    /** The version of Gantry, as the jar's manifest gives it ("dev" when run from classes). */
+    private static String version() {
+        String version = AksBackendProvider.class.getPackage().getImplementationVersion();
+        return version == null || version.isBlank() ? "dev" : version;
     }
 }

@@ -72,12 +72,12 @@ class AksBackendProviderTest {
     }
 
     @Test
-    void createSaysTheBackendIsUnavailableAndWhatToUseInstead() {
+    void theProviderIsAvailableAndCreateBindsTheSettingsBeforeContactingAnything() {
         AksBackendProvider provider = new AksBackendProvider();
+        assertEquals(java.util.Optional.empty(), provider.unavailableReason());
         GantryException e = assertThrows(GantryException.class,
                 () -> provider.create(BackendConfig.empty("aks"), null));
-        assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
-        assertTrue(e.getMessage().contains("backend: manual"), e.getMessage());
-        assertEquals(provider.unavailableReason().orElseThrow(), e.getMessage());
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        assertTrue(e.getMessage().contains("namespace"), e.getMessage());
     }
 }

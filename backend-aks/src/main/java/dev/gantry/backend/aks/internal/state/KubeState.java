@@ -111,6 +111,16 @@ public final class KubeState {
                 + progress.notPlacedReason(), Optional.empty(), Optional.of(now)));
     }
 
+    /**
+     * A cancelled job whose Job object is gone already (foreground deletion removes it last, but another client may
+     * not): RUNNING "cancelling" while a pod of it has not ended; empty once none is left, when it is CANCELLED.
+     */
+    public static Optional<JobStatus> cancelling(List<Pod> pods) {
+        long live = pods.stream().filter(pod -> !PodFacts.ended(pod)).count();
+        return live == 0 ? Optional.empty() : Optional.of(JobStatus.of(JobState.RUNNING, "cancelling: " + live
+                + " pod(s) still stopping"));
+    }
+
     private static int ranks(Job job) {
         return job.getSpec() == null || job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
     }
