@@ -1,0 +1,201 @@
+package dev.gantry.backend.aks.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.ModelClass;
+import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.JobStatus;
+import dev.gantry.api.backend.Submission;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.azure.aks.AgentPools;
+import dev.gantry.azure.aks.PoolName;
+import dev.gantry.azure.aks.Priority;
+import dev.gantry.azure.fakes.ArmFake;
+import dev.gantry.backend.aks.internal.pools.AzurePoolKeeper;
+import dev.gantry.backend.aks.internal.render.Placement;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Node pools Gantry keeps ({@code backends.aks.azure.*}): the backend against Fabric8's mock API server and the
+ * Azure module's HTTPS {@link ArmFake}, which serves AKS agent pools through the real SDK pipeline.
+ */
+class AksBackendPoolsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String GROUP = "rg-aks";
+    private static final String CLUSTER = "aks1";
+    private static final String SPOT_T4 = PoolName.of(MockCluster.T4.name(), Priority.SPOT);
+
+    @TempDir
+    Path home;
+    @TempDir
+    Path state;
+    private MockCluster cluster;
+    private ArmFake arm;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = new MockCluster(home);
+        arm = new ArmFake();
+        arm.managedCluster(GROUP, CLUSTER, "eastus", "1.32.6");
+    }
+
+    @AfterEach
+    void stop() {
+        arm.close();
+        cluster.close();
+    }
+
+    private Backend backend(String clusterName) {
+        return cluster.backend(state, settings -> new AzurePoolKeeper(settings,
+                () -> AgentPools.connect(arm.connector(), ArmFake.SUBSCRIPTION), System.getLogger("aks-test")),
+                "azure.subscription", ArmFake.SUBSCRIPTION, "azure.resourceGroup", GROUP, "azure.cluster",
+                clusterName, "azure.maxNodes", "4");
+    }
+
+    private static Plan spotGpu(String name) {
+        Workload workload = Workload.builder(name).phase(Phase.INFERENCE).model(ModelClass.SMALL)
+                .command("python3", "serve.py").build();
+        return Plan.builder(workload, MockCluster.T4).spot(true).build();
+    }
+
+    @Test
+    void aSpotGpuPlanCreatesOnePoolForTenJobsWithTheBodyGantryPoolsHave() throws Exception {
+        try (Backend backend = backend(CLUSTER)) {
+            List<Submission> submissions = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                submissions.add(new Submission(spotGpu("serve"), SubmitOptions.withKey("serve-" + i)));
+            }
+            List<JobRef> refs = backend.submitAll(submissions);
+            backend.submit(spotGpu("serve"), SubmitOptions.withKey("serve-10")); // later: the pool is known
+
+            assertEquals(List.of("GET", "PUT"), arm.requests().stream().map(ArmFake.Request::method).toList(),
+                    "one lookup and one creation for eleven jobs: " + arm.requests());
+            ArmFake.Request put = arm.requests("PUT", "/agentPools/" + SPOT_T4).get(0);
+            assertEquals("*", put.headers().get("if-none-match"), "a creation never overwrites a pool");
+            assertEquals(JSON.readTree("""
+                    {"vmSize":"Standard_NC4as_T4_v3","osType":"Linux","mode":"User","count":0,
+                     "enableAutoScaling":true,"minCount":0,"maxCount":4,"scaleSetPriority":"Spot",
+                     "scaleSetEvictionPolicy":"Delete","spotMaxPrice":-1.0,"nodeTaints":["sku=gpu:NoSchedule"],
+                     "tags":{"gantry:managed":"true"}}"""), put.body().path("properties"));
+            assertEquals(10, refs.size());
+            for (JobRef ref : refs) {
+                Job job = cluster.job(ref.id());
+                assertEquals(Map.of(Placement.INSTANCE_TYPE, MockCluster.T4.name(), Placement.AGENT_POOL, SPOT_T4),
+                        job.getSpec().getTemplate().getSpec().getNodeSelector());
+                assertEquals(SPOT_T4, job.getMetadata().getAnnotations().get(Placement.NEW_NODE_POOL));
+            }
+        }
+    }
+
+    @Test
+    void aPendingJobSaysItsPoolIsBeingCreatedUntilItsRankIsPlaced() throws InterruptedException {
+        try (Backend backend = backend(CLUSTER)) {
+            JobRef ref = backend.submit(spotGpu("serve"), SubmitOptions.withKey("serve-1"));
+
+            JobStatus pending = backend.status(ref);
+            assertEquals(JobState.PENDING, pending.state());
+            assertEquals("node pool " + SPOT_T4 + " being created", pending.message());
+
+            arm.completeOperations();
+            cluster.pod(ref.id(), 0, "Running"); // a node of the pool joined and took the rank
+            assertEquals(JobState.RUNNING, AksBackendStatusTest.await(backend, ref,
+                    status -> status.state() == JobState.RUNNING).state());
+        }
+    }
+
+    @Test
+    void aPoolOfThatNameGantryDidNotCreateIsUsedUntouched() {
+        String name = PoolName.of(MockCluster.SMALL.name(), Priority.REGULAR);
+        ObjectNode foreign = JSON.createObjectNode().put("name", name);
+        foreign.putObject("properties").put("vmSize", MockCluster.SMALL.name()).put("count", 2).put("mode", "User")
+                .put("provisioningState", "Succeeded").putObject("tags").put("team", "ml");
+        arm.seedAgentPool(GROUP, CLUSTER, foreign);
+        ObjectNode before = arm.agentPool(GROUP, CLUSTER, name).orElseThrow();
+
+        try (Backend backend = backend(CLUSTER)) {
+            JobRef ref = backend.submit(MockCluster.plan("hello", 1), SubmitOptions.withKey("hello-1"));
+
+            assertEquals(List.of("GET"), arm.requests().stream().map(ArmFake.Request::method).toList());
+            assertEquals(before, arm.agentPool(GROUP, CLUSTER, name).orElseThrow(), "the pool was not touched");
+            Job job = cluster.job(ref.id());
+            assertEquals(name, job.getSpec().getTemplate().getSpec().getNodeSelector().get(Placement.AGENT_POOL));
+            assertNull(job.getMetadata().getAnnotations().get(Placement.NEW_NODE_POOL), "its nodes are there");
+        }
+    }
+
+    @Test
+    void aForeignPoolOfThatNameWithAnotherSizeIsRefusedAndNothingSubmitted() {
+        String name = PoolName.of(MockCluster.SMALL.name(), Priority.REGULAR);
+        ObjectNode foreign = JSON.createObjectNode().put("name", name);
+        foreign.putObject("properties").put("vmSize", "Standard_D4s_v5").put("count", 2)
+                .put("provisioningState", "Succeeded");
+        arm.seedAgentPool(GROUP, CLUSTER, foreign);
+
+        try (Backend backend = backend(CLUSTER)) {
+            GantryException e = assertThrows(GantryException.class,
+                    () -> backend.submit(MockCluster.plan("hello", 1), SubmitOptions.withKey("hello-1")));
+
+            assertEquals(ErrorCode.PLAN_REJECTED, e.code());
+            assertTrue(e.getMessage().startsWith("node pool " + name + " of AKS cluster rg-aks/aks1 has "
+                    + "Standard_D4s_v5 regular VMs, not the plan's tck-small regular;"), e.getMessage());
+            assertEquals(List.of(), cluster.controller.batch().v1().jobs().list().getItems());
+        }
+    }
+
+    @Test
+    void aMissingClusterNamesTheSettingsAndNothingIsSubmitted() {
+        try (Backend backend = backend("nope")) {
+            GantryException e = assertThrows(GantryException.class, () -> backend.submitAll(List.of(
+                    new Submission(MockCluster.plan("hello", 1), SubmitOptions.withKey("hello-1")),
+                    new Submission(spotGpu("serve"), SubmitOptions.withKey("serve-1")))));
+
+            assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
+            assertTrue(e.getMessage().startsWith("AKS cluster nope was not found in resource group rg-aks of "
+                    + "subscription " + ArmFake.SUBSCRIPTION + " (backends.aks.azure.subscription "
+                    + ArmFake.SUBSCRIPTION + ", azure.resourceGroup rg-aks, azure.cluster nope): Azure answered 404 "
+                    + "ParentResourceNotFound"), e.getMessage());
+            assertTrue(e.getMessage().endsWith("az aks list --subscription " + ArmFake.SUBSCRIPTION + " -o table "
+                    + "lists the clusters the signed-in identity can see)"), e.getMessage());
+            assertEquals(List.of(), cluster.controller.batch().v1().jobs().list().getItems());
+        }
+    }
+
+    @Test
+    void anIdentityThatMayNotCreatePoolsIsToldTheRoleAndTheSettings() {
+        arm.denyWrites("/agentPools/" + SPOT_T4);
+
+        try (Backend backend = backend(CLUSTER)) {
+            GantryException e = assertThrows(GantryException.class,
+                    () -> backend.submit(spotGpu("serve"), SubmitOptions.withKey("serve-1")));
+
+            assertEquals(ErrorCode.AUTH_FAILED, e.code());
+            assertTrue(e.getMessage().startsWith("backends.aks.azure.subscription " + ArmFake.SUBSCRIPTION
+                    + ", azure.resourceGroup rg-aks, azure.cluster aks1: the signed-in identity may not do this "
+                    + "while creating node pool " + SPOT_T4), e.getMessage());
+            assertTrue(e.getMessage().endsWith("Grant it the Azure Kubernetes Service Contributor Role on the "
+                    + "cluster."), e.getMessage());
+        }
+    }
+}
