@@ -1,7 +1,6 @@
 package dev.gantry.backend.aks.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,21 +14,30 @@ import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.api.backend.Secret;
+import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.azure.aks.AgentPools;
 import dev.gantry.azure.aks.PoolName;
 import dev.gantry.azure.aks.Priority;
 import dev.gantry.azure.fakes.ArmFake;
+import dev.gantry.backend.aks.AksBackendProvider;
 import dev.gantry.backend.aks.internal.pools.AzurePoolKeeper;
 import dev.gantry.backend.aks.internal.render.Placement;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import java.io.IOException;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -67,11 +75,13 @@ class AksBackendPoolsTest {
         cluster.close();
     }
 
-    private Backend backend(String clusterName) {
+    private Backend backend(String clusterName, String... moreKeysAndValues) {
+        List<String> keysAndValues = new ArrayList<>(List.of("azure.subscription", ArmFake.SUBSCRIPTION,
+                "azure.resourceGroup", GROUP, "azure.cluster", clusterName, "azure.maxNodes", "4"));
+        keysAndValues.addAll(List.of(moreKeysAndValues));
         return cluster.backend(state, settings -> new AzurePoolKeeper(settings,
                 () -> AgentPools.connect(arm.connector(), ArmFake.SUBSCRIPTION), System.getLogger("aks-test")),
-                "azure.subscription", ArmFake.SUBSCRIPTION, "azure.resourceGroup", GROUP, "azure.cluster",
-                clusterName, "azure.maxNodes", "4");
+                keysAndValues.toArray(String[]::new));
     }
 
     private static Plan spotGpu(String name) {
@@ -146,6 +156,17 @@ class AksBackendPoolsTest {
     }
 
     @Test
+    void aSizeThatNodePoolsListsGoesToThatPoolAndGantryMakesNone() {
+        try (Backend backend = backend(CLUSTER, "nodePools", MockCluster.SMALL.name() + "=cpupool")) {
+            JobRef ref = backend.submit(MockCluster.plan("hello", 1), SubmitOptions.withKey("hello-1"));
+
+            assertEquals(List.of(), arm.requests(), "Azure is not asked");
+            assertEquals("cpupool", cluster.job(ref.id()).getSpec().getTemplate().getSpec().getNodeSelector()
+                    .get(Placement.AGENT_POOL));
+        }
+    }
+
+    @Test
     void aForeignPoolOfThatNameWithAnotherSizeIsRefusedAndNothingSubmitted() {
         String name = PoolName.of(MockCluster.SMALL.name(), Priority.REGULAR);
         ObjectNode foreign = JSON.createObjectNode().put("name", name);
@@ -196,6 +217,67 @@ class AksBackendPoolsTest {
                     + "while creating node pool " + SPOT_T4), e.getMessage());
             assertTrue(e.getMessage().endsWith("Grant it the Azure Kubernetes Service Contributor Role on the "
                     + "cluster."), e.getMessage());
+        }
+    }
+
+    /**
+     * A program without the Azure module (an optional dependency): the backend is created without {@code azure.*},
+     * and with it the create fails naming the artifact to add, not with a NoClassDefFoundError.
+     */
+    @Test
+    void withoutTheAzureModuleAzureSettingsFailAtCreateNamingTheArtifact() throws Exception {
+        List<String> classPath = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+        List<String> withoutAzure = classPath.stream().filter(entry -> !azure(entry)).toList();
+        assertTrue(withoutAzure.size() > 3 && withoutAzure.size() < classPath.size(),
+                "surefire must expose the test class path, with the Azure module on it: " + classPath);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "-cp", String.join(File.pathSeparator, withoutAzure),
+                CreateWithoutTheAzureModule.class.getName(), cluster.kubeconfig().toString(), state.toString())
+                .redirectError(home.resolve("stderr.txt").toFile()).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertEquals(0, process.waitFor(), output + Files.readString(home.resolve("stderr.txt")));
+        assertEquals("""
+                created without azure settings
+                USAGE: backends.aks.azure.* asks Gantry to create node pools, which needs the Azure module, and it is \
+                not on the class path: add the dependency dev.gantry:gantry-azure (the same version as \
+                gantry-backend-aks; the gantry BOM manages it) to your build, or remove the backends.aks.azure \
+                settings to use existing node pools only
+                """, output);
+    }
+
+    /** The Azure module's classes (in the reactor or as a jar) and the Azure SDK's jars. */
+    private static boolean azure(String entry) {
+        String path = entry.replace(File.separatorChar, '/');
+        return path.contains("gantry-azure") || path.contains("/azure/target/") || path.contains("/com/azure/");
+    }
+
+    /** Creates the backend twice, without and with azure.*, in a JVM whose class path lacks the Azure module. */
+    static final class CreateWithoutTheAzureModule {
+        public static void main(String[] args) {
+            Map<String, String> values = new HashMap<>(Map.of("namespace", MockCluster.NAMESPACE, "kubeconfig",
+                    args[0]));
+            BackendContext context = new BackendContext() {
+                @Override
+                public Path stateDirectory() {
+                    return Path.of(args[1]);
+                }
+
+                @Override
+                public SecretResolver secrets() {
+                    return ref -> new Secret("unused");
+                }
+            };
+            try (Backend backend = new AksBackendProvider().create(new BackendConfig("aks", values), context)) {
+                System.out.println("created without azure settings");
+            }
+            values.putAll(Map.of("azure.subscription", "11111111-2222-3333-4444-555555555555",
+                    "azure.resourceGroup", GROUP, "azure.cluster", CLUSTER, "azure.maxNodes", "4"));
+            try (Backend backend = new AksBackendProvider().create(new BackendConfig("aks", values), context)) {
+                System.out.println("created with azure settings");
+            } catch (GantryException e) {
+                System.out.println(e.code() + ": " + e.getMessage());
+            }
         }
     }
 }
