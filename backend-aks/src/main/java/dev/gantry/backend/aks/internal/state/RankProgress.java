@@ -103,8 +103,8 @@ final class RankProgress {
 
     /** Why ranks are not placed: the node pool being created, the scheduler's own message, else what is awaited. */
     String notPlacedReason() {
-        return poolBeingCreated().or(this::scheduler).orElse(ranks.stream().anyMatch(r -> r.pod().isPresent()) ? "waiting for the scheduler"
-                : "waiting for the Job controller to create its pods");
+        return poolBeingCreated().or(this::scheduler).orElse(ranks.stream().anyMatch(r -> r.pod().isPresent())
+                ? "waiting for the scheduler" : "waiting for the Job controller to create its pods");
     }
 
     /** Until the first rank is placed, the pool's nodes have not joined (its autoscaler starts them one by one). */
