@@ -13,6 +13,8 @@ import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.aks.internal.kube.KubeConnection;
 import dev.gantry.backend.aks.internal.logs.JobLogs;
+import dev.gantry.backend.aks.internal.pools.AzureModule;
+import dev.gantry.backend.aks.internal.pools.PoolKeeper;
 import dev.gantry.backend.aks.internal.render.JobIdentity;
 import dev.gantry.backend.aks.internal.status.JobRecords;
 import dev.gantry.backend.aks.internal.status.JobStatuses;
@@ -51,15 +53,24 @@ public final class AksBackend implements Backend {
     private final JobSubmitter submitter;
     private final JobLogs logs;
     private final ClusterProbe probe;
+    private final PoolKeeper pools;
 
+    /** The backend over the settings; USAGE naming the Azure module when {@code azure.*} needs it and it is missing. */
     public AksBackend(Capabilities capabilities, AksSettings settings, BackendContext context, String version) {
+        this(capabilities, settings, context, version, AzureModule.keeper(settings, context.logger()));
+    }
+
+    /** The backend with the node pools of its plans made by {@code pools} (tests: against a fake Resource Manager). */
+    public AksBackend(Capabilities capabilities, AksSettings settings, BackendContext context, String version,
+                      PoolKeeper pools) {
         this.capabilities = capabilities;
         this.settings = settings;
         this.context = context;
         this.connection = KubeConnection.open(settings);
         this.records = new JobRecords(context.stateDirectory());
         this.statuses = new JobStatuses(connection, records, settings.gangTimeout(), SYNC_WAIT, context.clock());
-        this.submitter = new JobSubmitter(connection, settings, context.secrets(), records, version);
+        this.pools = pools;
+        this.submitter = new JobSubmitter(connection, settings, context.secrets(), records, version, pools);
         this.logs = new JobLogs(connection, statuses, LOG_POLL);
         this.probe = new ClusterProbe(connection, settings, context.logger());
         settings.warnings().forEach(warning -> context.logger().log(System.Logger.Level.WARNING, warning));
@@ -87,8 +98,13 @@ public final class AksBackend implements Backend {
         return submitter.submit(plan, options);
     }
 
+    /**
+     * Each distinct size and priority's node pool first, in order, so that a pool Azure refuses leaves nothing
+     * submitted; then the jobs, at most {@value ParallelSubmit#IN_FLIGHT} at a time, finding their pools known.
+     */
     @Override
     public List<JobRef> submitAll(List<Submission> submissions) {
+        submissions.forEach(submission -> pools.ensure(submission.plan()));
         return ParallelSubmit.submitAll(s -> submitter.submit(s.plan(), s.options()), submissions);
     }
 

@@ -18,10 +18,10 @@ import java.util.regex.Pattern;
  */
 public record AzurePools(String subscription, String resourceGroup, String cluster, int maxNodes) {
     public static final String PREFIX = "azure";
-    static final String SUBSCRIPTION = PREFIX + ".subscription";
-    static final String RESOURCE_GROUP = PREFIX + ".resourceGroup";
-    static final String CLUSTER = PREFIX + ".cluster";
-    static final String MAX_NODES = PREFIX + ".maxNodes";
+    public static final String SUBSCRIPTION = PREFIX + ".subscription";
+    public static final String RESOURCE_GROUP = PREFIX + ".resourceGroup";
+    public static final String CLUSTER = PREFIX + ".cluster";
+    public static final String MAX_NODES = PREFIX + ".maxNodes";
     static final List<String> KEYS = List.of(SUBSCRIPTION, RESOURCE_GROUP, CLUSTER, MAX_NODES);
 
     private static final Pattern GUID = Pattern.compile(

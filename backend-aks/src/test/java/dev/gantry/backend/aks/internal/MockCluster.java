@@ -16,6 +16,7 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.backend.aks.AksBackendProvider;
+import dev.gantry.backend.aks.internal.pools.PoolKeeper;
 import dev.gantry.backend.aks.internal.render.PodEnvironment;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -44,6 +45,7 @@ import java.util.Queue;
 import java.util.ResourceBundle;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * Fabric8's mock API server in CRUD mode (with expectations for what CRUD lacks: logs, faults), a kubeconfig
@@ -100,6 +102,10 @@ final class MockCluster implements AutoCloseable {
 
     private static Backend backend(Path kubeconfig, Path stateDirectory, List<String> logged,
                                    String... keysAndValues) {
+        return new AksBackendProvider().create(config(kubeconfig, keysAndValues), context(stateDirectory, logged));
+    }
+
+    private static BackendConfig config(Path kubeconfig, String... keysAndValues) {
         Map<String, String> values = new HashMap<>();
         values.put("namespace", NAMESPACE);
         values.put("kubeconfig", kubeconfig.toString());
@@ -107,7 +113,7 @@ final class MockCluster implements AutoCloseable {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             values.put(keysAndValues[i], keysAndValues[i + 1]);
         }
-        return new AksBackendProvider().create(new BackendConfig("aks", values), context(stateDirectory, logged));
+        return new BackendConfig("aks", values);
     }
 
     /** What the backends of this cluster logged, message by message. */
@@ -115,6 +121,13 @@ final class MockCluster implements AutoCloseable {
 
     Backend backend(Path stateDirectory, String... keysAndValues) {
         return backend(kubeconfig(), stateDirectory, logged, keysAndValues);
+    }
+
+    /** A backend whose plans get their node pools from {@code pools} (made from its settings). */
+    Backend backend(Path stateDirectory, Function<AksSettings, PoolKeeper> pools, String... keysAndValues) {
+        AksSettings settings = AksSettings.bind(config(kubeconfig(), keysAndValues));
+        return new AksBackend(new AksBackendProvider().capabilities(), settings, context(stateDirectory, logged),
+                "dev", pools.apply(settings));
     }
 
     static Backend backend(Path kubeconfig, Path stateDirectory, String... keysAndValues) {

@@ -7,6 +7,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.aks.internal.AksSettings;
+import dev.gantry.backend.aks.internal.pools.TargetPool;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -51,10 +52,21 @@ public final class JobManifest {
      * refuses such plans first).
      */
     public static Job render(JobIdentity job, Plan plan, SubmitOptions options, AksSettings settings) {
+        return render(job, plan, options, settings, Optional.empty());
+    }
+
+    /**
+     * The Job of a plan placed in a node pool Gantry manages: the pool in the pods' selector and, while Azure is
+     * creating it, named in the annotation {@value Placement#NEW_NODE_POOL}, which the status table reads.
+     */
+    public static Job render(JobIdentity job, Plan plan, SubmitOptions options, AksSettings settings,
+                             Optional<TargetPool> pool) {
         boolean suspended = !plan.workload().secrets().isEmpty() || settings.kueueQueue().isPresent();
         JobBuilder builder = new JobBuilder().withMetadata(job.metadata(job.name()));
         settings.kueueQueue().ifPresent(queue -> builder.editMetadata().addToLabels(KUEUE_QUEUE_LABEL, queue)
                 .endMetadata());
+        pool.filter(TargetPool::beingCreated).ifPresent(created -> builder.editMetadata()
+                .addToAnnotations(Placement.NEW_NODE_POOL, created.name()).endMetadata());
         return builder.withNewSpec()
                 .withCompletionMode("Indexed").withCompletions(plan.nodes()).withParallelism(plan.nodes())
                 .withBackoffLimitPerIndex(0).withMaxFailedIndexes(0).withPodReplacementPolicy("Failed")
@@ -62,7 +74,7 @@ public final class JobManifest {
                 .withTtlSecondsAfterFinished(Math.toIntExact(settings.ttlAfterFinished().toSeconds()))
                 .withSuspend(suspended ? Boolean.TRUE : null)
                 .withNewTemplate().withNewMetadata().withLabels(job.labels()).endMetadata()
-                .withSpec(pod(job, plan, options, settings)).endTemplate()
+                .withSpec(pod(job, plan, options, settings, pool)).endTemplate()
                 .endSpec().build();
     }
 
@@ -79,7 +91,8 @@ public final class JobManifest {
         return new PodFailurePolicy(rules);
     }
 
-    private static PodSpec pod(JobIdentity job, Plan plan, SubmitOptions options, AksSettings settings) {
+    private static PodSpec pod(JobIdentity job, Plan plan, SubmitOptions options, AksSettings settings,
+                               Optional<TargetPool> pool) {
         PodResources resources = PodResources.of(plan, settings.rdmaResource());
         List<Volume> volumes = new ArrayList<>();
         List<VolumeMount> mounts = new ArrayList<>();
@@ -112,7 +125,7 @@ public final class JobManifest {
                 .withEnableServiceLinks(false)
                 .withImagePullSecrets(settings.imagePullSecrets().stream().map(LocalObjectReference::new).toList())
                 .withSubdomain(plan.nodes() > 1 ? job.name() : null)
-                .withNodeSelector(Placement.nodeSelector(plan, settings))
+                .withNodeSelector(Placement.nodeSelector(plan, settings, pool))
                 .withAffinity(Placement.affinity(plan, job))
                 .withTolerations(Placement.tolerations(plan, settings))
                 .withContainers(built).withVolumes(volumes).build();

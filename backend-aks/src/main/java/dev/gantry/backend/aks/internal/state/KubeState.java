@@ -4,6 +4,7 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.backend.aks.internal.render.JobIdentity;
 import dev.gantry.backend.aks.internal.render.JobManifest;
+import dev.gantry.backend.aks.internal.render.Placement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -32,6 +33,8 @@ import java.util.OptionalInt;
  * <tr><td>suspended</td><td>PENDING, "being created" or "waiting for Kueue"</td></tr>
  * <tr><td>a rank's pod with {@code InvalidImageName}</td><td>FAILED at once</td></tr>
  * <tr><td>a rank's pod in phase Unknown</td><td>UNKNOWN</td></tr>
+ * <tr><td>no rank placed, the Job's node pool being created when it was submitted</td><td>PENDING "node pool
+ *     gXXXX being created"</td></tr>
  * <tr><td>a rank not placed</td><td>PENDING with the scheduler's message; "K of N ranks placed"</td></tr>
  * <tr><td>every rank placed, some starting or pulling</td><td>PROVISIONING, with the kubelet's reason</td></tr>
  * <tr><td>every rank running</td><td>RUNNING; "node X not ready since T" when a node stopped answering</td></tr>
@@ -82,7 +85,7 @@ public final class KubeState {
             return new JobStatus(JobState.PENDING, OptionalInt.empty(), message, Optional.empty(), Optional.empty(),
                     requeues.count(), requeues.last());
         }
-        return RankProgress.of(ranks, pods, nodes).status(started, requeues);
+        return RankProgress.of(ranks, pods, nodes, newPool(job)).status(started, requeues);
     }
 
     /**
@@ -102,7 +105,7 @@ public final class KubeState {
         if (ranks < 2 || !open || since.isEmpty() || since.get().plus(gangTimeout).isAfter(now)) {
             return Optional.empty();
         }
-        RankProgress progress = RankProgress.of(ranks, pods, Map.of());
+        RankProgress progress = RankProgress.of(ranks, pods, Map.of(), newPool(job));
         if (progress.placed() >= ranks) {
             return Optional.empty();
         }
@@ -119,6 +122,11 @@ public final class KubeState {
         long live = pods.stream().filter(pod -> !PodFacts.ended(pod)).count();
         return live == 0 ? Optional.empty() : Optional.of(JobStatus.of(JobState.RUNNING, "cancelling: " + live
                 + " pod(s) still stopping"));
+    }
+
+    /** The node pool Azure was creating when the Job was submitted ({@value Placement#NEW_NODE_POOL}). */
+    private static Optional<String> newPool(Job job) {
+        return Optional.ofNullable(PodFacts.annotations(job).get(Placement.NEW_NODE_POOL));
     }
 
     private static int ranks(Job job) {

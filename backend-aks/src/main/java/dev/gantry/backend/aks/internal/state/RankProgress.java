@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * Where each rank of a Job that has not ended is: its newest pod that has not ended (a rank whose pod succeeded is
- * done), summed up into one state.
+ * done), summed up into one state. While no rank is placed and the Job's node pool was being created when it was
+ * submitted, that is why: the scheduler's message would only say that no node matches.
  */
 final class RankProgress {
     /** Waiting reasons that keep a placed pod from starting but may still clear (a registry back, a Secret made). */
@@ -31,14 +32,19 @@ final class RankProgress {
     private final int total;
     private final List<Rank> ranks;
     private final Map<String, Node> nodes;
+    private final Optional<String> newPool;
 
-    private RankProgress(int total, List<Rank> ranks, Map<String, Node> nodes) {
+    private RankProgress(int total, List<Rank> ranks, Map<String, Node> nodes, Optional<String> newPool) {
         this.total = total;
         this.ranks = ranks;
         this.nodes = nodes;
+        this.newPool = newPool;
     }
 
-    static RankProgress of(int total, List<Pod> pods, Map<String, Node> nodes) {
+    /**
+     * @param newPool the node pool Azure was creating when the Job was submitted, if it was
+     */
+    static RankProgress of(int total, List<Pod> pods, Map<String, Node> nodes, Optional<String> newPool) {
         List<Rank> ranks = new ArrayList<>();
         for (int index = 0; index < total; index++) {
             int rank = index;
@@ -51,7 +57,7 @@ final class RankProgress {
             Optional<Pod> current = own.stream().filter(p -> !PodFacts.ended(p)).findFirst();
             ranks.add(new Rank(rank, current.map(RankProgress::where).orElse(Where.NOT_PLACED), current));
         }
-        return new RankProgress(total, ranks, nodes);
+        return new RankProgress(total, ranks, nodes, newPool);
     }
 
     private static Where where(Pod pod) {
@@ -95,10 +101,15 @@ final class RankProgress {
         return ranks.stream().filter(r -> r.where() != Where.NOT_PLACED).count();
     }
 
-    /** Why ranks are not placed: the scheduler's own message, else what is awaited. */
+    /** Why ranks are not placed: the node pool being created, the scheduler's own message, else what is awaited. */
     String notPlacedReason() {
-        return scheduler().orElse(ranks.stream().anyMatch(r -> r.pod().isPresent()) ? "waiting for the scheduler"
-                : "waiting for the Job controller to create its pods");
+        return poolBeingCreated().or(this::scheduler).orElse(ranks.stream().anyMatch(r -> r.pod().isPresent())
+                ? "waiting for the scheduler" : "waiting for the Job controller to create its pods");
+    }
+
+    /** Until the first rank is placed, the pool's nodes have not joined (its autoscaler starts them one by one). */
+    private Optional<String> poolBeingCreated() {
+        return placed() > 0 ? Optional.empty() : newPool.map(pool -> "node pool " + pool + " being created");
     }
 
     private Optional<String> scheduler() {
@@ -109,7 +120,8 @@ final class RankProgress {
 
     private String notPlaced(long placed) {
         String why = notPlacedReason();
-        return total == 1 ? (scheduler().isPresent() ? "waiting for a node: " + why : why)
+        return total == 1 ? (poolBeingCreated().isEmpty() && scheduler().isPresent() ? "waiting for a node: " + why
+                : why)
                 : placed + " of " + total + " ranks placed: " + why;
     }
 

@@ -9,6 +9,8 @@ import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.aks.internal.AksSettings;
 import dev.gantry.backend.aks.internal.kube.KubeConnection;
+import dev.gantry.backend.aks.internal.pools.PoolKeeper;
+import dev.gantry.backend.aks.internal.pools.TargetPool;
 import dev.gantry.backend.aks.internal.render.EnvSecret;
 import dev.gantry.backend.aks.internal.render.JobIdentity;
 import dev.gantry.backend.aks.internal.render.JobManifest;
@@ -21,11 +23,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * One submit: creates the Job (suspended when a Secret must be in place first), then the Service of a multi-node
- * job and the Secret, both owned by the Job, then unsuspends the Job unless Kueue admits it. Every create that
+ * One submit: makes sure the plan's node pool exists or is being created (when Gantry manages pools), creates the
+ * Job (suspended when a Secret must be in place first), then the Service of a multi-node job and the Secret, both
+ * owned by the Job, then unsuspends the Job unless Kueue admits it. Every create that
  * answers 409 reads what is there, checks its idempotency key and goes on, so a submit killed between any two
  * requests and retried with the same key ends with exactly one Job. A key the records know ended costs nothing.
  */
@@ -35,14 +39,16 @@ public final class JobSubmitter {
     private final SecretResolver secrets;
     private final JobRecords records;
     private final String version;
+    private final PoolKeeper pools;
 
     public JobSubmitter(KubeConnection connection, AksSettings settings, SecretResolver secrets, JobRecords records,
-                        String version) {
+                        String version, PoolKeeper pools) {
         this.connection = connection;
         this.settings = settings;
         this.secrets = secrets;
         this.records = records;
         this.version = version;
+        this.pools = pools;
     }
 
     public JobRef submit(Plan plan, SubmitOptions options) {
@@ -51,7 +57,8 @@ public final class JobSubmitter {
         if (records.terminal(identity.name()).isPresent() || records.cancelledAt(identity.name()).isPresent()) {
             return ref;
         }
-        Job manifest = JobManifest.render(identity, plan, options, settings);
+        Optional<TargetPool> pool = pools.ensure(plan);
+        Job manifest = JobManifest.render(identity, plan, options, settings, pool);
         // Resolved before anything is created: an unresolvable reference leaves nothing behind.
         Map<String, Secret> values = new LinkedHashMap<>();
         plan.workload().secrets().forEach((name, secretRef) -> values.put(name, secrets.resolve(secretRef)));

@@ -24,6 +24,7 @@ import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.aks.internal.AksSettings;
 import dev.gantry.backend.aks.internal.Kubeconfig;
+import dev.gantry.backend.aks.internal.pools.TargetPool;
 import dev.gantry.testing.GoldenFiles;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -144,6 +145,27 @@ class JobManifestTest {
         Job manifest = JobManifest.render(JobIdentity.of(plan, options, settings.namespace(), VERSION), plan, options,
                 settings);
         GOLDEN.assertMatches("spot-inference.yaml", yaml(manifest));
+    }
+
+    @Test
+    void aKeptPoolIsSelectedAndNamedOnTheJobOnlyWhileAzureCreatesIt() {
+        Workload workload = Workload.builder("chat-serve").phase(Phase.INFERENCE).model(ModelClass.SMALL)
+                .container("vllm/vllm-openai:v0.6.3").command("python3", "serve.py").build();
+        Plan plan = Plan.builder(workload, T4).spot(true).build();
+        SubmitOptions options = SubmitOptions.withKey("chat-serve-1");
+        // A kept pool wins over nodePools: a size nodePools lists gets no kept pool (AzurePoolKeeper).
+        AksSettings settings = settings("nodePools", "Standard_NC4as_T4_v3=listed");
+        JobIdentity job = JobIdentity.of(plan, options, settings.namespace(), VERSION);
+        for (boolean beingCreated : List.of(true, false)) {
+            Job manifest = JobManifest.render(job, plan, options, settings,
+                    Optional.of(new TargetPool("g0123456789a", beingCreated)));
+            assertEquals(Map.of(Placement.INSTANCE_TYPE, "Standard_NC4as_T4_v3", Placement.AGENT_POOL,
+                    "g0123456789a"), manifest.getSpec().getTemplate().getSpec().getNodeSelector());
+            assertEquals(beingCreated ? "g0123456789a" : null,
+                    manifest.getMetadata().getAnnotations().get(Placement.NEW_NODE_POOL));
+        }
+        assertEquals("listed", JobManifest.render(job, plan, options, settings).getSpec().getTemplate().getSpec()
+                .getNodeSelector().get(Placement.AGENT_POOL), "without a kept pool, the one nodePools lists");
     }
 
     @Test

@@ -32,8 +32,8 @@ class KubeStateTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-        "suspended-until-secret", "suspended-for-kueue", "no-pods-yet", "unschedulable", "pulling-image",
-        "err-image-pull", "image-pull-backoff", "create-container-config-error", "invalid-image-name",
+        "suspended-until-secret", "suspended-for-kueue", "no-pods-yet", "unschedulable", "pool-being-created",
+        "pulling-image", "err-image-pull", "image-pull-backoff", "create-container-config-error", "invalid-image-name",
         "two-ranks-one-placed", "two-ranks-running", "complete", "exit-code-3", "command-not-found",
         "start-error-no-shell", "oom-killed", "multi-node-disruption-target", "multi-node-exit-code", "requeued-old-pod-gone",
         "requeued-old-pod-listed", "force-deleted-node-gone", "force-deleted-pod-gone", "force-deleted-pod-listed",
