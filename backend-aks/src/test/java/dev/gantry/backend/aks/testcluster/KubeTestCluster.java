@@ -21,6 +21,9 @@ import java.util.Optional;
 /**
  * A Kubernetes cluster for tests that runs what it is given: Fabric8's CRUD API server over HTTPS on 127.0.0.1,
  * behind a front that adds logs, evictions, the documented Role's 403s and a request count (see {@link ApiServer}).
+ * Containers run as processes of this machine in their node's network namespace, except those of the busybox test
+ * image ({@code TestPodman.IMAGE}), which run under Podman and see the image ({@link PodmanRuntime}; a pod of that
+ * image fails to start, saying why, when Podman is not working).
  *
  * <p>Start it with {@code KubeTestCluster.builder().start()} (close it when done); hand the code under test
  * {@link #config()} or {@link #writeKubeconfig(Path)}, which authenticate as the Role-bound user {@value #USER} in

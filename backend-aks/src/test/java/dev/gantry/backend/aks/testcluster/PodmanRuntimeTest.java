@@ -57,7 +57,7 @@ class PodmanRuntimeTest {
                 .editFirstContainer().withImage(IMAGE).withWorkingDir("/work/made/by/runtime")
                 .withArgs("gantry-rank", "$$(A)", "two words", "new\nline", "$(A)", "*")
                 .withEnv(new EnvVarBuilder().withName("A").withValue("plain").build(),
-                        new EnvVarBuilder().withName("B").withValue("$(A)-$$x 'q' \"d\"").build(),
+                        new EnvVarBuilder().withName("B").withValue("$(A)-$$x 'q' \"d\"\nnext line").build(),
                         new EnvVarBuilder().withName("SECRET").withNewValueFrom()
                                 .withNewSecretKeyRef("token", "creds", false).endValueFrom().build(),
                         new EnvVarBuilder().withName("RANK").withNewValueFrom().withNewFieldRef().withFieldPath(
@@ -72,8 +72,9 @@ class PodmanRuntimeTest {
         var terminated = pod.getStatus().getContainerStatuses().get(0).getState().getTerminated();
         assertEquals(7, terminated.getExitCode());
         assertEquals("Error", terminated.getReason());
-        assertEquals("in-image\n<$(A)><two words><new\nline><plain><*>\nplain|plain-$x 'q' \"d\"|hunter2 $(A)|0||\n"
-                + "image-0\n/work/made/by/runtime\n8192*4096\n", log(pod));
+        assertEquals("in-image\n<$(A)><two words><new\nline><plain><*>\n"
+                + "plain|plain-$x 'q' \"d\"\nnext line|hunter2 $(A)|0||\nimage-0\n/work/made/by/runtime\n8192*4096\n",
+                log(pod), "the image's file, argv, env (TERM unset), hostname, working directory, /dev/shm of 32Mi");
     }
 
     @Test
