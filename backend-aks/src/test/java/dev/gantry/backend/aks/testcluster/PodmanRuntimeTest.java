@@ -146,6 +146,23 @@ class PodmanRuntimeTest {
     }
 
     @Test
+    void closingTheClusterRemovesItsContainers() throws Exception {
+        List<String> running;
+        try (KubeTestCluster closed = KubeTestCluster.builder().start();
+                KubernetesClient client = new KubernetesClientBuilder().withConfig(closed.adminConfig()).build()) {
+            client.batch().v1().jobs().resource(JobFixture.job("closed", 1, 1, "sleep 600").editSpec().editTemplate()
+                    .editSpec().editFirstContainer().withImage(IMAGE).endContainer().endSpec().endTemplate().endSpec()
+                    .build())
+                    .create();
+            JobFixture.awaitTrue(() -> client.pods().withLabel(JobController.JOB_NAME, "closed").list().getItems()
+                    .stream().anyMatch(p -> "Running".equals(p.getStatus().getPhase())));
+            running = containersOf("closed-0");
+            assertEquals(1, running.size(), "the pod's container runs under Podman: " + running);
+        }
+        assertTrue(containersOf("closed-0").stream().noneMatch(running::contains), "the container is gone at close");
+    }
+
+    @Test
     void whenPodmanIsNotWorkingTheContainerFailsToStartSayingSoNeverAsAHostProcess() {
         PodmanRuntime broken = new PodmanRuntime(Set.of("gantry.test/broken"), Path.of("/etc/netns"), () -> {
             throw new IllegalStateException("podman and runc are needed but are not installed; run"
