@@ -1,7 +1,8 @@
 #!/bin/sh
-# Prepares Podman for the manual backend's container tests: installs podman, runc, catatonit and busybox-static
-# with apt-get where one is missing (as root), and imports the test image localhost/gantry-test-busybox:latest (a
-# static busybox root file system) into a storage root of its own. Idempotent: a second run only checks.
+# Prepares Podman for the container tests (the manual backend's, and the AKS backend's test cluster): installs
+# podman, runc, catatonit and busybox-static with apt-get where one is missing (as root), and imports the test image
+# localhost/gantry-test-busybox:latest (a static busybox root file system) into a storage root of its own.
+# Idempotent: a second run only checks. The tests' Podman options are in test-support's TestPodman.
 #
 # Usage: scripts/setup-podman.sh            storage root: $GANTRY_PODMAN_ROOT, default /var/tmp/gantry-podman
 #

@@ -24,6 +24,7 @@ import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
+import dev.gantry.testing.TestPodman;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +55,7 @@ class PodmanContainerTest {
 
     @BeforeAll
     void start() {
-        PodmanSandbox.prepare();
+        TestPodman.prepare();
         context = TckContext.create();
         backend = (ManualBackend) new ManualBackendProvider().create(
                 new BackendConfig("manual", PodmanSandbox.config(Map.of("cancelGrace", "1s"))), context);
@@ -74,7 +75,7 @@ class PodmanContainerTest {
 
     private static Workload.Builder workload(String... command) {
         return Workload.builder("podman").phase(Phase.TRAINING).model(ModelClass.SMALL).command(command)
-                .container(PodmanSandbox.IMAGE);
+                .container(TestPodman.IMAGE);
     }
 
     private JobRef submit(Workload workload) {
@@ -176,7 +177,7 @@ class PodmanContainerTest {
     }
 
     private static void assertContainerGone(JobRef job) {
-        PodmanSandbox.Result ps = PodmanSandbox.podman("ps", "--all", "--quiet", "--filter",
+        TestPodman.Result ps = TestPodman.podman("ps", "--all", "--quiet", "--filter",
                 "name=^" + containerName(job) + "$");
         assertEquals(0, ps.code(), ps.output());
         assertEquals("", ps.output(), "the container " + containerName(job) + " is still there");

@@ -4,6 +4,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
+import dev.gantry.testing.TestPodman;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -13,13 +14,13 @@ import java.util.Optional;
  */
 abstract class PodmanKitFixture implements BackendFixture {
     PodmanKitFixture() {
-        PodmanSandbox.prepare();
+        TestPodman.prepare();
     }
 
     @Override
     public Plan plan(Workload workload) {
         Workload contained = workload.container().isPresent() ? workload
-                : workload.toBuilder().container(PodmanSandbox.IMAGE).build();
+                : workload.toBuilder().container(TestPodman.IMAGE).build();
         return Plan.builder(contained, BackendFixture.smallCpuSize()).build();
     }
 
@@ -34,13 +35,13 @@ abstract class PodmanKitFixture implements BackendFixture {
 
     @Override
     public String containerImage() {
-        return PodmanSandbox.IMAGE;
+        return TestPodman.IMAGE;
     }
 
     /** The test image's own file (scripts/setup-podman.sh writes it). */
     @Override
     public Optional<String> fileOnlyInContainerImage() {
-        return Optional.of("/etc/gantry-test-image");
+        return Optional.of(TestPodman.FILE_ONLY_IN_IMAGE);
     }
 
     /** A directory of the image: in a container the working directory is the container's. */

@@ -7,12 +7,12 @@ import java.util.Map;
 
 /**
  * Runs one container of a pod. {@link HostProcessRuntime} runs the argv as a process of this machine in the node's
- * network namespace; a runtime for images the environment marks (the kit's busybox, under Podman) plugs in here.
+ * network namespace; {@link PodmanRuntime} runs the images the environment marks (the kit's busybox test image).
  */
 interface ContainerRuntime {
-    /** What to run: the container's argv and environment after the kubelet's expansion. */
+    /** What to run: the container's argv and environment after the kubelet's expansion, and its mounts. */
     record Spec(String image, List<String> argv, Map<String, String> environment, String workingDirectory,
-            String hostname, NodeSlot slot, Path logFile) {
+            String hostname, NodeSlot slot, Path logFile, ContainerMounts mounts) {
     }
 
     /** A started container. */
@@ -40,4 +40,8 @@ interface ContainerRuntime {
     boolean runs(String image);
 
     Running start(Spec spec) throws StartError, IOException;
+
+    /** The test cluster closes: nothing this runtime started may be left behind. */
+    default void close() {
+    }
 }

@@ -24,9 +24,7 @@ final class HostProcessRuntime implements ContainerRuntime {
     @Override
     public Running start(Spec spec) throws StartError, IOException {
         if (spec.argv().isEmpty()) {
-            throw new StartError("failed to create containerd task: failed to create shim task: OCI runtime create"
-                    + " failed: runc create failed: unable to start container process: error during container init:"
-                    + " no command specified: unknown");
+            throw new StartError(RuncMessages.createFailed("no command specified"));
         }
         String path = spec.environment().getOrDefault("PATH", DEFAULT_PATH);
         requireExecutable(spec.argv().get(0), path);
@@ -52,16 +50,14 @@ final class HostProcessRuntime implements ContainerRuntime {
 
     /** As runc: a name with a slash must exist and be executable; a bare name must be found on the PATH. */
     private static void requireExecutable(String program, String path) throws StartError {
-        String prefix = "failed to create containerd task: failed to create shim task: OCI runtime create failed:"
-                + " runc create failed: unable to start container process: error during container init: exec: \""
-                + program + "\": ";
         if (program.contains("/")) {
             Path file = Path.of(program);
             if (!Files.exists(file)) {
-                throw new StartError(prefix + "stat " + program + ": no such file or directory: unknown");
+                throw new StartError(RuncMessages.execFailed(program,
+                        "stat " + program + ": no such file or directory"));
             }
             if (!Files.isExecutable(file) || Files.isDirectory(file)) {
-                throw new StartError(prefix + "permission denied: unknown");
+                throw new StartError(RuncMessages.execFailed(program, "permission denied"));
             }
             return;
         }
@@ -71,6 +67,6 @@ final class HostProcessRuntime implements ContainerRuntime {
                 return;
             }
         }
-        throw new StartError(prefix + "executable file not found in $PATH: unknown");
+        throw new StartError(RuncMessages.execFailed(program, "executable file not found in $PATH"));
     }
 }

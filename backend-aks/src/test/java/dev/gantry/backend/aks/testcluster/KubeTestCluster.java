@@ -21,6 +21,9 @@ import java.util.Optional;
 /**
  * A Kubernetes cluster for tests that runs what it is given: Fabric8's CRUD API server over HTTPS on 127.0.0.1,
  * behind a front that adds logs, evictions, the documented Role's 403s and a request count (see {@link ApiServer}).
+ * Containers run as processes of this machine in their node's network namespace, except those of the busybox test
+ * image ({@code TestPodman.IMAGE}), which run under Podman and see the image ({@link PodmanRuntime}; a pod of that
+ * image fails to start, saying why, when Podman is not working).
  *
  * <p>Start it with {@code KubeTestCluster.builder().start()} (close it when done); hand the code under test
  * {@link #config()} or {@link #writeKubeconfig(Path)}, which authenticate as the Role-bound user {@value #USER} in
@@ -31,6 +34,8 @@ public final class KubeTestCluster implements AutoCloseable {
     public static final String USER = "gantry";
     /** The cluster admin (tests, controllers): not restricted, not counted with {@link #USER}. */
     public static final String ADMIN = "kubernetes-admin";
+    /** Where {@code ip netns} keeps each node namespace's files: its hosts file is {@code NS/hosts}. */
+    private static final Path NETNS_CONFIG = Path.of("/etc/netns");
 
     private final String namespace;
     private final Path workDirectory;
@@ -46,6 +51,7 @@ public final class KubeTestCluster implements AutoCloseable {
     private final ClusterNodes nodes;
     private final ControlPlane controlPlane;
     private final Duration replacementDelay;
+    private final List<ContainerRuntime> runtimes;
 
     private KubeTestCluster(Builder builder) throws IOException {
         this.namespace = builder.namespace;
@@ -65,8 +71,10 @@ public final class KubeTestCluster implements AutoCloseable {
         requireNetworkNamespaces(templates);
         this.replacementDelay = builder.replacementDelay;
         List<ContainerRuntime> runtimes = new ArrayList<>(builder.runtimes);
+        runtimes.add(PodmanRuntime.forTestImage(NETNS_CONFIG));
         runtimes.add(new HostProcessRuntime());
-        this.nodes = new ClusterNodes(store, logs, clock, runtimes, Path.of("/etc/netns"));
+        this.runtimes = List.copyOf(runtimes);
+        this.nodes = new ClusterNodes(store, logs, clock, this.runtimes, NETNS_CONFIG);
         templates.forEach(nodes::join);
         this.controlPlane = new ControlPlane(store, disruptions, clock, nodes::sync);
         int port = apiServer.start("127.0.0.1", builder.port, certificate);
@@ -229,6 +237,7 @@ public final class KubeTestCluster implements AutoCloseable {
     public void close() {
         controlPlane.close();
         nodes.powerOffAll();
+        runtimes.forEach(ContainerRuntime::close);
         apiServer.close();
         if (ownsWorkDirectory) {
             deleteTree(workDirectory);
@@ -268,8 +277,9 @@ public final class KubeTestCluster implements AutoCloseable {
         }
 
         /**
-         * A runtime for the images it {@linkplain ContainerRuntime#runs runs}, asked before the default one that runs
-         * every container as a process of this machine: the seam for images run under Podman (the kit's busybox).
+         * A runtime for the images it {@linkplain ContainerRuntime#runs runs}, asked before the default ones: Podman
+         * for the busybox test image of scripts/setup-podman.sh ({@link PodmanRuntime}), then every other image as a
+         * process of this machine ({@link HostProcessRuntime}).
          */
         Builder containerRuntime(ContainerRuntime runtime) {
             runtimes.add(runtime);

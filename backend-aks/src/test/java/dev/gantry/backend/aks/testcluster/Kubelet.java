@@ -107,7 +107,7 @@ final class Kubelet {
         ContainerRuntime.Running running;
         try {
             running = runtime.start(new ContainerRuntime.Spec(container.getImage(), launch.argv(), launch.environment(),
-                    container.getWorkingDir(), hostname, slot, logFile));
+                    container.getWorkingDir(), hostname, slot, logFile, ContainerMounts.of(pod, container)));
         } catch (ContainerRuntime.StartError e) {
             logs.markEnded(logFile);
             started.put(uid, new Started(uid, deadContainer(), logFile));

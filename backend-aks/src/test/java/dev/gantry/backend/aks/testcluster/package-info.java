@@ -13,8 +13,10 @@
  *       ({@code Scheduler}), the TTL controller.</li>
  *   <li>The nodes ({@code ClusterNodes}, {@code NodeTemplate}): AKS-labelled Node objects, each with a kubelet
  *       ({@code Kubelet}, {@code ContainerEnvironment}, {@code Expansion}) that runs containers as real processes in
- *       the node's network namespace ({@code HostProcessRuntime}; another {@code ContainerRuntime} may claim
- *       images) and publishes pod DNS names in the node's hosts file ({@code PodDns}).</li>
+ *       the node's network namespace ({@code HostProcessRuntime}), the busybox test image of scripts/setup-podman.sh
+ *       under Podman in that namespace ({@code PodmanRuntime}, {@code ContainerMounts}; both report start errors in
+ *       containerd's words, {@code RuncMessages}), and publishes pod DNS names in the node's hosts file
+ *       ({@code PodDns}).</li>
  * </ul>
  */
 package dev.gantry.backend.aks.testcluster;

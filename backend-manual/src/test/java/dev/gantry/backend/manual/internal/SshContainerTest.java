@@ -33,6 +33,7 @@ import dev.gantry.ssh.RemoteResult;
 import dev.gantry.ssh.SshPool;
 import dev.gantry.ssh.TestHosts;
 import dev.gantry.tck.TckContext;
+import dev.gantry.testing.TestPodman;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -62,7 +63,7 @@ class SshContainerTest {
 
     @BeforeAll
     static void podmanAndTheTestImage() {
-        PodmanSandbox.prepare();
+        TestPodman.prepare();
     }
 
     /** Podman as the sandbox needs it, no network of its own unless a case removes that (multi-node). */
@@ -78,7 +79,7 @@ class SshContainerTest {
     }
 
     private static Workload.Builder contained(String name) {
-        return workload(name).container(PodmanSandbox.IMAGE);
+        return workload(name).container(TestPodman.IMAGE);
     }
 
     private RemoteResult onHost(int k, String... argv) {
@@ -125,7 +126,7 @@ class SshContainerTest {
         assertEquals(JobState.CANCELLED, awaitEnd(backend, job).state());
         assertEquals(1, onHost(1, "test", "-e", dir + "/" + ContainerLaunch.ENV_FILE).exitCode(),
                 "the env file is gone once the job was stopped");
-        assertEquals("", PodmanSandbox.podman("ps", "-a", "--filter", "name=gantry-" + job.id(), "--format",
+        assertEquals("", TestPodman.podman("ps", "-a", "--filter", "name=gantry-" + job.id(), "--format",
                 "{{.Names}}").output(), "cancel removed the container");
     }
 
@@ -169,7 +170,7 @@ class SshContainerTest {
         JobStatus status = await(backend, job, s -> s.state().isTerminal(), WAIT);
         assertEquals(JobState.FAILED, status.state(), status.toString());
         assertTrue(status.message().startsWith("rank 1 on "), status.message());
-        assertEquals("", PodmanSandbox.podman("ps", "-a", "--filter", "name=gantry-" + job.id(), "--format",
+        assertEquals("", TestPodman.podman("ps", "-a", "--filter", "name=gantry-" + job.id(), "--format",
                 "{{.Names}}").output(), "rank 0's container was removed with it");
     }
 
@@ -260,7 +261,7 @@ class SshContainerTest {
         docker.put("containerRuntime", "docker");
         docker.put("containerRuntimeOptions[0]", "");
         docker.put("containerRuntimeOptions[1]", "");
-        for (int i = 2; i < PodmanSandbox.globalOptions().size(); i++) {
+        for (int i = 2; i < TestPodman.globalOptions().size(); i++) {
             docker.put("containerRuntimeOptions[" + i + "]", "");
         }
         HostCheck missing = check(backend(docker).doctor(Optional.of(plan)).get(0), "container.runtime");
