@@ -2,6 +2,10 @@ package dev.gantry.backend.aks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gantry.api.Plan;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
+import dev.gantry.api.backend.LogOptions;
 import dev.gantry.backend.aks.testcluster.KubeTestCluster;
 import dev.gantry.tck.BackendConformanceTest;
 import dev.gantry.tck.BackendFixture;
@@ -10,6 +14,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,6 +39,23 @@ class AksConformanceTest extends BackendConformanceTest {
     @Override
     protected BackendFixture fixture() {
         return fixture;
+    }
+
+    /**
+     * Beyond the kit's rendezvous: the anti-affinity puts one rank on each node (each its own network namespace), and
+     * both find rank 0 by its pod hostname under the job's headless Service, {@code NAME-0.NAME}.
+     */
+    @Test
+    void twoNodeRanksRunOnTwoNodesAndFindRankZeroByItsPodHostname() throws Exception {
+        Plan plan = fixture.twoNodePlan(workload("two-node-dns").command("sh", "-c", "echo \"master=$MASTER_ADDR\"")
+                .build());
+        JobRef job = submit(plan, key("two-node-dns"));
+        assertEquals(JobState.SUCCEEDED, awaitEnd(job).state());
+        String master = "master=" + job.id() + "-0." + job.id();
+        assertEquals(List.of(master, master), lines(job, LogOptions.all()));
+        Set<String> nodes = fixture.pods(job).stream().map(pod -> pod.getSpec().getNodeName())
+                .collect(Collectors.toSet());
+        assertEquals(2, nodes.size(), "one rank per node: " + nodes);
     }
 
     private void checkAndStop(ExtensionContext context) {

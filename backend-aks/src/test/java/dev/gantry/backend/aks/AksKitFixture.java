@@ -68,14 +68,23 @@ class AksKitFixture implements BackendFixture {
 
     /** The node the job's first running pod is bound to. */
     String nodeOf(JobRef job) {
-        try (KubernetesClient admin = new KubernetesClientBuilder().withConfig(cluster.adminConfig()).build()) {
-            List<Pod> pods = admin.pods().inNamespace(cluster.namespace()).withLabel("gantry.dev/job", job.id())
-                    .list().getItems();
-            return pods.stream().filter(pod -> "Running".equals(pod.getStatus().getPhase()))
-                    .map(pod -> pod.getSpec().getNodeName()).findFirst()
-                    .orElseThrow(() -> new AssertionError(job + " has no running pod to evict: " + pods.size()
-                            + " pods"));
+        List<Pod> pods = pods(job);
+        return pods.stream().filter(pod -> "Running".equals(pod.getStatus().getPhase()))
+                .map(pod -> pod.getSpec().getNodeName()).findFirst()
+                .orElseThrow(() -> new AssertionError(job + " has no running pod to evict: " + pods.size() + " pods"));
+    }
+
+    /** The job's pods as the cluster's admin sees them (not counted as the backend's requests). */
+    List<Pod> pods(JobRef job) {
+        try (KubernetesClient admin = admin()) {
+            return admin.pods().inNamespace(cluster.namespace()).withLabel("gantry.dev/job", job.id()).list()
+                    .getItems();
         }
+    }
+
+    /** A client of the cluster's admin, unrestricted by the Role; close it. */
+    KubernetesClient admin() {
+        return new KubernetesClientBuilder().withConfig(cluster.adminConfig()).build();
     }
 
     @Override
