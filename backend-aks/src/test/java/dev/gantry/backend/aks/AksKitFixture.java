@@ -43,7 +43,7 @@ class AksKitFixture implements BackendFixture {
     /** The settings a gantry.yaml's {@code backends.aks} section gives for the test cluster. */
     Map<String, String> settings() {
         return Map.of("kubeconfig", kubeconfig.toString(), "namespace", cluster.namespace(),
-                "defaultImage", DEFAULT_IMAGE, "nodeLossToleration", "5s");
+                "defaultImage", DEFAULT_IMAGE);
     }
 
     @Override
