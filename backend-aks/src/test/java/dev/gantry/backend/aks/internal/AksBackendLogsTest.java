@@ -47,6 +47,23 @@ class AksBackendLogsTest {
         }
     }
 
+    /** A cancel's foreground deletion takes the pod between the list and the log read: its output went with it. */
+    @Test
+    void aPodDeletedBeforeItsLogIsReadHasNoOutput() throws IOException, InterruptedException {
+        try (MockCluster cluster = new MockCluster(home); Backend backend = cluster.backend(state)) {
+            JobRef ref = backend.submit(MockCluster.plan("gone", 2), SubmitOptions.withKey("gone-1"));
+            Pod deleted = cluster.pod(ref.id(), 0, "Running");
+            Pod kept = cluster.pod(ref.id(), 1, "Running");
+            cluster.server.expect().get().withPath(logPath(deleted, "pretty=false&container=workload"))
+                    .andReturn(404, "{\"kind\":\"Status\",\"code\":404,\"reason\":\"NotFound\"}").once();
+            cluster.server.expect().get().withPath(logPath(kept, "pretty=false&container=workload"))
+                    .andReturn(200, "last words\n").once();
+            List<LogLine> lines = new ArrayList<>();
+            backend.logs(ref, LogOptions.all(), lines::add);
+            assertEquals(List.of(new LogLine(LogLine.Stream.STDOUT, 1, "last words")), lines);
+        }
+    }
+
     @Test
     void anInterruptEndsAFollowAtOnce() throws Exception {
         try (MockCluster cluster = new MockCluster(home); Backend backend = cluster.backend(state)) {

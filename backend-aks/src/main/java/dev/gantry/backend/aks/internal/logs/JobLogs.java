@@ -11,6 +11,8 @@ import dev.gantry.backend.aks.internal.render.JobManifest;
 import dev.gantry.backend.aks.internal.state.RankPods;
 import dev.gantry.backend.aks.internal.status.JobStatuses;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,12 +51,28 @@ public final class JobLogs {
             if (Thread.interrupted()) {
                 throw new InterruptedException("reading the logs of " + ref.id() + " was interrupted");
             }
-            String name = RankPods.name(rank.getValue());
-            var pod = connection.client().pods().withName(name).inContainer(JobManifest.CONTAINER);
-            String text = connection.call("reading the log of pod " + name, () -> options.tailLines().isPresent()
-                    ? pod.tailingLines(options.tailLines().getAsInt()).getLog() : pod.getLog());
+            String text = log(RankPods.name(rank.getValue()), options);
             text.lines().forEach(line -> sink.accept(new LogLine(LogLine.Stream.STDOUT, rank.getKey(), line)));
         }
+    }
+
+    /**
+     * One pod's log; empty when the pod was deleted after it was listed (a cancel, a TTL, pod GC of a lost node),
+     * since its output went with it.
+     */
+    private String log(String name, LogOptions options) {
+        var pod = connection.client().pods().withName(name).inContainer(JobManifest.CONTAINER);
+        return connection.call("reading the log of pod " + name, () -> {
+            try {
+                return options.tailLines().isPresent() ? pod.tailingLines(options.tailLines().getAsInt()).getLog()
+                        : pod.getLog();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                    return "";
+                }
+                throw e;
+            }
+        });
     }
 
     private void follow(JobRef ref, RankStreams streams, LogSink sink) throws InterruptedException {

@@ -27,7 +27,7 @@ import java.util.OptionalInt;
  * <caption>Rows, in the order they are tried</caption>
  * <tr><th>Seen</th><th>State</th></tr>
  * <tr><td>{@code Complete}</td><td>SUCCEEDED, exit 0</td></tr>
- * <tr><td>{@value JobIdentity#CANCELLED_AT} set</td><td>CANCELLED once no pod runs; RUNNING "cancelling" before</td></tr>
+ * <tr><td>{@value JobIdentity#CANCELLED_AT} set</td><td>CANCELLED once no pod is left; RUNNING "cancelling" before</td></tr>
  * <tr><td>{@code Failed} (or {@code FailureTarget})</td><td>see {@link JobFailure}: PREEMPTED for an eviction,
  *     else FAILED with the exit code and its words</td></tr>
  * <tr><td>suspended</td><td>PENDING, "being created" or "waiting for Kueue"</td></tr>
@@ -116,12 +116,20 @@ public final class KubeState {
 
     /**
      * A cancelled job whose Job object is gone already (foreground deletion removes it last, but another client may
-     * not): RUNNING "cancelling" while a pod of it has not ended; empty once none is left, when it is CANCELLED.
+     * not): RUNNING "cancelling" while a pod of it is left; empty once none is, when it is CANCELLED.
      */
     public static Optional<JobStatus> cancelling(List<Pod> pods) {
-        long live = pods.stream().filter(pod -> !PodFacts.ended(pod)).count();
-        return live == 0 ? Optional.empty() : Optional.of(JobStatus.of(JobState.RUNNING, "cancelling: " + live
-                + " pod(s) still stopping"));
+        return pods.isEmpty() ? Optional.empty() : Optional.of(JobStatus.of(JobState.RUNNING, stopping(pods)));
+    }
+
+    /**
+     * Why a cancelled job is not CANCELLED yet. An ended pod still listed counts too: its log goes when the pod is
+     * deleted, so a job reported CANCELLED while one is left would show output that then vanishes.
+     */
+    private static String stopping(List<Pod> pods) {
+        long running = pods.stream().filter(pod -> !PodFacts.ended(pod)).count();
+        return running > 0 ? "cancelling: " + running + " pod(s) still stopping"
+                : "cancelling: " + pods.size() + " ended pod(s) being deleted";
     }
 
     /** The node pool Azure was creating when the Job was submitted ({@value Placement#NEW_NODE_POOL}). */
@@ -134,11 +142,10 @@ public final class KubeState {
     }
 
     private static JobStatus cancelled(Job job, List<Pod> pods, Optional<Instant> started, Requeues requeues) {
-        long live = pods.stream().filter(pod -> !PodFacts.ended(pod)).count();
         Optional<Instant> at = PodFacts.time(PodFacts.annotations(job).get(JobIdentity.CANCELLED_AT));
-        if (live > 0) {
-            return new JobStatus(JobState.RUNNING, OptionalInt.empty(), "cancelling: " + live + " pod(s) still "
-                    + "stopping", started, Optional.empty(), requeues.count(), requeues.last());
+        if (!pods.isEmpty()) {
+            return new JobStatus(JobState.RUNNING, OptionalInt.empty(), stopping(pods), started, Optional.empty(),
+                    requeues.count(), requeues.last());
         }
         return new JobStatus(JobState.CANCELLED, OptionalInt.empty(), "cancelled", started, at, requeues.count(),
                 requeues.last());

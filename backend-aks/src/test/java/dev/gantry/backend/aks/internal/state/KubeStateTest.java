@@ -37,7 +37,8 @@ class KubeStateTest {
         "two-ranks-one-placed", "two-ranks-running", "complete", "exit-code-3", "command-not-found",
         "start-error-no-shell", "oom-killed", "multi-node-disruption-target", "multi-node-exit-code", "requeued-old-pod-gone",
         "requeued-old-pod-listed", "force-deleted-node-gone", "force-deleted-pod-gone", "force-deleted-pod-listed",
-        "killed-by-own-signal", "node-not-ready", "phase-unknown", "cancelling", "cancelled"})
+        "killed-by-own-signal", "node-not-ready", "phase-unknown", "cancelling", "cancelled-pod-being-deleted",
+        "cancelled"})
     void everyRowOfTheTable(String row) {
         KubernetesList recorded = Serialization.unmarshal(GOLDEN.read(row + ".yaml"), KubernetesList.class);
         List<HasMetadata> items = recorded.getItems();
