@@ -6,6 +6,7 @@ import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.backend.aks.testcluster.KubeTestCluster;
+import dev.gantry.testing.TestPodman;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -27,8 +28,6 @@ import java.util.concurrent.TimeUnit;
  * replacement joining) is requeued by the Job controller.
  */
 class AksKitFixture implements BackendFixture {
-    /** The kit's busybox image (scripts/setup-podman.sh), which the test cluster runs under Podman. */
-    static final String KIT_IMAGE = "localhost/gantry-test-busybox:latest";
     /** An image the test cluster runs as a plain process of its node, for workloads that name none. */
     static final String DEFAULT_IMAGE = "mcr.microsoft.com/azurelinux/base/core:3.0";
 
@@ -89,13 +88,14 @@ class AksKitFixture implements BackendFixture {
 
     @Override
     public String containerImage() {
-        return KIT_IMAGE;
+        // The kit's busybox image (scripts/setup-podman.sh), which the test cluster runs under Podman.
+        return TestPodman.IMAGE;
     }
 
     /** The test image's own file (scripts/setup-podman.sh writes it). */
     @Override
     public Optional<String> fileOnlyInContainerImage() {
-        return Optional.of("/etc/gantry-test-image");
+        return Optional.of(TestPodman.FILE_ONLY_IN_IMAGE);
     }
 
     /** Requests of the Role's user, as the test server counts them: every backend instance's together. */
