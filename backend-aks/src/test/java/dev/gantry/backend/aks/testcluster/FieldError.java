@@ -15,6 +15,21 @@ record FieldError(String type, String field, String body) {
         return new FieldError("FieldValueInvalid", field, "Invalid value: " + goValue(value) + ": " + detail);
     }
 
+    /** An error whose value apimachinery leaves out ({@code field.OmitValueType}). */
+    static FieldError invalidWithoutValue(String field, String detail) {
+        return new FieldError("FieldValueInvalid", field, "Invalid value: " + detail);
+    }
+
+    /** An error whose value is shown as Go's {@code %#v} gives it (a slice: {@code []int32{1, 2}}). */
+    static FieldError invalidRendered(String field, String renderedValue, String detail) {
+        return new FieldError("FieldValueInvalid", field, "Invalid value: " + renderedValue + ": " + detail);
+    }
+
+    static FieldError notSupported(String field, String value, List<String> supported) {
+        return new FieldError("FieldValueNotSupported", field, "Unsupported value: " + quoted(value)
+                + ": supported values: " + String.join(", ", supported.stream().map(FieldError::quoted).toList()));
+    }
+
     static FieldError required(String field, String detail) {
         return new FieldError("FieldValueRequired", field, "Required value" + (detail.isEmpty() ? "" : ": " + detail));
     }

@@ -29,7 +29,10 @@ final class ObjectRules {
         errors.addAll(objectMeta(metadata, "metadata", nameRule(kind)));
         JsonNode spec = object.path("spec");
         switch (kind) {
-            case "Job" -> jobTemplate(metadata.path("name").asText(""), spec.path("template"), errors);
+            case "Job" -> {
+                jobTemplate(metadata.path("name").asText(""), spec.path("template"), errors);
+                errors.addAll(JobRules.check(spec));
+            }
             case "Pod" -> podSpec(spec, "spec", errors);
             case "Service" -> servicePorts(spec.path("ports"), errors);
             case "Secret" -> {

@@ -138,6 +138,33 @@ class ObjectValidationTest {
                 .getContainers().get(0).getEnv().get(0).getName());
     }
 
+    /** What 1.20 silently dropped, a 1.32 API server checks: the per-index fields and the pod failure policy. */
+    @Test
+    void aJobSpecTheJobValidationRefusesIsRefused() {
+        Job perIndex = suspended("per-index");
+        perIndex.getSpec().setBackoffLimitPerIndex(0);
+        KubernetesClientException refused = assertThrows(KubernetesClientException.class,
+                () -> admin.batch().v1().jobs().resource(perIndex).create());
+        assertEquals(422, refused.getCode());
+        assertEquals("Job.batch \"per-index\" is invalid: spec.backoffLimitPerIndex: Invalid value: 0: requires indexed "
+                + "completion mode", refused.getStatus().getMessage());
+
+        String policy = "\"podFailurePolicy\":{\"rules\":[{\"action\":\"FailJob\",\"onExitCodes\":{\"operator\":\"In\","
+                + "\"values\":[0,137,1]}}]}";
+        String job = Json.write(suspended("policy")).replace("\"suspend\":true", "\"suspend\":true," + policy)
+                .replace("\"restartPolicy\":\"Never\"", "\"restartPolicy\":\"OnFailure\"");
+        assertRefused(ObjectValidation.ofBody(CREATE_JOB, job), 422, "Invalid", "Job.batch \"policy\" is invalid: ["
+                + "spec.podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In "
+                + "operator, spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{0, 137, 1}: must "
+                + "be ordered, spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is "
+                + "supported when podFailurePolicy is specified]");
+
+        String always = Json.write(suspended("always")).replace("\"restartPolicy\":\"Never\"",
+                "\"restartPolicy\":\"Always\"");
+        assertRefused(ObjectValidation.ofBody(CREATE_JOB, always), 422, "Invalid", "Job.batch \"always\" is invalid: "
+                + "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\"");
+    }
+
     @Test
     void aSecretWithAKeyThatIsNoConfigKeyIsRefused() {
         String secret = Json.object("apiVersion", "v1", "kind", "Secret", "metadata", Map.of("name", "train-env"),
