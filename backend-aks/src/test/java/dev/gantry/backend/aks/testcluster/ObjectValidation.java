@@ -52,19 +52,24 @@ final class ObjectValidation {
     /**
      * A patch of {@code current}: its result checked as a whole, as the API server validates the object a patch makes.
      * JSON patches apply as they are; merge and strategic merge patches as JSON merge patches (lists replaced whole,
-     * as the store applies them too).
+     * as the store applies them too), and the unknown fields they bring are taken out of the patch, so the store
+     * keeps what the API server would.
      */
     static Verdict ofPatch(ApiRequest request, String contentType, String current, String patch) {
         try {
-            JsonNode patched;
-            if (contentType != null && contentType.startsWith("application/json-patch+json")) {
-                patched = JsonPatch.apply(MAPPER.readTree(patch), MAPPER.readTree(current));
-            } else {
-                patched = mergePatch(MAPPER.readTree(current), MAPPER.readTree(patch));
-            }
+            JsonNode currentObject = MAPPER.readTree(current);
+            JsonNode patchObject = MAPPER.readTree(patch);
+            boolean jsonPatch = contentType != null && contentType.startsWith("application/json-patch+json");
+            JsonNode patched = jsonPatch ? JsonPatch.apply(patchObject, currentObject)
+                    : mergePatch(currentObject, patchObject);
             if (patched instanceof ObjectNode object) {
                 Verdict verdict = check(request, object, patch);
-                return new Verdict(verdict.refusal(), patch, verdict.warnings());
+                String body = patch;
+                if (!jsonPatch && !verdict.warnings().isEmpty() && patchObject instanceof ObjectNode merge) {
+                    OpenApiSchema.v132().read(object.path("apiVersion").asText(), object.path("kind").asText(), merge);
+                    body = merge.toString();
+                }
+                return new Verdict(verdict.refusal(), body, verdict.warnings());
             }
         } catch (JsonProcessingException | RuntimeException e) {
             // A patch that does not apply: the store answers it as it does today.

@@ -219,9 +219,12 @@ class ObjectValidationTest {
                 + "Invalid value: \"-bad-\": a valid label"), refused.getStatus().getMessage());
         assertTrue(admin.batch().v1().jobs().withName("patched").get().getMetadata().getLabels().isEmpty(),
                 "the refused patch changed nothing");
-        admin.batch().v1().jobs().withName("patched").patch("{\"metadata\":{\"labels\":{\"gantry.dev/job\":\"ok\"}}}");
-        assertEquals("ok", admin.batch().v1().jobs().withName("patched").get().getMetadata().getLabels()
-                .get("gantry.dev/job"));
+        admin.batch().v1().jobs().withName("patched").patch("{\"metadata\":{\"labels\":{\"gantry.dev/job\":\"ok\"}},"
+                + "\"spec\":{\"suspendUntil\":\"never\"}}");
+        Job patched = admin.batch().v1().jobs().withName("patched").get();
+        assertEquals("ok", patched.getMetadata().getLabels().get("gantry.dev/job"));
+        assertFalse(patched.getSpec().getAdditionalProperties().containsKey("suspendUntil"),
+                "an unknown field a patch brings is dropped, as the API server drops it");
     }
 
     @Test
