@@ -130,9 +130,9 @@ final class ObjectStore {
         }
         if (object == null || object.getMetadata() == null || ((object.getMetadata().getName() == null
                 || object.getMetadata().getName().isEmpty()) && object.getMetadata().getGenerateName() == null)) {
-            return new MockResponse().setResponseCode(422).setBody(status(422, "Invalid", (object == null
-                    || object.getKind() == null ? parsed.resource() : object.getKind())
-                    + " \"\" is invalid: metadata.name: Required value: name or generateName is required", parsed, ""));
+            String kind = object == null || object.getKind() == null ? parsed.resource() : object.getKind();
+            return new MockResponse().setResponseCode(422).setBody(FieldError.invalidStatus(kind, parsed.group(), "",
+                    List.of(FieldError.required("metadata.name", "name or generateName is required"))));
         }
         ObjectValidation.Verdict verdict = ObjectValidation.ofBody(parsed, body);
         if (verdict.refusal().isPresent()) {

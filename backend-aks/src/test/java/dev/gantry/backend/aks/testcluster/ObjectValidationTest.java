@@ -84,6 +84,18 @@ class ObjectValidationTest {
     }
 
     @Test
+    void aJobWithoutANameIsRefusedNamingTheField() {
+        Job unnamed = suspended("unnamed");
+        unnamed.getMetadata().setName(null);
+        KubernetesClientException refused = assertThrows(KubernetesClientException.class,
+                () -> admin.batch().v1().jobs().resource(unnamed).create());
+        assertEquals(422, refused.getCode());
+        assertEquals("Job.batch \"\" is invalid: metadata.name: Required value: name or generateName is required",
+                refused.getStatus().getMessage());
+        assertEquals("FieldValueRequired", refused.getStatus().getDetails().getCauses().get(0).getReason());
+    }
+
+    @Test
     void aJobNameLongerThanALabelValueIsRefusedAtTheTemplateLabelsAsTheJobStrategySetsThem() {
         String name = "a".repeat(64);
         assertRefused(ObjectValidation.ofBody(CREATE_JOB, Json.write(suspended(name))), 422, "Invalid",
