@@ -62,7 +62,11 @@ final class ObjectStore {
         if (parsed.resourceRequest() && parsed.verb().equals("create") && parsed.subresource().isEmpty()) {
             return create(parsed, request.getUtf8Body());
         }
-        MockResponse response = crud.dispatch(asCrudUnderstandsIt(request));
+        ObjectValidation.Verdict verdict = validateWrite(request, parsed);
+        if (verdict.refusal().isPresent()) {
+            return verdict.refusal().get();
+        }
+        MockResponse response = verdict.warn(crud.dispatch(asCrudUnderstandsIt(withBody(request, verdict.body()))));
         if (parsed.isMutation()) {
             afterWrite(parsed);
             changed();
@@ -71,6 +75,32 @@ final class ObjectStore {
             return ListPages.page(response, parsed);
         }
         return response;
+    }
+
+    /** An update's body or a patch's result, checked as the API server checks what it is about to store. */
+    private ObjectValidation.Verdict validateWrite(RecordedRequest request, ApiRequest parsed) {
+        String body = request.getUtf8Body();
+        boolean objectWrite = parsed.resourceRequest() && !parsed.name().isEmpty()
+                && (parsed.subresource().isEmpty() || parsed.subresource().equals("status"));
+        if (objectWrite && parsed.verb().equals("update")) {
+            return ObjectValidation.ofBody(parsed, body);
+        }
+        if (objectWrite && parsed.verb().equals("patch")) {
+            MockResponse current = crud.dispatch(request(HttpMethod.GET, parsed.path().replaceAll("/status$", ""), ""));
+            if (current.code() == 200) {
+                return ObjectValidation.ofPatch(parsed, request.getHeader("Content-Type"), body(current), body);
+            }
+        }
+        return new ObjectValidation.Verdict(Optional.empty(), null, List.of());
+    }
+
+    /** {@code request} with {@code body} (the same request when the body is null or unchanged). */
+    private static RecordedRequest withBody(RecordedRequest request, String body) {
+        if (body == null || body.equals(request.getUtf8Body())) {
+            return request;
+        }
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+                new Buffer(body.getBytes(StandardCharsets.UTF_8)));
     }
 
     /**
@@ -100,9 +130,16 @@ final class ObjectStore {
         }
         if (object == null || object.getMetadata() == null || ((object.getMetadata().getName() == null
                 || object.getMetadata().getName().isEmpty()) && object.getMetadata().getGenerateName() == null)) {
-            return new MockResponse().setResponseCode(422).setBody(status(422, "Invalid", (object == null
-                    || object.getKind() == null ? parsed.resource() : object.getKind())
-                    + " \"\" is invalid: metadata.name: Required value: name or generateName is required", parsed, ""));
+            String kind = object == null || object.getKind() == null ? parsed.resource() : object.getKind();
+            return new MockResponse().setResponseCode(422).setBody(FieldError.invalidStatus(kind, parsed.group(), "",
+                    List.of(FieldError.required("metadata.name", "name or generateName is required"))));
+        }
+        ObjectValidation.Verdict verdict = ObjectValidation.ofBody(parsed, body);
+        if (verdict.refusal().isPresent()) {
+            return verdict.refusal().get();
+        }
+        if (!verdict.body().equals(body)) {
+            object = Json.read(verdict.body(), GenericKubernetesResource.class);
         }
         String written = crud.insert(parsed.path(), object, this::admit);
         if (written == null) {
@@ -111,7 +148,7 @@ final class ObjectStore {
                     qualified(parsed) + " \"" + name + "\" already exists", parsed, name));
         }
         changed();
-        return new MockResponse().setResponseCode(201).setBody(written);
+        return verdict.warn(new MockResponse().setResponseCode(201).setBody(written));
     }
 
     /** The API server's defaults for what is created (see {@link Admission}); other kinds as given. */
