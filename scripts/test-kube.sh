@@ -8,8 +8,8 @@
 #
 # Usage:
 #   scripts/test-kube.sh up        make nodes gantry-k1 and gantry-k2; idempotent, repairs leftovers
-#   scripts/test-kube.sh down      remove them (the bridge stays while scripts/test-hosts.sh or
-#                                  scripts/test-cluster.sh namespaces use it)
+#   scripts/test-kube.sh down      stop the test cluster process if one runs, remove the nodes (the bridge stays
+#                                  while scripts/test-hosts.sh or scripts/test-cluster.sh namespaces use it)
 #   scripts/test-kube.sh status    print each node's state; exit 0 only when both are up
 #   scripts/test-kube.sh cluster [--node-type SIZE,cpu=N,memory=Q[,gpus=N][,spot]]...
 #                                  after the build (backend-aks's test classes and target/test-cluster.classpath),
@@ -93,6 +93,8 @@ cmd_up() {
 cmd_down() {
   local k
   require_root_and_tools
+  # A test cluster still running would run its pods in namespaces about to go.
+  cmd_cluster_down
   for k in $(seq 1 "$NODES"); do
     net_remove_namespace "$(ns_name "$k")" "$(veth_name "$k")"
     rm -rf "/etc/netns/$(ns_name "$k")"
@@ -149,10 +151,15 @@ cmd_cluster() {
   echo $! >"$CLUSTER_PID"
   local waited=0
   until server=$(sed -n 's/^ready \([^ ]*\) .*/\1/p' "$CLUSTER_DIR/cluster.log") && [ -n "$server" ]; do
-    if ! kill -0 "$(cat "$CLUSTER_PID")" 2>/dev/null || [ "$waited" -ge "$CLUSTER_READY_SECONDS" ]; then
+    if ! kill -0 "$(cat "$CLUSTER_PID")" 2>/dev/null; then
+      tail -n 20 "$CLUSTER_DIR/cluster.log" >&2
+      rm -rf "$CLUSTER_DIR"
+      die "the test cluster ended before it served (its output above)"
+    fi
+    if [ "$waited" -ge "$CLUSTER_READY_SECONDS" ]; then
       tail -n 20 "$CLUSTER_DIR/cluster.log" >&2
       cmd_cluster_down
-      die "the test cluster did not start within ${CLUSTER_READY_SECONDS}s (its output above)"
+      die "the test cluster did not serve within ${CLUSTER_READY_SECONDS}s (its output above)"
     fi
     sleep 1
     waited=$((waited + 1))
