@@ -151,7 +151,7 @@ check "a usage error exits 2 without a stack trace" bash -c "[[ $code -eq 2 ]] &
 run_gantry status no-such-job
 check "an unknown job exits 2 with a clear message" bash -c "[[ $code -eq 2 ]] && grep -q \"no job 'no-such-job'\" '$err'"
 
-run_gantry --backend aks run examples/quickstart.yaml
+run_gantry --backend batch run examples/quickstart.yaml
 check "an unavailable backend exits 1 and says why" bash -c "[[ $code -eq 1 ]] && grep -q 'not implemented' '$err'"
 
 run_gantry --backend manul run examples/quickstart.yaml
@@ -338,7 +338,7 @@ spec:
   command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo "tick $i"; i=$((i+1)); sleep 0.2; done']
 YAML
 # detached_lifecycle CONFIG SCHEDULER: run --detach, status, logs --follow, cancel and status of the ticker workload
-# on the cluster CONFIG names.
+# on the cluster CONFIG names; the job's id is left in detached_job.
 detached_lifecycle() {
   local config=$1 scheduler=$2 job
   run_gantry --config "$config" run "$work/ticker.yaml" --detach
@@ -353,6 +353,7 @@ detached_lifecycle() {
   check "cancel stops the $scheduler job" bash -c "[[ $code -eq 0 ]]"
   run_gantry --config "$config" status "$job" --output json
   check "status then says CANCELLED" json "d['state']=='CANCELLED'"
+  detached_job=$job
 }
 detached_lifecycle "$cc_config" Slurm
 run_gantry --config "$cc_config" doctor --output json
@@ -460,6 +461,80 @@ ge_flow_run=$(python3 -c "import json; print(json.load(open('$out'))['id'])" 2>/
 for i in $(seq 1 10); do ./gantry --config "$ge_nodes_config" logs "$ge_flow_run" "shard-$i" 2>"$err"; done >"$work/shards"
 mv "$work/shards" "$out"
 check "its shards ran on both compute nodes" bash -c "grep -q ' on gantry-c1$' '$out' && grep -q ' on gantry-c2$' '$out'"
+
+# --- the aks backend: the Kubernetes test cluster (KubeTestCluster, started by scripts/test-kube.sh cluster) -------
+# The advisor plans distributed-hello as it does for every backend; the test cluster's two nodes are of the planned
+# size, so the backend places the ranks by node.kubernetes.io/instance-type as on AKS. Pods of images other than
+# the kit's busybox run as processes in the nodes' network namespaces (gantry-k1, gantry-k2).
+aks_started=$SECONDS
+run_gantry plan examples/distributed-hello.yaml --output json
+aks_node_type=$(python3 -c "import json; d=json.load(open('$out'))
+print(f\"{d['vmSize']},cpu={d['vcpus']},memory={round(d['memoryGib'] * 1024)}Mi\" + (',spot' if d['spot'] else ''))")
+trap 'scripts/test-kube.sh cluster-down >/dev/null 2>&1; rm -rf "$work" /tmp/gantry-e2e-$$-*' EXIT
+scripts/test-kube.sh cluster --node-type "$aks_node_type" >"$out" 2>"$err"
+code=$?
+check "the Kubernetes test cluster starts with two nodes of the planned size (${aks_node_type%%,*})" bash -c \
+  "[[ $code -eq 0 ]] && grep -qE '^ready https://127.0.0.1:[0-9]+ namespace [a-z0-9-]+ nodes [^,]+,[^,]+$' '$out'"
+if [[ $code -eq 0 ]]; then
+  # shellcheck disable=SC1091
+  . "${GANTRY_TEST_KUBE_DIR:-/var/lib/gantry-test-kube}/cluster/cluster.env"
+  # kube_api PATH: GET PATH from the test cluster's API server as its admin (no kubectl needed), the answer in $out
+  kube_api() {
+    sed -n 's/^ *certificate-authority-data: //p' "$KUBE_ADMIN_KUBECONFIG" | base64 -d >"$work/kube-ca.pem"
+    sed -n 's/^ *token: /Authorization: Bearer /p' "$KUBE_ADMIN_KUBECONFIG" >"$work/kube-auth"
+    curl -sS --fail --cacert "$work/kube-ca.pem" -H "@$work/kube-auth" "$KUBE_SERVER$1" >"$out" 2>"$err"
+    code=$?
+  }
+  aks_config="$work/aks.yaml"
+  cat >"$aks_config" <<YAML
+backend: aks
+backends:
+  aks:
+    kubeconfig: $KUBE_KUBECONFIG
+    namespace: $KUBE_NAMESPACE
+    defaultImage: docker.io/library/python:3.12-slim
+YAML
+  run_gantry --config "$aks_config" run examples/distributed-hello.yaml
+  check "the same file runs on Kubernetes: one pod per rank, rank 1 reaches rank 0 at its pod's DNS name" bash -c \
+    "[[ $code -eq 0 ]] && grep -Eq '^rank 0 of 2 on (distributed-hello-[a-z0-9-]+)-0, master \1-0\.\1:29500$' '$out' \
+      && grep -Eq '^rank 1 of 2 on (distributed-hello-[a-z0-9-]+)-1, master \1-0\.\1:29500$' '$out' \
+      && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q ': SUCCEEDED (exit 0) .* on aks$' '$out'"
+  aks_job=$(sed -n 's/^gantry: \(distributed-hello-[^:]*\): SUCCEEDED.*/\1/p' "$out" | tail -n 1)
+  run_gantry --config "$aks_config" status "$aks_job" --output json
+  check "status reports the Kubernetes job SUCCEEDED with exit 0 on 2 nodes of the planned size" json \
+    "d['backend']=='aks' and d['state']=='SUCCEEDED' and d['exitCode']==0 and d['placement'].startswith('2 x ${aks_node_type%%,*} ')"
+  run_gantry --config "$aks_config" logs "$aks_job"
+  check "logs of the ended Kubernetes job prints both ranks' output" bash -c \
+    "[[ $code -eq 0 ]] && grep -q '^rank 0 received: hello from rank 1$' '$out' && grep -q '^rank 1 of 2 on ' '$out'"
+  detached_lifecycle "$aks_config" Kubernetes
+  kube_api "/api/v1/namespaces/$KUBE_NAMESPACE/pods?labelSelector=gantry.dev%2Fjob%3D$detached_job"
+  check "the cancelled Kubernetes job's pods are gone" json "$code==0 and d['items']==[]"
+
+  kube_api "/apis/batch/v1/namespaces/$KUBE_NAMESPACE/jobs"
+  aks_jobs_before=$(python3 -c "import json; print(len(json.load(open('$out'))['items']))")
+  cat >"$work/bad-aks.yaml" <<YAML
+backend: aks
+backends:
+  aks:
+    kubeconfig: $KUBE_KUBECONFIG
+    context: gantry-test-gantr
+    namespace: ML_Jobs
+    defaultImage: docker.io/library/python:3.12-slim
+    nodePools: [${aks_node_type%%,*}]
+YAML
+  run_gantry --config "$work/bad-aks.yaml" run examples/distributed-hello.yaml
+  check "bad aks settings exit 2 naming each key at once with FILE:LINE:COL, the fix, and no trace" bash -c \
+    "[[ $code -eq 2 ]] && grep -Eq 'bad-aks\.yaml:5:[0-9]+: backends\.aks\.context: .gantry-test-gantr. is not a context of .*; it has gantry-test-gantry' '$err' \
+      && grep -Eq 'bad-aks\.yaml:6:[0-9]+: backends\.aks\.namespace: .ML_Jobs. is not a Kubernetes namespace name: .*e\.g\. ml-jobs' '$err' \
+      && grep -Eq \"bad-aks\.yaml:8:[0-9]+: backends\.aks\.nodePools: .* has no '='; write VMSIZE=POOL\" '$err' \
+      && ! grep -q 'submitted' '$err' && ! grep -q 'Exception' '$out' '$err'"
+  kube_api "/apis/batch/v1/namespaces/$KUBE_NAMESPACE/jobs"
+  check "bad aks settings submit nothing: the cluster has no new Job" json "$code==0 and len(d['items'])==$aks_jobs_before"
+  scripts/test-kube.sh cluster-down
+  check "the Kubernetes test cluster stops (scripts/test-kube.sh cluster-down)" bash -c \
+    "! [[ -e '${GANTRY_TEST_KUBE_DIR:-/var/lib/gantry-test-kube}/cluster/pid' ]]"
+fi
+echo "e2e: the aks section took $((SECONDS - aks_started))s"
 
 echo
 echo "e2e: $passed passed, $failed failed"

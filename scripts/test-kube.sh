@@ -8,9 +8,16 @@
 #
 # Usage:
 #   scripts/test-kube.sh up        make nodes gantry-k1 and gantry-k2; idempotent, repairs leftovers
-#   scripts/test-kube.sh down      remove them (the bridge stays while scripts/test-hosts.sh or
-#                                  scripts/test-cluster.sh namespaces use it)
+#   scripts/test-kube.sh down      stop the test cluster process if one runs, remove the nodes (the bridge stays
+#                                  while scripts/test-hosts.sh or scripts/test-cluster.sh namespaces use it)
 #   scripts/test-kube.sh status    print each node's state; exit 0 only when both are up
+#   scripts/test-kube.sh cluster [--node-type SIZE,cpu=N,memory=Q[,gpus=N][,spot]]...
+#                                  after the build (backend-aks's test classes and target/test-cluster.classpath),
+#                                  start KubeTestCluster as a background process on the nodes "up" made, wait until
+#                                  it serves and write its summary $STATE/cluster/cluster.env (KUBE_SERVER,
+#                                  KUBE_NAMESPACE, KUBE_KUBECONFIG for gantry, KUBE_ADMIN_KUBECONFIG, KUBE_NODES);
+#                                  without --node-type its nodes are the conformance kit's
+#   scripts/test-kube.sh cluster-down   stop it (its pods' processes stop with it) and remove its files
 #
 # Layout: node K is namespace gantry-kK at 10.200.0.(150+K)/24 on bridge gantrybr0, through the veth pair gantry-kvK
 # (root side) / eth0 (inside). Pods' DNS names go into /etc/netns/gantry-kK/hosts, which "ip netns exec" bind-mounts
@@ -86,6 +93,8 @@ cmd_up() {
 cmd_down() {
   local k
   require_root_and_tools
+  # A test cluster still running would run its pods in namespaces about to go.
+  cmd_cluster_down
   for k in $(seq 1 "$NODES"); do
     net_remove_namespace "$(ns_name "$k")" "$(veth_name "$k")"
     rm -rf "/etc/netns/$(ns_name "$k")"
@@ -107,11 +116,93 @@ cmd_status() {
   return $all_up
 }
 
+# --- the test cluster as a process ------------------------------------------------------------------------------
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER_DIR="$STATE/cluster"
+CLUSTER_PID="$CLUSTER_DIR/pid"
+CLUSTER_READY_SECONDS=60
+CLUSTER_STOP_SECONDS=30
+
+# The pid of the running test cluster, if one runs (a pid file left by a killed run names no such process).
+cluster_pid() {
+  local pid
+  pid=$(cat "$CLUSTER_PID" 2>/dev/null) || return 1
+  [ -n "$pid" ] && grep -q KubeTestCluster "/proc/$pid/cmdline" 2>/dev/null && echo "$pid"
+}
+
+cmd_cluster() {
+  local classes="$ROOT/backend-aks/target" pid server
+  local classpath_file="$classes/test-cluster.classpath"
+  [ -f "$classpath_file" ] && [ -d "$classes/test-classes" ] \
+    || die "backend-aks's test classes are not built ($classpath_file); build first: ./mvnw -o -B package -DskipTests"
+  cmd_status >/dev/null || die "the node namespaces are not up; run scripts/test-kube.sh up first"
+  if pid=$(cluster_pid); then
+    die "a test cluster already runs (pid $pid, $CLUSTER_DIR); stop it with scripts/test-kube.sh cluster-down"
+  fi
+  rm -rf "$CLUSTER_DIR"
+  mkdir -p "$CLUSTER_DIR/work"
+  : >"$CLUSTER_DIR/cluster.log"
+  # Its own session, so that cluster-down's signal reaches it and nothing of the caller's; no inherited lock or
+  # terminal. The pods' processes are its children: it stops them when it is stopped.
+  setsid java -cp "$classes/test-classes:$classes/classes:$(cat "$classpath_file")" \
+    dev.gantry.backend.aks.testcluster.KubeTestCluster --kubeconfig "$CLUSTER_DIR/kubeconfig" \
+    --admin-kubeconfig "$CLUSTER_DIR/admin-kubeconfig" --namespace gantry-e2e --work "$CLUSTER_DIR/work" "$@" \
+    </dev/null >"$CLUSTER_DIR/cluster.log" 2>&1 9>&- &
+  echo $! >"$CLUSTER_PID"
+  local waited=0
+  until server=$(sed -n 's/^ready \([^ ]*\) .*/\1/p' "$CLUSTER_DIR/cluster.log") && [ -n "$server" ]; do
+    if ! kill -0 "$(cat "$CLUSTER_PID")" 2>/dev/null; then
+      tail -n 20 "$CLUSTER_DIR/cluster.log" >&2
+      rm -rf "$CLUSTER_DIR"
+      die "the test cluster ended before it served (its output above)"
+    fi
+    if [ "$waited" -ge "$CLUSTER_READY_SECONDS" ]; then
+      tail -n 20 "$CLUSTER_DIR/cluster.log" >&2
+      cmd_cluster_down
+      die "the test cluster did not serve within ${CLUSTER_READY_SECONDS}s (its output above)"
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  cat >"$CLUSTER_DIR/cluster.env" <<SUMMARY
+# Written by scripts/test-kube.sh cluster: the Kubernetes test cluster's API server and kubeconfigs.
+KUBE_SERVER="$server"
+KUBE_NAMESPACE="gantry-e2e"
+KUBE_KUBECONFIG="$CLUSTER_DIR/kubeconfig"
+KUBE_ADMIN_KUBECONFIG="$CLUSTER_DIR/admin-kubeconfig"
+KUBE_NODES="$(sed -n 's/^ready .* nodes \(.*\)/\1/p' "$CLUSTER_DIR/cluster.log" | tr ',' ' ')"
+KUBE_LOG="$CLUSTER_DIR/cluster.log"
+SUMMARY
+  grep '^ready ' "$CLUSTER_DIR/cluster.log"
+}
+
+cmd_cluster_down() {
+  local pid waited=0
+  if pid=$(cluster_pid); then
+    kill -TERM "$pid"
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$CLUSTER_STOP_SECONDS" ]; do
+      sleep 1
+      waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "test-kube: the test cluster (pid $pid) did not stop within ${CLUSTER_STOP_SECONDS}s; killing it" >&2
+      kill -KILL "$pid"
+    fi
+  fi
+  rm -rf "$CLUSTER_DIR"
+}
+
 case "${1:-}" in
-  up|down|status) ;;
-  *) echo "usage: $0 up | down | status" >&2; exit 2 ;;
+  up|down|status|cluster|cluster-down) ;;
+  *) echo "usage: $0 up | down | status | cluster [--node-type SPEC]... | cluster-down" >&2; exit 2 ;;
 esac
 [ "$(id -u)" = 0 ] || die "must run as root (it creates network namespaces); run scripts/test-all.sh as root"
+
+# The cluster process runs outside the lock: it lives on after this script, and must not hold the lock while it does.
+case "$1" in
+  cluster) shift; cmd_cluster "$@"; exit ;;
+  cluster-down) cmd_cluster_down; exit ;;
+esac
 
 (
   mkdir -p "$STATE"

@@ -11,11 +11,17 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  *   java -cp TEST_CLASSPATH dev.gantry.backend.aks.testcluster.KubeTestCluster \
  *       --kubeconfig FILE [--admin-kubeconfig FILE] [--namespace NS] [--port PORT] [--work DIR] [--host-network]
+ *       [--node-type SIZE,cpu=N,memory=Q[,gpus=N][,spot]]...
  * </pre>
+ * Without {@code --node-type} its two nodes are the kit's ({@link NodeTemplate#kit}); one {@code --node-type} makes
+ * both nodes of that type, two make one node of each (see {@link NodeTypeOption}).
  * It writes the kubeconfig(s), prints {@code ready SERVER_URL} once the API server listens, and runs until it is
  * stopped (SIGTERM or SIGINT), when it stops every pod's process.
  */
 final class KubeTestClusterMain {
+    /** The node namespaces scripts/test-kube.sh makes. */
+    private static final int NODES = 2;
+
     private KubeTestClusterMain() {
     }
 
@@ -23,6 +29,8 @@ final class KubeTestClusterMain {
         KubeTestCluster.Builder builder = KubeTestCluster.builder();
         Path kubeconfig = null;
         Path adminKubeconfig = null;
+        List<String> nodeTypes = new ArrayList<>();
+        boolean hostNetwork = false;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String option = rest.remove(0);
@@ -32,10 +40,18 @@ final class KubeTestClusterMain {
                 case "--namespace" -> builder.namespace(value(option, rest));
                 case "--port" -> builder.port(port(value(option, rest)));
                 case "--work" -> builder.workDirectory(Path.of(value(option, rest)));
-                case "--host-network" -> builder.hostNetwork();
+                case "--host-network" -> hostNetwork = true;
+                case "--node-type" -> nodeTypes.add(value(option, rest));
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'; allowed: --kubeconfig"
-                        + " FILE, --admin-kubeconfig FILE, --namespace NS, --port PORT, --work DIR, --host-network");
+                        + " FILE, --admin-kubeconfig FILE, --namespace NS, --port PORT, --work DIR, --host-network, "
+                        + NodeTypeOption.SYNTAX);
             }
+        }
+        if (hostNetwork) {
+            builder.hostNetwork();
+        }
+        if (!nodeTypes.isEmpty()) {
+            builder.nodes(nodes(nodeTypes, hostNetwork));
         }
         if (kubeconfig == null) {
             throw new IllegalArgumentException("--kubeconfig FILE is required: where to write the kubeconfig of the"
@@ -55,6 +71,20 @@ final class KubeTestClusterMain {
                 + String.join(",", cluster.nodeNames()));
         System.out.flush();
         stopped.await();
+    }
+
+    /** The two nodes: one of each type, or both of the one type given. */
+    private static List<NodeTemplate> nodes(List<String> nodeTypes, boolean hostNetwork) {
+        if (nodeTypes.size() > NODES) {
+            throw new IllegalArgumentException("--node-type is given " + nodeTypes.size() + " times; the test cluster"
+                    + " has " + NODES + " nodes: give one type for both, or one per node");
+        }
+        List<NodeTemplate> nodes = new ArrayList<>();
+        for (int k = 1; k <= NODES; k++) {
+            NodeSlot slot = hostNetwork ? NodeSlot.host(k) : NodeSlot.kube(k);
+            nodes.add(NodeTypeOption.parse(nodeTypes.get(Math.min(k, nodeTypes.size()) - 1), slot));
+        }
+        return nodes;
     }
 
     private static String value(String option, List<String> rest) {
