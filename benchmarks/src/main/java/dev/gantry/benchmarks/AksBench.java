@@ -113,7 +113,7 @@ final class AksBench implements AutoCloseable {
                 refs.stream().filter(ref -> names.contains(ref.id())).count());
     }
 
-    /** Deletes every Job of the benchmark (their pods, Services and Secrets go with them) and waits until none is left. */
+    /** Deletes the benchmark's Jobs (their pods, Services and Secrets go with them) and waits until none is left. */
     void deleteJobs() throws InterruptedException {
         admin.batch().v1().jobs().inNamespace(cluster.namespace()).withLabel(MANAGED_BY)
                 .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
