@@ -142,7 +142,7 @@ benchmarks_not_built() {
 # figure below target is reported, not failed on: submission rates move with the machine's load.
 # A benchmark that finds its work was not all done (a job missing, a record not listed) exits non-zero and so fails
 # the test command.
-log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store, a 1,000-step run's poll and a 1,000-job matrix's submit"
+log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store, a 1,000-step run's poll, a 1,000-job matrix's submit and the AKS backend's polls and submits on the Kubernetes test cluster"
 if $skip_benchmarks; then
   echo "skipped: GANTRY_SKIP_BENCHMARKS=1"
 elif built_by_this_run "$bench_classpath"; then
@@ -152,6 +152,9 @@ elif built_by_this_run "$bench_classpath"; then
   java -cp "$bench_cp" dev.gantry.benchmarks.StateStoreBenchmark 20000 10000
   java -cp "$bench_cp" dev.gantry.benchmarks.RunPollBenchmark 1000
   java -cp "$bench_cp" dev.gantry.benchmarks.WorkflowSubmitBenchmark 1000
+  # The Kubernetes test cluster in-process, over the node namespaces scripts/test-kube.sh made above.
+  java -cp "$bench_cp" dev.gantry.benchmarks.AksStatusBenchmark 1000
+  java -cp "$bench_cp" dev.gantry.benchmarks.AksSubmitBenchmark 1000
 else
   benchmarks_not_built "the benchmarks module ($bench_classpath)" "$@"
 fi
