@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.Architecture;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.api.GpuSpec;
-import dev.gantry.api.GpuVendor;
 import dev.gantry.api.VmSize;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
@@ -105,7 +103,7 @@ class CatalogRefresherTest {
     }
 
     private static CatalogEntry entry(Catalog catalog, String size) {
-        return catalog.entries().stream().filter(e -> e.size().name().equals(size)).findFirst().orElseThrow();
+        return RefreshedCatalogs.entry(catalog, size);
     }
 
     @Test
@@ -127,26 +125,7 @@ class CatalogRefresherTest {
         assertTrue(catalog.provenance().contains("note: 2 of 5 rows have no on-demand price (unknown)"),
                 catalog.provenanceText());
 
-        CatalogEntry h100 = entry(catalog, H100);
-        assertEquals(new GpuSpec("H100", 8, 80, GpuVendor.NVIDIA), h100.size().gpu().orElseThrow());
-        assertEquals(OptionalDouble.of(98.32), h100.onDemandPerHour());
-        assertEquals(OptionalDouble.of(39.33), h100.spotPerHour());
-        assertTrue(h100.size().rdma());
-
-        CatalogEntry h200 = entry(catalog, "Standard_ND96isr_H200_v5");
-        assertEquals(new GpuSpec("H200", 8, 141, GpuVendor.NVIDIA), h200.size().gpu().orElseThrow());
-        assertEquals(OptionalDouble.empty(), h200.onDemandPerHour(), "no price: unknown");
-
-        assertEquals(Architecture.ARM64, entry(catalog, "Standard_D2pls_v5").size().architecture());
-        assertEquals(Set.of("V1", "V2"), entry(catalog, "Standard_D2s_v5").size().hyperVGenerations());
-        CatalogEntry restricted = entry(catalog, "Standard_NC24ads_A100_v4");
-        assertEquals(Optional.of("NotAvailableForSubscription"), restricted.restriction());
-        assertEquals(80, restricted.size().gpu().orElseThrow().memoryGib());
-
-        Catalog cached = CatalogLoader.cached(cache).orElseThrow();
-        assertEquals(catalog.info(), cached.info());
-        assertEquals(catalog.entries(), cached.entries());
-        assertEquals(catalog.provenance(), cached.provenance());
+        RefreshedCatalogs.assertFixtureSizes(catalog, cache);
     }
 
     @Test
