@@ -115,6 +115,53 @@ class ApiServerTest {
     }
 
     @Test
+    void aWatchFromAResourceVersionBeforeTheCompactionIsToldGoneAndAFreshListsIsNot() throws Exception {
+        gantry.batch().v1().jobs().resource(job("compacted")).create();
+        String old = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
+        cluster.compactHistory();
+        CompletableFuture<WatcherException> closed = new CompletableFuture<>();
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(old).watch(closingWatcher(closed))) {
+            WatcherException cause = closed.get(10, TimeUnit.SECONDS);
+            assertTrue(cause.isHttpGone(), String.valueOf(cause));
+            assertTrue(cause.getMessage().contains("too old resource version: " + old), cause.getMessage());
+        }
+        String fresh = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        CompletableFuture<WatcherException> notClosed = new CompletableFuture<>();
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(fresh).watch(new Watcher<Job>() {
+            @Override
+            public void eventReceived(Action action, Job job) {
+                events.add(action + " " + job.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                notClosed.complete(cause);
+            }
+        })) {
+            gantry.batch().v1().jobs().resource(job("after-compaction")).create();
+            for (String event = events.poll(10, TimeUnit.SECONDS); !"ADDED after-compaction".equals(event);
+                    event = events.poll(10, TimeUnit.SECONDS)) {
+                assertNotNull(event, "the watch from a fresh list sees what is created");
+            }
+            assertFalse(notClosed.isDone(), String.valueOf(notClosed.getNow(null)));
+        }
+    }
+
+    private static Watcher<Job> closingWatcher(CompletableFuture<WatcherException> closed) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Job job) {
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                closed.complete(cause);
+            }
+        };
+    }
+
+    @Test
     void creatingWhatExistsIsAlreadyExistsAndTheUidIsRandom() {
         Job first = gantry.batch().v1().jobs().resource(job("twice")).create();
         KubernetesClientException again = assertThrows(KubernetesClientException.class,
