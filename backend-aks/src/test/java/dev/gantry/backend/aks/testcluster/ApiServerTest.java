@@ -93,16 +93,8 @@ class ApiServerTest {
         String listed = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
         gantry.batch().v1().jobs().withName("gone").delete();
         BlockingQueue<String> events = new LinkedBlockingQueue<>();
-        try (var watch = gantry.batch().v1().jobs().withResourceVersion(listed).watch(new Watcher<Job>() {
-            @Override
-            public void eventReceived(Action action, Job job) {
-                events.add(action + " " + job.getMetadata().getName());
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        })) {
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(listed).watch(
+                recording(events, new CompletableFuture<>()))) {
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (String event = events.poll(5, TimeUnit.SECONDS); event != null;
                     event = events.poll(500, TimeUnit.MILLISECONDS)) {
@@ -120,7 +112,7 @@ class ApiServerTest {
         String old = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
         cluster.compactHistory();
         CompletableFuture<WatcherException> closed = new CompletableFuture<>();
-        try (var watch = gantry.batch().v1().jobs().withResourceVersion(old).watch(closingWatcher(closed))) {
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(old).watch(recording(new LinkedBlockingQueue<>(), closed))) {
             WatcherException cause = closed.get(10, TimeUnit.SECONDS);
             assertTrue(cause.isHttpGone(), String.valueOf(cause));
             assertTrue(cause.getMessage().contains("too old resource version: " + old), cause.getMessage());
@@ -128,17 +120,7 @@ class ApiServerTest {
         String fresh = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
         BlockingQueue<String> events = new LinkedBlockingQueue<>();
         CompletableFuture<WatcherException> notClosed = new CompletableFuture<>();
-        try (var watch = gantry.batch().v1().jobs().withResourceVersion(fresh).watch(new Watcher<Job>() {
-            @Override
-            public void eventReceived(Action action, Job job) {
-                events.add(action + " " + job.getMetadata().getName());
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-                notClosed.complete(cause);
-            }
-        })) {
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(fresh).watch(recording(events, notClosed))) {
             gantry.batch().v1().jobs().resource(job("after-compaction")).create();
             for (String event = events.poll(10, TimeUnit.SECONDS); !"ADDED after-compaction".equals(event);
                     event = events.poll(10, TimeUnit.SECONDS)) {
@@ -148,10 +130,12 @@ class ApiServerTest {
         }
     }
 
-    private static Watcher<Job> closingWatcher(CompletableFuture<WatcherException> closed) {
+    /** A watcher that queues {@code ACTION name} per event and completes {@code closed} when the watch ends. */
+    private static Watcher<Job> recording(BlockingQueue<String> events, CompletableFuture<WatcherException> closed) {
         return new Watcher<>() {
             @Override
             public void eventReceived(Action action, Job job) {
+                events.add(action + " " + job.getMetadata().getName());
             }
 
             @Override
