@@ -35,8 +35,13 @@ class AksKitFixture implements BackendFixture {
     private final Path kubeconfig;
 
     AksKitFixture(KubeTestCluster cluster, Path kubeconfig) {
+        this(cluster, kubeconfig, cluster.serverUrl());
+    }
+
+    /** A fixture whose backends reach the API server at {@code server}, such as a TCP proxy in front of it. */
+    AksKitFixture(KubeTestCluster cluster, Path kubeconfig, String server) {
         this.cluster = cluster;
-        this.kubeconfig = cluster.writeKubeconfig(kubeconfig);
+        this.kubeconfig = cluster.writeKubeconfig(kubeconfig, server);
     }
 
     /** The settings a gantry.yaml's {@code backends.aks} section gives for the test cluster. */

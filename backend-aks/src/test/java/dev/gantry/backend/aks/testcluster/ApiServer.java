@@ -50,6 +50,8 @@ final class ApiServer implements AutoCloseable {
         return thread;
     });
     private HttpServer server;
+    /** Watches from a resourceVersion below this are answered 410 Gone, as after etcd compacted its history. */
+    private volatile long compactedBelow;
 
     ApiServer(ObjectStore store, PodLogs logs, Disruptions disruptions, RequestCounter counter,
             Map<String, Caller> callersByToken) {
@@ -69,6 +71,11 @@ final class ApiServer implements AutoCloseable {
         HttpServerRequestHandler crud = new HttpServerRequestHandler(vertx) {
             @Override
             protected MockResponse onHttpRequest(RecordedRequest request) {
+                ApiRequest api = ApiRequest.parse(request.getMethod(), request.getPath());
+                Optional<Long> expired = expiredWatchVersion(api);
+                if (expired.isPresent()) {
+                    return new MockResponse().withWebSocketUpgrade(new Expired(expired.get(), compactedBelow));
+                }
                 MockResponse response = store.dispatch(request, ApiRequest.parse(request.getMethod(),
                         request.getPath()));
                 WebSocketListener watch = response.getWebSocketListener();
@@ -82,6 +89,40 @@ final class ApiServer implements AutoCloseable {
             throw new IllegalStateException("the test API server could not listen on " + host + ":" + port + ": " + e, e);
         }
         return server.actualPort();
+    }
+
+    /** From now on a watch from a resourceVersion below {@code resourceVersion} is told its history is gone. */
+    void compactBelow(long resourceVersion) {
+        compactedBelow = resourceVersion;
+    }
+
+    private Optional<Long> expiredWatchVersion(ApiRequest api) {
+        if (!api.resourceRequest() || !api.verb().equals("watch")) {
+            return Optional.empty();
+        }
+        return api.parameter("resourceVersion").filter(v -> v.matches("[0-9]+")).map(Long::valueOf)
+                .filter(v -> v > 0 && v < compactedBelow);
+    }
+
+    /**
+     * What the API server sends a watch from a compacted resourceVersion: the watch opens, its one event is an
+     * ERROR with the Status {@code 410 Expired} in kube-apiserver's words, and it closes; the client must list again.
+     */
+    private static final class Expired extends WebSocketListener {
+        private final long asked;
+        private final long oldest;
+
+        Expired(long asked, long oldest) {
+            this.asked = asked;
+            this.oldest = oldest;
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            webSocket.send(Json.write(Json.map("type", "ERROR", "object", Json.read(status(410, "Expired",
+                    "too old resource version: " + asked + " (" + oldest + ")"), Map.class))));
+            webSocket.close(1000, "");
+        }
     }
 
     private void route(HttpServerRequest request, HttpServerRequestHandler crud) {

@@ -93,16 +93,8 @@ class ApiServerTest {
         String listed = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
         gantry.batch().v1().jobs().withName("gone").delete();
         BlockingQueue<String> events = new LinkedBlockingQueue<>();
-        try (var watch = gantry.batch().v1().jobs().withResourceVersion(listed).watch(new Watcher<Job>() {
-            @Override
-            public void eventReceived(Action action, Job job) {
-                events.add(action + " " + job.getMetadata().getName());
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        })) {
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(listed).watch(
+                recording(events, new CompletableFuture<>()))) {
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (String event = events.poll(5, TimeUnit.SECONDS); event != null;
                     event = events.poll(500, TimeUnit.MILLISECONDS)) {
@@ -112,6 +104,45 @@ class ApiServerTest {
             assertFalse(seen.contains("DELETED before"), "deleted before the list: " + seen);
             assertFalse(seen.contains("DELETED kept"), seen.toString());
         }
+    }
+
+    @Test
+    void aWatchFromAResourceVersionBeforeTheCompactionIsToldGoneAndAFreshListsIsNot() throws Exception {
+        gantry.batch().v1().jobs().resource(job("compacted")).create();
+        String old = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
+        cluster.compactHistory();
+        CompletableFuture<WatcherException> closed = new CompletableFuture<>();
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(old).watch(recording(new LinkedBlockingQueue<>(), closed))) {
+            WatcherException cause = closed.get(10, TimeUnit.SECONDS);
+            assertTrue(cause.isHttpGone(), String.valueOf(cause));
+            assertTrue(cause.getMessage().contains("too old resource version: " + old), cause.getMessage());
+        }
+        String fresh = gantry.batch().v1().jobs().list().getMetadata().getResourceVersion();
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        CompletableFuture<WatcherException> notClosed = new CompletableFuture<>();
+        try (var watch = gantry.batch().v1().jobs().withResourceVersion(fresh).watch(recording(events, notClosed))) {
+            gantry.batch().v1().jobs().resource(job("after-compaction")).create();
+            for (String event = events.poll(10, TimeUnit.SECONDS); !"ADDED after-compaction".equals(event);
+                    event = events.poll(10, TimeUnit.SECONDS)) {
+                assertNotNull(event, "the watch from a fresh list sees what is created");
+            }
+            assertFalse(notClosed.isDone(), String.valueOf(notClosed.getNow(null)));
+        }
+    }
+
+    /** A watcher that queues {@code ACTION name} per event and completes {@code closed} when the watch ends. */
+    private static Watcher<Job> recording(BlockingQueue<String> events, CompletableFuture<WatcherException> closed) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Job job) {
+                events.add(action + " " + job.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                closed.complete(cause);
+            }
+        };
     }
 
     @Test

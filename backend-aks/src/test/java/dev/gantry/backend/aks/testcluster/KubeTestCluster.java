@@ -124,7 +124,15 @@ public final class KubeTestCluster implements AutoCloseable {
 
     /** A kubeconfig for {@value #USER}, whose current context is the test cluster and {@link #namespace()}. */
     public String kubeconfig() {
-        return Kubeconfig.render(serverUrl, certificate.certificatePem(), USER, userToken, namespace);
+        return kubeconfig(serverUrl);
+    }
+
+    /**
+     * {@link #kubeconfig()} with another server address, such as a TCP proxy's in front of {@link #serverUrl()}:
+     * {@code https://127.0.0.1:PORT} still verifies, since the certificate names the address and not the port.
+     */
+    public String kubeconfig(String server) {
+        return Kubeconfig.render(server, certificate.certificatePem(), USER, userToken, namespace);
     }
 
     /** A kubeconfig for {@value #ADMIN}. */
@@ -134,9 +142,14 @@ public final class KubeTestCluster implements AutoCloseable {
 
     /** Writes {@link #kubeconfig()} to {@code file} (readable by its owner only: it holds a token). */
     public Path writeKubeconfig(Path file) {
+        return writeKubeconfig(file, serverUrl);
+    }
+
+    /** Writes {@link #kubeconfig(String)} to {@code file}, as {@link #writeKubeconfig(Path)} does. */
+    public Path writeKubeconfig(Path file, String server) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            Files.writeString(file, kubeconfig());
+            Files.writeString(file, kubeconfig(server));
             file.toFile().setReadable(false, false);
             file.toFile().setReadable(true, true);
             return file;
@@ -172,6 +185,15 @@ public final class KubeTestCluster implements AutoCloseable {
     /** Forgets the counts and the refused requests so far. */
     public void resetRequestCount() {
         counter.reset();
+    }
+
+    /**
+     * Compacts the history as etcd does: a watch from any resourceVersion given out until now is answered with an
+     * ERROR event {@code 410 Expired} ("too old resource version"), so a client must list again; watches from a
+     * later resourceVersion (a new list's) go on as before.
+     */
+    public void compactHistory() {
+        apiServer.compactBelow(store.nextResourceVersion());
     }
 
     /** The names of the nodes now in the cluster, sorted. */

@@ -266,6 +266,14 @@ final class ObjectStore {
         return new MockResponse().setResponseCode(200).setBody(written);
     }
 
+    /**
+     * A resourceVersion newer than every object's now (it takes one, as a write would): the point up to which a
+     * test compacts the history, as etcd's compaction does.
+     */
+    synchronized long nextResourceVersion() {
+        return crud.requestResourceVersion();
+    }
+
     /** Removes an object marked for deletion once nothing holds it any more. */
     private void afterWrite(ApiRequest written) {
         if (!written.resourceRequest() || written.name().isEmpty()) {
