@@ -269,6 +269,12 @@ cmd_power_off() {
   require_root_and_tools
   # Cable first, so that the host falls silent as a switched-off machine does (no FIN, no RST), then the rest.
   ip link del "gantry-v$k" 2>/dev/null || true
+  # Its address keeps resolving, to a MAC no port has, so packets to it vanish as they do to a stopped Azure VM
+  # (whose network answers ARP for it): a connect then waits out its timeout. Without this the bridge's ARP for the
+  # address fails after about 3 s and a connect fails at once with "No route to host", earlier or later than the
+  # timeout depending on when the last ARP was.
+  ip neigh replace "$NET.$((10 + k))" lladdr "02:00:0a:c8:00:$(printf '%02x' $((10 + k)))" dev "$TEST_BRIDGE" \
+    nud permanent 2>/dev/null || true
   remove_host "$k"
 }
 

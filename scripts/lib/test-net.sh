@@ -70,7 +70,9 @@ net_ensure_namespace() {
   ip -n "$ns" link set eth0 up
   ip link set "$veth" master "$TEST_BRIDGE"
   ip link set "$veth" up
-  # A namespace rebuilt after power-off has a new MAC; a cached neighbour entry would black-hole it for ~30 s.
+  # A namespace rebuilt after power-off has a new MAC; a cached neighbour entry would black-hole it for ~30 s, and
+  # the permanent one power-off leaves (test-hosts.sh) for good.
+  ip neigh del "$addr" dev "$TEST_BRIDGE" 2>/dev/null || true
   ip neigh flush to "$addr" dev "$TEST_BRIDGE" 2>/dev/null || true
 }
 
