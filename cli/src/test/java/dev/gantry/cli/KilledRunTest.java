@@ -161,19 +161,21 @@ class KilledRunTest {
         for (int kill = 0; kill < KILLS; kill++) {
             long opened = openedCount(log);
             Process run = gantry(log, "run", "soak.yaml");
-            if (kill % 4 == 0) {
-                // Anywhere: often before the run is even opened (start-up, planning).
-                Thread.sleep(200 + random.nextInt(1000));
-            } else if (kill == 1) {
+            if (kill == 0) {
                 // Into the window that matters most: the backend was asked (a job's directory appeared) and the
                 // process has not saved its answer yet. A pass submits a wave in one batch, one remote call, which
-                // random kills rarely hit; this one waits for the first wave's, for as long as the kills after it
-                // would (a longer wait would let the run end before the twentieth kill, and the next start a new run).
+                // random kills rarely hit; the first kill waits for the first wave's, which no earlier process can
+                // have submitted (a later kill could find the first wave made and wait for the second, which comes
+                // only as the first ends, past its deadline). It waits as long as the kills after it would: a longer
+                // wait would let the run end before the twentieth kill, and the next start a new run.
                 long made = jobDirectories(target).size();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (jobDirectories(target).size() == made && System.nanoTime() < deadline && run.isAlive()) {
                     Thread.sleep(2);
                 }
+            } else if (kill % 4 == 0) {
+                // Anywhere: often before the run is even opened (start-up, planning).
+                Thread.sleep(200 + random.nextInt(1000));
             } else {
                 // Once the run is opened, within the time its submissions take.
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
