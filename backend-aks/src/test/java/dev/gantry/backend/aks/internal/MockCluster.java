@@ -203,9 +203,14 @@ final class MockCluster implements AutoCloseable {
         controller.batch().v1().jobs().resource(job).update();
     }
 
+    private static final java.util.concurrent.atomic.AtomicInteger POD_SUFFIXES =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     /** The Job controller's and kubelet's part: a rank's pod in the given phase (exit 0 when it ended). */
     Pod pod(String job, int rank, String phase) {
-        String name = job + "-" + rank + "-" + Long.toHexString(System.nanoTime()).substring(0, 5);
+        // A sequence, as the Job controller's random suffix is unique: the leading digits of nanoTime, used before,
+        // stay the same for about a minute, so two pods of one rank got one name (409 in a test-all run).
+        String name = job + "-" + rank + "-" + String.format("%05x", POD_SUFFIXES.incrementAndGet());
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE)
                 .addToLabels("app.kubernetes.io/managed-by", "gantry").addToLabels("gantry.dev/job", job)
                 .addToAnnotations(PodEnvironment.COMPLETION_INDEX_ANNOTATION, Integer.toString(rank))
