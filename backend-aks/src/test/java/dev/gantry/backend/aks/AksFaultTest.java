@@ -1,21 +1,27 @@
 package dev.gantry.backend.aks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.aks.testcluster.KubeTestCluster;
 import dev.gantry.tck.TckContext;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -112,6 +118,26 @@ class AksFaultTest {
     }
 
     @Test
+    void aWatchToldGoneListsAgainAndMissesNoEnd() throws Exception {
+        Tracked ends = submit("gone-ends", 0);
+        Tracked runs = submit("gone-runs", 0);
+        awaitStates(Map.of(ends.ref, JobState.RUNNING, runs.ref, JobState.RUNNING), START);
+
+        goDown();
+        ends.release();
+        awaitEndedOnServer(ends);
+        assertUnknownWhileDown(List.of(ends.ref, runs.ref), Duration.ofSeconds(2));
+        cluster.compactHistory(); // the watches' resourceVersions are now too old: 410 Gone on reconnecting
+        cluster.resetRequestCount();
+        proxy.pass();
+        long tookMs = awaitStates(Map.of(ends.ref, JobState.SUCCEEDED, runs.ref, JobState.RUNNING), CATCH_UP);
+        Map<String, Long> requests = cluster.requestBreakdown();
+        assertTrue(requests.getOrDefault("list jobs", 0L) >= 1 && requests.getOrDefault("list pods", 0L) >= 1,
+                "relisted after 410 Gone: " + requests);
+        System.out.println("AksFaultTest: statuses right " + tookMs + " ms after 410 Gone; requests " + requests);
+    }
+
+    @Test
     void anApiServerUnreachableForAMinuteLosesNoJob() throws Exception {
         Tracked early = submit("outage-early", 0);
         Tracked late = submit("outage-late", 4);
@@ -133,6 +159,48 @@ class AksFaultTest {
         long tookMs = awaitStates(Map.of(early.ref, JobState.SUCCEEDED, late.ref, JobState.FAILED,
                 runs.ref, JobState.RUNNING), CATCH_UP);
         System.out.println("AksFaultTest: statuses right " + tookMs + " ms after an outage of " + OUTAGE);
+    }
+
+    @Test
+    void aSubmitCutOffBetweenItsJobAndItsSecretConvergesOnRetryToOneJob() throws Exception {
+        String value = "fault-secret-" + UUID.randomUUID();
+        SecretRef secret = SecretRef.parse("env:FAULT_SECRET");
+        context.putSecret(secret, value);
+        Workload workload = Workload.builder("cutoff").phase(Phase.INFERENCE).model(ModelClass.SMALL)
+                .command("sh", "-c", "printf 'token %s\\n' \"$TOKEN\"").secret("TOKEN", secret).build();
+        AksKitFixture fixture = new AksKitFixture(cluster, home.resolve("kube/config"), proxy.httpsUrl());
+        Plan plan = fixture.plan(workload);
+        SubmitOptions options = SubmitOptions.withKey("cutoff-" + UUID.randomUUID());
+
+        // The Secret's create never reaches the API server, however often it is sent: the first submit ends after
+        // its Job, as a process killed between the two requests does.
+        cluster.dropRequests("create", "secrets");
+        assertThrows(GantryException.class, () -> backend.submit(plan, options));
+        try (KubernetesClient admin = new KubernetesClientBuilder().withConfig(cluster.adminConfig()).build()) {
+            List<Job> jobs = admin.batch().v1().jobs().inNamespace(cluster.namespace()).list().getItems();
+            assertEquals(1, jobs.size(), "the first submit made its Job");
+            assertEquals(Boolean.TRUE, jobs.get(0).getSpec().getSuspend(), "suspended, waiting for its Secret");
+            assertTrue(admin.secrets().inNamespace(cluster.namespace()).list().getItems().isEmpty(), "no Secret");
+        }
+
+        cluster.answerAll();
+        try (Backend retry = fixture.create(context)) { // a new process, with the same state directory
+            JobRef ref = retry.submit(plan, options);
+            long deadline = System.nanoTime() + START.toNanos();
+            JobStatus status = retry.status(ref);
+            while (!status.state().isTerminal() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                status = retry.status(ref);
+            }
+            assertEquals(JobState.SUCCEEDED, status.state(), status.toString());
+            StringBuilder output = new StringBuilder();
+            retry.logs(ref, LogOptions.all(), line -> output.append(line.text()).append('\n'));
+            assertEquals("token " + value + "\n", output.toString(), "the retried Job ran with its Secret");
+        }
+        try (KubernetesClient admin = new KubernetesClientBuilder().withConfig(cluster.adminConfig()).build()) {
+            assertEquals(1, admin.batch().v1().jobs().inNamespace(cluster.namespace()).list().getItems().size(),
+                    "exactly one Job");
+        }
     }
 
     /** A job that runs until {@link #release}, then exits with its code. */

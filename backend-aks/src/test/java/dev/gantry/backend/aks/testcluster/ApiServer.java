@@ -1,6 +1,8 @@
 package dev.gantry.backend.aks.testcluster;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
@@ -16,6 +18,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -50,6 +53,8 @@ final class ApiServer implements AutoCloseable {
         return thread;
     });
     private HttpServer server;
+    /** Requests of this verb and resource ({@code verb resource}) are dropped unanswered; empty: none. */
+    private volatile String dropped = "";
     /** Watches from a resourceVersion below this are answered 410 Gone, as after etcd compacted its history. */
     private volatile long compactedBelow;
 
@@ -91,6 +96,11 @@ final class ApiServer implements AutoCloseable {
         return server.actualPort();
     }
 
+    /** From now on requests of this verb on this resource have their connection closed unanswered; blank: none. */
+    void drop(String verb, String resource) {
+        dropped = verb.isEmpty() ? "" : verb + " " + resource;
+    }
+
     /** From now on a watch from a resourceVersion below {@code resourceVersion} is told its history is gone. */
     void compactBelow(long resourceVersion) {
         compactedBelow = resourceVersion;
@@ -119,10 +129,14 @@ final class ApiServer implements AutoCloseable {
 
         @Override
         public void onOpen(WebSocket webSocket, Response response) {
-            webSocket.send(Json.write(Json.map("type", "ERROR", "object", Json.read(status(410, "Expired",
-                    "too old resource version: " + asked + " (" + oldest + ")"), Map.class))));
+            webSocket.send(expiredEvent(asked, oldest));
             webSocket.close(1000, "");
         }
+    }
+
+    private static String expiredEvent(long asked, long oldest) {
+        return Json.write(Json.map("type", "ERROR", "object", Json.read(status(410, "Expired",
+                "too old resource version: " + asked + " (" + oldest + ")"), Map.class)));
     }
 
     private void route(HttpServerRequest request, HttpServerRequestHandler crud) {
@@ -133,6 +147,10 @@ final class ApiServer implements AutoCloseable {
             return;
         }
         counter.record(caller.user(), api);
+        if (!dropped.isEmpty() && dropped.equals(api.verb() + " " + api.resource())) {
+            request.connection().close();
+            return;
+        }
         if (caller.role().isPresent() && !caller.role().get().allows(api)) {
             counter.recordForbidden(caller.user(), api);
             reply(request, 403, caller.role().get().forbiddenStatus(api));
@@ -145,9 +163,40 @@ final class ApiServer implements AutoCloseable {
         } else if (api.resource().equals("pods") && api.subresource().equals("eviction")
                 && api.verb().equals("create")) {
             request.body().onSuccess(body -> streams.execute(() -> evict(request, api, body.toString())));
+        } else if (api.verb().equals("watch") && !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
+            serveStreamedWatch(request, api);
         } else {
             crud.handle(request);
         }
+    }
+
+    /**
+     * A watch over a plain HTTP stream (client-go's and kubectl's form): the same CRUD watch as a WebSocket one,
+     * writing its events as lines, the headers sent at once as kube-apiserver flushes them; a resourceVersion older
+     * than the compacted history gets the one {@code 410 Expired} event and the end of the stream.
+     */
+    private void serveStreamedWatch(HttpServerRequest request, ApiRequest api) {
+        RecordedRequest recorded = new RecordedRequest(request.version().alpnName().toUpperCase(Locale.ROOT),
+                HttpMethod.fromVertx(request.method()), request.uri(),
+                Headers.builder().addAll(request.headers()).build(), new io.fabric8.mockwebserver.http.Buffer());
+        StreamedWatch stream = new StreamedWatch(recorded, request.response());
+        Optional<Long> expired = expiredWatchVersion(api);
+        if (expired.isPresent()) {
+            stream.send(expiredEvent(expired.get(), compactedBelow));
+            stream.close(1000, "");
+            return;
+        }
+        MockResponse response = store.dispatch(recorded, api);
+        WebSocketListener watch = response.getWebSocketListener();
+        if (watch == null) {
+            request.response().setStatusCode(response.code()).putHeader("Content-Type", "application/json")
+                    .end(response.getBody() == null ? "" : response.getBody().readUtf8());
+            return;
+        }
+        request.response().writeHead();
+        stream.onClosed(() -> streams.execute(() -> watch.onClosed(stream, 1000, "")));
+        watch.onOpen(stream, response);
+        store.deletedSince(recorded.getPath()).forEach(stream::send);
     }
 
     /**

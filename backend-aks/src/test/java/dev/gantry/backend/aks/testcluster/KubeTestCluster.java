@@ -196,6 +196,20 @@ public final class KubeTestCluster implements AutoCloseable {
         apiServer.compactBelow(store.nextResourceVersion());
     }
 
+    /**
+     * From now on, until {@link #answerAll}, every request of this verb on this resource (for example {@code create}
+     * {@code secrets}) has its connection closed unanswered and unapplied, as when the client's process dies after
+     * sending it or the network drops it on the way.
+     */
+    public void dropRequests(String verb, String resource) {
+        apiServer.drop(verb, resource);
+    }
+
+    /** Requests that {@link #dropRequests} named are answered again. */
+    public void answerAll() {
+        apiServer.drop("", "");
+    }
+
     /** The names of the nodes now in the cluster, sorted. */
     public List<String> nodeNames() {
         return nodes.names();

@@ -19,7 +19,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * The Jobs and pods Gantry made in the namespace, as two shared informers keep them: one LIST per kind (pages of
  * 500) when they start, then one watch each; a dropped watch reconnects and a {@code 410 Gone} relists, by the
- * client. Started by the first status call and stopped by {@link #close}.
+ * client. The cache answers only while both watches have a stream open ({@link
+ * dev.gantry.backend.aks.internal.kube.WatchStreams}): between a stream's end and its successor's start, what it holds
+ * may be stale. Started by the first status call and stopped by {@link #close}.
  */
 final class ClusterCache implements AutoCloseable {
     static final long PAGE = 500;
@@ -76,7 +78,9 @@ final class ClusterCache implements AutoCloseable {
             return Optional.of("the Jobs and pods of namespace " + connection.namespace() + " are still being "
                     + "listed");
         }
-        if (!jobs.isWatching() || !pods.isWatching()) {
+        String namespacePath = "/namespaces/" + connection.namespace() + "/";
+        if (!connection.watchStreams().open("/apis/batch/v1" + namespacePath + "jobs")
+                || !connection.watchStreams().open("/api/v1" + namespacePath + "pods")) {
             return Optional.of("the watch on namespace " + connection.namespace() + " is reconnecting to "
                     + connection.address());
         }
