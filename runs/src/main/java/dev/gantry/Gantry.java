@@ -182,7 +182,8 @@ public final class Gantry implements AutoCloseable {
 
     /**
      * The same with the command line's overrides. The plan carries what its nodes run at boot
-     * ({@link Plan#boot()}: Gantry's cloud-init config for the image and the Batch node agent that fits it).
+     * ({@link Plan#boot()}: Gantry's cloud-init config for the image, the Batch node agent that fits it and the
+     * start-task script).
      */
     public Plan plan(Workload workload, PlanOverrides overrides) {
         return planner.plan(workload, overrides);
