@@ -49,6 +49,9 @@ class BootScriptTest {
             "|>%@", " leading and trailing ", "", "--marker", "${HOME}", "'\"'\"'", "'", "''", "\\'", "*", "~",
             "a\\", "GANTRY_BOOT_PROGRAM_END", "\nGANTRY_BOOT_PROGRAM_END\n", "EOF");
 
+    private static final String HOSTILE_VARIABLE = "v=$(reboot);`x`\n\"q\" 'r' ☃";
+    private static final String HOSTILE_MARKER = "/var/lib/gantry/ready \"$(x)\" '$(y)' ☃.json";
+
     private final BootScript bootScript = new BootScript(ImageCatalog.builtIn());
 
     private static Plan plan(Workload workload, VmSize size, VmImage image) {
@@ -229,17 +232,9 @@ class BootScriptTest {
 
     @Test
     void hostileValuesArriveVerbatim() throws IOException {
-        List<String> hostile = HOSTILE;
-        List<String> command = new ArrayList<>(List.of("printf"));
-        command.addAll(hostile);
-        BootOptions options = BootOptions.builder()
-                .userCommand(command)
-                .environment("WEIRD", "v=$(reboot);`x`\n\"q\" 'r' ☃")
-                .markerPath("/var/lib/gantry/ready \"$(x)\" ☃.json")
-                .build();
         Plan plan = plan(Fixtures.workload(), Fixtures.D4S_V5, ImageCatalog.DSVM_GEN2);
 
-        JsonNode doc = YAML.readTree(bootScript.cloudConfig(plan, options));
+        JsonNode doc = YAML.readTree(bootScript.cloudConfig(plan, hostileOptions()));
 
         List<String> user = null;
         for (JsonNode entry : doc.get("runcmd")) {
@@ -248,34 +243,36 @@ class BootScriptTest {
                 user = argv;
             }
         }
-        List<String> expected = new ArrayList<>(List.of(STEP, "user-command-1",
-                Integer.toString(BootScript.USER_COMMAND_TIMEOUT_SECONDS), "env",
-                "WEIRD=v=$(reboot);`x`\n\"q\" 'r' ☃", "printf"));
-        expected.addAll(hostile);
-        assertEquals(expected, user);
+        assertEquals(hostileUserStep(), user);
         List<String> check = argv(doc.get("runcmd").get(doc.get("runcmd").size() - 1));
-        assertEquals("/var/lib/gantry/ready \"$(x)\" ☃.json", check.get(check.indexOf("--marker") + 1));
+        assertEquals(HOSTILE_MARKER, check.get(check.indexOf("--marker") + 1));
     }
 
     @Test
     void hostileValuesArriveVerbatimThroughTheShellForm(@TempDir Path dir) throws Exception {
+        List<List<String>> ran = runWithCommandsPrinted(bootScript.shellScript(
+                plan(Fixtures.workload(), Fixtures.D4S_V5, ImageCatalog.DSVM_GEN2), hostileOptions()), dir);
+
+        assertTrue(ran.contains(hostileUserStep()), ran.toString());
+        List<String> check = ran.get(ran.size() - 1);
+        assertEquals(HOSTILE_MARKER, check.get(check.indexOf("--marker") + 1));
+    }
+
+    /** A user command that prints every hostile value, with a hostile boot variable and marker path. */
+    private static BootOptions hostileOptions() {
         List<String> command = new ArrayList<>(List.of("printf"));
         command.addAll(HOSTILE);
-        BootOptions options = BootOptions.builder()
-                .userCommand(command)
-                .environment("WEIRD", "v=$(reboot);`x`\n\"q\" 'r' ☃")
-                .markerPath("/var/lib/gantry/ready '$(x)' ☃.json")
-                .build();
-        List<List<String>> ran = runWithCommandsPrinted(bootScript.shellScript(
-                plan(Fixtures.workload(), Fixtures.D4S_V5, ImageCatalog.DSVM_GEN2), options), dir);
+        return BootOptions.builder().userCommand(command).environment("WEIRD", HOSTILE_VARIABLE)
+                .markerPath(HOSTILE_MARKER).build();
+    }
 
+    /** The step {@link #hostileOptions()}' user command must arrive as, element by element. */
+    private static List<String> hostileUserStep() {
         List<String> expected = new ArrayList<>(List.of(STEP, "user-command-1",
-                Integer.toString(BootScript.USER_COMMAND_TIMEOUT_SECONDS), "env",
-                "WEIRD=v=$(reboot);`x`\n\"q\" 'r' ☃", "printf"));
+                Integer.toString(BootScript.USER_COMMAND_TIMEOUT_SECONDS), "env", "WEIRD=" + HOSTILE_VARIABLE,
+                "printf"));
         expected.addAll(HOSTILE);
-        assertTrue(ran.contains(expected), ran.toString());
-        List<String> check = ran.get(ran.size() - 1);
-        assertEquals("/var/lib/gantry/ready '$(x)' ☃.json", check.get(check.indexOf("--marker") + 1));
+        return expected;
     }
 
     @Test
