@@ -55,7 +55,7 @@ public record IdleResource(String kind, String id, Optional<String> location, St
         return kind.equals(other.kind) && id.equals(other.id) && location.equals(other.location);
     }
 
-    /** The resource as messages name it: {@code pool gantry-d4-abc (account eastus1)}. */
+    /** The resource as messages name it: {@code pool gantry-d4-abc (acct-eastus)}, the location in brackets. */
     public String describe() {
         return kind + " " + id + location.map(value -> " (" + value + ")").orElse("");
     }
