@@ -9,6 +9,7 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.HostReport;
+import dev.gantry.api.backend.IdleResource;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
 import dev.gantry.azure.arm.ArmConnector;
@@ -182,7 +183,8 @@ public final class Gantry implements AutoCloseable {
 
     /**
      * The same with the command line's overrides. The plan carries what its nodes run at boot
-     * ({@link Plan#boot()}: Gantry's cloud-init config for the image and the Batch node agent that fits it).
+     * ({@link Plan#boot()}: Gantry's cloud-init config for the image, the Batch node agent that fits it and the
+     * start-task script).
      */
     public Plan plan(Workload workload, PlanOverrides overrides) {
         return planner.plan(workload, overrides);
@@ -280,6 +282,25 @@ public final class Gantry implements AutoCloseable {
      */
     public List<HostReport> doctor(Optional<Plan> plan) {
         return backend(config().backend()).doctor(plan);
+    }
+
+    /**
+     * What a backend created that is idle and costs money, or holds quota, until it is released ({@code gantry gc}):
+     * pools with no work for their idle timeout, preempted nodes. {@code backend} names the backend; empty asks the
+     * configured one. Looks and changes nothing; a backend without such resources reports none.
+     */
+    public List<IdleResource> idleResources(Optional<String> backend) {
+        return backend(backend.orElse(backendName())).idleResources();
+    }
+
+    /**
+     * Releases one resource {@link #idleResources} reported, on the same backend, after the backend has checked again
+     * that nothing uses it.
+     *
+     * @return true when it was released or already gone; false when it was in use again and was kept
+     */
+    public boolean release(Optional<String> backend, IdleResource resource) {
+        return backend(backend.orElse(backendName())).release(Objects.requireNonNull(resource, "resource"));
     }
 
     /** Waits until the job ends or the timeout passes, and returns its latest record. */

@@ -30,6 +30,10 @@ class GantryPlanTest {
             assertTrue(cloudConfig.contains("gantry-boot-check"), "the prerequisites check runs at boot");
             assertEquals(Optional.of("batch.node.ubuntu 22.04"), plan.boot().batchNodeAgentSku(),
                     "the plan's image is " + plan.image().id());
+            String startTask = plan.boot().shellScript().orElseThrow();
+            assertTrue(startTask.startsWith("#!/bin/sh\n"), startTask);
+            assertTrue(startTask.contains("exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check'"),
+                    "the start task ends with the prerequisites check: " + startTask);
         }
     }
 }

@@ -12,13 +12,23 @@ import java.util.Optional;
  *     the user's boot commands, checks prerequisites); it never holds secrets
  * @param batchNodeAgentSku the Azure Batch node agent SKU id that fits the image (e.g.
  *     {@code batch.node.ubuntu 22.04}), for pools
+ * @param shellScript the same boot steps as a POSIX {@code #!/bin/sh} script, for a platform that runs a script
+ *     rather than cloud-init and provides the container runtime itself: an Azure Batch pool's start task runs it
+ *     elevated, once per node. It leaves installing the container runtime and pulling images to Batch, exits non-zero
+ *     when the node fails its checks, and never holds secrets (SPI v2)
  */
-public record NodeBoot(Optional<String> cloudConfig, Optional<String> batchNodeAgentSku) {
-    private static final NodeBoot NONE = new NodeBoot(Optional.empty(), Optional.empty());
+public record NodeBoot(Optional<String> cloudConfig, Optional<String> batchNodeAgentSku, Optional<String> shellScript) {
+    private static final NodeBoot NONE = new NodeBoot(Optional.empty(), Optional.empty(), Optional.empty());
 
     public NodeBoot {
         Objects.requireNonNull(cloudConfig, "cloudConfig");
         Objects.requireNonNull(batchNodeAgentSku, "batchNodeAgentSku");
+        Objects.requireNonNull(shellScript, "shellScript");
+    }
+
+    /** Boot instructions without the shell form (the SPI v1 form). */
+    public NodeBoot(Optional<String> cloudConfig, Optional<String> batchNodeAgentSku) {
+        this(cloudConfig, batchNodeAgentSku, Optional.empty());
     }
 
     /** Nothing to run at boot: hosts Gantry does not create, or a plan built directly without one. */

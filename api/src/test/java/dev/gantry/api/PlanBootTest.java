@@ -27,4 +27,13 @@ class PlanBootTest {
         assertEquals(NodeBoot.none(), v1.boot());
         assertEquals(plan, v1.withBoot(boot));
     }
+
+    @Test
+    void theV1NodeBootHasNoShellScript() {
+        NodeBoot v1 = new NodeBoot(Optional.of("#cloud-config\n"), Optional.of("batch.node.ubuntu 22.04"));
+        assertEquals(Optional.empty(), v1.shellScript());
+        assertEquals(new NodeBoot(Optional.empty(), Optional.empty(), Optional.empty()), NodeBoot.none());
+        NodeBoot v2 = new NodeBoot(v1.cloudConfig(), v1.batchNodeAgentSku(), Optional.of("#!/bin/sh\n"));
+        assertEquals(Optional.of("#!/bin/sh\n"), v2.shellScript());
+    }
 }

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.TestInstance;
  * ({@link CapabilityCases}), arguments and environment ({@link ArgumentAndEnvironmentCases}), logs
  * ({@link LogCases}), lifecycle and cancel ({@link LifecycleCases}), status ({@link StatusCases}), idempotency and
  * restarts ({@link IdempotencyAndRestartCases}), evictions ({@link EvictionCases}), several nodes
- * ({@link SeveralNodeCases}), containers ({@link ContainerCases}) and dependencies ({@link DependencyCases}). All of
- * them share the one backend instance; the restart cases create more over the same configuration and state.
+ * ({@link SeveralNodeCases}), containers ({@link ContainerCases}), dependencies ({@link DependencyCases}) and idle
+ * resources ({@link IdleResourceCases}). All of them share the one backend instance; the restart cases create more
+ * over the same configuration and state.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class BackendConformanceTest {
@@ -126,6 +127,13 @@ public abstract class BackendConformanceTest {
     @Nested
     class Dependencies extends DependencyCases {
         Dependencies() {
+            super(BackendConformanceTest.this.kit);
+        }
+    }
+
+    @Nested
+    class IdleResources extends IdleResourceCases {
+        IdleResources() {
             super(BackendConformanceTest.this.kit);
         }
     }

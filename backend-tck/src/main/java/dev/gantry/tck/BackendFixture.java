@@ -108,6 +108,17 @@ public interface BackendFixture {
         return 1;
     }
 
+    /**
+     * Leaves something idle that costs money, the way this environment makes one (for a pool-creating backend: runs a
+     * short job, so that its pool is idle once the fixture's short idle timeout has passed), for the idle-resource
+     * case, which then waits up to {@link #timeout()} for {@link Backend#idleResources()} to report it and releases
+     * it. Returns false, the default, when the backend holds no such resources: the case then checks that it reports
+     * none.
+     */
+    default boolean leaveIdleResource(Backend backend, TckContext context) throws Exception {
+        return false;
+    }
+
     /** The plan for a workload in this environment; by default a one-node plan on a small CPU size. */
     default Plan plan(Workload workload) {
         return Plan.builder(workload, smallCpuSize()).build();

@@ -25,7 +25,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Evidence that the restart cases can fail: the whole kit runs against a backend that keeps its jobs as it should,
- * one that keeps them in memory (JOB_NOT_FOUND after a restart) and one whose close() stops them. The first passes
+ * one that keeps them in memory (JOB_NOT_FOUND after a restart) and one whose close() stops them; and that the
+ * idle-resource case can: against one whose release keeps what it says it released. The first passes
  * every case; each flawed one fails exactly the restart cases its flaw breaks and passes all the others.
  */
 class KitCatchesBackendsThatLoseJobsTest {
@@ -71,6 +72,17 @@ class KitCatchesBackendsThatLoseJobsTest {
                 .contains("must leave it running"), outcome.failed::toString);
         assertEquals(SKIPPED_BY_CAPABILITY, outcome.skipped);
         assertEquals(without(allCases(), SKIPPED_BY_CAPABILITY, broken), outcome.succeeded);
+    }
+
+    @Test
+    void aBackendWhoseReleaseKeepsTheResourceFailsTheIdleResourceCaseAndNoOther() {
+        Outcome outcome = run(LocalProcessKit.KeepsReleasedResources.class);
+        assertEquals(Set.of("anIdleResourceLeavesTheListOnceReleased"), outcome.failed.keySet(),
+                () -> "failures: " + outcome.failed);
+        assertTrue(outcome.failed.get("anIdleResourceLeavesTheListOnceReleased")
+                .contains("was released but is still reported idle"), outcome.failed::toString);
+        assertEquals(SKIPPED_BY_CAPABILITY, outcome.skipped);
+        assertEquals(without(allCases(), SKIPPED_BY_CAPABILITY, outcome.failed.keySet()), outcome.succeeded);
     }
 
     /** Every case of the kit: the test methods of the groups its nested classes run. */

@@ -8,6 +8,7 @@ import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.Eviction;
+import dev.gantry.api.backend.IdleResource;
 import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
@@ -34,6 +35,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * A test backend that runs each job as a process of this JVM and keeps its job table in a {@link JobTable} object.
@@ -49,13 +51,17 @@ final class LocalProcessBackend implements Backend {
         /** Its table lives in the instance, as a plugin that keeps its jobs in memory: a restart forgets them. */
         FORGETS_JOBS_ON_RESTART,
         /** Its table is kept, but close() cancels the jobs it submitted, as a plugin that tidies up too much. */
-        STOPS_JOBS_ON_CLOSE
+        STOPS_JOBS_ON_CLOSE,
+        /** Its release of an idle resource says yes and keeps it, as a plugin whose delete never reaches the service. */
+        KEEPS_RELEASED_RESOURCES
     }
 
     /** Every process any instance started, so that the test can end what a flawed backend left running. */
     private static final Set<Process> STARTED = ConcurrentHashMap.newKeySet();
     /** The tables that outlive an instance, one per state directory: what a real backend writes there. */
     private static final Map<Path, JobTable> KEPT = new ConcurrentHashMap<>();
+
+    private static final String SCRATCH = "scratch";
 
     private final BackendContext context;
     private final Flaw flaw;
@@ -176,6 +182,44 @@ final class LocalProcessBackend implements Backend {
     @Override
     public void cancel(JobRef ref) {
         job(ref).stop(JobState.CANCELLED, Optional.empty());
+    }
+
+    /** Leaves a scratch directory idle: what a pool left without work is to a backend that creates pools. */
+    void leaveIdleScratch() {
+        try {
+            Files.createDirectories(idleScratch().resolve("scratch-" + UUID.randomUUID()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public List<IdleResource> idleResources() {
+        try (Stream<Path> dirs = Files.list(Files.createDirectories(idleScratch()))) {
+            return dirs.sorted().map(dir -> IdleResource.of(SCRATCH, dir.getFileName().toString(),
+                    "left without work by the kit")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public boolean release(IdleResource resource) {
+        if (!resource.kind().equals(SCRATCH) || resource.id().contains("/")) {
+            return Backend.super.release(resource);
+        }
+        if (flaw != Flaw.KEEPS_RELEASED_RESOURCES) {
+            try {
+                Files.deleteIfExists(idleScratch().resolve(resource.id()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return true;
+    }
+
+    private Path idleScratch() {
+        return context.stateDirectory().resolve("idle");
     }
 
     /** Evicts the job: it is killed and ends PREEMPTED. */

@@ -26,6 +26,12 @@ abstract class LocalProcessKit extends BackendConformanceTest {
             public void evict(Backend backend, JobRef job) {
                 ((LocalProcessBackend) backend).preempt(job);
             }
+
+            @Override
+            public boolean leaveIdleResource(Backend backend, TckContext context) {
+                ((LocalProcessBackend) backend).leaveIdleScratch();
+                return true;
+            }
         };
     }
 
@@ -44,6 +50,12 @@ abstract class LocalProcessKit extends BackendConformanceTest {
     static final class StopsJobsOnClose extends LocalProcessKit {
         StopsJobsOnClose() {
             super(LocalProcessBackend.Flaw.STOPS_JOBS_ON_CLOSE);
+        }
+    }
+
+    static final class KeepsReleasedResources extends LocalProcessKit {
+        KeepsReleasedResources() {
+            super(LocalProcessBackend.Flaw.KEEPS_RELEASED_RESOURCES);
         }
     }
 }

@@ -53,6 +53,7 @@ final class CliReference {
             Map.entry("gantry vm list", List.of("gantry vm list --output json")),
             Map.entry("gantry vm down", List.of("gantry vm down --all")),
             Map.entry("gantry doctor", List.of("gantry doctor examples/quickstart.yaml")),
+            Map.entry("gantry gc", List.of("gantry gc --backend batch --dry-run", "gantry gc --backend batch")),
             Map.entry("gantry version", List.of("gantry version")),
             Map.entry("gantry completion", List.of("source <(gantry completion bash)")));
 

@@ -92,6 +92,7 @@ final class CommandTree {
         commands.put("catalog", CatalogCommand.class);
         commands.put("vm", VmCommand.class);
         commands.put("doctor", DoctorCommand.class);
+        commands.put("gc", GcCommand.class);
         commands.put("version", VersionCommand.class);
         commands.put("completion", CompletionCommand.class);
         commands.put("__complete", CompleteCommand.class);

@@ -18,10 +18,17 @@ import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.testing.GoldenFiles;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +38,19 @@ class BootScriptTest {
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final String STEP = BootScript.LIB_DIR + "/gantry-step";
     private static final String CHECK = BootScript.LIB_DIR + "/gantry-boot-check";
+
+    /** Steps the shell form leaves to the platform (Batch installs the runtime, wires GPUs and pulls images). */
+    private static final Set<String> PLATFORM_STEPS = Set.of("container-runtime", "nvidia-container-runtime",
+            "pull-image");
+    private static final List<String> HOSTILE = List.of(
+            "it's", "say \"hi\"", "$(touch /tmp/pwned)", "`id`", "a;b && c || d", "line1\nline2", "cr\rlf",
+            "tab\there", "back\\slash", "naïve ☃ 🚀 日本語", "nel\u0085ls\u2028ps\u2029", "bom\uFEFF",
+            "bell\u0007esc\u001b", "# not a comment", "key: value", "- item", "{a: [b]}", "&anchor *alias !tag",
+            "|>%@", " leading and trailing ", "", "--marker", "${HOME}", "'\"'\"'", "'", "''", "\\'", "*", "~",
+            "a\\", "GANTRY_BOOT_PROGRAM_END", "\nGANTRY_BOOT_PROGRAM_END\n", "EOF");
+
+    private static final String HOSTILE_VARIABLE = "v=$(reboot);`x`\n\"q\" 'r' ☃";
+    private static final String HOSTILE_MARKER = "/var/lib/gantry/ready \"$(x)\" '$(y)' ☃.json";
 
     private final BootScript bootScript = new BootScript(ImageCatalog.builtIn());
 
@@ -68,6 +88,77 @@ class BootScriptTest {
     @MethodSource("goldens")
     void matchesGoldenFile(String name, Plan plan, BootOptions options) {
         GOLDEN.assertMatches(name + ".yaml", bootScript.cloudConfig(plan, options));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goldens")
+    void shellFormMatchesGoldenFile(String name, Plan plan, BootOptions options) {
+        GOLDEN.assertMatches(name + ".sh", bootScript.shellScript(plan, options));
+    }
+
+    /**
+     * Runs each shell form under /bin/sh with its commands printed instead of run: it writes Gantry's programs byte
+     * for byte and runs exactly the cloud-config's commands, less the steps that install the container runtime, wire
+     * GPUs into it and pull the image, which the platform does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goldens")
+    void shellFormRunsTheCloudConfigsStepsLessTheRuntimeOnes(String name, Plan plan, BootOptions options,
+            @TempDir Path dir) throws Exception {
+        JsonNode doc = YAML.readTree(bootScript.cloudConfig(plan, options));
+        List<List<String>> expected = new ArrayList<>();
+        for (JsonNode entry : doc.get("runcmd")) {
+            List<String> argv = argv(entry);
+            if (!(argv.get(0).equals(STEP) && PLATFORM_STEPS.contains(argv.get(1)))) {
+                expected.add(argv);
+            }
+        }
+
+        List<List<String>> ran = runWithCommandsPrinted(bootScript.shellScript(plan, options), dir);
+
+        assertEquals(expected, ran);
+        for (JsonNode file : doc.get("write_files")) {
+            String program = file.get("path").asText().substring(BootScript.LIB_DIR.length() + 1);
+            Path written = dir.resolve(program);
+            if (Files.exists(written) || !isRuntimeProgram(program)) {
+                assertEquals(BootScript.resource(program), Files.readString(written, StandardCharsets.UTF_8),
+                        program + " must reach the node byte for byte");
+                assertTrue(Files.isExecutable(written), program + " must be executable");
+            }
+        }
+    }
+
+    @Test
+    void shellFormLeavesTheRuntimeAndThePullToThePlatformAndChecksDockerOnlyForAContainer() throws Exception {
+        Plan container = plan(Fixtures.workload().toBuilder().container("nvcr.io/nvidia/pytorch:24.05-py3").build(),
+                Fixtures.NC24ADS_A100_V4, ImageCatalog.UBUNTU_ARM64);
+        Plan bare = plan(Workload.builder("bare").phase(dev.gantry.api.Phase.TRAINING)
+                .model(dev.gantry.api.ModelClass.SMALL).command("true").build(), Fixtures.D4S_V5, ImageCatalog.DSVM_GEN2);
+
+        String withContainer = bootScript.shellScript(container, BootOptions.builder()
+                .containerRuntime(BootOptions.ContainerRuntime.PODMAN).build());
+        String withoutContainer = bootScript.shellScript(bare, BootOptions.defaults());
+
+        for (String step : PLATFORM_STEPS) {
+            assertFalse(withContainer.contains("'" + step + "'"), step + " is the platform's: " + withContainer);
+        }
+        assertFalse(withContainer.contains("install-container-runtime"), withContainer);
+        assertTrue(withContainer.endsWith("'--runtime' 'docker' '--role' 'plain'\n"), withContainer);
+        assertTrue(withoutContainer.endsWith("'--runtime' 'none' '--role' 'plain'\n"), withoutContainer);
+    }
+
+    @Test
+    void shellFormRefusesTheDcgmExporterWhereThePlatformGivesNoContainerRuntime() {
+        Plan bare = plan(Workload.builder("bare").phase(dev.gantry.api.Phase.TRAINING)
+                .model(dev.gantry.api.ModelClass.SMALL).command("true").build(), Fixtures.NC24ADS_A100_V4,
+                ImageCatalog.DSVM_GEN2);
+        BootOptions options = BootOptions.builder().monitoring(BootOptions.MonitoringAgent.DCGM_EXPORTER).build();
+
+        GantryException e = assertThrows(GantryException.class, () -> bootScript.shellScript(bare, options));
+
+        assertEquals("boot.monitoring", e.problems().get(0).path());
+        assertTrue(e.getMessage().contains("give the workload a container image or remove dcgm_exporter"),
+                e.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -141,21 +232,9 @@ class BootScriptTest {
 
     @Test
     void hostileValuesArriveVerbatim() throws IOException {
-        List<String> hostile = List.of(
-                "it's", "say \"hi\"", "$(touch /tmp/pwned)", "`id`", "a;b && c || d", "line1\nline2", "cr\rlf",
-                "tab\there", "back\\slash", "naïve ☃ 🚀 日本語", "nel\u0085ls\u2028ps\u2029", "bom\uFEFF",
-                "bell\u0007esc\u001b", "# not a comment", "key: value", "- item", "{a: [b]}", "&anchor *alias !tag",
-                "|>%@", " leading and trailing ", "", "--marker", "${HOME}", "'\"'\"'");
-        List<String> command = new ArrayList<>(List.of("printf"));
-        command.addAll(hostile);
-        BootOptions options = BootOptions.builder()
-                .userCommand(command)
-                .environment("WEIRD", "v=$(reboot);`x`\n\"q\" 'r' ☃")
-                .markerPath("/var/lib/gantry/ready \"$(x)\" ☃.json")
-                .build();
         Plan plan = plan(Fixtures.workload(), Fixtures.D4S_V5, ImageCatalog.DSVM_GEN2);
 
-        JsonNode doc = YAML.readTree(bootScript.cloudConfig(plan, options));
+        JsonNode doc = YAML.readTree(bootScript.cloudConfig(plan, hostileOptions()));
 
         List<String> user = null;
         for (JsonNode entry : doc.get("runcmd")) {
@@ -164,13 +243,36 @@ class BootScriptTest {
                 user = argv;
             }
         }
-        List<String> expected = new ArrayList<>(List.of(STEP, "user-command-1",
-                Integer.toString(BootScript.USER_COMMAND_TIMEOUT_SECONDS), "env",
-                "WEIRD=v=$(reboot);`x`\n\"q\" 'r' ☃", "printf"));
-        expected.addAll(hostile);
-        assertEquals(expected, user);
+        assertEquals(hostileUserStep(), user);
         List<String> check = argv(doc.get("runcmd").get(doc.get("runcmd").size() - 1));
-        assertEquals("/var/lib/gantry/ready \"$(x)\" ☃.json", check.get(check.indexOf("--marker") + 1));
+        assertEquals(HOSTILE_MARKER, check.get(check.indexOf("--marker") + 1));
+    }
+
+    @Test
+    void hostileValuesArriveVerbatimThroughTheShellForm(@TempDir Path dir) throws Exception {
+        List<List<String>> ran = runWithCommandsPrinted(bootScript.shellScript(
+                plan(Fixtures.workload(), Fixtures.D4S_V5, ImageCatalog.DSVM_GEN2), hostileOptions()), dir);
+
+        assertTrue(ran.contains(hostileUserStep()), ran.toString());
+        List<String> check = ran.get(ran.size() - 1);
+        assertEquals(HOSTILE_MARKER, check.get(check.indexOf("--marker") + 1));
+    }
+
+    /** A user command that prints every hostile value, with a hostile boot variable and marker path. */
+    private static BootOptions hostileOptions() {
+        List<String> command = new ArrayList<>(List.of("printf"));
+        command.addAll(HOSTILE);
+        return BootOptions.builder().userCommand(command).environment("WEIRD", HOSTILE_VARIABLE)
+                .markerPath(HOSTILE_MARKER).build();
+    }
+
+    /** The step {@link #hostileOptions()}' user command must arrive as, element by element. */
+    private static List<String> hostileUserStep() {
+        List<String> expected = new ArrayList<>(List.of(STEP, "user-command-1",
+                Integer.toString(BootScript.USER_COMMAND_TIMEOUT_SECONDS), "env", "WEIRD=" + HOSTILE_VARIABLE,
+                "printf"));
+        expected.addAll(HOSTILE);
+        return expected;
     }
 
     @Test
@@ -255,6 +357,39 @@ class BootScriptTest {
                 () -> BootOptions.builder().markerPath("/var/lib/../../etc/passwd").build());
 
         assertTrue(e.getMessage().contains("'/var/lib/../../etc/passwd'"), e.getMessage());
+    }
+
+    private static boolean isRuntimeProgram(String program) {
+        return program.equals("install-container-runtime") || program.equals("configure-nvidia-runtime");
+    }
+
+    /**
+     * Runs a shell form under /bin/sh with Gantry's programs written under {@code dir} and every command it would run
+     * printed instead (its argument count, then each argument, NUL-terminated): the commands as the shell parsed them.
+     */
+    private static List<List<String>> runWithCommandsPrinted(String script, Path dir) throws Exception {
+        String redirected = script
+                .replace("\nmkdir -p '" + BootScript.LIB_DIR + "'", "\nmkdir -p '" + dir + "'")
+                .replace("\ncat >'" + BootScript.LIB_DIR + "/", "\ncat >'" + dir + "/")
+                .replace("\nchmod 0755 '" + BootScript.LIB_DIR + "/", "\nchmod 0755 '" + dir + "/")
+                .replace("\n'" + BootScript.LIB_DIR + "/", "\nprinted '" + BootScript.LIB_DIR + "/")
+                .replace("\nexec '" + BootScript.LIB_DIR + "/", "\nprinted '" + BootScript.LIB_DIR + "/");
+        Path file = dir.resolve("boot.sh");
+        Files.writeString(file, "printed() { printf '%s\\0' \"$#\" \"$@\"; }\n" + redirected, StandardCharsets.UTF_8);
+        Process sh = new ProcessBuilder("/bin/sh", file.toString()).redirectErrorStream(true).start();
+        byte[] out = sh.getInputStream().readAllBytes();
+        assertTrue(sh.waitFor(30, TimeUnit.SECONDS));
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertEquals(0, sh.exitValue(), text);
+        List<String> fields = new ArrayList<>(Arrays.asList(text.split("\0", -1)));
+        assertEquals("", fields.remove(fields.size() - 1), "every field ends with NUL: " + text);
+        List<List<String>> commands = new ArrayList<>();
+        for (int i = 0; i < fields.size(); ) {
+            int count = Integer.parseInt(fields.get(i));
+            commands.add(List.copyOf(fields.subList(i + 1, i + 1 + count)));
+            i += 1 + count;
+        }
+        return commands;
     }
 
     private static List<String> argv(JsonNode entry) {

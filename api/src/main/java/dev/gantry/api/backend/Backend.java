@@ -107,13 +107,38 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * What this backend created that is idle and costs money, or holds quota, until it is released (SPI v2): for
+     * example a pool whose job has had no task to run for the configured idle timeout. Only what the backend itself
+     * created and can tell is idle; never anything a job is using, and never what the user set up (existing pools,
+     * hosts). It looks and changes nothing. By default none: a backend without such resources need not override it.
+     */
+    default List<IdleResource> idleResources() {
+        return List.of();
+    }
+
+    /**
+     * Releases (deletes, removes, scales away) one resource that {@link #idleResources()} reported, after checking
+     * again that it is still idle, since a job may have been submitted to it meanwhile (SPI v2). Releasing one that is
+     * already gone does nothing. Afterwards {@link #idleResources()} no longer reports it.
+     *
+     * @return true when it was released or already gone; false when it was in use again and was kept
+     * @throws GantryException {@link ErrorCode#USAGE} for a resource this backend does not hold (by default every
+     *     one, since the default reports none); the backend's own error when the release failed
+     */
+    default boolean release(IdleResource resource) {
+        throw new GantryException(ErrorCode.USAGE, "backend '" + name() + "' reports no idle resources, so it cannot "
+                + "release " + resource.describe() + "; list what it holds idle with: gantry gc --dry-run");
+    }
+
+    /**
      * Releases what this instance holds: its connections (SSH sessions, HTTP clients), threads and open files. Jobs
      * outlive the instance that submitted them: close never cancels, stops, forgets or loses a job or its logs, so a
      * backend created later over the same configuration and state directory (the next Gantry process, after a
      * restart or a crash) answers status, logs and cancel for every job this one submitted, and returns the same job
      * for a submit retried with the same idempotency key. Keep what identifies a job where that later instance finds
      * it (the orchestrator, {@link BackendContext#stateDirectory()}), never only in this object. The conformance kit's
-     * restart cases check it.
+     * restart cases check it. Close releases nothing the backend created on its orchestrator either (pools, nodes):
+     * that is {@link #release}'s, which {@code gantry gc} calls.
      */
     @Override
     void close();

@@ -11,8 +11,9 @@ import java.util.Optional;
 
 /**
  * What a plan's nodes run at boot, decided with the plan so that a backend that creates or prepares nodes (a VM, a
- * Batch pool's start task) never needs the image catalog: Gantry's cloud-init config for the image and the Batch
- * node agent that fits it. Kept apart from the advisor's search, whose speed is measured on its own.
+ * Batch pool's start task) never needs the image catalog: Gantry's cloud-init config for the image, the Batch node
+ * agent that fits it, and the same boot steps as a shell script for a Batch start task. Kept apart from the
+ * advisor's search, whose speed is measured on its own.
  */
 public final class NodeBoots {
     private final BootScript script;
@@ -28,6 +29,7 @@ public final class NodeBoots {
 
     public NodeBoot of(Plan plan) {
         return new NodeBoot(Optional.of(script.cloudConfig(plan, BootOptions.defaults())),
-                BatchNodeAgents.forImage(plan.image().id(), plan.vmSize().architecture()));
+                BatchNodeAgents.forImage(plan.image().id(), plan.vmSize().architecture()),
+                Optional.of(script.shellScript(plan, BootOptions.defaults())));
     }
 }
