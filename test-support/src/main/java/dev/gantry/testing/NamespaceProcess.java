@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
  * given and nothing inherited, stdin from {@code /dev/null}, and as the leader of a new session, so of a new process
  * group: {@link #killGroup()} reaches everything it started, grandchildren whose parent has already ended included.
  *
- * <p>The wrappers ({@code setsid}, {@code ip netns exec}, {@code unshare}) each exec the next program, so {@link #pid()}
- * is the workload's own first process and the group's id. Namespaces are made as root by the repository's scripts
+ * <p>The wrappers ({@code setsid}, {@code ip netns exec}, {@code unshare}) each exec the next program, so
+ * {@link #pid()} is the workload's own first process and the group's id. Namespaces are made as root by the repository's scripts
  * ({@code scripts/test-kube.sh up} and the like); {@link #requireNamespace} says which one to run when one is missing.
  */
 public final class NamespaceProcess {

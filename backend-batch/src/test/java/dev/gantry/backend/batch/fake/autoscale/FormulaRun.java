@@ -72,8 +72,8 @@ final class FormulaRun {
         String set = targets.containsKey(name) ? name : alias;
         double value = targets.getOrDefault(set, (double) pools);
         if (Double.isNaN(value) || Double.isInfinite(value) || value < 0) {
-            throw failure(targetAssignedAt.get(set), set + " is " + Value.format(value) + "; a target is a number"
-                    + " of nodes, 0 or more (wrap the expression in max(0, ...))");
+            throw failure(targetAssignedAt.get(set), set + " is " + Value.format(value) + "; a target is a finite"
+                    + " number of nodes, 0 or more (bound the expression with max(0, min(LIMIT, ...)))");
         }
         return (int) Math.min(Math.floor(value), Integer.MAX_VALUE);
     }

@@ -63,6 +63,14 @@ class FormulaSemanticsTest {
     }
 
     @Test
+    void aTargetThatOverflowsFailsTheEvaluation() {
+        FormulaException e = assertThrows(FormulaException.class, () -> FormulaEvaluator.parse(
+                "big = 1" + "0".repeat(300) + ";\n$TargetDedicatedNodes = big * big;").evaluate(Samples.none(), NOW));
+        assertEquals("Line 2, Col 1: $TargetDedicatedNodes is Infinity; a target is a finite number of nodes, 0 or"
+                + " more (bound the expression with max(0, min(LIMIT, ...)))", e.detail());
+    }
+
+    @Test
     void targetsAreCutToWholeNodes() {
         assertEquals(2, FormulaEvaluator.parse("$TargetDedicatedNodes = 2.99;").evaluate(Samples.none(), NOW)
                 .targetDedicated());
@@ -73,8 +81,8 @@ class FormulaSemanticsTest {
         FormulaException e = assertThrows(FormulaException.class, () -> FormulaEvaluator.parse(
                 "x = 1;\n$TargetLowPriorityNodes = 1 - 3;").evaluate(Samples.none(), NOW));
         assertEquals("AutoScaleEvaluationFailed", e.code());
-        assertEquals("Line 2, Col 1: $TargetLowPriorityNodes is -2; a target is a number of nodes, 0 or more (wrap"
-                + " the expression in max(0, ...))", e.detail());
+        assertEquals("Line 2, Col 1: $TargetLowPriorityNodes is -2; a target is a finite number of nodes, 0 or more"
+                + " (bound the expression with max(0, min(LIMIT, ...)))", e.detail());
         assertEquals("$TargetDedicatedNodes=0;$TargetLowPriorityNodes=0;$NodeDeallocationOption=requeue;x=1",
                 e.results());
     }

@@ -41,6 +41,9 @@ sealed interface Value {
     }
 
     static String format(double value) {
+        if (!Double.isFinite(value)) {
+            return String.valueOf(value);
+        }
         if (value == Math.rint(value) && Math.abs(value) < 1e15) {
             return String.valueOf((long) value);
         }
