@@ -7,7 +7,10 @@
 #   gantry-hK  SSH test hosts (scripts/test-hosts.sh), 10.200.0.(10+K), veth gantry-vK
 #   gantry-cK  Slurm compute nodes (scripts/test-cluster.sh), 10.200.0.(100+K), veth gantry-cvK
 #   gantry-kK  Kubernetes test nodes (scripts/test-kube.sh), 10.200.0.(150+K), veth gantry-kvK
-# The bridge stays while any gantry-h*, gantry-c* or gantry-k* namespace exists, whichever script is torn down first.
+#   gantry-bK  Azure Batch fake nodes (scripts/test-batch.sh nodes-up, lib/batch-nodes.sh), 10.200.0.(160+K), K <= 4,
+#              veth gantry-bvK
+# The bridge stays while any gantry-h*, gantry-c*, gantry-k* or gantry-b* namespace exists, whichever script is torn
+# down first.
 #
 # The caller sets -euo pipefail and defines die().
 # shellcheck shell=bash
@@ -49,7 +52,7 @@ net_ensure_bridge() {
 
 # The bridge goes only when no test namespace uses it any more.
 net_remove_bridge_if_unused() {
-  if ip netns list | awk '{print $1}' | grep -E '^gantry-[hck][0-9]+$' >/dev/null; then
+  if ip netns list | awk '{print $1}' | grep -E '^gantry-[hckb][0-9]+$' >/dev/null; then
     return 0
   fi
   ip link del "$TEST_BRIDGE" 2>/dev/null || true

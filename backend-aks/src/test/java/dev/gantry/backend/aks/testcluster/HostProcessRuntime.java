@@ -1,17 +1,19 @@
 package dev.gantry.backend.aks.testcluster;
 
+import dev.gantry.testing.NamespaceProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Containers as real processes of this machine: the argv exactly as given (no shell between), the environment
  * replaced by the container's (plus the image's usual PATH, the user's HOME, and HOSTNAME), the working directory made if
  * missing (as runc does), stdout and stderr appended to the pod's log, and, for a node with a network namespace,
  * {@code ip netns exec NS} (which also bind-mounts {@code /etc/netns/NS/hosts}) and a UTS namespace whose hostname
- * is the pod's. A program that cannot be found fails as containerd reports it.
+ * is the pod's, all through test-support's {@link NamespaceProcess}: the container is a process group of its own,
+ * killed whole. A program that cannot be found fails as containerd reports it.
  */
 final class HostProcessRuntime implements ContainerRuntime {
     static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -30,22 +32,15 @@ final class HostProcessRuntime implements ContainerRuntime {
         requireExecutable(spec.argv().get(0), path);
         Path workingDirectory = Path.of(spec.workingDirectory() == null || spec.workingDirectory().isEmpty() ? "/"
                 : spec.workingDirectory());
-        Files.createDirectories(workingDirectory);
-        List<String> command = new ArrayList<>();
-        if (spec.slot().isolated()) {
-            command.addAll(List.of("ip", "netns", "exec", spec.slot().namespace(), "unshare", "--uts", "--",
-                    "/bin/sh", "-c", "hostname \"$0\" && exec \"$@\"", spec.hostname()));
-        }
-        command.addAll(spec.argv());
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(spec.logFile().toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        builder.environment().clear();
-        builder.environment().put("PATH", DEFAULT_PATH);
-        builder.environment().put("HOME", System.getProperty("user.home"));
-        builder.environment().put("HOSTNAME", spec.hostname());
-        builder.environment().putAll(spec.environment());
-        return new ProcessRunning(builder.start());
+        Map<String, String> environment = new HashMap<>();
+        environment.put("PATH", DEFAULT_PATH);
+        environment.put("HOME", System.getProperty("user.home"));
+        environment.put("HOSTNAME", spec.hostname());
+        environment.putAll(spec.environment());
+        ProcessBuilder.Redirect log = ProcessBuilder.Redirect.appendTo(spec.logFile().toFile());
+        NamespaceProcess started = NamespaceProcess.start(new NamespaceProcess.Spec(spec.slot().namespace(),
+                spec.slot().isolated() ? spec.hostname() : "", spec.argv(), environment, workingDirectory, log, log));
+        return new ProcessRunning(started);
     }
 
     /** As runc: a name with a slash must exist and be executable; a bare name must be found on the PATH. */
