@@ -107,7 +107,7 @@ class AksBackendStatusTest {
             JobRef ref = backend.submit(MockCluster.plan("tracked", 1), SubmitOptions.withKey("tracked-1"));
             cluster.pod(ref.id(), 0, "Running");
             assertEquals(JobState.RUNNING, await(backend, ref, s -> s.state() == JobState.RUNNING).state());
-            cluster.server.shutdown();
+            cluster.shutdown();
             JobStatus status = await(backend, ref, s -> s.state() != JobState.RUNNING);
             assertEquals(JobState.UNKNOWN, status.state(), status.toString());
             assertTrue(status.message().contains("reconnecting"), status.message());

@@ -25,6 +25,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import dev.gantry.backend.aks.testcluster.StreamedWatch;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -32,6 +35,12 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.vertx.HttpServerRequestHandler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,12 +54,17 @@ import java.util.Queue;
 import java.util.ResourceBundle;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
  * Fabric8's mock API server in CRUD mode (with expectations for what CRUD lacks: logs, faults), a kubeconfig
  * pointing at it, and the controller's part played by hand: a test writes the Job's status and the pods the Job
- * controller and the kubelet would.
+ * controller and the kubelet would. Its dispatcher is served by a plain-HTTP front of its own, which also serves
+ * watches as HTTP streams ({@link StreamedWatch}), the form the backend asks for; the mock server's own HTTP server
+ * knows only WebSocket watches.
  */
 final class MockCluster implements AutoCloseable {
     static final String NAMESPACE = "ml-jobs";
@@ -59,19 +73,48 @@ final class MockCluster implements AutoCloseable {
     static final VmSize T4 = new VmSize("Standard_NC4as_T4_v3", "NC", 4, 28,
             Optional.of(new GpuSpec("T4", 1, 16, GpuVendor.NVIDIA)), false, Architecture.X64, Set.of("V2"));
 
+    /** Where tests set expectations; its dispatcher answers through {@link #front}. */
     final KubernetesMockServer server;
     /** The controller's client: what it does is not counted against the backend. */
     final NamespacedKubernetesClient controller;
     private final Path home;
+    private final Vertx vertx = Vertx.vertx();
+    private final ExecutorService watchClosers = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "mock-cluster-watch-close");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final HttpServer front;
 
     MockCluster(Path home) throws IOException {
         this.home = home;
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
+        KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
         server.init();
-        controller = server.createClient().inNamespace(NAMESPACE);
-        Files.writeString(kubeconfig(), kubeconfigText(server.url("/").replaceAll("/$", "")));
+        HttpServerRequestHandler crud = new HttpServerRequestHandler(vertx) {
+            @Override
+            protected MockResponse onHttpRequest(RecordedRequest request) {
+                return dispatcher.dispatch(request);
+            }
+        };
+        front = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)).requestHandler(
+                request -> {
+                    if (StreamedWatch.wanted(request)) {
+                        StreamedWatch.serve(request, dispatcher::dispatch, watchClosers);
+                    } else {
+                        crud.handle(request);
+                    }
+                });
+        try {
+            front.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IOException("the mock API server's front could not listen: " + e, e);
+        }
+        String url = "http://127.0.0.1:" + front.actualPort();
+        controller = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl(url)
+                .withNamespace(NAMESPACE).build()).build().adapt(NamespacedKubernetesClient.class);
+        Files.writeString(kubeconfig(), kubeconfigText(url));
     }
 
     Path kubeconfig() {
@@ -231,9 +274,25 @@ final class MockCluster implements AutoCloseable {
         return controller.pods().resource(pod.build()).create();
     }
 
+    /** The API server goes away: its port closed, every open connection (the watches' too) cut. */
+    void shutdown() {
+        try {
+            front.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("the mock API server's front did not close: " + e, e);
+        }
+    }
+
     @Override
     public void close() {
         controller.close();
+        watchClosers.shutdownNow();
+        try {
+            front.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("the mock API server's front did not close in time: " + e.getMessage());
+        }
         try {
             server.destroy();
         } catch (IllegalStateException e) {

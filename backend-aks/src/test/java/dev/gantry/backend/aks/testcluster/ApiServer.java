@@ -1,8 +1,6 @@
 package dev.gantry.backend.aks.testcluster;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
@@ -18,7 +16,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -163,7 +160,7 @@ final class ApiServer implements AutoCloseable {
         } else if (api.resource().equals("pods") && api.subresource().equals("eviction")
                 && api.verb().equals("create")) {
             request.body().onSuccess(body -> streams.execute(() -> evict(request, api, body.toString())));
-        } else if (api.verb().equals("watch") && !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
+        } else if (StreamedWatch.wanted(request)) {
             serveStreamedWatch(request, api);
         } else {
             crud.handle(request);
@@ -176,27 +173,15 @@ final class ApiServer implements AutoCloseable {
      * than the compacted history gets the one {@code 410 Expired} event and the end of the stream.
      */
     private void serveStreamedWatch(HttpServerRequest request, ApiRequest api) {
-        RecordedRequest recorded = new RecordedRequest(request.version().alpnName().toUpperCase(Locale.ROOT),
-                HttpMethod.fromVertx(request.method()), request.uri(),
-                Headers.builder().addAll(request.headers()).build(), new io.fabric8.mockwebserver.http.Buffer());
-        StreamedWatch stream = new StreamedWatch(recorded, request.response());
         Optional<Long> expired = expiredWatchVersion(api);
         if (expired.isPresent()) {
+            StreamedWatch stream = new StreamedWatch(StreamedWatch.recorded(request), request.response());
             stream.send(expiredEvent(expired.get(), compactedBelow));
             stream.close(1000, "");
             return;
         }
-        MockResponse response = store.dispatch(recorded, api);
-        WebSocketListener watch = response.getWebSocketListener();
-        if (watch == null) {
-            request.response().setStatusCode(response.code()).putHeader("Content-Type", "application/json")
-                    .end(response.getBody() == null ? "" : response.getBody().readUtf8());
-            return;
-        }
-        request.response().writeHead();
-        stream.onClosed(() -> streams.execute(() -> watch.onClosed(stream, 1000, "")));
-        watch.onOpen(stream, response);
-        store.deletedSince(recorded.getPath()).forEach(stream::send);
+        StreamedWatch.serve(request, recorded -> store.dispatch(recorded, api), streams).ifPresent(stream ->
+                store.deletedSince(stream.request().getPath()).forEach(stream::send));
     }
 
     /**

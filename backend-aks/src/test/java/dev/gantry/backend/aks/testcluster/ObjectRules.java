@@ -127,6 +127,9 @@ final class ObjectRules {
 
     private static void podSpec(JsonNode spec, String path, List<FieldError> errors) {
         containers(spec.path("initContainers"), path + ".initContainers", errors);
+        if (spec.path("containers").isEmpty()) {
+            errors.add(FieldError.required(path + ".containers", ""));
+        }
         containers(spec.path("containers"), path + ".containers", errors);
     }
 
@@ -140,6 +143,9 @@ final class ObjectRules {
             } else {
                 NameRules.dns1123Label(name).forEach(message -> errors.add(
                         FieldError.invalid(at + ".name", name, message)));
+            }
+            if (container.path("image").asText("").isEmpty()) {
+                errors.add(FieldError.required(at + ".image", ""));
             }
             JsonNode ports = container.path("ports");
             for (int p = 0; p < ports.size(); p++) {

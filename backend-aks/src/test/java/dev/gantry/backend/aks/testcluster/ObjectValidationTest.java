@@ -95,6 +95,26 @@ class ObjectValidationTest {
         assertEquals("FieldValueRequired", refused.getStatus().getDetails().getCauses().get(0).getReason());
     }
 
+    /** The API server's own required fields, which its decoder does not check (the schemas' lists are not its rule). */
+    @Test
+    void aJobWithoutContainersOrWithoutAnImageIsRefusedNamingTheField() {
+        Job bare = suspended("bare");
+        bare.getSpec().getTemplate().getSpec().setContainers(java.util.List.of());
+        KubernetesClientException noContainers = assertThrows(KubernetesClientException.class,
+                () -> admin.batch().v1().jobs().resource(bare).create());
+        assertEquals(422, noContainers.getCode());
+        assertEquals("Job.batch \"bare\" is invalid: spec.template.spec.containers: Required value",
+                noContainers.getStatus().getMessage());
+
+        Job imageless = suspended("imageless");
+        imageless.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(null);
+        KubernetesClientException refused = assertThrows(KubernetesClientException.class,
+                () -> admin.batch().v1().jobs().resource(imageless).create());
+        assertEquals(422, refused.getCode());
+        assertEquals("Job.batch \"imageless\" is invalid: spec.template.spec.containers[0].image: Required value",
+                refused.getStatus().getMessage());
+    }
+
     @Test
     void aJobNameLongerThanALabelValueIsRefusedAtTheTemplateLabelsAsTheJobStrategySetsThem() {
         String name = "a".repeat(64);

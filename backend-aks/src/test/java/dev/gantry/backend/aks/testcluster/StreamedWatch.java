@@ -1,11 +1,20 @@
 package dev.gantry.backend.aks.testcluster;
 
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * A watch served as kube-apiserver serves one to client-go and kubectl: a {@code 200} whose chunked body carries one
@@ -13,10 +22,44 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * events to a {@link WebSocket}; this is that socket for a plain HTTP request, so the same watch machinery serves
  * both forms.
  */
-final class StreamedWatch implements WebSocket {
+public final class StreamedWatch implements WebSocket {
     private final RecordedRequest request;
     private final HttpServerResponse response;
     private final AtomicBoolean open = new AtomicBoolean(true);
+
+    /** Whether the request is a watch that asks for a stream, not a WebSocket. */
+    public static boolean wanted(HttpServerRequest request) {
+        return "true".equals(request.getParam("watch")) && !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
+    }
+
+    /** The request as Fabric8's mock dispatchers take it (a watch has no body). */
+    static RecordedRequest recorded(HttpServerRequest request) {
+        return new RecordedRequest(request.version().alpnName().toUpperCase(Locale.ROOT),
+                HttpMethod.fromVertx(request.method()), request.uri(),
+                Headers.builder().addAll(request.headers()).build(), new io.fabric8.mockwebserver.http.Buffer());
+    }
+
+    /**
+     * Serves the watch the dispatcher answers as a stream, its headers sent at once as kube-apiserver flushes them;
+     * the watch's close runs on {@code closer}, off the event loop. An answer without a watch (an error) is sent as
+     * it is, and empty is returned.
+     */
+    public static Optional<StreamedWatch> serve(HttpServerRequest request,
+            Function<RecordedRequest, MockResponse> dispatcher, Executor closer) {
+        RecordedRequest recorded = recorded(request);
+        MockResponse response = dispatcher.apply(recorded);
+        WebSocketListener watch = response.getWebSocketListener();
+        if (watch == null) {
+            request.response().setStatusCode(response.code()).putHeader("Content-Type", "application/json")
+                    .end(response.getBody() == null ? "" : response.getBody().readUtf8());
+            return Optional.empty();
+        }
+        StreamedWatch stream = new StreamedWatch(recorded, request.response());
+        request.response().writeHead();
+        stream.onClosed(() -> closer.execute(() -> watch.onClosed(stream, 1000, "")));
+        watch.onOpen(stream, response);
+        return Optional.of(stream);
+    }
 
     StreamedWatch(RecordedRequest request, HttpServerResponse response) {
         this.request = request;

@@ -21,10 +21,16 @@ public final class WatchStreams implements Interceptor {
     static final String NAME = "gantry-watch-streams";
     private final Map<String, Object> openByPath = new ConcurrentHashMap<>();
 
+    /** A watch's body reaches the client as ASCII ({@link AsciiWatchStream} says why). */
+    @Override
+    public AsyncBody.Consumer<List<ByteBuffer>> consumer(AsyncBody.Consumer<List<ByteBuffer>> consumer,
+            HttpRequest request) {
+        return isWatch(request) ? new AsciiWatchStream(consumer) : consumer;
+    }
+
     @Override
     public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
-        String query = request.uri().getRawQuery();
-        if (query == null || !List.of(query.split("&")).contains("watch=true")) {
+        if (!isWatch(request)) {
             return;
         }
         String path = request.uri().getPath();
@@ -34,6 +40,11 @@ public final class WatchStreams implements Interceptor {
         Object stream = new Object();
         openByPath.put(path, stream);
         body.done().whenComplete((ignored, failure) -> openByPath.remove(path, stream));
+    }
+
+    private static boolean isWatch(HttpRequest request) {
+        String query = request.uri().getRawQuery();
+        return query != null && List.of(query.split("&")).contains("watch=true");
     }
 
     /** Whether a watch of the collection at {@code path} has a stream open now. */

@@ -52,10 +52,16 @@ final class ClusterCache implements AutoCloseable {
         pods = connection.client().pods().inNamespace(namespace)
                 .withLabel(JobIdentity.MANAGED_BY, JobIdentity.MANAGER).withLimit(PAGE).runnableInformer(0);
         pods.addIndexers(Map.of(BY_JOB, pod -> List.of(jobOf(pod))));
+        // Once started, an informer always lists and watches again: its default gives up for good on a watch event
+        // it cannot read, and the cache would then answer UNKNOWN until the backend is closed.
+        jobs.exceptionHandler((started, failure) -> started);
+        pods.exceptionHandler((started, failure) -> started);
         CompletableFuture<Void> started = CompletableFuture.allOf(jobs.start().toCompletableFuture(),
                 pods.start().toCompletableFuture());
+        long deadline = System.nanoTime() + syncWait.toNanos();
         try {
             started.get(syncWait.toMillis(), TimeUnit.MILLISECONDS);
+            awaitStreams(deadline);
         } catch (ExecutionException e) {
             stop();
             if (e.getCause() instanceof KubernetesClientException failure) {
@@ -69,6 +75,22 @@ final class ClusterCache implements AutoCloseable {
         }
     }
 
+    /**
+     * The informers' start ends once their watches are sent; the streams open a moment later, and a status asked in
+     * between would be UNKNOWN for no reason.
+     */
+    private void awaitStreams(long deadline) throws InterruptedException {
+        while (!streamsOpen() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    private boolean streamsOpen() {
+        String namespacePath = "/namespaces/" + connection.namespace() + "/";
+        return connection.watchStreams().open("/apis/batch/v1" + namespacePath + "jobs")
+                && connection.watchStreams().open("/api/v1" + namespacePath + "pods");
+    }
+
     /** Why the cache cannot answer now (not listed yet, a watch reconnecting), or empty when it can. */
     synchronized Optional<String> notSynced() {
         if (jobs == null) {
@@ -78,9 +100,7 @@ final class ClusterCache implements AutoCloseable {
             return Optional.of("the Jobs and pods of namespace " + connection.namespace() + " are still being "
                     + "listed");
         }
-        String namespacePath = "/namespaces/" + connection.namespace() + "/";
-        if (!connection.watchStreams().open("/apis/batch/v1" + namespacePath + "jobs")
-                || !connection.watchStreams().open("/api/v1" + namespacePath + "pods")) {
+        if (!streamsOpen()) {
             return Optional.of("the watch on namespace " + connection.namespace() + " is reconnecting to "
                     + connection.address());
         }
