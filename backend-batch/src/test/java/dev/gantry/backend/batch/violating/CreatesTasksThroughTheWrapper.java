@@ -8,7 +8,7 @@ import java.util.List;
 
 /** A deliberate violation for SdkWrappersStayUnusedTest; never used elsewhere. */
 final class CreatesTasksThroughTheWrapper {
-    void submit(BatchCredentials credentials, List<TaskAddParameter> tasks) throws IOException {
+    void submit(BatchCredentials credentials, List<TaskAddParameter> tasks) throws IOException, InterruptedException {
         BatchClient.open(credentials).taskOperations().createTasks("job", tasks);
     }
 }
