@@ -407,7 +407,7 @@ public final class ArmFake implements AutoCloseable {
             byte[] raw = exchange.getRequestBody().readAllBytes();
             JsonNode body = raw.length == 0 ? null : JSON.readTree(raw);
             requests.add(new Request(exchange.getRequestMethod(), path, query, headers, body));
-            if (!("Bearer " + TOKEN).equals(headers.get("authorization"))) {
+            if (!acceptsToken(headers.get("authorization"))) {
                 exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer authorization_uri=\""
                         + "https://login.microsoftonline.com/common\", error=\"invalid_token\"");
                 error(exchange, 401, "InvalidAuthenticationToken", "The access token is invalid.");
@@ -971,6 +971,12 @@ public final class ArmFake implements AutoCloseable {
         exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
+    }
+
+    /** {@link #TOKEN}, or a {@link FakeTokenIssuer} token for a Resource Manager scope. */
+    private static boolean acceptsToken(String authorization) {
+        return ("Bearer " + TOKEN).equals(authorization) || FakeTokenIssuer.scopeOf(authorization)
+                .filter(scope -> scope.startsWith("https://management.")).isPresent();
     }
 
     private static String key(String path) {
