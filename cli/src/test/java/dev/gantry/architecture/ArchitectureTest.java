@@ -26,7 +26,8 @@ class ArchitectureTest {
                 .withImportOption(location -> !location.contains("-tests.jar"))
                 .importPackages("dev.gantry");
         for (String module : new String[] {"dev.gantry.backend.manual", "dev.gantry.hosts", "dev.gantry.azure",
-                "dev.gantry.ssh", "dev.gantry.http", "dev.gantry.core", "dev.gantry.runs", "dev.gantry.benchmarks"}) {
+                "dev.gantry.ssh", "dev.gantry.http", "dev.gantry.core", "dev.gantry.runs", "dev.gantry.benchmarks",
+                "dev.gantry.backend.batch.internal"}) {
             assertFalse(gantry.stream().noneMatch(c -> c.getPackageName().startsWith(module)),
                     module + " must be on the class path for these rules to mean anything");
         }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsServer;
 import dev.gantry.azure.arm.ArmConnector;
+import dev.gantry.azure.batch.PoolAllocationMode;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -110,6 +111,7 @@ public final class ArmFake implements AutoCloseable {
     private final Map<String, List<String>> usagePages = new HashMap<>();
     private final List<Throttle> throttles = new ArrayList<>();
     private final AgentPoolsFake agentPools = new AgentPoolsFake(this);
+    private final BatchArmFake batch = new BatchArmFake(this);
     private final Map<String, String> replies = new LinkedHashMap<>();
     private final List<String> deniedWrites = new ArrayList<>();
     private int skuPageSize = 2;
@@ -258,16 +260,45 @@ public final class ArmFake implements AutoCloseable {
      * the fake serves.
      */
     public synchronized void managedCluster(String resourceGroup, String name, String region, String kubernetesVersion) {
+        ensureResourceGroup(resourceGroup, region);
+        ObjectNode cluster = JSON.createObjectNode().put("name", name).put("location", region)
+                .put("type", AgentPoolsFake.CLUSTER_TYPE);
+        cluster.putObject("properties").put("provisioningState", "Succeeded").put("kubernetesVersion", kubernetesVersion);
+        seed(resourcePath(resourceGroup, AgentPoolsFake.CLUSTER_TYPE, name), cluster);
+    }
+
+    /**
+     * A Batch account (and its resource group, if missing) served by the {@code Microsoft.Batch} routes
+     * ({@link BatchArmFake}); its model is shared with the Batch data-plane fake.
+     */
+    public synchronized BatchAccountModel batchAccount(String resourceGroup, String name, String region,
+            PoolAllocationMode mode) {
+        ensureResourceGroup(resourceGroup, region);
+        return batch.register(new BatchAccountModel(SUBSCRIPTION, resourceGroup, name, region, mode));
+    }
+
+    /**
+     * The VM sizes Batch supports in a region ({@code Location_ListSupportedVirtualMachineSkus} items as JSON text),
+     * two a page joined by {@code nextLink}.
+     */
+    public synchronized void batchVmSkus(String region, String... items) {
+        batch.vmSkus(region, List.of(items));
+    }
+
+    /** One item of {@code Location_ListSupportedVirtualMachineSkus}, in the published example's shape. */
+    public static String batchVmSku(String name, String family, int vCpus, boolean lowPriorityCapable) {
+        return "{\"name\":\"" + name + "\",\"familyName\":\"" + family + "\",\"capabilities\":[{\"name\":\"vCPUs\","
+                + "\"value\":\"" + vCpus + "\"},{\"name\":\"LowPriorityCapable\",\"value\":\""
+                + (lowPriorityCapable ? "True" : "False") + "\"}]}";
+    }
+
+    private void ensureResourceGroup(String resourceGroup, String region) {
         String groupPath = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + resourceGroup;
         if (!resources.containsKey(key(groupPath))) {
             ObjectNode group = JSON.createObjectNode().put("name", resourceGroup).put("location", region)
                     .put("type", "Microsoft.Resources/resourceGroups");
             seed(groupPath, group);
         }
-        ObjectNode cluster = JSON.createObjectNode().put("name", name).put("location", region)
-                .put("type", AgentPoolsFake.CLUSTER_TYPE);
-        cluster.putObject("properties").put("provisioningState", "Succeeded").put("kubernetesVersion", kubernetesVersion);
-        seed(resourcePath(resourceGroup, AgentPoolsFake.CLUSTER_TYPE, name), cluster);
     }
 
     /** The agent pool as the fake stores it, empty when the cluster has none of that name. */
@@ -407,7 +438,7 @@ public final class ArmFake implements AutoCloseable {
             byte[] raw = exchange.getRequestBody().readAllBytes();
             JsonNode body = raw.length == 0 ? null : JSON.readTree(raw);
             requests.add(new Request(exchange.getRequestMethod(), path, query, headers, body));
-            if (!("Bearer " + TOKEN).equals(headers.get("authorization"))) {
+            if (!acceptsToken(headers.get("authorization"))) {
                 exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer authorization_uri=\""
                         + "https://login.microsoftonline.com/common\", error=\"invalid_token\"");
                 error(exchange, 401, "InvalidAuthenticationToken", "The access token is invalid.");
@@ -466,6 +497,12 @@ public final class ArmFake implements AutoCloseable {
             poll(exchange, s[6], s[7]);
             return;
         }
+        if (s.length == 7 && s[0].equals("subscriptions") && s[2].equals("providers")
+                && s[3].equalsIgnoreCase("Microsoft.Batch") && s[4].equals("locations")
+                && s[6].equals("virtualMachineSkus")) {
+            batch.skus(exchange, s[5], query);
+            return;
+        }
         if (s.length < 4 || !s[0].equals("subscriptions") || !s[2].equalsIgnoreCase("resourceGroups")) {
             error(exchange, 404, "InvalidResourceType", "The fake does not serve " + method + " " + path);
             return;
@@ -477,6 +514,11 @@ public final class ArmFake implements AutoCloseable {
         }
         if (!resources.containsKey(key(groupPath))) {
             error(exchange, 404, "ResourceGroupNotFound", "Resource group '" + s[3] + "' could not be found.");
+            return;
+        }
+        if (s.length >= 8 && s[4].equals("providers") && s[5].equalsIgnoreCase("Microsoft.Batch")
+                && s[6].equalsIgnoreCase("batchAccounts")) {
+            batch.handle(exchange, method, s, query, body);
             return;
         }
         if (s.length >= 9 && s[4].equals("providers") && s[5].equalsIgnoreCase("Microsoft.ContainerService")
@@ -971,6 +1013,12 @@ public final class ArmFake implements AutoCloseable {
         exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
+    }
+
+    /** {@link #TOKEN}, or a {@link FakeTokenIssuer} token for a Resource Manager scope. */
+    private static boolean acceptsToken(String authorization) {
+        return ("Bearer " + TOKEN).equals(authorization) || FakeTokenIssuer.scopeOf(authorization)
+                .filter(scope -> scope.startsWith("https://management.")).isPresent();
     }
 
     private static String key(String path) {

@@ -21,7 +21,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * HTTPS for the local fakes of Azure services. The Azure SDK sends bearer tokens over HTTPS only, so a fake must
@@ -57,17 +59,47 @@ public final class LocalHttps {
      */
     public static HttpClient trustingHttpClient() {
         try {
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(IDENTITY);
-            SslContext tls = SslContextBuilder.forClient().trustManager(trust).build();
+            SslContext tls = SslContextBuilder.forClient().trustManager(trustFactory()).build();
             return new NettyAsyncHttpClientBuilder(reactor.netty.http.client.HttpClient.create()
                     .secure(spec -> spec.sslContext(tls)))
                     .configuration(Configuration.NONE)
                     .build();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot trust " + KEYSTORE, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Trust in exactly the fakes' certificate, for clients other than the SDK's Netty one (OkHttp under the Batch
+     * SDK, {@code java.net.http}).
+     */
+    public static X509TrustManager trustManager() {
+        for (TrustManager manager : trustFactory().getTrustManagers()) {
+            if (manager instanceof X509TrustManager x509) {
+                return x509;
+            }
+        }
+        throw new IllegalStateException("the JDK offers no X.509 trust manager for " + KEYSTORE);
+    }
+
+    /** A TLS context whose clients trust exactly the fakes' certificate ({@link #trustManager()}). */
+    public static SSLContext trustingContext() {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {trustManager()}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust " + KEYSTORE, e);
+        }
+    }
+
+    private static TrustManagerFactory trustFactory() {
+        try {
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(IDENTITY);
+            return trust;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust " + KEYSTORE, e);
         }
     }
 
