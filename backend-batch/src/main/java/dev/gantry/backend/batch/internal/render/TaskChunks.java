@@ -13,10 +13,10 @@ import java.util.List;
  */
 public final class TaskChunks {
     public static final int MAX_TASKS = 100;
-    /** Batch's limit on a request body: 1 MB. */
-    public static final int MAX_BYTES = 1024 * 1024;
+    /** Batch's limit on a request body, "1 MB", read as the stricter decimal megabyte. */
+    public static final int MAX_BYTES = 1_000_000;
     /** Room left for differences between this measure and the bytes sent (headers are not counted by Batch). */
-    static final int MARGIN_BYTES = 32 * 1024;
+    static final int MARGIN_BYTES = 32_000;
     /** {@code {"value":[]}}: the envelope around the tasks. */
     private static final int ENVELOPE_BYTES = WireJson.bytes(new TaskAddCollectionParameter().withValue(List.of()));
 

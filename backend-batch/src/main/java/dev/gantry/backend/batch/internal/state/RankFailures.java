@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Which node of a multi-node task failed, from its subtasks (list-subtasks). A rank other than 0 runs in its node's
@@ -13,6 +14,15 @@ import java.util.Optional;
  * {@code rank-N.stderr} ("gantry: rank N exited with code C"), which the logs read. Rank 0 fails the primary itself.
  */
 public final class RankFailures {
+    /**
+     * A failed rank.
+     *
+     * @param message which rank, on which node, and how it failed
+     * @param exitCode its exit code, when it exited with one
+     */
+    public record Failure(String message, OptionalInt exitCode) {
+    }
+
     private RankFailures() {
     }
 
@@ -21,7 +31,7 @@ public final class RankFailures {
      *
      * @param rankOfNode each node's rank where known (the {@code rank-N.*} files in its task directory say it)
      */
-    public static Optional<String> describe(List<SubtaskInformation> subtasks, Map<String, Integer> rankOfNode) {
+    public static Optional<Failure> describe(List<SubtaskInformation> subtasks, Map<String, Integer> rankOfNode) {
         return subtasks.stream()
                 .filter(s -> s.state() == SubtaskState.COMPLETED && s.exitCode() != null && s.exitCode() != 0
                         || s.failureInfo() != null)
@@ -29,15 +39,18 @@ public final class RankFailures {
                 .map(subtask -> describe(subtask, rankOfNode));
     }
 
-    private static String describe(SubtaskInformation subtask, Map<String, Integer> rankOfNode) {
+    private static Failure describe(SubtaskInformation subtask, Map<String, Integer> rankOfNode) {
         String nodeId = subtask.nodeInfo() == null ? null : subtask.nodeInfo().nodeId();
-        String how = subtask.failureInfo() != null ? subtask.failureInfo().code()
-                + (subtask.failureInfo().message() == null ? "" : ": " + subtask.failureInfo().message())
-                : "exited with code " + subtask.exitCode();
+        boolean byExitCode = subtask.exitCode() != null && (subtask.failureInfo() == null
+                || StatusTable.FAILURE_EXIT_CODE.equals(subtask.failureInfo().code()));
+        String how = byExitCode ? "exited with code " + subtask.exitCode() : subtask.failureInfo().code()
+                + (subtask.failureInfo().message() == null ? "" : ": " + subtask.failureInfo().message());
         Integer rank = nodeId == null ? null : rankOfNode.get(nodeId);
         String where = nodeId == null ? "an unknown node" : "node " + nodeId;
-        return rank != null ? "rank " + rank + " (" + where + ", subtask " + subtask.id() + ") failed: " + how
+        String message = rank != null ? "rank " + rank + " (" + where + ", subtask " + subtask.id() + ") failed: " + how
                 : "a rank on " + where + " (subtask " + subtask.id() + ") failed: " + how
                 + "; its rank-N.stderr names the rank";
+        return new Failure(message, subtask.exitCode() == null ? OptionalInt.empty()
+                : OptionalInt.of(subtask.exitCode()));
     }
 }

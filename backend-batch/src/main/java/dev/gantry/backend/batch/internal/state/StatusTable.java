@@ -19,13 +19,15 @@ import java.util.OptionalInt;
  *   <li>{@code completed}: SUCCEEDED with exit code 0; CANCELLED when Gantry cancelled it and it did not succeed;
  *       FAILED ("ended by Batch") for {@code TaskEnded} without Gantry's cancel (a wall-clock limit); FAILED with
  *       Batch's code and message for any other {@code failureInfo} ({@code CommandProgramNotFound},
- *       {@code BlobAccessDenied}, ...); FAILED with the exit code otherwise, naming a missing program (127), the
- *       failing rank of a multi-node task, or a signal.</li>
+ *       {@code BlobAccessDenied}, ...); FAILED naming the rank when a subtask of a multi-node task failed (whatever
+ *       the primary's exit code); FAILED with the exit code otherwise, naming a missing program (127) or a
+ *       signal.</li>
  * </ul>
  * A requeued task is PENDING or RUNNING again with its evictions counted, never PREEMPTED (REQUEUES).
  */
 public final class StatusTable {
     static final String TASK_ENDED = "TaskEnded";
+    static final String FAILURE_EXIT_CODE = "FailureExitCode";
 
     private StatusTable() {
     }
@@ -39,7 +41,7 @@ public final class StatusTable {
      * @param rankFailure which rank of a multi-node task failed ({@link RankFailures}), if one did
      */
     public static JobStatus map(CloudTask task, TaskRecord record, Optional<String> waitingReason,
-                                Optional<String> rankFailure) {
+                                Optional<RankFailures.Failure> rankFailure) {
         TaskExecutionInformation run = task.executionInfo();
         Optional<Instant> started = run == null ? Optional.empty() : BatchTimes.of(run.startTime());
         Optional<Instant> ended = run == null ? Optional.empty() : BatchTimes.of(run.endTime());
@@ -58,18 +60,25 @@ public final class StatusTable {
         return status.withEvictions(record.evictions(), record.lastEviction());
     }
 
-    private static JobStatus completed(CloudTask task, TaskRecord record, Optional<String> rankFailure,
+    private static JobStatus completed(CloudTask task, TaskRecord record, Optional<RankFailures.Failure> rankFailure,
                                        Optional<Instant> started, Optional<Instant> ended) {
         TaskExecutionInformation run = task.executionInfo();
         OptionalInt exit = run == null || run.exitCode() == null ? OptionalInt.empty()
                 : OptionalInt.of(run.exitCode());
         Optional<TaskFailureInformation> failure = Optional.ofNullable(run).map(TaskExecutionInformation::failureInfo);
+        if (rankFailure.isPresent() && !record.cancelled()) {
+            // A failed subtask fails the whole task, whatever the primary's own exit code says.
+            OptionalInt rankExit = rankFailure.get().exitCode().isPresent() ? rankFailure.get().exitCode() : exit;
+            return new JobStatus(JobState.FAILED, rankExit, rankFailure.get().message(), started, ended);
+        }
         if (failure.isEmpty() && exit.isPresent() && exit.getAsInt() == 0) {
             return new JobStatus(JobState.SUCCEEDED, exit, "exited with code 0", started, ended);
         }
         if (record.cancelled()) {
             return new JobStatus(JobState.CANCELLED, exit, "cancelled on request", started, ended);
         }
+        // A non-zero exit comes with a failureInfo of its own (FailureExitCode): the exit code says more.
+        failure = failure.filter(f -> !FAILURE_EXIT_CODE.equals(f.code()) || exit.isEmpty());
         if (failure.isPresent()) {
             String code = String.valueOf(failure.get().code());
             String message = failure.get().message() == null ? "" : ": " + failure.get().message();
@@ -79,8 +88,7 @@ public final class StatusTable {
         if (exit.isEmpty()) {
             return new JobStatus(JobState.FAILED, exit, "completed without an exit code", started, ended);
         }
-        return new JobStatus(JobState.FAILED, exit, rankFailure.orElse(exited(exit.getAsInt(), record.program())),
-                started, ended);
+        return new JobStatus(JobState.FAILED, exit, exited(exit.getAsInt(), record.program()), started, ended);
     }
 
     /** The words of the manual backend for the same exit codes. */
