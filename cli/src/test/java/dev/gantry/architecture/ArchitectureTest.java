@@ -103,6 +103,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theBatchBackendReachesOnlyTheBatchSdkItself() {
+        LayerRules.theBatchBackendReachesOnlyTheBatchSdkItself().check(gantry);
+    }
+
+    @Test
     void nothingDependsOnTheTopLayers() {
         LayerRules.nothingDependsOnTheTopLayers().check(gantry);
     }
