@@ -63,6 +63,39 @@ class CoordinationCommandTest {
     }
 
     @Test
+    void eachRankGetsHostileArgumentsAndTheSecretsFromTheTaskRootByteForByte() throws Exception {
+        List<String> argv = new java.util.ArrayList<>(List.of("sh", "-c",
+                "for a in \"$@\" \"$TOKEN\"; do printf '%s\\000' \"$a\"; done", "dump"));
+        argv.addAll(LauncherTest.HOSTILE);
+        Plan plan = Plan.builder(LauncherTest.workload(argv).resources(Resources.builder().nodes(2)).build(),
+                        ExamplePlans.D2).region("eastus").image(ExamplePlans.UBUNTU)
+                .boot(new NodeBoot(Optional.empty(), Optional.of(ExamplePlans.NODE_AGENT))).build();
+        TaskAddParameter task = assertInstanceOf(TaskBody.Ready.class, TaskBody.render(new TaskBody.Input(plan,
+                SubmitOptions.withKey("hostile"), "mlbatch", "gantry-d2s-v5-mn-0123456789ab", 29500,
+                Duration.ofDays(7), List.of(), Optional.of(new TaskBody.SecretsBlob("https://s.blob.core.windows.net/"
+                + "c/hostile.env", "/identity"))))).task();
+        assertEquals(Launcher.SECRETS_FILE, task.multiInstanceSettings().commonResourceFiles().get(0).filePath());
+        String secret = "s3cr'et $HOME\n`x`\n";
+        List<String> expected = new java.util.ArrayList<>(LauncherTest.HOSTILE);
+        expected.add(secret);
+        for (List<String> shell : Shells.available()) {
+            Path node = Files.createDirectories(dir.resolve("hostile-" + Shells.available().indexOf(shell)));
+            Path root = Files.createDirectories(node.resolve("root"));
+            Files.writeString(root.resolve(Launcher.SECRETS_FILE), SecretsFile.render(Map.of("TOKEN",
+                    new dev.gantry.api.backend.Secret(secret))));
+            Map<String, String> env = node(node, true, address(shell));
+            env.put("AZ_BATCH_TASK_DIR", root.toString());
+            assertEquals(0, Shells.run(shell, Shells.body(task.multiInstanceSettings().coordinationCommandLine()),
+                    task.environmentSettings(), env, node).exit());
+            Shells.Run primary = Shells.run(shell, Shells.body(task.commandLine()), task.environmentSettings(), env,
+                    node);
+            assertEquals(0, primary.exit(), primary.stderr());
+            assertEquals(expected, Shells.fields(Files.readAllBytes(node.resolve("rank-0.stdout"))), shell.toString());
+            assertTrue(!Files.exists(root.resolve(Launcher.SECRETS_FILE)), "loaded and deleted");
+        }
+    }
+
+    @Test
     void aNodeOutsideTheHostListFailsSayingSo() throws Exception {
         TaskAddParameter task = twoNodeTask();
         Map<String, String> env = node(dir, false, "10.9.9.9");
