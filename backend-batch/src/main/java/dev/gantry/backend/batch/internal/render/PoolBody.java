@@ -27,7 +27,7 @@ public final class PoolBody {
      * directory and runs it there, so a failure's line numbers point into a file left on the node. No plan value is
      * on the command line.
      */
-    public static final String START_COMMAND = "/bin/sh -c 'printf \"%s\\n\" \"$" + BOOT_SCRIPT
+    public static final String START_COMMAND = "/bin/sh -c 'printf \"%s\" \"$" + BOOT_SCRIPT
             + "\" > gantry-boot.sh && exec /bin/sh ./gantry-boot.sh'";
 
     private PoolBody() {

@@ -48,7 +48,7 @@ class LauncherTest {
         GOLDEN.assertMatches("start-task.txt", PoolBody.START_COMMAND + "\n");
         for (String line : List.of(Launcher.COMMAND_LINE, CoordinationCommand.COORDINATION_LINE,
                 CoordinationCommand.APPLICATION_LINE, PoolBody.START_COMMAND)) {
-            Shells.body(line.replace("\\n", "n")); // the start task's printf format is its one backslash
+            Shells.body(line);
         }
     }
 
@@ -103,6 +103,21 @@ class LauncherTest {
             assertEquals(work + "|0|0|0|127.0.0.1|1|unset|unset|unset|s3cr'et\n$HOME `x` \\n||", run.out(),
                     shell.toString());
             assertFalse(Files.exists(secretsFile), "the launcher deletes the secrets file once loaded");
+        }
+    }
+
+    @Test
+    void theStartTaskRunsTheBootScriptAndFailsWithIt() throws Exception {
+        String script = "#!/bin/sh\nset -eu\necho 'booted' \"$0\"\nexit \"${BOOT_EXIT:-0}\"\n";
+        List<EnvironmentSetting> env = PoolBody.startTask(script).environmentSettings();
+        for (List<String> shell : Shells.available()) {
+            Shells.Run ok = Shells.run(shell, Shells.body(PoolBody.START_COMMAND), env, Map.of(), dir);
+            assertEquals(0, ok.exit(), ok.stderr());
+            assertEquals("booted ./gantry-boot.sh\n", ok.out());
+            assertEquals(script, Files.readString(dir.resolve("gantry-boot.sh")), "left on the node as it was given");
+            Shells.Run failed = Shells.run(shell, Shells.body(PoolBody.START_COMMAND), env, Map.of("BOOT_EXIT", "4"),
+                    dir);
+            assertEquals(4, failed.exit(), "a failing boot fails the start task, which waitForSuccess holds to");
         }
     }
 
