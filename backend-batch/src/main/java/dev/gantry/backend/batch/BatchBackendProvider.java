@@ -9,6 +9,7 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
+import dev.gantry.backend.batch.internal.BatchSettings;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -41,7 +42,7 @@ public final class BatchBackendProvider implements BackendProvider {
 
     @Override
     public List<ConfigKey> configKeys() {
-        return List.of();
+        return BatchSettings.KEYS;
     }
 
     @Override
