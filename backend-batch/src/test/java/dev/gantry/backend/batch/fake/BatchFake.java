@@ -41,6 +41,7 @@ public final class BatchFake implements AutoCloseable {
     private final Map<String, Instant> deletions = new ConcurrentHashMap<>();
     private final HttpServer server;
     private final ScheduledExecutorService ticker;
+    private ControlServer control;
 
     public BatchFake() {
         this(new BatchFakeOptions());
@@ -151,6 +152,24 @@ public final class BatchFake implements AutoCloseable {
         }
     }
 
+    /**
+     * Preempts the node that runs the task (its primary's node for a multi-instance task) and answers its id.
+     * Refused when the task runs on no node.
+     */
+    public String preemptNodeOf(String jobId, String taskId) {
+        synchronized (state) {
+            FakeTask task = state.task(jobId, taskId);
+            if (task.nodeIds.isEmpty()) {
+                throw new IllegalStateException("the task " + taskId + " of job " + jobId + " runs on no node (it is "
+                        + task.state() + ")");
+            }
+            String nodeId = task.nodeIds.get(0);
+            FakeJob job = state.job(jobId);
+            nodes.takeAway(state.pool(job.poolId()), state.node(job.poolId(), nodeId), "preempted", state.now());
+            return nodeId;
+        }
+    }
+
     /** Turns a node unusable, with the same effect on its task as a preemption. */
     public void makeNodeUnusable(String poolId, String nodeId) {
         synchronized (state) {
@@ -247,8 +266,28 @@ public final class BatchFake implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the control endpoint (see {@link ControlServer}) and answers its URL; for a fake run as a process, only
+     * when its flag asks. Stopped with the fake.
+     */
+    public String startControl() {
+        synchronized (state) {
+            if (control == null) {
+                try {
+                    control = new ControlServer(this);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot start the control endpoint", e);
+                }
+            }
+            return control.url();
+        }
+    }
+
     @Override
     public void close() {
+        if (control != null) {
+            control.close();
+        }
         ticker.shutdownNow();
         server.stop(0);
         synchronized (state) {
