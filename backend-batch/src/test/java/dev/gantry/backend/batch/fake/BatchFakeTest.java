@@ -10,20 +10,13 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class BatchFakeTest {
-    private static final String POOL = "{\"id\":\"pool-1\",\"vmSize\":\"standard_d2s_v3\","
-            + "\"virtualMachineConfiguration\":{\"imageReference\":{\"publisher\":\"canonical\","
-            + "\"offer\":\"0001-com-ubuntu-server-jammy\",\"sku\":\"22_04-lts\"},"
-            + "\"nodeAgentSKUId\":\"batch.node.ubuntu 22.04\"},\"enableAutoScale\":true,"
-            + "\"autoScaleFormula\":\"$TargetDedicatedNodes=2;\",\"autoScaleEvaluationInterval\":\"PT5M\","
-            + "\"taskSlotsPerNode\":1}";
-    private static final String JOB = "{\"id\":\"job-1\",\"poolInfo\":{\"poolId\":\"pool-1\"},"
-            + "\"usesTaskDependencies\":true,\"onAllTasksComplete\":\"noaction\"}";
+    private static final String POOL = FakeClient.pool("pool-1");
+    private static final String JOB = FakeClient.job("job-1", "pool-1");
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
             .autoscale(FixedTargets.always(2, 0)).autoscaleInterval(Duration.ofMillis(100))
@@ -41,20 +34,11 @@ class BatchFakeTest {
     }
 
     private JsonNode waitForTask(String taskId, Predicate<JsonNode> condition) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(20);
-        while (Instant.now().isBefore(deadline)) {
-            JsonNode task = client.get("/jobs/job-1/tasks/" + taskId).json();
-            if (condition.test(task)) {
-                return task;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("task " + taskId + " never met the condition: "
-                + client.get("/jobs/job-1/tasks/" + taskId).json());
+        return client.waitForTask("job-1", taskId, condition);
     }
 
     private static String task(String id, String commandLine) {
-        return "{\"id\":\"" + id + "\",\"commandLine\":" + Json.MAPPER.valueToTree(commandLine) + "}";
+        return FakeClient.task(id, commandLine);
     }
 
     @Test

@@ -24,6 +24,45 @@ final class FakeClient {
         this.url = fake.url();
     }
 
+    /** Polls the task until the condition holds (20 s at most). */
+    JsonNode waitForTask(String jobId, String taskId, java.util.function.Predicate<JsonNode> condition)
+            throws IOException, InterruptedException {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(20);
+        JsonNode task = null;
+        while (java.time.Instant.now().isBefore(deadline)) {
+            task = get("/jobs/" + jobId + "/tasks/" + taskId).json();
+            if (condition.test(task)) {
+                return task;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("task " + taskId + " never met the condition: " + task);
+    }
+
+    static java.util.function.Predicate<JsonNode> inState(String state) {
+        return task -> task.path("state").asText().equals(state);
+    }
+
+    /** A pool body (autoscale, Ubuntu 22.04) with the given id. */
+    static String pool(String id) {
+        return "{\"id\":\"" + id + "\",\"vmSize\":\"standard_d2s_v3\","
+                + "\"virtualMachineConfiguration\":{\"imageReference\":{\"publisher\":\"canonical\","
+                + "\"offer\":\"0001-com-ubuntu-server-jammy\",\"sku\":\"22_04-lts\"},"
+                + "\"nodeAgentSKUId\":\"batch.node.ubuntu 22.04\"},\"enableAutoScale\":true,"
+                + "\"autoScaleFormula\":\"$TargetDedicatedNodes=2;\",\"autoScaleEvaluationInterval\":\"PT5M\","
+                + "\"taskSlotsPerNode\":1}";
+    }
+
+    /** A job body on the pool, with task dependencies. */
+    static String job(String id, String poolId) {
+        return "{\"id\":\"" + id + "\",\"poolInfo\":{\"poolId\":\"" + poolId + "\"},"
+                + "\"usesTaskDependencies\":true,\"onAllTasksComplete\":\"noaction\"}";
+    }
+
+    static String task(String id, String commandLine) {
+        return "{\"id\":\"" + id + "\",\"commandLine\":" + Json.MAPPER.valueToTree(commandLine) + "}";
+    }
+
     Reply get(String pathAndQuery) throws IOException, InterruptedException {
         return send("GET", pathAndQuery, null, null);
     }
