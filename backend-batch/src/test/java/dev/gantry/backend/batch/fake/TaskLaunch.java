@@ -80,8 +80,16 @@ final class TaskLaunch {
         Path wd = dir.resolve("wd");
         Files.createDirectories(wd);
         Map<String, String> environment = environment(job, task, node, rank, dir);
-        return state.options.processes.start(node.id, List.of("/bin/sh", "-c", commandLine), environment, wd,
-                dir.resolve("stdout.txt"), dir.resolve("stderr.txt"));
+        JsonNode container = task.json.get("containerSettings");
+        if (container == null) {
+            return state.options.processes.start(node.id, List.of("/bin/sh", "-c", commandLine), environment, wd,
+                    dir.resolve("stdout.txt"), dir.resolve("stderr.txt"));
+        }
+        ContainerTasks.prepare();
+        String name = ContainerTasks.name(node.id, task.id());
+        return new ContainerTasks.Handle(state.options.processes.start(node.id,
+                ContainerTasks.argv(container, environment, node.root, wd, commandLine, name), environment, wd,
+                dir.resolve("stdout.txt"), dir.resolve("stderr.txt")), name);
     }
 
     private Map<String, String> environment(FakeJob job, FakeTask task, FakeNode node, int rank, Path dir) {
