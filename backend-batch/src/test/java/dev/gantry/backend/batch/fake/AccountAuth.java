@@ -37,6 +37,9 @@ final class AccountAuth {
         if (!sharedKeyAllowed) {
             throw failed("This account does not take shared-key authentication.");
         }
+        if (request.header("ocp-date") == null && request.header("date") == null) {
+            throw failed("The request has neither an ocp-date nor a Date header.");
+        }
         if (!sharedKey.verifies(request, authorization)) {
             throw failed("The MAC signature found in the HTTP request is not the same as any computed signature.");
         }

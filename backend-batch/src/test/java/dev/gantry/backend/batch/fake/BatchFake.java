@@ -292,10 +292,7 @@ public final class BatchFake implements AutoCloseable {
         server.stop(0);
         synchronized (state) {
             for (FakePool pool : state.pools.values()) {
-                pool.nodes.values().forEach(node -> {
-                    node.processes.forEach(NodeProcesses.Handle::kill);
-                    node.processes.clear();
-                });
+                pool.nodes.values().forEach(FakeNode::killAll);
             }
         }
         options.processes.close();

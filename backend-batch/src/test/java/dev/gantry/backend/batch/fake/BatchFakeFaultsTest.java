@@ -41,6 +41,12 @@ class BatchFakeFaultsTest {
             assertTrue(recorded.body().contains("\"id\":\"slow\""), recorded.body());
             assertEquals("application/json", recorded.headers().get("content-type").get(0));
             assertEquals(2, fake.count("Pool_Get"));
+            assertEquals(200, client.send("HEAD", "/pools/slow", null, null).status());
+            assertEquals(404, client.send("HEAD", "/pools/none", null, null).status());
+            fake.faults().serverBusy("Pool_List", 1, Duration.ofSeconds(4), Faults.RetryAfterForm.SECONDS);
+            FakeClient.Reply busy = client.get("/pools");
+            assertEquals(503, busy.status());
+            assertEquals("4", busy.raw().headers().firstValue("Retry-After").orElseThrow());
         }
     }
 

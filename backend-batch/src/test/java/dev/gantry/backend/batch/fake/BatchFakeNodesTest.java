@@ -110,6 +110,8 @@ class BatchFakeNodesTest {
         JsonNode failed = client.get("/pools/p/nodes/" + fake.nodeIds("p").get(0)).json();
         assertEquals(1, failed.get("startTaskInfo").get("exitCode").asInt());
         assertEquals("active", client.get("/jobs/j/tasks/u").json().get("state").asText());
+        Thread.sleep(300);
+        assertEquals(2, fake.nodeIds("p").size(), "failed nodes stay allocated; none are added past the target");
     }
 
     @Test
@@ -121,8 +123,7 @@ class BatchFakeNodesTest {
         String other = client.get("/jobs/j/tasks/mi/subtasksinfo").json().get("value").get(0).get("nodeInfo")
                 .get("nodeId").asText();
         fake.preemptNode("p", other);
-        JsonNode requeued = client.get("/jobs/j/tasks/mi").json();
-        assertEquals("active", requeued.get("state").asText());
+        FakeClient.assertRequeued(fake.task("j", "mi").orElseThrow(), other);
         assertEquals("preempted", nodeState(other));
         JsonNode again = client.waitForTask("j", "mi", inState("running"));
         assertFalse(client.get("/jobs/j/tasks/mi/subtasksinfo").json().toString().contains(other));
@@ -155,7 +156,7 @@ class BatchFakeNodesTest {
         String node = client.waitForTask("j", "t", inState("running")).get("nodeInfo").get("nodeId").asText();
         assertEquals(202, client.post("/pools/p/removenodes", "{\"nodeList\":[\"" + node + "\"]}").status());
         assertFalse(fake.nodeIds("p").contains(node));
-        assertEquals("active", client.get("/jobs/j/tasks/t").json().get("state").asText());
+        FakeClient.assertRequeued(fake.task("j", "t").orElseThrow(), node);
         assertEquals(202, client.send("DELETE", "/pools/p", null, null).status());
         FakeClient.Reply again = client.post("/pools", FakeClient.pool("p"));
         assertEquals(409, again.status());
@@ -191,6 +192,10 @@ class BatchFakeNodesTest {
                 + "{\"maxTaskRetryCount\":2}}");
         assertEquals(0, client.waitForTask("j", "next", inState("completed")).get("executionInfo")
                 .get("exitCode").asInt());
+        client.post("/jobs/j/tasks", "{\"id\":\"slow\",\"commandLine\":\"sleep 30\",\"constraints\":"
+                + "{\"maxWallClockTime\":\"PT0.5S\"}}");
+        JsonNode ended = client.waitForTask("j", "slow", inState("completed"));
+        assertEquals("TaskEnded", ended.get("executionInfo").get("failureInfo").get("code").asText());
         JsonNode retried = client.waitForTask("j", "retried", inState("completed"));
         assertEquals(2, retried.get("executionInfo").get("retryCount").asInt());
         assertEquals(2, retried.get("executionInfo").get("exitCode").asInt());

@@ -188,9 +188,7 @@ class BatchFakeTest {
         JsonNode running = waitForTask("long", t -> t.get("state").asText().equals("running"));
         String node = running.get("nodeInfo").get("nodeId").asText();
         fake.preemptNode("pool-1", node);
-        JsonNode requeued = client.get("/jobs/job-1/tasks/long").json();
-        assertEquals("active", requeued.get("state").asText());
-        assertEquals("running", requeued.get("previousState").asText());
+        FakeClient.assertRequeued(fake.task("job-1", "long").orElseThrow(), node);
         JsonNode again = waitForTask("long", t -> t.get("state").asText().equals("running"));
         assertFalse(node.equals(again.get("nodeInfo").get("nodeId").asText()));
         assertEquals(0, again.get("executionInfo").get("retryCount").asInt());

@@ -43,6 +43,21 @@ final class FakeClient {
         return task -> task.path("state").asText().equals(state);
     }
 
+    /**
+     * Asserts that a task whose node was just preempted was requeued: either still {@code active} after
+     * {@code running}, or (when the fake's scheduler was quicker than the caller) taken again from {@code active}
+     * by another node.
+     */
+    static void assertRequeued(JsonNode task, String preemptedNode) {
+        String state = task.get("state").asText();
+        boolean waiting = state.equals("active") && task.get("previousState").asText().equals("running");
+        boolean retaken = (state.equals("preparing") || state.equals("running"))
+                && !task.path("nodeInfo").path("nodeId").asText().equals(preemptedNode);
+        if (!waiting && !retaken) {
+            throw new AssertionError("not requeued after its node " + preemptedNode + " was preempted: " + task);
+        }
+    }
+
     /** A pool body (autoscale, Ubuntu 22.04) with the given id. */
     static String pool(String id) {
         return "{\"id\":\"" + id + "\",\"vmSize\":\"standard_d2s_v3\","

@@ -26,6 +26,18 @@ final class FakeNode {
     String runningJobId;
     String runningTaskId;
     final List<NodeProcesses.Handle> processes = new ArrayList<>();
+    /** The start task's process while it runs (killed with the node, never by a task's end). */
+    NodeProcesses.Handle startTask;
+
+    /** Kills everything the node runs: its task's processes and its start task. */
+    void killAll() {
+        processes.forEach(NodeProcesses.Handle::kill);
+        processes.clear();
+        if (startTask != null) {
+            startTask.kill();
+            startTask = null;
+        }
+    }
 
     FakeNode(String id, String poolId, Path root, boolean dedicated, Instant now) {
         this.id = id;

@@ -42,8 +42,22 @@ final class FakePool {
         this.lastModified = now;
     }
 
+    /**
+     * The nodes of the kind in the pool, as Batch counts {@code currentDedicatedNodes} and
+     * {@code currentLowPriorityNodes}: preempted ones included.
+     */
     int count(boolean dedicated) {
-        return (int) nodes.values().stream().filter(n -> n.dedicated == dedicated && n.usable()).count();
+        return (int) nodes.values().stream().filter(n -> n.dedicated == dedicated && !n.state.equals("leavingpool"))
+                .count();
+    }
+
+    /**
+     * The nodes of the kind that hold the target: all but preempted ones, which Batch replaces (a node whose start
+     * task failed, or that turned unusable, stays allocated and is not replaced).
+     */
+    int allocated(boolean dedicated) {
+        return (int) nodes.values().stream().filter(n -> n.dedicated == dedicated
+                && !n.state.equals("leavingpool") && !n.state.equals("preempted")).count();
     }
 
     long preempted() {

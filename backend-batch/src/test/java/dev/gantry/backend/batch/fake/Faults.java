@@ -39,8 +39,13 @@ public final class Faults {
 
     /** The next {@code times} requests to the operation answer {@code 503 ServerBusy}. */
     public void serverBusy(String operation, int times) {
+        serverBusy(operation, times, null, null);
+    }
+
+    /** The next {@code times} requests to the operation answer {@code 503 ServerBusy} with {@code Retry-After}. */
+    public void serverBusy(String operation, int times, Duration retryAfter, RetryAfterForm form) {
         add(operation, times, new Refuse(503, "ServerBusy", "The server is currently unable to receive requests. "
-                + "Please retry your request.", null, null));
+                + "Please retry your request.", retryAfter, form));
     }
 
     /** The next {@code times} requests to the operation answer {@code 500 InternalError}. */

@@ -100,7 +100,7 @@ final class NodeLifecycle {
         boolean changing = false;
         for (boolean dedicated : new boolean[] {true, false}) {
             int target = dedicated ? pool.targetDedicated : pool.targetLowPriority;
-            int current = pool.count(dedicated);
+            int current = pool.allocated(dedicated);
             if (current < target) {
                 changing = true;
                 if (!pool.allocationBlocked) {
@@ -162,8 +162,10 @@ final class NodeLifecycle {
                     List.of("/bin/sh", "-c", startTask.get("commandLine").asText()), environment,
                     node.root.resolve("startup/wd"), node.root.resolve("startup/stdout.txt"),
                     node.root.resolve("startup/stderr.txt"));
+            node.startTask = handle;
             handle.exitCode().whenComplete((code, error) -> {
                 synchronized (state) {
+                    node.startTask = null;
                     startTaskEnded(node, code == null ? -1 : code, wait, state.now());
                 }
             });
@@ -194,8 +196,7 @@ final class NodeLifecycle {
     /** Takes a node out of service (preempted or unusable): its processes die and its task goes back to active. */
     void takeAway(FakePool pool, FakeNode node, String newState, Instant now) {
         FakeTask task = runningTask(node);
-        node.processes.forEach(NodeProcesses.Handle::kill);
-        node.processes.clear();
+        node.killAll();
         node.state(newState, now);
         if (task != null) {
             tasks.requeue(task, now);

@@ -52,6 +52,12 @@ final class PoolRoutes {
                 ODataList.select(request.param("$select"), Selectable.POOL)));
     }
 
+    /** 200 when the pool exists, Batch's 404 otherwise (a HEAD answer has no body). */
+    FakeResponse exists(FakeRequest request) {
+        state.pool(request.segment(1));
+        return FakeResponse.empty(200);
+    }
+
     FakeResponse list(FakeRequest request) {
         List<ObjectNode> pools = new ArrayList<>();
         state.pools.values().forEach(pool -> pools.add(pool.json(state.baseUrl)));

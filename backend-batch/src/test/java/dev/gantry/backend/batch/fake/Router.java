@@ -44,8 +44,12 @@ final class Router {
                     : method.equals("POST") ? new Route("Pool_Add", pools::add) : null;
         }
         if (n == 2) {
-            return method.equals("GET") ? new Route("Pool_Get", pools::get)
-                    : method.equals("DELETE") ? new Route("Pool_Delete", pools::delete) : null;
+            return switch (method) {
+                case "GET" -> new Route("Pool_Get", pools::get);
+                case "HEAD" -> new Route("Pool_Exists", pools::exists);
+                case "DELETE" -> new Route("Pool_Delete", pools::delete);
+                default -> null;
+            };
         }
         if (n == 3 && method.equals("POST")) {
             return switch (tail) {

@@ -29,6 +29,10 @@ final class TaskLifecycle {
             for (FakeTask task : List.copyOf(job.tasks.values())) {
                 if (task.state().equals("preparing") && task.coordinationLeft == 0 && !task.nodeIds.isEmpty()) {
                     launch(job, task, now);
+                } else if (task.state().equals("running") && pastWallClock(task, now)) {
+                    complete(task, null, failure("TaskEnded", "The task was ended by Batch: it ran longer than its "
+                            + "maxWallClockTime " + task.json.path("constraints").path("maxWallClockTime").asText()),
+                            now);
                 }
             }
         }
@@ -270,6 +274,19 @@ final class TaskLifecycle {
             }
         }
         return true;
+    }
+
+    private static boolean pastWallClock(FakeTask task, Instant now) {
+        String limit = task.json.path("constraints").path("maxWallClockTime").asText(null);
+        String started = task.execution().path("startTime").asText(null);
+        if (limit == null || started == null) {
+            return false;
+        }
+        try {
+            return now.isAfter(Instant.parse(started).plus(java.time.Duration.parse(limit)));
+        } catch (java.time.format.DateTimeParseException | ArithmeticException e) {
+            return false;
+        }
     }
 
     private int maxRetries(FakeTask task) {
