@@ -41,6 +41,7 @@ public final class BatchFake implements AutoCloseable {
     private final Map<String, Instant> deletions = new ConcurrentHashMap<>();
     private final HttpServer server;
     private final ScheduledExecutorService ticker;
+    private final PoolRoutes poolRoutes;
     private ControlServer control;
 
     public BatchFake() {
@@ -59,7 +60,8 @@ public final class BatchFake implements AutoCloseable {
             this.tasks = new TaskLifecycle(state);
             this.nodes = new NodeLifecycle(state, tasks);
             this.images = new ImageRoutes(state);
-            Router router = new Router(new PoolRoutes(state, nodes, deletions), new JobRoutes(state, tasks),
+            this.poolRoutes = new PoolRoutes(state, nodes, deletions);
+            Router router = new Router(poolRoutes, new JobRoutes(state, tasks),
                     new TaskRoutes(state, tasks), new FileRoutes(state), images);
             BatchHttpFront front = new BatchHttpFront(state, router,
                     new AccountAuth(new SharedKey(options.account, options.key), options.sharedKey, options.entra),
@@ -206,6 +208,23 @@ public final class BatchFake implements AutoCloseable {
     public void failStartTask(String poolId) {
         synchronized (state) {
             state.pool(poolId).startTaskFails = true;
+        }
+    }
+
+    /**
+     * Adds a pool as Resource Manager creates one (its body in the data plane's PoolAddParameter shape, with the
+     * user-assigned identities the data plane cannot set), sharing the data plane's state: the Resource Manager
+     * fake's pool PUT calls this. Batch's refusals (PoolExists, PoolBeingDeleted, a bad body) are an
+     * {@link IllegalStateException} whose message starts with Batch's code.
+     */
+    public void addPoolFromResourceManager(String poolAddBody, List<String> identityResourceIds) {
+        synchronized (state) {
+            try {
+                poolRoutes.add(Json.parseObject(poolAddBody.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                        .identities.addAll(identityResourceIds);
+            } catch (BatchError e) {
+                throw new IllegalStateException(e.code + ": " + e.getMessage() + " " + e.values, e);
+            }
         }
     }
 

@@ -174,11 +174,17 @@ class BatchFakeNodesTest {
         client.post("/jobs/j/tasks", "{\"id\":\"denied\",\"commandLine\":\"cat in/secret\"," + file + "}");
         JsonNode denied = client.waitForTask("j", "denied", inState("completed"));
         assertEquals("BlobAccessDenied", denied.get("executionInfo").get("failureInfo").get("code").asText());
-        fake.addPoolIdentity("p", IDENTITY);
-        client.post("/jobs/j/tasks", "{\"id\":\"read\",\"commandLine\":\"cat in/secret\"," + file + "}");
-        client.waitForTask("j", "read", inState("completed"));
+        fake.addPoolFromResourceManager(FakeClient.pool("withidentity"), java.util.List.of(IDENTITY));
+        assertEquals(IDENTITY, client.get("/pools/withidentity").json().get("identity")
+                .get("userAssignedIdentities").get(0).get("resourceId").asText());
+        client.post("/jobs", FakeClient.job("k", "withidentity"));
+        client.post("/jobs/k/tasks", "{\"id\":\"read\",\"commandLine\":\"cat in/secret\"," + file + "}");
+        client.waitForTask("k", "read", inState("completed"));
         assertEquals("blob https://acct.blob.core.windows.net/c/secret as " + IDENTITY,
-                client.get("/jobs/j/tasks/read/files/stdout.txt").text());
+                client.get("/jobs/k/tasks/read/files/stdout.txt").text());
+        IllegalStateException exists = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> fake.addPoolFromResourceManager(FakeClient.pool("WithIdentity"), java.util.List.of()));
+        assertTrue(exists.getMessage().startsWith("PoolExists"), exists.getMessage());
     }
 
     @Test

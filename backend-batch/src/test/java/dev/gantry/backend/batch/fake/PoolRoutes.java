@@ -21,7 +21,12 @@ final class PoolRoutes {
     }
 
     FakeResponse add(FakeRequest request) {
-        ObjectNode body = Json.parseObject(request.body());
+        FakePool pool = add(Json.parseObject(request.body()));
+        return Replies.created(state.baseUrl, "/pools/" + pool.id);
+    }
+
+    /** Adds a pool from a data-plane body (also for pools Resource Manager creates, which share this state). */
+    FakePool add(ObjectNode body) {
         BodySchema.check("PoolAddParameter", body);
         String id = Ids.check("id", body.get("id").asText());
         FakePool existing = state.pools.get(FakeState.key(id));
@@ -43,7 +48,7 @@ final class PoolRoutes {
             pool.targetLowPriority = body.path("targetLowPriorityNodes").asInt(0);
         }
         state.pools.put(FakeState.key(id), pool);
-        return Replies.created(state.baseUrl, "/pools/" + id);
+        return pool;
     }
 
     FakeResponse get(FakeRequest request) {
