@@ -173,6 +173,11 @@ class BatchFakeTest {
         assertEquals(400, bad.status());
         assertEquals("InvalidQueryParameterValue", bad.json().get("code").asText());
         assertEquals(400, client.get("/jobs/job-1/tasks?maxresults=1001").status());
+        FakeClient.Reply noNe = client.get("/jobs/job-1/tasks?$filter=" + URLEncoder.encode(
+                "executionInfo/exitCode ne 0", StandardCharsets.UTF_8));
+        assertEquals(400, noNe.status(), "the published table gives exitCode no 'ne'");
+        assertEquals(200, client.get("/jobs/job-1/tasks?$filter=" + URLEncoder.encode(
+                "(executionInfo/exitCode lt 0) or (executionInfo/exitCode gt 0)", StandardCharsets.UTF_8)).status());
         FakeClient.Reply version = client.get("/jobs/job-1/tasks?api-version=2099-01-01.1.0");
         assertEquals(400, version.status());
         assertTrue(version.text().contains("2099-01-01.1.0"), version.text());

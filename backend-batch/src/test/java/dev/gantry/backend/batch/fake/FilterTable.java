@@ -9,11 +9,14 @@ import java.util.Set;
  * ("OData filters in Batch", learn.microsoft.com/rest/api/batchservice/odata-filters-in-batch). Anything else in a
  * filter is {@code 400 InvalidQueryParameterValue}.
  *
- * <p>The nodes and supported-images tables are as published. For list tasks, the stored copy of the page that could be
- * read did not show the whole section; every time table the page shows (certificates, nodes, jobs of a schedule)
- * allows {@code stateTransitionTime} with all six comparisons, and the tasks table here does too, with
- * {@code state}, {@code creationTime} and the {@code executionInfo} times and codes. Recheck against the live page
- * before relying on more.
+ * <p>The nodes and supported-images tables are as published. Of the list-tasks table, the row
+ * {@code executionInfo/exitCode | eq, ge, gt, le, lt | Int} is quoted in "Create queries to list Batch resources
+ * efficiently" (no {@code ne}: {@code (executionInfo/exitCode lt 0) or (executionInfo/exitCode gt 0)} is its
+ * non-zero filter); the rest of that table could not be read whole. Every time table the page shows (certificates,
+ * nodes, jobs of a schedule) allows {@code state} with eq/ne and {@code stateTransitionTime} with all six
+ * comparisons, and the tasks table here does the same, with {@code creationTime} and the {@code executionInfo}
+ * times and result. Recheck the list-tasks section of the live page before relying on more than
+ * {@code state} and {@code stateTransitionTime}.
  */
 final class FilterTable {
     enum Kind { STRING, INT, DATETIME }
@@ -23,6 +26,7 @@ final class FilterTable {
 
     static final Set<String> EQUALITY = Set.of("eq", "ne");
     static final Set<String> ORDER = Set.of("eq", "ne", "ge", "gt", "le", "lt");
+    static final Set<String> ORDER_WITHOUT_NE = Set.of("eq", "ge", "gt", "le", "lt");
 
     static final Map<String, Property> TASKS = table(
             "state", new Property(Kind.STRING, EQUALITY),
@@ -30,7 +34,7 @@ final class FilterTable {
             "creationTime", new Property(Kind.DATETIME, ORDER),
             "executionInfo/startTime", new Property(Kind.DATETIME, ORDER),
             "executionInfo/endTime", new Property(Kind.DATETIME, ORDER),
-            "executionInfo/exitCode", new Property(Kind.INT, ORDER),
+            "executionInfo/exitCode", new Property(Kind.INT, ORDER_WITHOUT_NE),
             "executionInfo/result", new Property(Kind.STRING, EQUALITY));
 
     static final Map<String, Property> NODES = table(

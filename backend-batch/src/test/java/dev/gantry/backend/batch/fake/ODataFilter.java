@@ -77,7 +77,7 @@ final class ODataFilter {
         int start = at;
         String name = word();
         String operator = word();
-        if (!FilterTable.ORDER.contains(operator)) {
+        if (!FilterTable.ORDER.contains(operator)) { // whether the property takes it is checked below
             at = start;
             throw error("expected 'property op value' (op one of eq, ne, ge, gt, le, lt) at character " + start);
         }
