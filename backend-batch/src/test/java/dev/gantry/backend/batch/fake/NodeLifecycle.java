@@ -183,7 +183,7 @@ final class NodeLifecycle {
         node.startTaskInfo.put("exitCode", exit);
         node.startTaskInfo.put("result", exit == 0 ? "success" : "failure");
         if (exit != 0) {
-            node.startTaskInfo.set("failureInfo", TaskLifecycle.failure("FailureExitCode",
+            node.startTaskInfo.set("failureInfo", FailureInfo.of("FailureExitCode",
                     "The start task exited with an exit code representing a failure"));
         }
         if (exit != 0 && wait) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,7 +29,7 @@ final class TaskLifecycle {
                 if (task.state().equals("preparing") && task.coordinationLeft == 0 && !task.nodeIds.isEmpty()) {
                     launch(job, task, now);
                 } else if (task.state().equals("running") && pastWallClock(task, now)) {
-                    complete(task, null, failure("TaskEnded", "The task was ended by Batch: it ran longer than its "
+                    complete(task, null, FailureInfo.of("TaskEnded", "The task was ended by Batch: it ran longer than its "
                             + "maxWallClockTime " + task.json.path("constraints").path("maxWallClockTime").asText()),
                             now);
                 }
@@ -45,7 +44,7 @@ final class TaskLifecycle {
                 continue;
             }
             for (FakeTask task : job.tasks.values()) {
-                if (task.state().equals("active") && dependenciesSatisfied(job, task)) {
+                if (task.state().equals("active") && Dependencies.satisfied(job, task)) {
                     assign(pool, task, now);
                 }
             }
@@ -97,9 +96,9 @@ final class TaskLifecycle {
                         -1);
             }
         } catch (TaskLaunch.ResourceFileFailure e) {
-            complete(task, null, failure(e.code, e.getMessage()), now);
+            complete(task, null, FailureInfo.of(e.code, e.getMessage()), now);
         } catch (IOException e) {
-            complete(task, null, failure("CommandProgramNotFound", "cannot start the command: " + e.getMessage()),
+            complete(task, null, FailureInfo.of("CommandProgramNotFound", "cannot start the command: " + e.getMessage()),
                     now);
         }
     }
@@ -151,7 +150,7 @@ final class TaskLifecycle {
                 watch(task, task.attempt, primary,
                         launch.start(job, task, primary, task.json.get("commandLine").asText(), 0), -1);
             } catch (IOException e) {
-                complete(task, null, failure("CommandProgramNotFound", e.getMessage()), now);
+                complete(task, null, FailureInfo.of("CommandProgramNotFound", e.getMessage()), now);
             }
         }
     }
@@ -161,7 +160,7 @@ final class TaskLifecycle {
             task.subtasks.get(0).put("exitCode", exit);
         }
         ObjectNode failure = exit == 0 ? null
-                : failure("FailureExitCode", "The task exited with an exit code representing a failure");
+                : FailureInfo.of("FailureExitCode", "The task exited with an exit code representing a failure");
         int retries = task.execution().path("retryCount").asInt(0);
         if (exit != 0 && retries < maxRetries(task)) {
             release(task, now);
@@ -213,7 +212,7 @@ final class TaskLifecycle {
         if (task.state().equals("completed")) {
             throw BatchError.conflict("TaskCompleted", "The specified task is already completed.");
         }
-        complete(task, null, failure("TaskEnded", "Task Was Ended by User Request"), now);
+        complete(task, null, FailureInfo.of("TaskEnded", "Task Was Ended by User Request"), now);
     }
 
     /** Puts a task whose node went away back to active, as Batch does after a preemption. */
@@ -228,7 +227,7 @@ final class TaskLifecycle {
     void terminateJob(FakeJob job, String reason, Instant now) {
         for (FakeTask task : job.tasks.values()) {
             if (!task.state().equals("completed")) {
-                complete(task, null, failure("TaskEnded", "Task Was Ended by User Request"), now);
+                complete(task, null, FailureInfo.of("TaskEnded", "Task Was Ended by User Request"), now);
             }
         }
         job.state = "completed";
@@ -253,27 +252,6 @@ final class TaskLifecycle {
             }
         }
         task.nodeIds.clear();
-    }
-
-    private boolean dependenciesSatisfied(FakeJob job, FakeTask task) {
-        JsonNode dependsOn = task.json.path("dependsOn");
-        List<String> ids = new ArrayList<>();
-        dependsOn.path("taskIds").forEach(id -> ids.add(id.asText()));
-        for (JsonNode range : dependsOn.path("taskIdRanges")) {
-            for (int id = range.get("start").asInt(); id <= range.get("end").asInt(); id++) {
-                ids.add(Integer.toString(id));
-            }
-        }
-        for (String id : ids) {
-            FakeTask dependency = job.task(id);
-            // A dependency that does not exist yet, has not completed or completed with "block" holds the task for
-            // ever, as Batch holds it.
-            if (dependency == null || !dependency.state().equals("completed")
-                    || !"satisfy".equals(dependency.dependencyAction)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean pastWallClock(FakeTask task, Instant now) {
@@ -308,15 +286,5 @@ final class TaskLifecycle {
         info.put("taskRootDirectoryUrl", info.get("nodeUrl").asText() + "/files/workitems/" + task.jobId
                 + "/job-1/" + task.id());
         return info;
-    }
-
-    static ObjectNode failure(String code, String message) {
-        ObjectNode failure = Json.object();
-        failure.put("category", code.equals("TaskEnded") || code.equals("FailureExitCode")
-                || code.equals("BlobAccessDenied") || code.equals("CommandProgramNotFound") ? "usererror"
-                : "servererror");
-        failure.put("code", code);
-        failure.put("message", message);
-        return failure;
     }
 }
