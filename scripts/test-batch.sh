@@ -47,6 +47,8 @@ cmd_up() {
   mkdir -p "$STATE/root"
   : >"$STATE/batch.log"
   # Its own session, so that "down"'s signal reaches it and nothing of the caller's; no inherited lock or terminal.
+  # It runs from the repository, where container tasks find scripts/setup-podman.sh (through TestPodman).
+  cd "$ROOT"
   setsid java -cp "$classes/test-classes:$classes/classes:$(cat "$classpath_file")" \
     dev.gantry.backend.batch.fake.BatchFakeMain --env "$STATE/batch.env" --key-file "$STATE/key" \
     --root "$STATE/root" --control "$@" </dev/null >"$STATE/batch.log" 2>&1 9>&- &
