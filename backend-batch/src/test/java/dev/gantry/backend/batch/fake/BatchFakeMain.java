@@ -1,0 +1,98 @@
+package dev.gantry.backend.batch.fake;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The Batch fake as a process, for scripts/test-batch.sh (end-to-end runs and the benchmark): it serves on loopback
+ * only, writes the account key to a file (0600) and a summary env file, prints {@code ready URL} and runs until it is
+ * stopped (SIGTERM), when it kills every node's processes.
+ *
+ * <pre>
+ * BatchFakeMain --env FILE --key-file FILE [--root DIR] [--account NAME] [--control] [--https]
+ *               [--autoscale-interval ISO-8601] [--nodes DEDICATED,LOW_PRIORITY] [--active-job-quota N]
+ * </pre>
+ * The env file holds BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE and BATCH_CONTROL_URL (empty without
+ * {@code --control}).
+ */
+public final class BatchFakeMain {
+    private BatchFakeMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BatchFakeOptions options = new BatchFakeOptions().autoscaleInterval(Duration.ofSeconds(1));
+        Path env = null;
+        Path keyFile = null;
+        boolean control = false;
+        List<String> rest = new ArrayList<>(List.of(args));
+        while (!rest.isEmpty()) {
+            String flag = rest.remove(0);
+            switch (flag) {
+                case "--env" -> env = Path.of(value(rest, flag));
+                case "--key-file" -> keyFile = Path.of(value(rest, flag));
+                case "--root" -> options.root(Files.createDirectories(Path.of(value(rest, flag))));
+                case "--account" -> options.account(value(rest, flag));
+                case "--control" -> control = true;
+                case "--https" -> options.https(true);
+                case "--autoscale-interval" -> options.autoscaleInterval(Duration.parse(value(rest, flag)));
+                case "--active-job-quota" -> options.activeJobQuota(Integer.parseInt(value(rest, flag)));
+                case "--nodes" -> {
+                    String[] counts = value(rest, flag).split(",");
+                    options.autoscale(FixedTargets.whileTasksArePending(Integer.parseInt(counts[0]),
+                            Integer.parseInt(counts[1])));
+                }
+                default -> usage("unknown flag " + flag);
+            }
+        }
+        if (env == null || keyFile == null) {
+            usage("--env and --key-file are required");
+        }
+        BatchFake fake = new BatchFake(options);
+        String controlUrl = control ? fake.startControl() : "";
+        writePrivate(keyFile, fake.accountKey() + "\n");
+        writePrivate(env, "# Written by BatchFakeMain: the local Batch fake's account.\n"
+                + "BATCH_URL=\"" + fake.url() + "\"\n"
+                + "BATCH_ACCOUNT=\"" + fake.accountName() + "\"\n"
+                + "BATCH_KEY_FILE=\"" + keyFile.toAbsolutePath() + "\"\n"
+                + "BATCH_CONTROL_URL=\"" + controlUrl + "\"\n");
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            fake.close();
+            stopped.countDown();
+        }));
+        System.out.println("ready " + fake.url() + " account " + fake.accountName() + " control "
+                + (control ? controlUrl : "off"));
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static void writePrivate(Path file, String text) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path temporary = Files.createTempFile(parent, ".batch-fake", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(temporary, text);
+        Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static String value(List<String> rest, String flag) {
+        if (rest.isEmpty()) {
+            usage(flag + " needs a value");
+        }
+        return rest.remove(0);
+    }
+
+    private static void usage(String problem) {
+        System.err.println("BatchFakeMain: " + problem + "\nusage: BatchFakeMain --env FILE --key-file FILE "
+                + "[--root DIR] [--account NAME] [--control] [--https] [--autoscale-interval PT1S] "
+                + "[--nodes DEDICATED,LOW_PRIORITY] [--active-job-quota N]");
+        System.exit(2);
+    }
+}

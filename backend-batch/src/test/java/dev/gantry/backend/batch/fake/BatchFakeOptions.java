@@ -1,0 +1,97 @@
+package dev.gantry.backend.batch.fake;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+
+/**
+ * How a {@link BatchFake} is set up; every setter returns this options object. Defaults: account {@code gantryfake}
+ * with a random key, plain HTTP on loopback, shared key and bearer tokens both taken, an active-job quota of 100,
+ * autoscale evaluated at each pool's own interval by {@link FixedTargets#whileTasksArePending} (2 dedicated nodes),
+ * local node processes, a temporary root directory, no blobs.
+ */
+public final class BatchFakeOptions {
+    String account = "gantryfake";
+    byte[] key = randomKey();
+    boolean https;
+    boolean sharedKey = true;
+    boolean entra = true;
+    int activeJobQuota = 100;
+    Path root;
+    AutoscaleEvaluator evaluator = FixedTargets.whileTasksArePending(2, 0);
+    NodeProcesses processes;
+    Duration autoscaleInterval;
+    Duration tick = Duration.ofMillis(50);
+    Duration poolDeletion = Duration.ofMillis(500);
+    BlobSource blobs = BlobSource.none();
+
+    public BatchFakeOptions account(String name) {
+        this.account = name;
+        return this;
+    }
+
+    /** The account key, Base64 as Azure shows it. */
+    public BatchFakeOptions key(String base64) {
+        this.key = Base64.getDecoder().decode(base64);
+        return this;
+    }
+
+    /** Serve HTTPS through the Azure module's LocalHttps (its test certificate) instead of plain HTTP. */
+    public BatchFakeOptions https(boolean https) {
+        this.https = https;
+        return this;
+    }
+
+    /** Which authentications the account takes (a user-subscription account takes no shared key). */
+    public BatchFakeOptions auth(boolean sharedKey, boolean entra) {
+        this.sharedKey = sharedKey;
+        this.entra = entra;
+        return this;
+    }
+
+    /** How many jobs may be active at once before job add answers ActiveJobAndScheduleQuotaReached. */
+    public BatchFakeOptions activeJobQuota(int quota) {
+        this.activeJobQuota = quota;
+        return this;
+    }
+
+    /** Where the nodes' directories go (a fresh temporary directory when unset, removed at close). */
+    public BatchFakeOptions root(Path root) {
+        this.root = root;
+        return this;
+    }
+
+    public BatchFakeOptions autoscale(AutoscaleEvaluator evaluator) {
+        this.evaluator = evaluator;
+        return this;
+    }
+
+    /** Evaluate every autoscale pool at this interval instead of its own (Batch's minimum is 5 minutes). */
+    public BatchFakeOptions autoscaleInterval(Duration interval) {
+        this.autoscaleInterval = interval;
+        return this;
+    }
+
+    public BatchFakeOptions processes(NodeProcesses processes) {
+        this.processes = processes;
+        return this;
+    }
+
+    public BatchFakeOptions blobs(BlobSource blobs) {
+        this.blobs = blobs;
+        return this;
+    }
+
+    /** How long a deleted pool stays in {@code deleting} (PoolBeingDeleted) before it is gone. */
+    public BatchFakeOptions poolDeletion(Duration duration) {
+        this.poolDeletion = duration;
+        return this;
+    }
+
+    private static byte[] randomKey() {
+        byte[] key = new byte[64];
+        new SecureRandom().nextBytes(key);
+        return key;
+    }
+}

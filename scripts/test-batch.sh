@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The local Azure Batch fake (BatchFake in backend-batch's tests) as a process, for scripts/e2e.sh and the Batch
+# benchmark: a Batch account on 127.0.0.1 only, whose nodes run tasks as local processes under its state directory.
+# Nothing here is reachable from outside the machine.
+#
+# Needs a build first (backend-batch's test classes and target/batch-fake.classpath):
+#   ./mvnw -o -B package -DskipTests
+#
+# Usage:
+#   scripts/test-batch.sh up [FLAG...]   start the fake (idempotent: a running one is kept), wait until it serves and
+#                                        write its summary; FLAGs go to BatchFakeMain (e.g. --nodes 2,0)
+#   scripts/test-batch.sh down           stop it by its recorded pid (its nodes' processes stop with it) and remove
+#                                        its files
+#   scripts/test-batch.sh status         print its URL; exit 0 only when it runs
+#
+# State lives in GANTRY_TEST_BATCH_DIR (default /var/lib/gantry-test-batch):
+#   batch.env   the summary: BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE, BATCH_CONTROL_URL
+#   key         the account key (0600)
+#   pid, batch.log, root/ (the nodes' directories)
+set -euo pipefail
+
+STATE=${GANTRY_TEST_BATCH_DIR:-/var/lib/gantry-test-batch}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+READY_SECONDS=60
+STOP_SECONDS=30
+
+die() { echo "test-batch: $*" >&2; exit 1; }
+
+# The pid of the running fake, if one runs (a pid file left by a killed run names no such process).
+fake_pid() {
+  local pid
+  pid=$(cat "$STATE/pid" 2>/dev/null) || return 1
+  [ -n "$pid" ] && grep -q BatchFakeMain "/proc/$pid/cmdline" 2>/dev/null && echo "$pid"
+}
+
+cmd_up() {
+  local classes="$ROOT/backend-batch/target" pid
+  local classpath_file="$classes/batch-fake.classpath"
+  if pid=$(fake_pid); then
+    echo "test-batch: the fake already runs (pid $pid): $(grep '^BATCH_URL=' "$STATE/batch.env")"
+    return 0
+  fi
+  [ -f "$classpath_file" ] && [ -d "$classes/test-classes" ] \
+    || die "backend-batch's test classes are not built ($classpath_file); build first: ./mvnw -o -B package -DskipTests"
+  command -v java >/dev/null 2>&1 || die "missing java; install a JDK 17"
+  rm -rf "$STATE/root" "$STATE/batch.env"
+  mkdir -p "$STATE/root"
+  : >"$STATE/batch.log"
+  # Its own session, so that "down"'s signal reaches it and nothing of the caller's; no inherited lock or terminal.
+  # It runs from the repository, where container tasks find scripts/setup-podman.sh (through TestPodman).
+  cd "$ROOT"
+  setsid java -cp "$classes/test-classes:$classes/classes:$(cat "$classpath_file")" \
+    dev.gantry.backend.batch.fake.BatchFakeMain --env "$STATE/batch.env" --key-file "$STATE/key" \
+    --root "$STATE/root" --control "$@" </dev/null >"$STATE/batch.log" 2>&1 9>&- &
+  echo $! >"$STATE/pid"
+  local waited=0
+  until grep -q '^ready ' "$STATE/batch.log" 2>/dev/null; do
+    if ! kill -0 "$(cat "$STATE/pid")" 2>/dev/null; then
+      tail -n 20 "$STATE/batch.log" >&2
+      die "the fake ended before it served (its output above)"
+    fi
+    if [ "$waited" -ge "$READY_SECONDS" ]; then
+      tail -n 20 "$STATE/batch.log" >&2
+      cmd_down
+      die "the fake did not serve within ${READY_SECONDS}s (its output above)"
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  grep '^ready ' "$STATE/batch.log"
+}
+
+cmd_down() {
+  local pid waited=0
+  if pid=$(fake_pid); then
+    kill -TERM "$pid"
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$STOP_SECONDS" ]; do
+      sleep 1
+      waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "test-batch: the fake (pid $pid) did not stop within ${STOP_SECONDS}s; killing it" >&2
+      kill -KILL "$pid"
+    fi
+  fi
+  rm -rf "$STATE/root" "$STATE/batch.env" "$STATE/key" "$STATE/pid"
+}
+
+cmd_status() {
+  local pid
+  if pid=$(fake_pid) && [ -f "$STATE/batch.env" ]; then
+    echo "batch fake pid $pid $(grep '^BATCH_URL=' "$STATE/batch.env")"
+    return 0
+  fi
+  echo "batch fake off"
+  return 1
+}
+
+case "${1:-}" in
+  up) shift; mkdir -p "$STATE"; cmd_up "$@" ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  *) echo "usage: $0 up [BatchFakeMain flag...] | down | status" >&2; exit 2 ;;
+esac
