@@ -75,7 +75,7 @@ class BatchFakeFaultsTest {
 
     @Test
     void theControlEndpointPlansFaultsPreemptsAndCounts() throws Exception {
-        try (BatchFake fake = new BatchFake(new BatchFakeOptions().autoscale(FixedTargets.always(1, 0))
+        try (BatchFake fake = new BatchFake(new BatchFakeOptions()
                 .autoscaleInterval(Duration.ofMillis(100)))) {
             FakeClient client = new FakeClient(fake);
             String control = fake.startControl();
@@ -84,7 +84,7 @@ class BatchFakeFaultsTest {
                     + "/fault?operation=Job_Add&kind=throttle&seconds=3&form=seconds")).POST(
                     HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, planned.statusCode(), planned.body());
-            client.post("/pools", FakeClient.pool("p"));
+            client.post("/pools", FakeClient.pool("p", FakeClient.ONE_NODE));
             FakeClient.Reply throttled = client.post("/jobs", FakeClient.job("j", "p"));
             assertEquals(429, throttled.status());
             assertEquals("3", throttled.raw().headers().firstValue("Retry-After").orElseThrow());

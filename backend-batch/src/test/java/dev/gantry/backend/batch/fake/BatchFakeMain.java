@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * BatchFakeMain --env FILE --key-file FILE [--root DIR] [--account NAME] [--control] [--https]
- *               [--autoscale-interval ISO-8601] [--nodes DEDICATED,LOW_PRIORITY] [--active-job-quota N]
+ *               [--autoscale-interval ISO-8601] [--active-job-quota N]
  * </pre>
  * The env file holds BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE and BATCH_CONTROL_URL (empty without
  * {@code --control}).
@@ -42,11 +42,6 @@ public final class BatchFakeMain {
                 case "--https" -> options.https(true);
                 case "--autoscale-interval" -> options.autoscaleInterval(Duration.parse(value(rest, flag)));
                 case "--active-job-quota" -> options.activeJobQuota(Integer.parseInt(value(rest, flag)));
-                case "--nodes" -> {
-                    String[] counts = value(rest, flag).split(",");
-                    options.autoscale(FixedTargets.whileTasksArePending(Integer.parseInt(counts[0]),
-                            Integer.parseInt(counts[1])));
-                }
                 default -> usage("unknown flag " + flag);
             }
         }
@@ -92,7 +87,7 @@ public final class BatchFakeMain {
     private static void usage(String problem) {
         System.err.println("BatchFakeMain: " + problem + "\nusage: BatchFakeMain --env FILE --key-file FILE "
                 + "[--root DIR] [--account NAME] [--control] [--https] [--autoscale-interval PT1S] "
-                + "[--nodes DEDICATED,LOW_PRIORITY] [--active-job-quota N]");
+                + "[--active-job-quota N]");
         System.exit(2);
     }
 }

@@ -21,7 +21,7 @@ class BatchFakeNodesTest {
             + "Microsoft.ManagedIdentity/userAssignedIdentities/gantry";
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
-            .autoscale(FixedTargets.whileTasksArePending(2, 0)).autoscaleInterval(Duration.ofMillis(100))
+            .autoscaleInterval(Duration.ofMillis(100))
             .poolDeletion(Duration.ofMillis(300))
             .blobs((url, identity) -> ("blob " + url + " as " + identity).getBytes(StandardCharsets.UTF_8)));
     private final FakeClient client = new FakeClient(fake);
@@ -31,8 +31,13 @@ class BatchFakeNodesTest {
         fake.close();
     }
 
+    /** A pool that grows to two nodes while tasks wait or run, and shrinks to none after. */
+    private static String pool(String id) {
+        return FakeClient.pool(id, "$TargetDedicatedNodes = max($PendingTasks.GetSample(1)) > 0 ? 2 : 0;");
+    }
+
     private void poolAndJob() throws Exception {
-        assertEquals(201, client.post("/pools", FakeClient.pool("p")).status());
+        assertEquals(201, client.post("/pools", pool("p")).status());
         assertEquals(201, client.post("/jobs", FakeClient.job("j", "p")).status());
     }
 
@@ -94,7 +99,7 @@ class BatchFakeNodesTest {
 
     @Test
     void aFailingStartTaskLeavesNodesInStartTaskFailedAndTheTaskWaiting() throws Exception {
-        assertEquals(201, client.post("/pools", FakeClient.pool("p").replace("\"taskSlotsPerNode\":1",
+        assertEquals(201, client.post("/pools", pool("p").replace("\"taskSlotsPerNode\":1",
                 "\"taskSlotsPerNode\":1,\"startTask\":{\"commandLine\":\"/bin/sh -c 'echo booted'\","
                         + "\"waitForSuccess\":true}")).status());
         client.post("/jobs", FakeClient.job("j", "p"));
@@ -158,11 +163,11 @@ class BatchFakeNodesTest {
         assertFalse(fake.nodeIds("p").contains(node));
         FakeClient.assertRequeued(fake.task("j", "t").orElseThrow(), node);
         assertEquals(202, client.send("DELETE", "/pools/p", null, null).status());
-        FakeClient.Reply again = client.post("/pools", FakeClient.pool("p"));
+        FakeClient.Reply again = client.post("/pools", pool("p"));
         assertEquals(409, again.status());
         assertEquals("PoolBeingDeleted", again.json().get("code").asText());
         eventually("the pool is gone", () -> fake.pool("p").isEmpty());
-        assertEquals(201, client.post("/pools", FakeClient.pool("p")).status());
+        assertEquals(201, client.post("/pools", pool("p")).status());
     }
 
     @Test
@@ -174,7 +179,7 @@ class BatchFakeNodesTest {
         client.post("/jobs/j/tasks", "{\"id\":\"denied\",\"commandLine\":\"cat in/secret\"," + file + "}");
         JsonNode denied = client.waitForTask("j", "denied", inState("completed"));
         assertEquals("BlobAccessDenied", denied.get("executionInfo").get("failureInfo").get("code").asText());
-        fake.addPoolFromResourceManager(FakeClient.pool("withidentity"), java.util.List.of(IDENTITY));
+        fake.addPoolFromResourceManager(pool("withidentity"), java.util.List.of(IDENTITY));
         assertEquals(IDENTITY, client.get("/pools/withidentity").json().get("identity")
                 .get("userAssignedIdentities").get(0).get("resourceId").asText());
         client.post("/jobs", FakeClient.job("k", "withidentity"));
@@ -183,7 +188,7 @@ class BatchFakeNodesTest {
         assertEquals("blob https://acct.blob.core.windows.net/c/secret as " + IDENTITY,
                 client.get("/jobs/k/tasks/read/files/stdout.txt").text());
         IllegalStateException exists = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> fake.addPoolFromResourceManager(FakeClient.pool("WithIdentity"), java.util.List.of()));
+                () -> fake.addPoolFromResourceManager(pool("WithIdentity"), java.util.List.of()));
         assertTrue(exists.getMessage().startsWith("PoolExists"), exists.getMessage());
     }
 

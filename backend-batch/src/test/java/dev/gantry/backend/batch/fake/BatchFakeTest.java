@@ -19,7 +19,7 @@ class BatchFakeTest {
     private static final String JOB = FakeClient.job("job-1", "pool-1");
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
-            .autoscale(FixedTargets.always(2, 0)).autoscaleInterval(Duration.ofMillis(100))
+            .autoscaleInterval(Duration.ofMillis(100))
             .activeJobQuota(2));
     private final FakeClient client = new FakeClient(fake);
 

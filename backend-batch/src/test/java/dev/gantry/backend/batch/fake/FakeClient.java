@@ -58,13 +58,21 @@ final class FakeClient {
         }
     }
 
-    /** A pool body (autoscale, Ubuntu 22.04) with the given id. */
+    /** An autoscale formula that holds one dedicated node. */
+    static final String ONE_NODE = "$TargetDedicatedNodes=1;";
+
+    /** A pool body (autoscale, Ubuntu 22.04) with the given id, whose formula holds two dedicated nodes. */
     static String pool(String id) {
+        return pool(id, "$TargetDedicatedNodes=2;");
+    }
+
+    /** A pool body (autoscale, Ubuntu 22.04) with the given id and autoscale formula. */
+    static String pool(String id, String formula) {
         return "{\"id\":\"" + id + "\",\"vmSize\":\"standard_d2s_v3\","
                 + "\"virtualMachineConfiguration\":{\"imageReference\":{\"publisher\":\"canonical\","
                 + "\"offer\":\"0001-com-ubuntu-server-jammy\",\"sku\":\"22_04-lts\"},"
                 + "\"nodeAgentSKUId\":\"batch.node.ubuntu 22.04\"},\"enableAutoScale\":true,"
-                + "\"autoScaleFormula\":\"$TargetDedicatedNodes=2;\",\"autoScaleEvaluationInterval\":\"PT5M\","
+                + "\"autoScaleFormula\":" + Json.MAPPER.valueToTree(formula) + ",\"autoScaleEvaluationInterval\":\"PT5M\","
                 + "\"taskSlotsPerNode\":1}";
     }
 
