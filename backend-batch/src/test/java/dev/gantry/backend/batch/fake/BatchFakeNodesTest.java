@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,6 +77,45 @@ class BatchFakeNodesTest {
         assertTrue(evaluated.json().get("results").asText().startsWith("$TargetDedicatedNodes="));
         assertEquals(400, client.post("/pools/p/enableautoscale",
                 "{\"autoScaleEvaluationInterval\":\"PT1M\"}").status(), "Batch's minimum interval is 5 minutes");
+    }
+
+    @Test
+    void gantrysOwnFormulaBringsANodeForAWaitingTaskAndTakesThePoolToZeroAfter() throws Exception {
+        assertEquals(201, client.post("/pools", FakeClient.pool("g", AutoscaleFormula.render(false, 1, 4)))
+                .status());
+        client.post("/jobs", FakeClient.job("j", "g"));
+        eventually("a first evaluation", () -> fake.pool("g").orElseThrow().has("autoScaleRun"));
+        assertTrue(fake.nodeIds("g").isEmpty(), "nothing pending, no node");
+        client.post("/jobs/j/tasks", FakeClient.task("t", "sleep 1"));
+        client.waitForTask("j", "t", inState("running"));
+        assertEquals(1, fake.nodeIds("g").size(), "one node for one task");
+        JsonNode running = client.get("/pools/g").json();
+        assertEquals(1, running.get("targetDedicatedNodes").asInt(), running.toString());
+        client.waitForTask("j", "t", inState("completed"));
+        eventually("the pool shrinks to zero", () -> fake.nodeIds("g").isEmpty());
+        JsonNode idle = client.get("/pools/g").json();
+        assertEquals(0, idle.get("targetDedicatedNodes").asInt());
+        assertTrue(idle.get("autoScaleRun").get("results").asText().startsWith("$TargetDedicatedNodes=0;"
+                + "$TargetLowPriorityNodes=0;$NodeDeallocationOption=taskcompletion;"), idle.toString());
+    }
+
+    @Test
+    void aFormulaOutsideTheLanguageIsRefusedAndAFailedEvaluationIsReportedInBatchsShape() throws Exception {
+        FakeClient.Reply refused = client.post("/pools", FakeClient.pool("bad", "$TargetDedicatedNodes = time();"));
+        assertEquals(400, refused.status(), refused.text());
+        assertEquals("AutoScalingFormulaSyntaxError", refused.json().get("code").asText());
+        assertEquals("Message", refused.json().get("values").get(0).get("key").asText());
+        assertTrue(refused.json().get("values").get(0).get("value").asText().startsWith("Line 1, Col "),
+                refused.text());
+        poolAndJob();
+        FakeClient.Reply evaluated = client.post("/pools/p/evaluateautoscale", "{\"autoScaleFormula\":"
+                + "\"$TargetDedicatedNodes = max($CPUPercent.GetSample(TimeInterval_Minute * 10, 50));\"}");
+        assertEquals(200, evaluated.status(), evaluated.text());
+        JsonNode error = evaluated.json().get("error");
+        assertEquals("InsufficientSampleData", error.get("code").asText(), evaluated.text());
+        assertEquals("Message", error.get("values").get(0).get("name").asText());
+        assertTrue(evaluated.json().get("results").asText().startsWith("$TargetDedicatedNodes=0;"),
+                evaluated.text());
     }
 
     @Test
