@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.gantry.azure.fakes.LocalHttps;
+import dev.gantry.backend.batch.fake.nodes.NodeNetwork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -51,7 +52,8 @@ public final class BatchFake implements AutoCloseable {
     public BatchFake(BatchFakeOptions options) {
         this.options = options;
         if (options.processes == null) {
-            options.processes = new LocalNodeProcesses();
+            // Fails, naming scripts/test-batch.sh nodes-up, where the node namespaces are missing.
+            options.processes = new NamespacedNodes(NodeNetwork.all());
         }
         try {
             this.ownsRoot = options.root == null;

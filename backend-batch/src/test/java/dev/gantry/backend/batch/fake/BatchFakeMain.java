@@ -12,7 +12,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The Batch fake as a process, for scripts/test-batch.sh (end-to-end runs and the benchmark): it serves on loopback
  * only, writes the account key to a file (0600) and a summary env file, prints {@code ready URL} and runs until it is
- * stopped (SIGTERM), when it kills every node's processes.
+ * stopped (SIGTERM), when it kills every node's processes. Its nodes run tasks in the namespaces
+ * {@code scripts/test-batch.sh nodes-up} makes (its {@code up} makes them first); without them it exits, naming that
+ * command. Each pool scales by its own autoscale formula, evaluated every {@code --autoscale-interval} (1 second
+ * unless given).
  *
  * <pre>
  * BatchFakeMain --env FILE --key-file FILE [--root DIR] [--account NAME] [--control] [--https]
