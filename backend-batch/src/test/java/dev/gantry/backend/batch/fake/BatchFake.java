@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -68,17 +69,18 @@ public final class BatchFake implements AutoCloseable {
             BatchHttpFront front = new BatchHttpFront(state, router,
                     new AccountAuth(new SharedKey(options.account, options.key), options.sharedKey, options.entra),
                     faults, log);
+            // Several requests at once (a slow reply must not hold the others), as Batch serves them.
+            ExecutorService handlers = Executors.newCachedThreadPool(r -> {
+                Thread thread = new Thread(r, "batch-fake-http");
+                thread.setDaemon(true);
+                return thread;
+            });
             if (options.https) {
-                server = LocalHttps.start(front);
+                server = LocalHttps.start(front, handlers);
             } else {
                 server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
                 server.createContext("/", front);
-                // Several requests at once (a slow reply must not hold the others), as Batch serves them.
-                server.setExecutor(Executors.newCachedThreadPool(r -> {
-                    Thread thread = new Thread(r, "batch-fake-http");
-                    thread.setDaemon(true);
-                    return thread;
-                }));
+                server.setExecutor(handlers);
                 server.start();
             }
             state.baseUrl = (options.https ? "https" : "http") + "://127.0.0.1:" + server.getAddress().getPort();
