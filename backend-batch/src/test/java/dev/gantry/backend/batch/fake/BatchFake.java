@@ -3,6 +3,7 @@ package dev.gantry.backend.batch.fake;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.gantry.azure.fakes.BatchAccountModel;
 import dev.gantry.azure.fakes.LocalHttps;
 import dev.gantry.backend.batch.fake.nodes.NodeNetwork;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -228,6 +230,31 @@ public final class BatchFake implements AutoCloseable {
                         .identities.addAll(identityResourceIds);
             } catch (BatchError e) {
                 throw new IllegalStateException(e.code + ": " + e.getMessage() + " " + e.values, e);
+            }
+        }
+    }
+
+    /**
+     * Shares this account's pools with Resource Manager's fake ({@code ArmFake}'s Batch routes over {@code account}):
+     * a pool put there with a user-assigned identity is a pool here with that identity (its body translated to the
+     * data plane's shape by {@link ResourceManagerPools}), Resource Manager sees the pools added here, a delete through
+     * either door removes the pool from both, and the account's {@code accountEndpoint} is this fake's address.
+     */
+    public void shareWith(BatchAccountModel account) {
+        account.dataPlanePools(() -> Set.copyOf(state.poolIds));
+        account.addPoolListener(new ResourceManagerPools(this));
+        account.endpoint(url().replaceFirst("^https?://", ""));
+        synchronized (state) {
+            state.poolDeleted = account::dataPlaneDeleted;
+        }
+    }
+
+    /** Starts deleting a pool as Batch's pool delete does (nothing when there is none, or it is being deleted). */
+    public void deletePool(String poolId) {
+        synchronized (state) {
+            FakePool pool = state.pools.get(FakeState.key(poolId));
+            if (pool != null) {
+                poolRoutes.delete(pool);
             }
         }
     }

@@ -35,6 +35,7 @@ final class NodeLifecycle {
                 Instant gone = deletions.get(pool.id);
                 if (gone != null && !now.isBefore(gone)) {
                     state.pools.remove(FakeState.key(pool.id));
+                    state.poolIds.remove(pool.id);
                     deletions.remove(pool.id);
                 }
                 continue;

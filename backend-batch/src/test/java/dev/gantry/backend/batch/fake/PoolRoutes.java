@@ -50,6 +50,7 @@ final class PoolRoutes {
             pool.targetLowPriority = body.path("targetLowPriorityNodes").asInt(0);
         }
         state.pools.put(FakeState.key(id), pool);
+        state.poolIds.add(id);
         return pool;
     }
 
@@ -72,12 +73,17 @@ final class PoolRoutes {
     }
 
     FakeResponse delete(FakeRequest request) {
-        FakePool pool = state.pool(request.segment(1));
+        delete(state.pool(request.segment(1)));
+        state.poolDeleted.accept(request.segment(1));
+        return FakeResponse.empty(202);
+    }
+
+    /** Starts deleting the pool (its nodes go at once, the pool after the deletion delay); nothing if it already is. */
+    void delete(FakePool pool) {
         if (!pool.state.equals("deleting")) {
             nodes.deletePool(pool, state.now());
             deletions.put(pool.id, state.now().plus(state.options.poolDeletion));
         }
-        return FakeResponse.empty(202);
     }
 
     FakeResponse enableAutoScale(FakeRequest request) {
