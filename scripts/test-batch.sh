@@ -110,6 +110,7 @@ cmd_status() {
 
 # One change of the node network at a time: test runs of several modules may call "nodes-up" together.
 with_nodes_lock() {
+  command -v flock >/dev/null 2>&1 || die "missing flock; install the Debian package util-linux"
   mkdir -p "$STATE"
   (
     flock 9
