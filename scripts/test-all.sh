@@ -114,6 +114,15 @@ trap 'scripts/test-kube.sh down >/dev/null 2>&1 || true; scripts/test-postgres.s
       scripts/test-cluster.sh down >/dev/null 2>&1 || true; scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
 scripts/test-kube.sh up
 
+# The node network of the Azure Batch fake (BatchFake in backend-batch's tests, and scripts/test-batch.sh up for the
+# end-to-end runs and the benchmark): namespaces gantry-b1 to gantry-b4 on the same bridge, in which its nodes run
+# tasks, each at its own address; the summary is /var/lib/gantry-test-batch/nodes.env. Without them the fake fails.
+log "starting the Azure Batch fake's nodes"
+trap 'scripts/test-batch.sh down >/dev/null 2>&1 || true; scripts/test-batch.sh nodes-down >/dev/null 2>&1 || true
+      scripts/test-kube.sh down >/dev/null 2>&1 || true; scripts/test-postgres.sh down >/dev/null 2>&1 || true
+      scripts/test-cluster.sh down >/dev/null 2>&1 || true; scripts/test-hosts.sh down >/dev/null 2>&1 || true' EXIT
+scripts/test-batch.sh nodes-up
+
 # Podman (runc, a busybox test image) for the manual backend's container mode; installs what is missing.
 log "preparing podman"
 scripts/setup-podman.sh

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # The local Azure Batch fake (BatchFake in backend-batch's tests) as a process, for scripts/e2e.sh and the Batch
-# benchmark: a Batch account on 127.0.0.1 only, whose nodes run tasks as local processes under its state directory.
-# Nothing here is reachable from outside the machine.
+# benchmark: a Batch account on 127.0.0.1 only, whose nodes run tasks in network namespaces of their own (gantry-b1 to
+# gantry-b4 on the test bridge, scripts/lib/batch-nodes.sh), their directories under its state directory. Nothing
+# here is reachable from outside the machine.
 #
-# Needs a build first (backend-batch's test classes and target/batch-fake.classpath):
+# "up" needs a build first (backend-batch's test classes and target/batch-fake.classpath):
 #   ./mvnw -o -B package -DskipTests
+# The node commands need root and iproute2 (scripts/test-all.sh installs it); the in-process fake of the tests
+# (new BatchFake()) needs the nodes too, and fails naming "nodes-up" without them.
 #
 # Usage:
-#   scripts/test-batch.sh up [FLAG...]   start the fake (idempotent: a running one is kept), wait until it serves and
-#                                        write its summary; FLAGs go to BatchFakeMain (e.g. --nodes 2,0)
+#   scripts/test-batch.sh nodes-up       make the node namespaces gantry-b1..b4 and their hosts files; idempotent,
+#                                        repairs leftovers; writes $GANTRY_TEST_BATCH_DIR/nodes.env
+#   scripts/test-batch.sh nodes-down     remove them (and the bridge when no other test namespace uses it)
+#   scripts/test-batch.sh nodes-status   one line per node; exit 0 only when all are up
+#   scripts/test-batch.sh up [FLAG...]   bring the nodes up, then start the fake (idempotent: a running one is kept),
+#                                        wait until it serves and write its summary; FLAGs go to BatchFakeMain
+#                                        (e.g. --autoscale-interval PT1S); each pool scales by its own formula
 #   scripts/test-batch.sh down           stop it by its recorded pid (its nodes' processes stop with it) and remove
 #                                        its files
 #   scripts/test-batch.sh status         print its URL; exit 0 only when it runs
@@ -18,6 +26,10 @@
 #   key         the account key (0600)
 #   pid, batch.log, root/ (the nodes' directories)
 set -euo pipefail
+# shellcheck source=lib/test-net.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/test-net.sh"
+# shellcheck source=lib/batch-nodes.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/batch-nodes.sh"
 
 STATE=${GANTRY_TEST_BATCH_DIR:-/var/lib/gantry-test-batch}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -96,9 +108,22 @@ cmd_status() {
   return 1
 }
 
+# One change of the node network at a time: test runs of several modules may call "nodes-up" together.
+with_nodes_lock() {
+  command -v flock >/dev/null 2>&1 || die "missing flock; install the Debian package util-linux"
+  mkdir -p "$STATE"
+  (
+    flock 9
+    "$@"
+  ) 9>"$STATE.nodes.lock"
+}
+
 case "${1:-}" in
-  up) shift; mkdir -p "$STATE"; cmd_up "$@" ;;
+  up) shift; with_nodes_lock batch_nodes_up >/dev/null; cmd_up "$@" ;;
   down) cmd_down ;;
   status) cmd_status ;;
-  *) echo "usage: $0 up [BatchFakeMain flag...] | down | status" >&2; exit 2 ;;
+  nodes-up) with_nodes_lock batch_nodes_up ;;
+  nodes-down) with_nodes_lock batch_nodes_down ;;
+  nodes-status) batch_nodes_status ;;
+  *) echo "usage: $0 up [BatchFakeMain flag...] | down | status | nodes-up | nodes-down | nodes-status" >&2; exit 2 ;;
 esac

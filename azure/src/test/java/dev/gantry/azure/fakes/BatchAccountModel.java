@@ -116,6 +116,14 @@ public final class BatchAccountModel {
         this.dataPlanePools = ids;
     }
 
+    /**
+     * The data-plane fake deleted this pool: Resource Manager no longer shows it (a pool put here and deleted through
+     * the data plane is gone from both doors). No listener hears of it: the data plane already knows.
+     */
+    public synchronized void dataPlaneDeleted(String poolName) {
+        armPools.remove(key(poolName));
+    }
+
     /** A pool put through Resource Manager, as stored (a copy). */
     public synchronized Optional<JsonNode> armPool(String poolName) {
         ObjectNode pool = armPools.get(key(poolName));

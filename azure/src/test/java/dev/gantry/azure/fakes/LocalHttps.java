@@ -19,6 +19,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -39,11 +40,26 @@ public final class LocalHttps {
     private LocalHttps() {
     }
 
-    /** Starts an HTTPS server on a free loopback port that hands every request to the handler. */
+    /**
+     * Starts an HTTPS server on a free loopback port that hands every request to the handler, one request at a time
+     * (the JDK server's own thread).
+     */
     public static HttpsServer start(HttpHandler handler) throws IOException {
+        return start(handler, null);
+    }
+
+    /**
+     * Starts an HTTPS server on a free loopback port that hands every request to the handler on {@code executor}
+     * (several at once with a pool of threads: a slow reply then holds no other request). The JDK server takes its
+     * executor only before it starts, hence here.
+     *
+     * @param executor the handler's threads, or null for the server's own single thread
+     */
+    public static HttpsServer start(HttpHandler handler, Executor executor) throws IOException {
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(serverContext()));
         server.createContext("/", handler);
+        server.setExecutor(executor);
         server.start();
         return server;
     }

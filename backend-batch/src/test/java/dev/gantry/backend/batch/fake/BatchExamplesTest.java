@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** The published examples of Batch API 2024-07-01.20.0 (test resources azure-rest/batch/) replayed against the fake. */
 class BatchExamplesTest {
-    private final BatchFake fake = new BatchFake(new BatchFakeOptions().autoscale(FixedTargets.always(0, 0)));
+    private final BatchFake fake = new BatchFake();
     private final FakeClient client = new FakeClient(fake);
 
     @AfterEach

@@ -3,7 +3,9 @@ package dev.gantry.backend.batch.fake;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.gantry.azure.fakes.BatchAccountModel;
 import dev.gantry.azure.fakes.LocalHttps;
+import dev.gantry.backend.batch.fake.nodes.NodeNetwork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -17,7 +19,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +55,8 @@ public final class BatchFake implements AutoCloseable {
     public BatchFake(BatchFakeOptions options) {
         this.options = options;
         if (options.processes == null) {
-            options.processes = new LocalNodeProcesses();
+            // Fails, naming scripts/test-batch.sh nodes-up, where the node namespaces are missing.
+            options.processes = new NamespacedNodes(NodeNetwork.all());
         }
         try {
             this.ownsRoot = options.root == null;
@@ -66,17 +71,18 @@ public final class BatchFake implements AutoCloseable {
             BatchHttpFront front = new BatchHttpFront(state, router,
                     new AccountAuth(new SharedKey(options.account, options.key), options.sharedKey, options.entra),
                     faults, log);
+            // Several requests at once (a slow reply must not hold the others), as Batch serves them.
+            ExecutorService handlers = Executors.newCachedThreadPool(r -> {
+                Thread thread = new Thread(r, "batch-fake-http");
+                thread.setDaemon(true);
+                return thread;
+            });
             if (options.https) {
-                server = LocalHttps.start(front);
+                server = LocalHttps.start(front, handlers);
             } else {
                 server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
                 server.createContext("/", front);
-                // Several requests at once (a slow reply must not hold the others), as Batch serves them.
-                server.setExecutor(Executors.newCachedThreadPool(r -> {
-                    Thread thread = new Thread(r, "batch-fake-http");
-                    thread.setDaemon(true);
-                    return thread;
-                }));
+                server.setExecutor(handlers);
                 server.start();
             }
             state.baseUrl = (options.https ? "https" : "http") + "://127.0.0.1:" + server.getAddress().getPort();
@@ -224,6 +230,31 @@ public final class BatchFake implements AutoCloseable {
                         .identities.addAll(identityResourceIds);
             } catch (BatchError e) {
                 throw new IllegalStateException(e.code + ": " + e.getMessage() + " " + e.values, e);
+            }
+        }
+    }
+
+    /**
+     * Shares this account's pools with Resource Manager's fake ({@code ArmFake}'s Batch routes over {@code account}):
+     * a pool put there with a user-assigned identity is a pool here with that identity (its body translated to the
+     * data plane's shape by {@link ResourceManagerPools}), Resource Manager sees the pools added here, a delete through
+     * either door removes the pool from both, and the account's {@code accountEndpoint} is this fake's address.
+     */
+    public void shareWith(BatchAccountModel account) {
+        account.dataPlanePools(() -> Set.copyOf(state.poolIds));
+        account.addPoolListener(new ResourceManagerPools(this));
+        account.endpoint(url().replaceFirst("^https?://", ""));
+        synchronized (state) {
+            state.poolDeleted = account::dataPlaneDeleted;
+        }
+    }
+
+    /** Starts deleting a pool as Batch's pool delete does (nothing when there is none, or it is being deleted). */
+    public void deletePool(String poolId) {
+        synchronized (state) {
+            FakePool pool = state.pools.get(FakeState.key(poolId));
+            if (pool != null) {
+                poolRoutes.delete(pool);
             }
         }
     }

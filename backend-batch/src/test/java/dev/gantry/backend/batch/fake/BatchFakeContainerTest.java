@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 class BatchFakeContainerTest {
     @Test
     void aContainerTaskRunsInItsImageWithItsEnvironmentAndItsOutputInTheTaskFiles() throws Exception {
-        try (BatchFake fake = new BatchFake(new BatchFakeOptions().autoscale(FixedTargets.always(1, 0))
+        try (BatchFake fake = new BatchFake(new BatchFakeOptions()
                 .autoscaleInterval(Duration.ofMillis(100)))) {
             FakeClient client = new FakeClient(fake);
-            client.post("/pools", FakeClient.pool("p"));
+            client.post("/pools", FakeClient.pool("p", FakeClient.ONE_NODE));
             client.post("/jobs", FakeClient.job("j", "p"));
             FakeClient.Reply added = client.post("/jobs/j/tasks", "{\"id\":\"c\",\"commandLine\":\"cat "
                     + TestPodman.FILE_ONLY_IN_IMAGE + " >/dev/null && echo in-image \\\"$WORD\\\" $AZ_BATCH_TASK_ID "

@@ -1,9 +1,11 @@
 package dev.gantry.backend.batch.fake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gantry.azure.fakes.LocalHttps;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,6 +53,33 @@ class BatchFakeFaultsTest {
     }
 
     @Test
+    void overHttpsASlowReplyHoldsNoOtherRequest() throws Exception {
+        try (BatchFake fake = new BatchFake(new BatchFakeOptions().https(true))) {
+            fake.faults().slowAfterApply("Pool_Add", 1, Duration.ofSeconds(5));
+            HttpClient https = HttpClient.newBuilder().sslContext(LocalHttps.trustingContext()).build();
+            HttpRequest.Builder request = HttpRequest.newBuilder()
+                    .header("Authorization", "Bearer fake-token:" + AccountAuth.BATCH_SCOPE)
+                    .timeout(Duration.ofSeconds(20));
+            var slow = https.sendAsync(request.copy().uri(URI.create(fake.url() + "/pools?api-version="
+                    + BatchHttpFront.API_VERSION)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(FakeClient.pool("slow"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            while (fake.pool("slow").isEmpty()) {
+                Thread.sleep(10);
+            }
+            long started = System.nanoTime();
+            HttpResponse<String> images = https.send(request.copy().uri(URI.create(fake.url()
+                    + "/supportedimages?api-version=" + BatchHttpFront.API_VERSION)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, images.statusCode(), images.body());
+            assertTrue(System.nanoTime() - started < Duration.ofSeconds(3).toNanos(), "answered while the slow"
+                    + " reply waits");
+            assertFalse(slow.isDone(), "the slow reply still waits");
+            assertEquals(201, slow.get().statusCode());
+        }
+    }
+
+    @Test
     void overHttpsTheFakeServesTheTestCertificate() throws Exception {
         try (BatchFake fake = new BatchFake(new BatchFakeOptions().https(true))) {
             assertTrue(fake.url().startsWith("https://127.0.0.1:"), fake.url());
@@ -75,7 +104,7 @@ class BatchFakeFaultsTest {
 
     @Test
     void theControlEndpointPlansFaultsPreemptsAndCounts() throws Exception {
-        try (BatchFake fake = new BatchFake(new BatchFakeOptions().autoscale(FixedTargets.always(1, 0))
+        try (BatchFake fake = new BatchFake(new BatchFakeOptions()
                 .autoscaleInterval(Duration.ofMillis(100)))) {
             FakeClient client = new FakeClient(fake);
             String control = fake.startControl();
@@ -84,7 +113,7 @@ class BatchFakeFaultsTest {
                     + "/fault?operation=Job_Add&kind=throttle&seconds=3&form=seconds")).POST(
                     HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, planned.statusCode(), planned.body());
-            client.post("/pools", FakeClient.pool("p"));
+            client.post("/pools", FakeClient.pool("p", FakeClient.ONE_NODE));
             FakeClient.Reply throttled = client.post("/jobs", FakeClient.job("j", "p"));
             assertEquals(429, throttled.status());
             assertEquals("3", throttled.raw().headers().firstValue("Retry-After").orElseThrow());

@@ -12,11 +12,14 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The Batch fake as a process, for scripts/test-batch.sh (end-to-end runs and the benchmark): it serves on loopback
  * only, writes the account key to a file (0600) and a summary env file, prints {@code ready URL} and runs until it is
- * stopped (SIGTERM), when it kills every node's processes.
+ * stopped (SIGTERM), when it kills every node's processes. Its nodes run tasks in the namespaces
+ * {@code scripts/test-batch.sh nodes-up} makes (its {@code up} makes them first); without them it exits, naming that
+ * command. Each pool scales by its own autoscale formula, evaluated every {@code --autoscale-interval} (1 second
+ * unless given).
  *
  * <pre>
  * BatchFakeMain --env FILE --key-file FILE [--root DIR] [--account NAME] [--control] [--https]
- *               [--autoscale-interval ISO-8601] [--nodes DEDICATED,LOW_PRIORITY] [--active-job-quota N]
+ *               [--autoscale-interval ISO-8601] [--active-job-quota N]
  * </pre>
  * The env file holds BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE and BATCH_CONTROL_URL (empty without
  * {@code --control}).
@@ -42,11 +45,6 @@ public final class BatchFakeMain {
                 case "--https" -> options.https(true);
                 case "--autoscale-interval" -> options.autoscaleInterval(Duration.parse(value(rest, flag)));
                 case "--active-job-quota" -> options.activeJobQuota(Integer.parseInt(value(rest, flag)));
-                case "--nodes" -> {
-                    String[] counts = value(rest, flag).split(",");
-                    options.autoscale(FixedTargets.whileTasksArePending(Integer.parseInt(counts[0]),
-                            Integer.parseInt(counts[1])));
-                }
                 default -> usage("unknown flag " + flag);
             }
         }
@@ -92,7 +90,7 @@ public final class BatchFakeMain {
     private static void usage(String problem) {
         System.err.println("BatchFakeMain: " + problem + "\nusage: BatchFakeMain --env FILE --key-file FILE "
                 + "[--root DIR] [--account NAME] [--control] [--https] [--autoscale-interval PT1S] "
-                + "[--nodes DEDICATED,LOW_PRIORITY] [--active-job-quota N]");
+                + "[--active-job-quota N]");
         System.exit(2);
     }
 }

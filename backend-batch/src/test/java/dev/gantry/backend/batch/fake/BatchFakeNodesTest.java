@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ class BatchFakeNodesTest {
             + "Microsoft.ManagedIdentity/userAssignedIdentities/gantry";
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
-            .autoscale(FixedTargets.whileTasksArePending(2, 0)).autoscaleInterval(Duration.ofMillis(100))
+            .autoscaleInterval(Duration.ofMillis(100))
             .poolDeletion(Duration.ofMillis(300))
             .blobs((url, identity) -> ("blob " + url + " as " + identity).getBytes(StandardCharsets.UTF_8)));
     private final FakeClient client = new FakeClient(fake);
@@ -31,8 +32,13 @@ class BatchFakeNodesTest {
         fake.close();
     }
 
+    /** A pool that grows to two nodes while tasks wait or run, and shrinks to none after. */
+    private static String pool(String id) {
+        return FakeClient.pool(id, "$TargetDedicatedNodes = max($PendingTasks.GetSample(1)) > 0 ? 2 : 0;");
+    }
+
     private void poolAndJob() throws Exception {
-        assertEquals(201, client.post("/pools", FakeClient.pool("p")).status());
+        assertEquals(201, client.post("/pools", pool("p")).status());
         assertEquals(201, client.post("/jobs", FakeClient.job("j", "p")).status());
     }
 
@@ -74,6 +80,45 @@ class BatchFakeNodesTest {
     }
 
     @Test
+    void gantrysOwnFormulaBringsANodeForAWaitingTaskAndTakesThePoolToZeroAfter() throws Exception {
+        assertEquals(201, client.post("/pools", FakeClient.pool("g", AutoscaleFormula.render(false, 1, 4)))
+                .status());
+        client.post("/jobs", FakeClient.job("j", "g"));
+        eventually("a first evaluation", () -> fake.pool("g").orElseThrow().has("autoScaleRun"));
+        assertTrue(fake.nodeIds("g").isEmpty(), "nothing pending, no node");
+        client.post("/jobs/j/tasks", FakeClient.task("t", "sleep 1"));
+        client.waitForTask("j", "t", inState("running"));
+        assertEquals(1, fake.nodeIds("g").size(), "one node for one task");
+        JsonNode running = client.get("/pools/g").json();
+        assertEquals(1, running.get("targetDedicatedNodes").asInt(), running.toString());
+        client.waitForTask("j", "t", inState("completed"));
+        eventually("the pool shrinks to zero", () -> fake.nodeIds("g").isEmpty());
+        JsonNode idle = client.get("/pools/g").json();
+        assertEquals(0, idle.get("targetDedicatedNodes").asInt());
+        assertTrue(idle.get("autoScaleRun").get("results").asText().startsWith("$TargetDedicatedNodes=0;"
+                + "$TargetLowPriorityNodes=0;$NodeDeallocationOption=taskcompletion;"), idle.toString());
+    }
+
+    @Test
+    void aFormulaOutsideTheLanguageIsRefusedAndAFailedEvaluationIsReportedInBatchsShape() throws Exception {
+        FakeClient.Reply refused = client.post("/pools", FakeClient.pool("bad", "$TargetDedicatedNodes = time();"));
+        assertEquals(400, refused.status(), refused.text());
+        assertEquals("AutoScalingFormulaSyntaxError", refused.json().get("code").asText());
+        assertEquals("Message", refused.json().get("values").get(0).get("key").asText());
+        assertTrue(refused.json().get("values").get(0).get("value").asText().startsWith("Line 1, Col "),
+                refused.text());
+        poolAndJob();
+        FakeClient.Reply evaluated = client.post("/pools/p/evaluateautoscale", "{\"autoScaleFormula\":"
+                + "\"$TargetDedicatedNodes = max($CPUPercent.GetSample(TimeInterval_Minute * 10, 50));\"}");
+        assertEquals(200, evaluated.status(), evaluated.text());
+        JsonNode error = evaluated.json().get("error");
+        assertEquals("InsufficientSampleData", error.get("code").asText(), evaluated.text());
+        assertEquals("Message", error.get("values").get(0).get("name").asText());
+        assertTrue(evaluated.json().get("results").asText().startsWith("$TargetDedicatedNodes=0;"),
+                evaluated.text());
+    }
+
+    @Test
     void aStaleResizeErrorBlocksNothingWhileABlockingOneKeepsNodesAway() throws Exception {
         poolAndJob();
         fake.resizeError("p", "AllocationFailed", "old news", false);
@@ -94,7 +139,7 @@ class BatchFakeNodesTest {
 
     @Test
     void aFailingStartTaskLeavesNodesInStartTaskFailedAndTheTaskWaiting() throws Exception {
-        assertEquals(201, client.post("/pools", FakeClient.pool("p").replace("\"taskSlotsPerNode\":1",
+        assertEquals(201, client.post("/pools", pool("p").replace("\"taskSlotsPerNode\":1",
                 "\"taskSlotsPerNode\":1,\"startTask\":{\"commandLine\":\"/bin/sh -c 'echo booted'\","
                         + "\"waitForSuccess\":true}")).status());
         client.post("/jobs", FakeClient.job("j", "p"));
@@ -158,11 +203,11 @@ class BatchFakeNodesTest {
         assertFalse(fake.nodeIds("p").contains(node));
         FakeClient.assertRequeued(fake.task("j", "t").orElseThrow(), node);
         assertEquals(202, client.send("DELETE", "/pools/p", null, null).status());
-        FakeClient.Reply again = client.post("/pools", FakeClient.pool("p"));
+        FakeClient.Reply again = client.post("/pools", pool("p"));
         assertEquals(409, again.status());
         assertEquals("PoolBeingDeleted", again.json().get("code").asText());
         eventually("the pool is gone", () -> fake.pool("p").isEmpty());
-        assertEquals(201, client.post("/pools", FakeClient.pool("p")).status());
+        assertEquals(201, client.post("/pools", pool("p")).status());
     }
 
     @Test
@@ -174,7 +219,7 @@ class BatchFakeNodesTest {
         client.post("/jobs/j/tasks", "{\"id\":\"denied\",\"commandLine\":\"cat in/secret\"," + file + "}");
         JsonNode denied = client.waitForTask("j", "denied", inState("completed"));
         assertEquals("BlobAccessDenied", denied.get("executionInfo").get("failureInfo").get("code").asText());
-        fake.addPoolFromResourceManager(FakeClient.pool("withidentity"), java.util.List.of(IDENTITY));
+        fake.addPoolFromResourceManager(pool("withidentity"), java.util.List.of(IDENTITY));
         assertEquals(IDENTITY, client.get("/pools/withidentity").json().get("identity")
                 .get("userAssignedIdentities").get(0).get("resourceId").asText());
         client.post("/jobs", FakeClient.job("k", "withidentity"));
@@ -183,7 +228,7 @@ class BatchFakeNodesTest {
         assertEquals("blob https://acct.blob.core.windows.net/c/secret as " + IDENTITY,
                 client.get("/jobs/k/tasks/read/files/stdout.txt").text());
         IllegalStateException exists = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> fake.addPoolFromResourceManager(FakeClient.pool("WithIdentity"), java.util.List.of()));
+                () -> fake.addPoolFromResourceManager(pool("WithIdentity"), java.util.List.of()));
         assertTrue(exists.getMessage().startsWith("PoolExists"), exists.getMessage());
     }
 

@@ -8,8 +8,9 @@ import java.util.Base64;
 /**
  * How a {@link BatchFake} is set up; every setter returns this options object. Defaults: account {@code gantryfake}
  * with a random key, plain HTTP on loopback, shared key and bearer tokens both taken, an active-job quota of 100,
- * autoscale evaluated at each pool's own interval by {@link FixedTargets#whileTasksArePending} (2 dedicated nodes),
- * local node processes, a temporary root directory, no blobs.
+ * each pool's autoscale formula evaluated at its own interval (by the formula interpreter,
+ * {@link dev.gantry.backend.batch.fake.autoscale.FormulaEvaluator}, over the metrics the fake samples), nodes in the
+ * network namespaces of {@code scripts/test-batch.sh nodes-up}, a temporary root directory, no blobs.
  */
 public final class BatchFakeOptions {
     String account = "gantryfake";
@@ -19,7 +20,6 @@ public final class BatchFakeOptions {
     boolean entra = true;
     int activeJobQuota = 100;
     Path root;
-    AutoscaleEvaluator evaluator = FixedTargets.whileTasksArePending(2, 0);
     NodeProcesses processes;
     Duration autoscaleInterval;
     Duration tick = Duration.ofMillis(50);
@@ -59,11 +59,6 @@ public final class BatchFakeOptions {
     /** Where the nodes' directories go (a fresh temporary directory when unset, removed at close). */
     public BatchFakeOptions root(Path root) {
         this.root = root;
-        return this;
-    }
-
-    public BatchFakeOptions autoscale(AutoscaleEvaluator evaluator) {
-        this.evaluator = evaluator;
         return this;
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.backend.batch.fake.nodes.NodeNetwork;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ class BatchFakeTest {
     private static final String JOB = FakeClient.job("job-1", "pool-1");
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
-            .autoscale(FixedTargets.always(2, 0)).autoscaleInterval(Duration.ofMillis(100))
+            .autoscaleInterval(Duration.ofMillis(100))
             .activeJobQuota(2));
     private final FakeClient client = new FakeClient(fake);
 
@@ -213,17 +214,27 @@ class BatchFakeTest {
         poolAndJob();
         client.post("/jobs/job-1/tasks", "{\"id\":\"mpi\",\"commandLine\":\"echo primary "
                 + "$AZ_BATCH_IS_CURRENT_NODE_MASTER $AZ_BATCH_HOST_LIST\",\"multiInstanceSettings\":"
-                + "{\"numberOfInstances\":2,\"coordinationCommandLine\":\"echo coord $AZ_BATCH_MASTER_NODE\"}}");
+                + "{\"numberOfInstances\":2,\"coordinationCommandLine\":\"echo coord $AZ_BATCH_MASTER_NODE"
+                + " $(hostname -i)\"}}");
         JsonNode done = waitForTask("mpi", t -> t.get("state").asText().equals("completed"));
         assertEquals(0, done.get("executionInfo").get("exitCode").asInt());
-        assertEquals("coord 127.0.0.1:6000\nprimary true 127.0.0.1,127.0.0.1\n",
-                client.get("/jobs/job-1/tasks/mpi/files/stdout.txt").text());
+        // Each node at its own address (its namespace's), which hostname -i answers on it.
+        String master = address(done.get("nodeInfo").get("nodeId").asText());
         JsonNode subtasks = client.get("/jobs/job-1/tasks/mpi/subtasksinfo").json().get("value");
         assertEquals(1, subtasks.size());
         assertEquals("completed", subtasks.get(0).get("state").asText());
         String other = subtasks.get(0).get("nodeInfo").get("nodeId").asText();
-        assertEquals("coord 127.0.0.1:6000\n", client.get("/pools/pool-1/nodes/" + other
+        assertFalse(master.equals(address(other)), master);
+        assertEquals("coord " + master + ":6000 " + master + "\nprimary true " + master + "," + address(other) + "\n",
+                client.get("/jobs/job-1/tasks/mpi/files/stdout.txt").text());
+        assertEquals("coord " + master + ":6000 " + address(other) + "\n", client.get("/pools/pool-1/nodes/" + other
                 + "/files/workitems/job-1/job-1/mpi/stdout.txt").text());
+    }
+
+    private String address(String nodeId) throws Exception {
+        String address = client.get("/pools/pool-1/nodes/" + nodeId).json().get("ipAddress").asText();
+        assertTrue(NodeNetwork.all().stream().anyMatch(n -> n.address().equals(address)), address);
+        return address;
     }
 
     @Test

@@ -25,9 +25,10 @@ final class ContainerTasks {
     }
 
     static List<String> argv(JsonNode settings, Map<String, String> environment, Path nodeRoot, Path workingDirectory,
-            String commandLine, String name) {
-        List<String> args = new ArrayList<>(List.of("run", "--rm", "--name", name, "--pull", "never",
-                "--network", "host", "--volume", nodeRoot + ":" + nodeRoot, "--workdir", workingDirectory.toString()));
+            String commandLine, String name, List<String> network) {
+        List<String> args = new ArrayList<>(List.of("run", "--rm", "--name", name, "--pull", "never"));
+        args.addAll(network);
+        args.addAll(List.of("--volume", nodeRoot + ":" + nodeRoot, "--workdir", workingDirectory.toString()));
         TestPodman.ulimits().forEach(limit -> args.addAll(List.of("--ulimit", limit)));
         for (String added : List.of("TERM", "container")) {
             args.addAll(List.of("--unsetenv", added));

@@ -9,10 +9,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** The fake's tests' client: plain JDK HTTP with a bearer token for the Batch scope, answers as JSON. */
-final class FakeClient {
-    record Reply(int status, JsonNode json, HttpResponse<byte[]> raw) {
-        String text() {
+/**
+ * The fake's tests' client (and other tests' that drive the fake by its REST API): plain JDK HTTP with a bearer token
+ * for the Batch scope, answers as JSON.
+ */
+public final class FakeClient {
+    public record Reply(int status, JsonNode json, HttpResponse<byte[]> raw) {
+        public String text() {
             return new String(raw.body(), StandardCharsets.UTF_8);
         }
     }
@@ -20,12 +23,12 @@ final class FakeClient {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String url;
 
-    FakeClient(BatchFake fake) {
+    public FakeClient(BatchFake fake) {
         this.url = fake.url();
     }
 
     /** Polls the task until the condition holds (20 s at most). */
-    JsonNode waitForTask(String jobId, String taskId, java.util.function.Predicate<JsonNode> condition)
+    public JsonNode waitForTask(String jobId, String taskId, java.util.function.Predicate<JsonNode> condition)
             throws IOException, InterruptedException {
         java.time.Instant deadline = java.time.Instant.now().plusSeconds(20);
         JsonNode task = null;
@@ -39,7 +42,7 @@ final class FakeClient {
         throw new AssertionError("task " + taskId + " never met the condition: " + task);
     }
 
-    static java.util.function.Predicate<JsonNode> inState(String state) {
+    public static java.util.function.Predicate<JsonNode> inState(String state) {
         return task -> task.path("state").asText().equals(state);
     }
 
@@ -48,7 +51,7 @@ final class FakeClient {
      * {@code running}, or (when the fake's scheduler was quicker than the caller) taken again from {@code active}
      * by another node.
      */
-    static void assertRequeued(JsonNode task, String preemptedNode) {
+    public static void assertRequeued(JsonNode task, String preemptedNode) {
         String state = task.get("state").asText();
         boolean waiting = state.equals("active") && task.get("previousState").asText().equals("running");
         boolean retaken = (state.equals("preparing") || state.equals("running"))
@@ -58,35 +61,44 @@ final class FakeClient {
         }
     }
 
-    /** A pool body (autoscale, Ubuntu 22.04) with the given id. */
-    static String pool(String id) {
+    /** An autoscale formula that holds one dedicated node. */
+    public static final String ONE_NODE = "$TargetDedicatedNodes=1;";
+
+    /** A pool body (autoscale, Ubuntu 22.04) with the given id, whose formula holds two dedicated nodes. */
+    public static String pool(String id) {
+        return pool(id, "$TargetDedicatedNodes=2;");
+    }
+
+    /** A pool body (autoscale, Ubuntu 22.04) with the given id and autoscale formula. */
+    public static String pool(String id, String formula) {
         return "{\"id\":\"" + id + "\",\"vmSize\":\"standard_d2s_v3\","
                 + "\"virtualMachineConfiguration\":{\"imageReference\":{\"publisher\":\"canonical\","
                 + "\"offer\":\"0001-com-ubuntu-server-jammy\",\"sku\":\"22_04-lts\"},"
                 + "\"nodeAgentSKUId\":\"batch.node.ubuntu 22.04\"},\"enableAutoScale\":true,"
-                + "\"autoScaleFormula\":\"$TargetDedicatedNodes=2;\",\"autoScaleEvaluationInterval\":\"PT5M\","
+                + "\"autoScaleFormula\":" + Json.MAPPER.valueToTree(formula)
+                + ",\"autoScaleEvaluationInterval\":\"PT5M\","
                 + "\"taskSlotsPerNode\":1}";
     }
 
     /** A job body on the pool, with task dependencies. */
-    static String job(String id, String poolId) {
+    public static String job(String id, String poolId) {
         return "{\"id\":\"" + id + "\",\"poolInfo\":{\"poolId\":\"" + poolId + "\"},"
                 + "\"usesTaskDependencies\":true,\"onAllTasksComplete\":\"noaction\"}";
     }
 
-    static String task(String id, String commandLine) {
+    public static String task(String id, String commandLine) {
         return "{\"id\":\"" + id + "\",\"commandLine\":" + Json.MAPPER.valueToTree(commandLine) + "}";
     }
 
-    Reply get(String pathAndQuery) throws IOException, InterruptedException {
+    public Reply get(String pathAndQuery) throws IOException, InterruptedException {
         return send("GET", pathAndQuery, null, null);
     }
 
-    Reply post(String pathAndQuery, String json) throws IOException, InterruptedException {
+    public Reply post(String pathAndQuery, String json) throws IOException, InterruptedException {
         return send("POST", pathAndQuery, json, null);
     }
 
-    Reply send(String method, String pathAndQuery, String json, String range)
+    public Reply send(String method, String pathAndQuery, String json, String range)
             throws IOException, InterruptedException {
         String separator = pathAndQuery.contains("?") ? "&" : "?";
         String target = pathAndQuery.contains("api-version=") || pathAndQuery.startsWith("http")

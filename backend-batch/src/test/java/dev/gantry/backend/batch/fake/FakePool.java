@@ -2,6 +2,7 @@ package dev.gantry.backend.batch.fake;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.backend.batch.fake.autoscale.FormulaEvaluator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -22,6 +23,9 @@ final class FakePool {
     Instant lastModified;
     boolean enableAutoScale;
     String autoScaleFormula;
+    /** The formula, parsed when the pool got it. */
+    FormulaEvaluator autoScale;
+    final PoolMetrics metrics = new PoolMetrics();
     Duration autoScaleInterval = Duration.ofMinutes(15);
     Instant nextEvaluation = Instant.EPOCH;
     ObjectNode autoScaleRun;

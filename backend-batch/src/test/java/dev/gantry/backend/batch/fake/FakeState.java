@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Everything the account holds: pools and jobs by lower-cased id (Batch ids are case-insensitive, so {@code Job1} and
@@ -15,6 +18,13 @@ final class FakeState {
     final BatchFakeOptions options;
     final Path root;
     final Map<String, FakePool> pools = new LinkedHashMap<>();
+    /**
+     * The ids of the pools held (deleting ones too), as Batch spells them, readable without this object's monitor:
+     * Resource Manager's fake reads them under its own lock, and taking this one there could deadlock.
+     */
+    final Set<String> poolIds = ConcurrentHashMap.newKeySet();
+    /** Told of every pool deleted through the data plane (Resource Manager's view forgets it too). */
+    Consumer<String> poolDeleted = id -> { };
     final Map<String, FakeJob> jobs = new LinkedHashMap<>();
     String baseUrl = "";
     private int nodeSequence;

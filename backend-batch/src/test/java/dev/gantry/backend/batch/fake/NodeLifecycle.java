@@ -2,6 +2,9 @@ package dev.gantry.backend.batch.fake;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.backend.batch.fake.autoscale.Evaluation;
+import dev.gantry.backend.batch.fake.autoscale.FormulaEvaluator;
+import dev.gantry.backend.batch.fake.autoscale.FormulaException;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Pools' nodes: autoscale evaluations at each pool's interval (through the {@link AutoscaleEvaluator}), nodes added
+ * Pools' nodes: autoscale evaluations at each pool's interval (its formula through the {@link FormulaEvaluator}, over
+ * the metrics sampled then: {@link PoolMetrics}), nodes added
  * up to the targets (none while an allocation-blocking resize error is set) and idle ones removed down to them,
  * start tasks run on new nodes ({@code waitingforstarttask}, then {@code idle} or {@code starttaskfailed}),
  * preemption and unusable nodes, node removal and pool deletion. Every method runs under the state's lock.
@@ -31,69 +35,47 @@ final class NodeLifecycle {
                 Instant gone = deletions.get(pool.id);
                 if (gone != null && !now.isBefore(gone)) {
                     state.pools.remove(FakeState.key(pool.id));
+                    state.poolIds.remove(pool.id);
                     deletions.remove(pool.id);
                 }
                 continue;
             }
             if (pool.enableAutoScale && !now.isBefore(pool.nextEvaluation)) {
-                try {
-                    pool.autoScaleRun = evaluate(pool, pool.autoScaleFormula, true, now);
-                } catch (IllegalArgumentException e) {
-                    pool.autoScaleRun = autoScaleError(e.getMessage(), now);
-                }
                 Duration interval = state.options.autoscaleInterval != null ? state.options.autoscaleInterval
                         : pool.autoScaleInterval;
+                pool.metrics.sample(state, pool, now, interval);
+                pool.autoScaleRun = evaluate(pool, pool.autoScale, true, now);
                 pool.nextEvaluation = now.plus(interval);
             }
             resize(pool, now);
         }
     }
 
-    /** Evaluates a formula against the pool's samples; {@code apply} sets the pool's targets from it. */
-    ObjectNode evaluate(FakePool pool, String formula, boolean apply, Instant now) {
-        AutoscaleEvaluator.Targets targets = state.options.evaluator.evaluate(formula, samples(pool));
-        if (apply) {
-            pool.targetDedicated = targets.dedicatedNodes();
-            pool.targetLowPriority = targets.lowPriorityNodes();
-            pool.deallocationOption = targets.nodeDeallocationOption();
-        }
-        ObjectNode run = Json.object();
-        run.put("timestamp", Json.time(now));
-        run.put("results", "$TargetDedicatedNodes=" + targets.dedicatedNodes() + ";$TargetLowPriorityNodes="
-                + targets.lowPriorityNodes() + ";$NodeDeallocationOption=" + targets.nodeDeallocationOption());
-        return run;
-    }
-
-    private static ObjectNode autoScaleError(String message, Instant now) {
-        ObjectNode run = Json.object();
-        run.put("timestamp", Json.time(now));
-        ObjectNode error = run.putObject("error");
-        error.put("code", "InvalidAutoScaleFormula");
-        error.put("message", message);
-        return run;
-    }
-
     /**
-     * The pool's samples. A task counts once in $ActiveTasks/$RunningTasks/$PendingTasks whatever its number of
-     * instances: the formula multiplies by the nodes a multi-node task needs.
+     * Evaluates a formula against the pool's sampled metrics and answers the run as Batch reports it
+     * ({@code autoScaleRun}: {@code timestamp}, {@code results}, and {@code error} when the evaluation failed);
+     * {@code apply} sets the pool's targets from a run that succeeded (a failed one changes nothing).
      */
-    private AutoscaleEvaluator.Samples samples(FakePool pool) {
-        int active = 0;
-        int running = 0;
-        for (FakeJob job : state.jobs.values()) {
-            if (!job.poolId().equalsIgnoreCase(pool.id)) {
-                continue;
+    ObjectNode evaluate(FakePool pool, FormulaEvaluator formula, boolean apply, Instant now) {
+        ObjectNode run = Json.object();
+        run.put("timestamp", Json.time(now));
+        try {
+            Evaluation evaluation = formula.evaluate(pool.metrics.samples(pool), now);
+            if (apply) {
+                pool.targetDedicated = evaluation.targetDedicated();
+                pool.targetLowPriority = evaluation.targetLowPriority();
+                pool.deallocationOption = evaluation.nodeDeallocationOption();
             }
-            for (FakeTask task : job.tasks.values()) {
-                switch (task.state()) {
-                    case "active" -> active++;
-                    case "preparing", "running" -> running++;
-                    default -> { }
-                }
-            }
+            run.put("results", evaluation.results());
+        } catch (FormulaException e) {
+            run.put("results", e.results());
+            ObjectNode error = run.putObject("error");
+            error.put("code", e.code());
+            error.put("message", e.getMessage());
+            e.values().forEach((name, value) -> error.withArray("values").addObject().put("name", name)
+                    .put("value", value));
         }
-        return new AutoscaleEvaluator.Samples(active, running, active + running, pool.count(true),
-                pool.count(false), (int) pool.preempted());
+        return run;
     }
 
     private void resize(FakePool pool, Instant now) {

@@ -7,9 +7,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * How a node of the fake starts a process: the one seam between the fake's scheduling and the machine. The local
- * implementation ({@link LocalNodeProcesses}) runs every node's processes on this machine at 127.0.0.1; another one
- * gives each node its own network namespace and address on the test bridge.
+ * How a node of the fake starts a process: the one seam between the fake's scheduling and the machine. The fake's
+ * own ({@link NamespacedNodes}) gives each node a network namespace and address of its own on the test bridge.
  */
 public interface NodeProcesses extends AutoCloseable {
     /** A started process (with whatever it started, in its process group). */
@@ -27,6 +26,17 @@ public interface NodeProcesses extends AutoCloseable {
      */
     Handle start(String nodeId, List<String> argv, Map<String, String> environment, Path workingDirectory,
             Path stdout, Path stderr) throws IOException;
+
+    /**
+     * Starts a container's client (Podman) for the node on this machine itself, with the node's network given to the
+     * container by {@link #containerNetwork}: Podman run inside {@code ip netns exec} finds no cgroups (it remounts
+     * {@code /sys}), so runc cannot create the container there.
+     */
+    Handle startContainerClient(String nodeId, List<String> argv, Map<String, String> environment,
+            Path workingDirectory, Path stdout, Path stderr) throws IOException;
+
+    /** Podman's options that give a container the node's network, hostname and hosts file. */
+    List<String> containerNetwork(String nodeId);
 
     /** The address the node's processes reach each other at ({@code ipAddress}, {@code AZ_BATCH_HOST_LIST}). */
     default String address(String nodeId) {

@@ -2,6 +2,8 @@ package dev.gantry.backend.batch.fake;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.backend.batch.fake.autoscale.FormulaEvaluator;
+import dev.gantry.backend.batch.fake.autoscale.FormulaException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -48,6 +50,7 @@ final class PoolRoutes {
             pool.targetLowPriority = body.path("targetLowPriorityNodes").asInt(0);
         }
         state.pools.put(FakeState.key(id), pool);
+        state.poolIds.add(id);
         return pool;
     }
 
@@ -70,12 +73,17 @@ final class PoolRoutes {
     }
 
     FakeResponse delete(FakeRequest request) {
-        FakePool pool = state.pool(request.segment(1));
+        delete(state.pool(request.segment(1)));
+        state.poolDeleted.accept(request.segment(1));
+        return FakeResponse.empty(202);
+    }
+
+    /** Starts deleting the pool (its nodes go at once, the pool after the deletion delay); nothing if it already is. */
+    void delete(FakePool pool) {
         if (!pool.state.equals("deleting")) {
             nodes.deletePool(pool, state.now());
             deletions.put(pool.id, state.now().plus(state.options.poolDeletion));
         }
-        return FakeResponse.empty(202);
     }
 
     FakeResponse enableAutoScale(FakeRequest request) {
@@ -98,13 +106,8 @@ final class PoolRoutes {
         if (!pool.enableAutoScale) {
             throw BatchError.conflict("AutoScaleNotEnabled", "Automatic scaling is not enabled for this pool.");
         }
-        ObjectNode run;
-        try {
-            run = nodes.evaluate(pool, body.get("autoScaleFormula").asText(), false, state.now());
-        } catch (IllegalArgumentException e) {
-            throw new BatchError(400, "InvalidAutoScaleFormula", "The specified autoscale formula is invalid.",
-                    Map.of("Reason", e.getMessage()));
-        }
+        // A formula Batch cannot parse is refused (400); one that parses answers its run, an evaluation error included.
+        ObjectNode run = nodes.evaluate(pool, parse(body.get("autoScaleFormula").asText()), false, state.now());
         return Replies.entity(state.baseUrl, "Microsoft.Azure.Batch.Protocol.Entities.AutoScaleRun", run);
     }
 
@@ -161,6 +164,7 @@ final class PoolRoutes {
     }
 
     private void enable(FakePool pool, String formula, String interval) {
+        FormulaEvaluator parsed = parse(formula);
         pool.enableAutoScale = true;
         pool.autoScaleFormula = formula;
         if (interval != null) {
@@ -175,12 +179,16 @@ final class PoolRoutes {
                         "must be from 5 minutes to 168 hours");
             }
         }
-        try {
-            state.options.evaluator.evaluate(formula, new AutoscaleEvaluator.Samples(0, 0, 0, 0, 0, 0));
-        } catch (IllegalArgumentException e) {
-            throw new BatchError(400, "InvalidAutoScaleFormula", "The specified autoscale formula is invalid.",
-                    Map.of("Reason", e.getMessage()));
-        }
+        pool.autoScale = parsed;
         pool.nextEvaluation = state.now();
+    }
+
+    /** The formula parsed, or Batch's refusal: its code, message and {@code Message} detail (line and column). */
+    private static FormulaEvaluator parse(String formula) {
+        try {
+            return FormulaEvaluator.parse(formula);
+        } catch (FormulaException e) {
+            throw new BatchError(400, e.code(), e.getMessage(), e.values());
+        }
     }
 }

@@ -87,8 +87,9 @@ final class TaskLaunch {
         }
         ContainerTasks.prepare();
         String name = ContainerTasks.name(node.id, task.id());
-        return new ContainerTasks.Handle(state.options.processes.start(node.id,
-                ContainerTasks.argv(container, environment, node.root, wd, commandLine, name), environment, wd,
+        return new ContainerTasks.Handle(state.options.processes.startContainerClient(node.id,
+                ContainerTasks.argv(container, environment, node.root, wd, commandLine, name,
+                        state.options.processes.containerNetwork(node.id)), environment, wd,
                 dir.resolve("stdout.txt"), dir.resolve("stderr.txt")), name);
     }
 

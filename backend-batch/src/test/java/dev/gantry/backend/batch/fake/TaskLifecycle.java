@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Tasks from {@code active} through {@code preparing} and {@code running} to {@code completed}, as Batch moves them:
@@ -52,7 +54,11 @@ final class TaskLifecycle {
     }
 
     private void assign(FakePool pool, FakeTask task, Instant now) {
-        List<FakeNode> idle = pool.nodes.values().stream().filter(n -> n.state.equals("idle")).toList();
+        // A multi-instance task's nodes are at distinct addresses, so that each rank finds its own in the host list
+        // (nodes share an address only when more live than the fake has namespaces).
+        Set<String> addresses = new HashSet<>();
+        List<FakeNode> idle = pool.nodes.values().stream().filter(n -> n.state.equals("idle"))
+                .filter(n -> task.instances() == 1 || addresses.add(n.address)).toList();
         if (idle.size() < task.instances()) {
             return;
         }

@@ -34,7 +34,6 @@ import com.microsoft.azure.serializer.AzureJacksonAdapter;
 import com.microsoft.rest.RestClient;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
-import dev.gantry.backend.batch.fake.FixedTargets;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -51,7 +50,7 @@ import org.junit.jupiter.api.Test;
  */
 class BatchFakeSdkRoundTripTest {
     private final BatchFake fake = new BatchFake(new BatchFakeOptions().auth(true, false)
-            .autoscale(FixedTargets.always(2, 0)).autoscaleInterval(Duration.ofMillis(100)));
+            .autoscaleInterval(Duration.ofMillis(100)));
 
     @AfterEach
     void close() {
@@ -78,7 +77,7 @@ class BatchFakeSdkRoundTripTest {
                         .withNodeAgentSKUId("batch.node.ubuntu 22.04")
                         .withContainerConfiguration(new ContainerConfiguration()
                                 .withType(ContainerType.DOCKER_COMPATIBLE)))
-                .withEnableAutoScale(true).withAutoScaleFormula("$TargetDedicatedNodes=0;")
+                .withEnableAutoScale(true).withAutoScaleFormula("$TargetDedicatedNodes=2;")
                 .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5))
                 .withEnableInterNodeCommunication(true).withTaskSlotsPerNode(1)
                 .withStartTask(new StartTask().withCommandLine("/bin/sh -c 'true'").withWaitForSuccess(true))

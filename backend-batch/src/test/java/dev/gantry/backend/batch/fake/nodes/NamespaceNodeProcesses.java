@@ -29,11 +29,26 @@ public final class NamespaceNodeProcesses implements AutoCloseable {
      */
     public NodeProcess start(String nodeNamespace, List<String> argv, Map<String, String> environment, Path workDir,
             Path stdoutFile, Path stderrFile) throws IOException {
+        return start(nodeNamespace, "", argv, environment, workDir, stdoutFile, stderrFile);
+    }
+
+    /**
+     * Starts {@code argv} on the node, under the node's own hostname: its namespace's name, which the namespace's
+     * hosts file ({@code /etc/netns/NS/hosts}, made by {@code nodes-up}) maps to the node's address, so that
+     * {@code hostname -i} answers the address as {@code hostname -I} does.
+     */
+    public NodeProcess start(NodeNetwork node, List<String> argv, Map<String, String> environment, Path workDir,
+            Path stdoutFile, Path stderrFile) throws IOException {
+        return start(node.namespace(), node.namespace(), argv, environment, workDir, stdoutFile, stderrFile);
+    }
+
+    private NodeProcess start(String nodeNamespace, String hostname, List<String> argv,
+            Map<String, String> environment, Path workDir, Path stdoutFile, Path stderrFile) throws IOException {
         if (!nodeNamespace.isEmpty()) {
             NamespaceProcess.requireNamespace(nodeNamespace, NodeNetwork.MAKE_COMMAND);
         }
-        NodeProcess started = new NodeProcess(NamespaceProcess.start(new NamespaceProcess.Spec(nodeNamespace, "",
-                argv, environment, workDir, ProcessBuilder.Redirect.appendTo(stdoutFile.toFile()),
+        NodeProcess started = new NodeProcess(NamespaceProcess.start(new NamespaceProcess.Spec(nodeNamespace,
+                hostname, argv, environment, workDir, ProcessBuilder.Redirect.appendTo(stdoutFile.toFile()),
                 ProcessBuilder.Redirect.appendTo(stderrFile.toFile()))));
         running.add(started);
         started.exit().whenComplete((code, error) -> running.remove(started));

@@ -1,6 +1,9 @@
 package dev.gantry.backend.batch.fake.nodes;
 
 import dev.gantry.testing.NamespaceProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -47,5 +50,44 @@ public record NodeNetwork(String namespace, String address) {
     public static void requireAll(List<NodeNetwork> nodes) {
         nodes.stream().filter(NodeNetwork::isolated).forEach(n -> NamespaceProcess.requireNamespace(n.namespace(),
                 MAKE_COMMAND));
+    }
+
+    /**
+     * Fails unless every isolated node's namespace exists and its hosts file names the node at its address, so that
+     * a process started under the node's hostname finds its address by {@code hostname -i}.
+     *
+     * @throws IllegalStateException naming what is missing and {@link #MAKE_COMMAND}
+     */
+    public static void requireNamed(List<NodeNetwork> nodes) {
+        requireAll(nodes);
+        for (NodeNetwork node : nodes) {
+            if (node.isolated() && !node.hostsFileNamesIt()) {
+                throw new IllegalStateException("the hosts file of the network namespace " + node.namespace() + " ("
+                        + hostsFile(node.namespace()) + ") does not name " + node.namespace() + " at "
+                        + node.address() + "; make it with " + MAKE_COMMAND + " (as root)");
+            }
+        }
+    }
+
+    private boolean hostsFileNamesIt() {
+        try {
+            return Files.readAllLines(hostsFile(namespace)).stream().map(line -> line.strip().split("\\s+"))
+                    .anyMatch(fields -> fields[0].equals(address)
+                            && List.of(fields).subList(1, fields.length).contains(namespace));
+        } catch (IOException missing) {
+            return false;
+        }
+    }
+
+    /**
+     * The namespace's hosts file, which names the node at its address: what {@code ip netns exec} bind-mounts over
+     * {@code /etc/hosts} for the namespace's processes, and what a container on the node mounts as its own.
+     */
+    public Path hostsFile() {
+        return hostsFile(namespace);
+    }
+
+    private static Path hostsFile(String namespace) {
+        return Path.of("/etc/netns", namespace, "hosts");
     }
 }
