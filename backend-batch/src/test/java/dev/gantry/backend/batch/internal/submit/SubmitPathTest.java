@@ -1,0 +1,170 @@
+package dev.gantry.backend.batch.internal.submit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.microsoft.azure.batch.protocol.models.FileGetFromTaskOptions;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.Plan;
+import dev.gantry.api.backend.SubmitOptions;
+import dev.gantry.api.backend.Submission;
+import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.fake.BatchFakeOptions;
+import dev.gantry.backend.batch.fake.Faults;
+import dev.gantry.backend.batch.fake.FixedTargets;
+import dev.gantry.backend.batch.internal.records.TaskEntry;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The submit path against the Batch fake over loopback HTTP with shared key: runs, idempotency, faults. */
+class SubmitPathTest {
+    @TempDir
+    Path state;
+
+    private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(SubmitRig.REGION).auth(true, false)
+            .autoscale(FixedTargets.always(1, 0)).autoscaleInterval(Duration.ofMillis(100)));
+
+    @AfterEach
+    void close() {
+        fake.close();
+    }
+
+    @Test
+    void oneTaskRunsToCompletionAndItsOutputIsInStdout() throws Exception {
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            TaskEntry entry = rig.submitter.submit(SubmitRig.plan("hello", "echo", "hello from batch"),
+                    SubmitOptions.withKey("hello-1"));
+            assertEquals(TaskEntry.Phase.ADDED, entry.phase());
+            assertEquals(SubmitRig.REGION + "." + entry.jobId() + ".hello-1", entry.ref().id());
+            JsonNode task = completed(entry);
+            assertEquals(0, task.path("executionInfo").path("exitCode").asInt(-1), task.toString());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            rig.accounts.connection(rig.settings.accounts().get(0)).protocol().files().getFromTask(entry.jobId(),
+                    entry.ref().taskId(), "stdout.txt", new FileGetFromTaskOptions(), out);
+            assertEquals("hello from batch\n", out.toString(StandardCharsets.UTF_8));
+            assertEquals(List.of(entry.poolId()), fake.poolIds());
+            assertEquals(List.of(entry.jobId()), fake.jobIds());
+            assertEquals(4, rig.accounts.remoteCalls(), "pool, job, tasks, file: " + fake.counts());
+            assertEquals(fake.requests().size(), rig.accounts.remoteCalls(), "every request counted");
+        }
+    }
+
+    @Test
+    void theSameKeyTwiceIsOneTaskOneJobOnePool() {
+        Plan plan = SubmitRig.plan("twice", "true");
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            List<SubmitOutcome> outcomes = rig.submitter.submitAll(List.of(new Submission(plan,
+                    SubmitOptions.withKey("k1")), new Submission(plan, SubmitOptions.withKey("k1"))));
+            assertEquals(outcomes.get(0), outcomes.get(1));
+            rig.submitter.submit(plan, SubmitOptions.withKey("k1"));
+        }
+        try (SubmitRig again = new SubmitRig(fake, state)) {
+            TaskEntry known = again.submitter.submit(plan, SubmitOptions.withKey("k1"));
+            assertEquals(TaskEntry.Phase.ADDED, known.phase(), "read back from the state directory");
+        }
+        assertEquals(1, fake.count("Pool_Add"), fake.counts().toString());
+        assertEquals(1, fake.count("Job_Add"), fake.counts().toString());
+        assertEquals(1, fake.count("Task_AddCollection"), fake.counts().toString());
+    }
+
+    @Test
+    void aProcessWithoutRecordsAdoptsThePoolJobAndTaskItMeets(@TempDir Path otherState) {
+        Plan plan = SubmitRig.plan("adopt", "true");
+        try (SubmitRig first = new SubmitRig(fake, state); SubmitRig second = new SubmitRig(fake, otherState)) {
+            TaskEntry one = first.submitter.submit(plan, SubmitOptions.withKey("adopt-1"));
+            TaskEntry two = second.submitter.submit(plan, SubmitOptions.withKey("adopt-1"));
+            assertEquals(one.ref(), two.ref());
+        }
+        assertEquals(1, fake.poolIds().size());
+        assertEquals(1, fake.jobIds().size());
+        assertEquals(2, fake.count("Pool_Add"), "the second met PoolExists and adopted the pool");
+        assertTrue(fake.task(fake.jobIds().get(0), "adopt-1").isPresent());
+    }
+
+    @Test
+    void appliedRepliesLostOnPoolJobAndTaskAddLeaveExactlyOneOfEach() {
+        fake.faults().dropAfterApply("Pool_Add", 1);
+        fake.faults().dropAfterApply("Job_Add", 1);
+        fake.faults().dropAfterApply("Task_AddCollection", 1);
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            TaskEntry entry = rig.submitter.submit(SubmitRig.plan("lost", "true"), SubmitOptions.withKey("lost-1"));
+            assertEquals(TaskEntry.Phase.ADDED, entry.phase());
+        }
+        assertEquals(2, fake.count("Pool_Add"), fake.counts().toString());
+        assertEquals(2, fake.count("Job_Add"), fake.counts().toString());
+        assertEquals(2, fake.count("Task_AddCollection"), fake.counts().toString());
+        assertEquals(1, fake.poolIds().size());
+        assertEquals(1, fake.jobIds().size());
+        assertTrue(fake.task(fake.jobIds().get(0), "lost-1").isPresent());
+    }
+
+    @Test
+    void throttlingAndBusyAnswersAreWaitedOutAsTold() {
+        fake.faults().throttle("Pool_Add", 1, Duration.ofSeconds(7), Faults.RetryAfterForm.SECONDS);
+        fake.faults().throttle("Job_Add", 1, Duration.ofSeconds(5), Faults.RetryAfterForm.HTTP_DATE);
+        fake.faults().serverBusy("Task_AddCollection", 2);
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            rig.submitter.submit(SubmitRig.plan("busy", "true"), SubmitOptions.withKey("busy-1"));
+            assertEquals(4, rig.waits.size(), rig.waits.toString());
+            assertEquals(Duration.ofSeconds(7), rig.waits.get(0), "Retry-After in seconds, as told");
+            Duration date = rig.waits.get(1);
+            assertTrue(date.compareTo(Duration.ofSeconds(3)) >= 0 && date.compareTo(Duration.ofSeconds(5)) <= 0,
+                    "Retry-After as an HTTP date (second precision): " + date);
+            assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200)), rig.waits.subList(2, 4),
+                    "no Retry-After: the backoff, doubled");
+        }
+        assertEquals(3, fake.count("Task_AddCollection"));
+        assertEquals(1, fake.jobIds().size());
+    }
+
+    @Test
+    void aQuotaReachedIsWaitedForThenQuotaExceeded() {
+        BatchFake full = new BatchFake(new BatchFakeOptions().account(SubmitRig.REGION).auth(true, false)
+                .activeJobQuota(0));
+        try (full; SubmitRig rig = new SubmitRig(full, state)) {
+            SubmitOutcome outcome = rig.submitter.submitAll(List.of(new Submission(SubmitRig.plan("quota", "true"),
+                    SubmitOptions.withKey("quota-1")))).get(0);
+            SubmitOutcome.Failed failed = assertInstanceOf(SubmitOutcome.Failed.class, outcome);
+            assertEquals(ErrorCode.QUOTA_EXCEEDED, failed.error().code());
+            assertTrue(failed.error().getMessage().contains("ActiveJobAndScheduleQuotaReached"),
+                    failed.error().getMessage());
+            assertEquals(List.of(Duration.ofSeconds(20), Duration.ofSeconds(20)), rig.waits, "three tries, bounded");
+            assertEquals(3, full.count("Job_Add"));
+            assertEquals(0, full.count("Task_AddCollection"));
+        }
+    }
+
+    @Test
+    void aWrongKeyIsAuthFailedWithTheFix() {
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            rig.secretValues.put(SubmitRig.KEY_REF.toString(), java.util.Base64.getEncoder()
+                    .encodeToString(new byte[64]));
+            SubmitOutcome.Failed failed = assertInstanceOf(SubmitOutcome.Failed.class, rig.submitter.submitAll(
+                    List.of(new Submission(SubmitRig.plan("auth", "true"), SubmitOptions.withKey("auth-1")))).get(0));
+            assertEquals(ErrorCode.AUTH_FAILED, failed.error().code());
+            assertTrue(failed.error().getMessage().contains("AuthenticationFailed")
+                    && failed.error().getMessage().contains("accounts[*].key"), failed.error().getMessage());
+        }
+    }
+
+    private JsonNode completed(TaskEntry entry) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (Instant.now().isBefore(deadline)) {
+            JsonNode task = fake.task(entry.jobId(), entry.ref().taskId()).orElseThrow();
+            if (task.path("state").asText().equals("completed")) {
+                return task;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the task did not complete: " + fake.task(entry.jobId(), entry.ref().taskId()));
+    }
+}
