@@ -96,8 +96,7 @@ class SubmitChunksTest {
     @Test
     void aChunkBatchFindsTooLargeIsSplit() {
         // One request for everything: Batch answers 413 RequestBodyTooLarge, and the halves go through.
-        try (SubmitRig rig = new SubmitRig(fake, state, Optional.empty(), Optional.empty(), () -> null,
-                tasks -> List.of(tasks), 3)) {
+        try (SubmitRig rig = new SubmitRig(fake, state, tasks -> List.of(tasks))) {
             assertAllAdded(rig.submitter.submitAll(submissions(60, 25_000)));
         }
         assertEquals(3, fake.count("Task_AddCollection"), "one 413, then two halves: " + fake.counts());
@@ -112,8 +111,7 @@ class SubmitChunksTest {
                     .withCoordinationCommandLine("true"));
             return TaskChunks.chunk(tasks);
         };
-        try (SubmitRig rig = new SubmitRig(fake, state, Optional.empty(), Optional.empty(), () -> null, spoilSecond,
-                3)) {
+        try (SubmitRig rig = new SubmitRig(fake, state, spoilSecond)) {
             List<SubmitOutcome> outcomes = rig.submitter.submitAll(submissions(4, 1));
             assertInstanceOf(SubmitOutcome.Submitted.class, outcomes.get(0));
             SubmitOutcome.Failed failed = assertInstanceOf(SubmitOutcome.Failed.class, outcomes.get(1));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.microsoft.azure.batch.protocol.models.FileGetFromTaskOptions;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.SubmitOptions;
@@ -15,12 +14,11 @@ import dev.gantry.backend.batch.fake.BatchFakeOptions;
 import dev.gantry.backend.batch.fake.Faults;
 import dev.gantry.backend.batch.fake.FixedTargets;
 import dev.gantry.backend.batch.internal.records.TaskEntry;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import dev.gantry.backend.batch.internal.render.TaskChunks;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,12 +43,9 @@ class SubmitPathTest {
                     SubmitOptions.withKey("hello-1"));
             assertEquals(TaskEntry.Phase.ADDED, entry.phase());
             assertEquals(SubmitRig.REGION + "." + entry.jobId() + ".hello-1", entry.ref().id());
-            JsonNode task = completed(entry);
+            JsonNode task = rig.completed(entry);
             assertEquals(0, task.path("executionInfo").path("exitCode").asInt(-1), task.toString());
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            rig.accounts.connection(rig.settings.accounts().get(0)).protocol().files().getFromTask(entry.jobId(),
-                    entry.ref().taskId(), "stdout.txt", new FileGetFromTaskOptions(), out);
-            assertEquals("hello from batch\n", out.toString(StandardCharsets.UTF_8));
+            assertEquals("hello from batch\n", rig.stdout(entry));
             assertEquals(List.of(entry.poolId()), fake.poolIds());
             assertEquals(List.of(entry.jobId()), fake.jobIds());
             assertEquals(4, rig.accounts.remoteCalls(), "pool, job, tasks, file: " + fake.counts());
@@ -130,7 +125,7 @@ class SubmitPathTest {
     void aQuotaReachedIsWaitedForThenQuotaExceeded() {
         BatchFake full = new BatchFake(new BatchFakeOptions().account(SubmitRig.REGION).auth(true, false)
                 .activeJobQuota(0));
-        try (full; SubmitRig rig = new SubmitRig(full, state)) {
+        try (full; SubmitRig rig = new SubmitRig(full, state, TaskChunks::chunk, 3, Optional.empty())) {
             SubmitOutcome outcome = rig.submitter.submitAll(List.of(new Submission(SubmitRig.plan("quota", "true"),
                     SubmitOptions.withKey("quota-1")))).get(0);
             SubmitOutcome.Failed failed = assertInstanceOf(SubmitOutcome.Failed.class, outcome);
@@ -154,17 +149,5 @@ class SubmitPathTest {
             assertTrue(failed.error().getMessage().contains("AuthenticationFailed")
                     && failed.error().getMessage().contains("accounts[*].key"), failed.error().getMessage());
         }
-    }
-
-    private JsonNode completed(TaskEntry entry) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            JsonNode task = fake.task(entry.jobId(), entry.ref().taskId()).orElseThrow();
-            if (task.path("state").asText().equals("completed")) {
-                return task;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the task did not complete: " + fake.task(entry.jobId(), entry.ref().taskId()));
     }
 }

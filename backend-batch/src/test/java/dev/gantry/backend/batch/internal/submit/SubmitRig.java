@@ -1,5 +1,8 @@
 package dev.gantry.backend.batch.internal.submit;
 
+import com.microsoft.azure.batch.protocol.models.TaskAddParameter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.microsoft.azure.batch.protocol.models.FileGetFromTaskOptions;
 import dev.gantry.api.Architecture;
 import dev.gantry.api.ImageRef;
 import dev.gantry.api.ModelClass;
@@ -18,6 +21,7 @@ import dev.gantry.backend.batch.internal.BatchAuth;
 import dev.gantry.backend.batch.internal.BatchSettings;
 import dev.gantry.backend.batch.internal.pools.PoolEnsurer;
 import dev.gantry.backend.batch.internal.records.TaskEntries;
+import dev.gantry.backend.batch.internal.records.TaskEntry;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.BatchCalls;
 import dev.gantry.backend.batch.internal.remote.BlobStore;
@@ -27,10 +31,13 @@ import dev.gantry.backend.batch.internal.rest.AccessTokenSource;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import dev.gantry.backend.batch.internal.secrets.SecretBlobs;
 import dev.gantry.http.Jitter;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +55,10 @@ import java.util.function.Supplier;
 final class SubmitRig implements AutoCloseable {
     static final String REGION = "eastus";
     static final SecretRef KEY_REF = SecretRef.parse("env:BATCH_KEY");
+    static final String POOL_IDENTITY = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml"
+            + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/gantry-pools";
+    static final String ACCOUNT_RESOURCE_ID = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml"
+            + "/providers/Microsoft.Batch/batchAccounts/" + REGION;
     static final ImageRef UBUNTU = ImageRef.marketplace("Ubuntu Server 22.04",
             "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest");
     static final VmSize D2 = new VmSize("Standard_D2s_v5", "D", 2, 8, Optional.empty(), false, Architecture.X64,
@@ -65,18 +76,25 @@ final class SubmitRig implements AutoCloseable {
     final TaskSubmitter submitter;
 
     SubmitRig(BatchFake fake, Path state) {
-        this(fake, state, Optional.empty(), Optional.empty(), () -> {
-            throw new AssertionError("no blobs in this test");
-        }, TaskChunks::chunk, 3);
+        this(fake, state, TaskChunks::chunk);
     }
 
-    SubmitRig(BatchFake fake, Path state, Optional<String> identity, Optional<URI> container,
-              Supplier<BlobStore> blobs, Function<List<com.microsoft.azure.batch.protocol.models.TaskAddParameter>,
-              List<List<com.microsoft.azure.batch.protocol.models.TaskAddParameter>>> chunker, int quotaAttempts) {
+    SubmitRig(BatchFake fake, Path state, Function<List<TaskAddParameter>, List<List<TaskAddParameter>>> chunker) {
+        this(fake, state, chunker, 3, Optional.empty());
+    }
+
+    /**
+     * @param identityPools with one, the settings carry a pool identity and a secrets container, and the account a
+     *     Resource Manager id
+     */
+    SubmitRig(BatchFake fake, Path state, Function<List<TaskAddParameter>, List<List<TaskAddParameter>>> chunker,
+              int quotaAttempts, Optional<Identity> identityPools) {
         this.fake = fake;
+        Optional<String> resourceId = identityPools.map(i -> ACCOUNT_RESOURCE_ID);
         settings = new BatchSettings(List.of(new BatchAccountSettings(URI.create(fake.url()), REGION,
-                BatchAuth.SHARED_KEY, Optional.of(KEY_REF), Optional.empty())), "gantry-", List.of(), 4, identity,
-                container, Duration.ofHours(1), Duration.ofDays(7));
+                BatchAuth.SHARED_KEY, Optional.of(KEY_REF), resourceId)), "gantry-", List.of(), 4,
+                identityPools.map(i -> POOL_IDENTITY), identityPools.map(Identity::container), Duration.ofHours(1),
+                Duration.ofDays(7));
         secretValues.put(KEY_REF.toString(), fake.accountKey());
         SecretResolver resolver = ref -> new Secret(secretValues.get(ref.toString()));
         Supplier<AccessTokenSource> noEntra = () -> {
@@ -85,15 +103,16 @@ final class SubmitRig implements AutoCloseable {
         accounts = new Accounts(settings, resolver, noEntra, BatchConnection::open);
         calls = new BatchCalls(new BatchCalls.Policy(4, Duration.ofMillis(100), Duration.ofSeconds(30),
                 quotaAttempts, Duration.ofSeconds(20), Jitter.NONE, waits::add));
-        Supplier<IdentityPools> noArm = () -> {
-            throw new AssertionError("no Resource Manager in this test");
-        };
-        pools = new PoolEnsurer(settings, accounts, calls, noArm, new PoolEnsurer.DeletionWait(Duration.ofMillis(200),
-                50, duration -> Thread.sleep(duration.toMillis())));
+        pools = new PoolEnsurer(settings, accounts, calls, () -> identityPools.orElseThrow().pools(),
+                new PoolEnsurer.DeletionWait(Duration.ofMillis(200), 50, duration -> Thread.sleep(duration.toMillis())));
         entries = TaskEntries.in(state);
-        secrets = new SecretBlobs(container, resolver, blobs);
+        secrets = new SecretBlobs(settings.secretsContainer(), resolver, () -> identityPools.orElseThrow().blobs());
         submitter = new TaskSubmitter(settings, accounts, calls, pools, secrets, entries, plan -> List.of(), chunker,
                 TaskSubmitter.DEFAULT_CHUNKS_IN_FLIGHT, Clock.systemUTC());
+    }
+
+    /** Where pools with an identity are made, and the container their secrets go to. */
+    record Identity(IdentityPools pools, URI container, BlobStore blobs) {
     }
 
     static Plan plan(String name, String... command) {
@@ -104,6 +123,27 @@ final class SubmitRig implements AutoCloseable {
     static Plan plan(Workload.Builder workload) {
         return Plan.builder(workload.build(), D2).region(REGION).image(UBUNTU)
                 .boot(new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"))).build();
+    }
+
+    /** The task as the fake has it once completed (nodes run it for real); fails after 30 s. */
+    JsonNode completed(TaskEntry entry) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (Instant.now().isBefore(deadline)) {
+            JsonNode task = fake.task(entry.jobId(), entry.ref().taskId()).orElseThrow();
+            if (task.path("state").asText().equals("completed")) {
+                return task;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the task did not complete: " + fake.task(entry.jobId(), entry.ref().taskId()));
+    }
+
+    /** The task's stdout.txt, read through the file API. */
+    String stdout(TaskEntry entry) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        accounts.connection(settings.accounts().get(0)).protocol().files().getFromTask(entry.jobId(),
+                entry.ref().taskId(), "stdout.txt", new FileGetFromTaskOptions(), out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Override
