@@ -49,7 +49,11 @@ public final class AzureModule {
      * @param neededFor the setting that needs it, e.g. "backends.batch.accounts[0].auth: entra"
      */
     static void require(String neededFor) {
-        if (!present(AzureModule.class.getClassLoader())) {
+        require(neededFor, AzureModule.class.getClassLoader());
+    }
+
+    static void require(String neededFor, ClassLoader loader) {
+        if (!present(loader)) {
             throw new GantryException(ErrorCode.USAGE, neededFor + " needs the Azure module, and it is not on the "
                     + "class path: add the dependency " + ARTIFACT + " (the same version as gantry-backend-batch; "
                     + "the gantry BOM manages it) to your build, or use shared-key accounts without secrets and "

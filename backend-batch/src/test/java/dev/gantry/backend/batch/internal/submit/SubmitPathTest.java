@@ -7,14 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.Plan;
+import com.microsoft.azure.batch.protocol.models.TaskAddParameter;
+import dev.gantry.api.backend.JobDependency;
+import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
 import dev.gantry.backend.batch.fake.Faults;
 import dev.gantry.backend.batch.fake.FixedTargets;
+import dev.gantry.backend.batch.internal.records.TaskEntries;
 import dev.gantry.backend.batch.internal.records.TaskEntry;
 import dev.gantry.backend.batch.internal.render.TaskChunks;
+import dev.gantry.backend.batch.internal.render.WireJson;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -149,5 +154,22 @@ class SubmitPathTest {
             assertTrue(failed.error().getMessage().contains("AuthenticationFailed")
                     && failed.error().getMessage().contains("accounts[*].key"), failed.error().getMessage());
         }
+    }
+
+    @Test
+    void aTaskWithDependenciesBatchCannotCarryIsHeldNotSent() {
+        JobDependency anyEnd = JobDependency.afterAny(new JobRef("batch", SubmitRig.REGION + ".other-job.first"));
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            TaskEntry held = rig.submitter.submit(SubmitRig.plan("later", "true"),
+                    SubmitOptions.withKey("later-1").dependingOn(anyEnd));
+            assertEquals(TaskEntry.Phase.HELD, held.phase());
+            assertEquals(List.of(anyEnd), held.held());
+            TaskAddParameter body = WireJson.read(held.heldTask().orElseThrow(), TaskAddParameter.class);
+            assertEquals("later-1", body.id());
+            assertEquals(null, body.dependsOn(), "added once Gantry has seen its dependencies end");
+            assertEquals(Optional.of(held), TaskEntries.in(state).byKey("later-1"));
+        }
+        assertEquals(0, fake.count("Task_AddCollection"), "held, not sent");
+        assertEquals(1, fake.count("Job_Add"), "its pool and job are ready for it");
     }
 }
