@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.Plan;
+import com.microsoft.azure.batch.protocol.models.ImageReference;
+import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.TaskAddParameter;
+import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.SubmitOptions;
@@ -22,6 +25,7 @@ import dev.gantry.backend.batch.internal.render.TaskChunks;
 import dev.gantry.backend.batch.internal.render.WireJson;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -171,5 +175,56 @@ class SubmitPathTest {
         }
         assertEquals(0, fake.count("Task_AddCollection"), "held, not sent");
         assertEquals(1, fake.count("Job_Add"), "its pool and job are ready for it");
+    }
+    @Test
+    void aPoolOfTheSameIdNotMadeForThePlanIsRefusedNamingIt() {
+        Plan plan = SubmitRig.plan("foreign", "true");
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            String poolId = rig.pools.target(plan).poolId();
+            rig.accounts.connection(rig.settings.accounts().get(0)).protocol().pools().add(new PoolAddParameter()
+                    .withId(poolId).withVmSize("standard_d2s_v5").withVirtualMachineConfiguration(
+                            new VirtualMachineConfiguration().withNodeAgentSKUId("batch.node.ubuntu 22.04")
+                                    .withImageReference(new ImageReference().withPublisher("canonical")
+                                            .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))));
+            SubmitOutcome.Failed failed = assertInstanceOf(SubmitOutcome.Failed.class, rig.submitter.submitAll(
+                    List.of(new Submission(plan, SubmitOptions.withKey("foreign-1")))).get(0));
+            assertEquals(ErrorCode.USAGE, failed.error().code());
+            assertTrue(failed.error().getMessage().contains("already has a pool " + poolId + ", not made by Gantry")
+                    && failed.error().getMessage().contains("poolPrefix"), failed.error().getMessage());
+        }
+        assertEquals(0, fake.count("Job_Add"));
+    }
+    @Test
+    void aPoolBeingDeletedIsWaitedOutThenMadeAgain(@TempDir Path laterState) {
+        Plan plan = SubmitRig.plan("again", "true");
+        try (SubmitRig first = new SubmitRig(fake, state)) {
+            TaskEntry entry = first.submitter.submit(plan, SubmitOptions.withKey("again-1"));
+            first.accounts.connection(first.settings.accounts().get(0)).protocol().jobs().delete(entry.jobId());
+            first.accounts.connection(first.settings.accounts().get(0)).protocol().pools().delete(entry.poolId());
+        }
+        try (SubmitRig later = new SubmitRig(fake, laterState)) {
+            TaskEntry entry = later.submitter.submit(plan, SubmitOptions.withKey("again-2"));
+            assertEquals(TaskEntry.Phase.ADDED, entry.phase());
+        }
+        assertTrue(fake.count("Pool_Add") >= 3, "refused while being deleted, then added: " + fake.counts());
+        assertEquals(1, fake.poolIds().size());
+        assertTrue(fake.task(fake.jobIds().get(0), "again-2").isPresent());
+    }
+
+    @Test
+    void aJobRemovedSinceItWasMadeSureOfIsMadeAgain() {
+        Plan plan = SubmitRig.plan("gone", "true");
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            TaskEntry first = rig.submitter.submit(plan, SubmitOptions.withKey("gone-1"));
+            rig.accounts.connection(rig.settings.accounts().get(0)).protocol().jobs().delete(first.jobId());
+            Instant deadline = Instant.now().plusSeconds(10);
+            while (fake.jobIds().contains(first.jobId()) && Instant.now().isBefore(deadline)) {
+                fake.tickNow();
+            }
+            TaskEntry second = rig.submitter.submit(plan, SubmitOptions.withKey("gone-2"));
+            assertEquals(TaskEntry.Phase.ADDED, second.phase());
+            assertTrue(fake.task(second.jobId(), "gone-2").isPresent());
+        }
+        assertEquals(2, fake.count("Job_Add"), fake.counts().toString());
     }
 }
