@@ -160,6 +160,10 @@ public final class TaskSubmitter {
                     ready.add(prepared.task());
                 }
             } catch (GantryException e) {
+                // Its secrets could not be written: the entry says so, so that no one waits for a task never sent.
+                entries.byKey(submission.options().idempotencyKey())
+                        .filter(entry -> entry.phase() == TaskEntry.Phase.SENDING)
+                        .ifPresent(entry -> entries.save(entry.failed(e.getMessage())));
                 outcomes[i] = new SubmitOutcome.Failed(submission, e);
             }
         }

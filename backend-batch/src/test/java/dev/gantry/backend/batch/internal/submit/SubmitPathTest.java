@@ -227,4 +227,19 @@ class SubmitPathTest {
         }
         assertEquals(2, fake.count("Job_Add"), fake.counts().toString());
     }
+    @Test
+    void throttlingBeyondTheBoundFailsInBatchsWordsWithoutATrace() {
+        fake.faults().throttle("Task_AddCollection", 4, Duration.ofSeconds(1), Faults.RetryAfterForm.SECONDS);
+        try (SubmitRig rig = new SubmitRig(fake, state)) {
+            SubmitOutcome.Failed failed = assertInstanceOf(SubmitOutcome.Failed.class, rig.submitter.submitAll(
+                    List.of(new Submission(SubmitRig.plan("late", "true"), SubmitOptions.withKey("late-1")))).get(0));
+            assertEquals(ErrorCode.REMOTE_ERROR, failed.error().code());
+            assertTrue(failed.error().getMessage().startsWith("Azure Batch still answered 429 TooManyRequests")
+                    && failed.error().getMessage().contains("after 4 attempts")
+                    && failed.error().getMessage().contains("request-id"), failed.error().getMessage());
+            assertTrue(!failed.error().getMessage().contains("Exception"), failed.error().getMessage());
+            assertEquals(TaskEntry.Phase.FAILED, rig.entries.byKey("late-1").orElseThrow().phase());
+        }
+        assertEquals(4, fake.count("Task_AddCollection"));
+    }
 }
