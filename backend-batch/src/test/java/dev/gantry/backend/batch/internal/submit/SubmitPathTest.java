@@ -242,4 +242,17 @@ class SubmitPathTest {
         }
         assertEquals(4, fake.count("Task_AddCollection"));
     }
+
+    @Test
+    void aReplySlowerThanTheTimeoutAfterBatchAppliedIsSentAgainAndAdopted() {
+        fake.faults().slowAfterApply("Task_AddCollection", 1, Duration.ofSeconds(3));
+        try (SubmitRig rig = new SubmitRig(fake, state, TaskChunks::chunk, 3, Optional.empty(),
+                Duration.ofMillis(500))) {
+            TaskEntry entry = rig.submitter.submit(SubmitRig.plan("slow", "true"), SubmitOptions.withKey("slow-1"));
+            assertEquals(TaskEntry.Phase.ADDED, entry.phase());
+            assertEquals(List.of(Duration.ofMillis(100)), rig.waits, "the timeout retried after the backoff");
+        }
+        assertEquals(2, fake.count("Task_AddCollection"));
+        assertTrue(fake.task(fake.jobIds().get(0), "slow-1").isPresent());
+    }
 }

@@ -89,6 +89,11 @@ final class SubmitRig implements AutoCloseable {
      */
     SubmitRig(BatchFake fake, Path state, Function<List<TaskAddParameter>, List<List<TaskAddParameter>>> chunker,
               int quotaAttempts, Optional<Identity> identityPools) {
+        this(fake, state, chunker, quotaAttempts, identityPools, BatchConnection.DEFAULT_READ_TIMEOUT);
+    }
+
+    SubmitRig(BatchFake fake, Path state, Function<List<TaskAddParameter>, List<List<TaskAddParameter>>> chunker,
+              int quotaAttempts, Optional<Identity> identityPools, Duration readTimeout) {
         this.fake = fake;
         Optional<String> resourceId = identityPools.map(i -> ACCOUNT_RESOURCE_ID);
         settings = new BatchSettings(List.of(new BatchAccountSettings(URI.create(fake.url()), REGION,
@@ -100,7 +105,8 @@ final class SubmitRig implements AutoCloseable {
         Supplier<AccessTokenSource> noEntra = () -> {
             throw new AssertionError("no Entra ID in this test");
         };
-        accounts = new Accounts(settings, resolver, noEntra, BatchConnection::open);
+        accounts = new Accounts(settings, resolver, noEntra, (url, auth) -> BatchConnection.to(url, auth)
+                .readTimeout(readTimeout).open());
         calls = new BatchCalls(new BatchCalls.Policy(4, Duration.ofMillis(100), Duration.ofSeconds(30),
                 quotaAttempts, Duration.ofSeconds(20), Jitter.NONE, waits::add));
         pools = new PoolEnsurer(settings, accounts, calls, () -> identityPools.orElseThrow().pools(),
