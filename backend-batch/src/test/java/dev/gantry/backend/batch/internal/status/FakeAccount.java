@@ -37,19 +37,19 @@ import java.util.function.Predicate;
  * A fake Batch account with one pool and its job (rendered by {@code internal.render}), reached through Gantry's own
  * connection with shared key, and the records a caller would keep for the tasks submitted to it.
  */
-final class FakeAccount implements AutoCloseable {
+public final class FakeAccount implements AutoCloseable {
     static final VmSize D2 = new VmSize("Standard_D2s_v5", "D", 2, 8, Optional.empty(), false, Architecture.X64,
             Set.of("V2"));
     static final ImageRef UBUNTU = ImageRef.marketplace("Ubuntu Server 22.04",
             "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest");
 
-    final BatchFake fake;
-    final BatchConnection connection;
-    final String poolId;
-    final String jobId;
-    final Map<String, TrackedTask> tracked = new HashMap<>();
+    public final BatchFake fake;
+    public final BatchConnection connection;
+    public final String poolId;
+    public final String jobId;
+    public final Map<String, TrackedTask> tracked = new HashMap<>();
 
-    FakeAccount(int nodes) {
+    public FakeAccount(int nodes) {
         fake = new BatchFake(new BatchFakeOptions().auth(true, false).autoscale(FixedTargets.always(nodes, 0))
                 .autoscaleInterval(Duration.ofMillis(100)));
         connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
@@ -62,15 +62,15 @@ final class FakeAccount implements AutoCloseable {
         protocol().jobs().add(JobBody.render(jobId, poolId, key));
     }
 
-    BatchServiceClient protocol() {
+    public BatchServiceClient protocol() {
         return connection.protocol();
     }
 
-    Function<String, Optional<TrackedTask>> records() {
+    public Function<String, Optional<TrackedTask>> records() {
         return id -> Optional.ofNullable(tracked.get(id));
     }
 
-    static Plan plan(String... argv) {
+    public static Plan plan(String... argv) {
         Workload workload = Workload.builder("status-test").phase(dev.gantry.api.Phase.TRAINING)
                 .model(dev.gantry.api.ModelClass.SMALL).resources(Resources.builder().vcpus(1)).command(argv)
                 .build();
@@ -79,7 +79,7 @@ final class FakeAccount implements AutoCloseable {
     }
 
     /** Submits a one-node task running {@code argv} (through Gantry's launcher), tracked as the caller would. */
-    TrackedTask submit(String key, List<JobDependency> dependencies, String... argv) {
+    public TrackedTask submit(String key, List<JobDependency> dependencies, String... argv) {
         TaskBody.Result result = TaskBody.render(new TaskBody.Input(plan(argv),
                 SubmitOptions.withKey(key).dependingOn(dependencies), fake.accountName(), jobId, 29500,
                 Duration.ofDays(7), List.of(), Optional.empty()));
@@ -97,7 +97,7 @@ final class FakeAccount implements AutoCloseable {
     }
 
     /** Adds a raw task body (for what the renderer never writes), tracked as the caller would. */
-    TrackedTask add(TaskAddParameter body, int nodes) {
+    public TrackedTask add(TaskAddParameter body, int nodes) {
         protocol().tasks().add(jobId, body);
         TrackedTask task = TrackedTask.submitted(new TaskRef(fake.accountName(), jobId, body.id()), poolId,
                 Instant.now(), nodes, "sh", List.of());
@@ -106,13 +106,13 @@ final class FakeAccount implements AutoCloseable {
     }
 
     /** Persists what a poll says to persist, as the caller does. */
-    void persist(Poll poll) {
+    public void persist(Poll poll) {
         poll.records().forEach((id, record) -> tracked.put(id, tracked.get(id).withRecord(record)));
         poll.ended().forEach((id, status) -> tracked.put(id, tracked.get(id).withEnded(status)));
     }
 
     /** Polls until {@code until} holds for the task's status, persisting each poll; fails after 30 s. */
-    Poll pollUntil(TaskStatuses statuses, TrackedTask task, Predicate<dev.gantry.api.backend.JobStatus> until)
+    public Poll pollUntil(TaskStatuses statuses, TrackedTask task, Predicate<dev.gantry.api.backend.JobStatus> until)
             throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(30);
         List<String> seen = new ArrayList<>();
