@@ -194,7 +194,7 @@ public final class TaskStatuses {
         if (status == null || status.state() != JobState.PENDING) {
             return;
         }
-        Optional<String> blocking = blockingDependency(task, known);
+        Optional<String> blocking = blockingDependency(task, known, false);
         if (blocking.isEmpty()) {
             return;
         }
@@ -213,7 +213,7 @@ public final class TaskStatuses {
                 waiting.add(dependency.job().id());
             }
         }
-        Optional<String> blocking = blockingDependency(task, known);
+        Optional<String> blocking = blockingDependency(task, known, true);
         if (blocking.isPresent()) {
             round.decisions.add(new HoldDecision.Cancel(task.ref(), blocking.get()));
             return JobStatus.of(JobState.CANCELLED, blocking.get());
@@ -226,10 +226,20 @@ public final class TaskStatuses {
         return JobStatus.of(JobState.PENDING, "its dependencies ended; being added to Batch");
     }
 
-    /** The first dependency that ended in a way that keeps the task from ever starting, as a message. */
-    private static Optional<String> blockingDependency(TrackedTask task, Map<String, JobStatus> known) {
+    /**
+     * The first dependency that ended in a way that keeps the task from ever starting, as a message.
+     *
+     * @param unknownBlocks whether a dependency the records do not know blocks: for a held task (nothing else would
+     *     ever release it), not for a native dependent (Batch knows its dependency; Gantry never terminates on a
+     *     guess)
+     */
+    private static Optional<String> blockingDependency(TrackedTask task, Map<String, JobStatus> known,
+                                                       boolean unknownBlocks) {
         for (JobDependency dependency : task.dependencies()) {
             JobStatus status = known.get(dependency.job().id());
+            if (status == null && !unknownBlocks) {
+                continue;
+            }
             if (status == null) {
                 return Optional.of("never started: its dependency " + dependency.job().id() + " is not known here");
             }
