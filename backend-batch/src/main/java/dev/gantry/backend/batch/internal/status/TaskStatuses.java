@@ -2,6 +2,7 @@ package dev.gantry.backend.batch.internal.status;
 
 import com.microsoft.azure.PagedList;
 import com.microsoft.azure.batch.protocol.BatchServiceClient;
+import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import com.microsoft.azure.batch.protocol.models.CloudPool;
 import com.microsoft.azure.batch.protocol.models.CloudTask;
 import com.microsoft.azure.batch.protocol.models.ComputeNode;
@@ -59,6 +60,7 @@ public final class TaskStatuses {
     static final String TASK_FIELDS = "id,state,stateTransitionTime,previousState,executionInfo,nodeInfo";
     static final String SINCE_FILTER = "stateTransitionTime ge datetime'%s'";
     static final String PREEMPTED = "state eq 'preempted'";
+    static final String JOB_NOT_FOUND = "JobNotFound";
     /** How far the account's clock may be behind this machine's: tasks are listed from their submit time less this. */
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
 
@@ -135,8 +137,19 @@ public final class TaskStatuses {
         Instant since = tasks.stream().map(TrackedTask::submittedAt).min(Instant::compareTo).orElseThrow()
                 .minus(clockSkew);
         Map<String, CloudTask> listed = new HashMap<>();
-        for (CloudTask task : listTasks(jobId, since)) {
-            listed.put(task.id().toLowerCase(Locale.ROOT), task);
+        try {
+            for (CloudTask task : listTasks(jobId, since)) {
+                listed.put(task.id().toLowerCase(Locale.ROOT), task);
+            }
+        } catch (BatchErrorException e) {
+            if (e.body() == null || !JOB_NOT_FOUND.equals(e.body().code())) {
+                throw e;
+            }
+            for (TrackedTask task : tasks) {
+                known.put(task.ref().id(), JobStatus.of(JobState.UNKNOWN, "its Batch job " + jobId + " is gone "
+                        + "(deleted, or removed by gantry gc), and with it what Batch knew of the task"));
+            }
+            return;
         }
         for (TrackedTask task : tasks) {
             CloudTask cloud = listed.get(task.ref().taskId().toLowerCase(Locale.ROOT));

@@ -103,6 +103,22 @@ class TaskStatusesTest {
     }
 
     @Test
+    void aTaskWhoseBatchJobIsGoneIsUnknownAndTheOthersAreStillAnswered() throws Exception {
+        start(0);
+        TrackedTask task = account.submit("orphan", List.of(), "true");
+        account.protocol().jobs().delete(account.jobId);
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);
+        while (account.fake.jobIds().contains(account.jobId)) {
+            assertTrue(java.time.Instant.now().isBefore(deadline), "the fake never removed the job");
+            Thread.sleep(50);
+        }
+        JobStatus status = statuses.statuses(List.of(task.ref().id()), account.records()).statuses()
+                .get(task.ref().id());
+        assertEquals(JobState.UNKNOWN, status.state());
+        assertTrue(status.message().contains(account.jobId) && status.message().contains("gone"), status.message());
+    }
+
+    @Test
     void resizeErrorsExplainAWaitAndAStaleOneBlocksNothing() throws Exception {
         start(0);
         account.fake.resizeError(account.poolId, "AllocationFailed", "no capacity", true);
