@@ -71,7 +71,8 @@ public final class SecretBlobs {
 
     /** Deletes the blob after checking its task is still gone; false when the task is back (a resubmit). */
     public boolean release(IdleResource resource) {
-        if (!KIND.equals(resource.kind()) || location().isEmpty() || !resource.location().equals(location())) {
+        if (!KIND.equals(resource.kind()) || location().isEmpty() || !resource.location().equals(location())
+                || !isTaskBlob(resource.id())) {
             throw new GantryException(ErrorCode.USAGE, "the batch backend does not hold " + resource.describe()
                     + " as a secrets blob of " + location().orElse("its (unset) secrets.containerUrl")
                     + "; list what it holds idle with: gantry gc --dry-run");
@@ -83,17 +84,20 @@ public final class SecretBlobs {
         return true;
     }
 
+    /** A blob named JOB/TASK, old enough, whose task Batch no longer has; any other blob is left alone. */
     private boolean isOrphan(StoredBlob blob) {
         Duration age = Duration.between(blob.lastModified(), clock.instant());
-        return age.compareTo(settings.taskRetention()) >= 0 && !taskExists(blob.name());
+        return isTaskBlob(blob.name()) && age.compareTo(settings.taskRetention()) >= 0 && !taskExists(blob.name());
     }
 
-    /** Whether Batch still has the blob's task; a name that is not JOB/TASK is no task of Gantry's. */
+    private static boolean isTaskBlob(String name) {
+        int slash = name.indexOf('/');
+        return slash > 0 && slash == name.lastIndexOf('/') && slash < name.length() - 1;
+    }
+
+    /** Whether Batch still has the blob's task. */
     private boolean taskExists(String blobName) {
         int slash = blobName.indexOf('/');
-        if (slash < 1 || slash != blobName.lastIndexOf('/') || slash == blobName.length() - 1) {
-            return false;
-        }
         return task(blobName.substring(0, slash), blobName.substring(slash + 1));
     }
 
