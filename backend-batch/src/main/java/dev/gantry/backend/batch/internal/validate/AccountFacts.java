@@ -3,7 +3,6 @@ package dev.gantry.backend.batch.internal.validate;
 import dev.gantry.azure.batch.BatchAccount;
 import dev.gantry.azure.batch.BatchAccountId;
 import dev.gantry.azure.batch.BatchManagement;
-import dev.gantry.azure.batch.PoolAllocationMode;
 import dev.gantry.backend.batch.internal.BatchAccountSettings;
 import dev.gantry.backend.batch.internal.BatchAuth;
 import java.util.Objects;
@@ -11,14 +10,23 @@ import java.util.Optional;
 
 /**
  * What Gantry knows of one account beyond its settings: how its pools are allocated, and its quotas when Resource
- * Manager was asked.
+ * Manager was asked. gantry-azure is an optional dependency: a shared-key account without {@code resourceId} is
+ * answered without loading any of its classes.
  *
  * @param settings the account as configured
  * @param allocationMode where its nodes live; empty when it could not be known (Entra ID without {@code resourceId})
  * @param account the account as Resource Manager describes it, when {@code resourceId} is set
  */
-public record AccountFacts(BatchAccountSettings settings, Optional<PoolAllocationMode> allocationMode,
+public record AccountFacts(BatchAccountSettings settings, Optional<Allocation> allocationMode,
                            Optional<BatchAccount> account) {
+    /** Where an account's nodes live (Resource Manager's {@code poolAllocationMode}). */
+    public enum Allocation {
+        /** {@code BatchService}: in Batch's subscriptions, against the account's own core quotas; no Spot. */
+        BATCH_MANAGED,
+        /** {@code UserSubscription}: in the owner's subscription, against its vCPU quotas; Spot possible. */
+        USER_SUBSCRIPTION
+    }
+
     public AccountFacts {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(allocationMode, "allocationMode");
@@ -31,13 +39,18 @@ public record AccountFacts(BatchAccountSettings settings, Optional<PoolAllocatio
      * (user-subscription accounts take no shared key) and an Entra ID account's mode is unknown. Errors of that read are gantry-azure's
      * (AUTH_FAILED, REMOTE_ERROR), so a capability is never turned off because Resource Manager could not be reached.
      */
-    public static AccountFacts read(BatchAccountSettings settings, BatchManagement management) {
+    public static AccountFacts read(BatchAccountSettings settings, Optional<BatchManagement> management) {
         if (settings.resourceId().isEmpty()) {
             return new AccountFacts(settings, settings.auth() == BatchAuth.SHARED_KEY
-                    ? Optional.of(PoolAllocationMode.BATCH_SERVICE) : Optional.empty(), Optional.empty());
+                    ? Optional.of(Allocation.BATCH_MANAGED) : Optional.empty(), Optional.empty());
         }
-        BatchAccount account = management.account(BatchAccountId.parse(settings.resourceId().get()));
-        return new AccountFacts(settings, Optional.of(account.allocationMode()), Optional.of(account));
+        BatchAccount account = management.orElseThrow(() -> new IllegalStateException("account "
+                + settings.url().getHost() + " has a resourceId, which is read through gantry-azure's "
+                + "BatchManagement; the backend must pass one (add dev.gantry:gantry-azure)"))
+                .account(BatchAccountId.parse(settings.resourceId().get()));
+        Allocation allocation = account.allocationMode() == dev.gantry.azure.batch.PoolAllocationMode.USER_SUBSCRIPTION
+                ? Allocation.USER_SUBSCRIPTION : Allocation.BATCH_MANAGED;
+        return new AccountFacts(settings, Optional.of(allocation), Optional.of(account));
     }
 
     /**
@@ -46,7 +59,7 @@ public record AccountFacts(BatchAccountSettings settings, Optional<PoolAllocatio
      */
     public boolean canHaveSpot() {
         return settings.auth() == BatchAuth.ENTRA
-                && allocationMode.filter(mode -> mode == PoolAllocationMode.USER_SUBSCRIPTION).isPresent();
+                && allocationMode.filter(mode -> mode == Allocation.USER_SUBSCRIPTION).isPresent();
     }
 
     /** Why this account cannot have Spot, with the fix; empty when it can. */

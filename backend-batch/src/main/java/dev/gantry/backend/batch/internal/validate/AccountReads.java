@@ -11,6 +11,7 @@ import dev.gantry.backend.batch.internal.BatchAccountSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -31,12 +32,13 @@ public final class AccountReads implements PlanCheck.Account {
 
     /**
      * @param batch the account's protocol client ({@code BatchConnection.protocol()})
-     * @param management Resource Manager's Batch calls
+     * @param management Resource Manager's Batch calls; empty without gantry-azure, which is then never asked for
+     *     (an account without {@code resourceId}), or named in the error when it is
      * @param images the account's supported images, cached ({@link SupportedImages#of})
      * @param usagesOfRegion the Compute usages of the account's subscription in a region, by lower-case name
      *     ({@code ResourceSkusClient.of(connector, subscription)::usages})
      */
-    public AccountReads(BatchAccountSettings settings, BatchServiceClient batch, BatchManagement management,
+    public AccountReads(BatchAccountSettings settings, BatchServiceClient batch, Optional<BatchManagement> management,
             SupportedImages images, Function<String, Map<String, ComputeUsage>> usagesOfRegion) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.batch = Objects.requireNonNull(batch, "batch");
@@ -44,7 +46,8 @@ public final class AccountReads implements PlanCheck.Account {
         Objects.requireNonNull(usagesOfRegion, "usagesOfRegion");
         this.images = Objects.requireNonNull(images, "images");
         this.facts = once(() -> AccountFacts.read(settings, management));
-        this.skus = once(() -> management.virtualMachineSkus(subscription(), settings.region()));
+        this.skus = once(() -> management.orElseThrow(this::noModule).virtualMachineSkus(subscription(),
+                settings.region()));
         this.usages = once(() -> usagesOfRegion.apply(settings.region()));
     }
 
@@ -81,6 +84,11 @@ public final class AccountReads implements PlanCheck.Account {
     private static boolean hasIdentity(CloudPool pool) {
         return pool.identity() != null && pool.identity().userAssignedIdentities() != null
                 && !pool.identity().userAssignedIdentities().isEmpty();
+    }
+
+    private IllegalStateException noModule() {
+        return new IllegalStateException("account " + settings.url().getHost() + " has a resourceId, which is read "
+                + "through gantry-azure's BatchManagement; the backend must pass one (add dev.gantry:gantry-azure)");
     }
 
     private String subscription() {

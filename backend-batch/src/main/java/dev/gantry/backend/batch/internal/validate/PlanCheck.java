@@ -92,7 +92,7 @@ public final class PlanCheck {
         } else {
             warnings.add(Problem.of(RESOURCE_ID, "is not set for account " + configured.get().url().getHost()
                     + ", so whether Batch offers " + plan.vmSize().name() + " in " + plan.region() + " and whether "
-                    + "the core quota holds " + cores(plan, Optional.empty()) + " cores were not checked; set it to "
+                    + "the core quota holds " + plan.vmSize().vcpus() * plan.nodes() + " cores were not checked; set it to "
                     + "the account's Resource Manager id to have them checked before anything is created"));
         }
         if (plan.workload().phase() == Phase.INFERENCE && plan.workload().estimate().isEmpty()) {
@@ -197,15 +197,13 @@ public final class PlanCheck {
                     + plan.region() + "; plan it without Spot or with another size"));
         }
         if (settings.existingPool(size).isEmpty()) {
-            QuotaCheck.problems(plan, sku.get(), account, cores(plan, sku)).forEach(problems::add);
+            QuotaCheck.problems(plan, sku.get(), account, cores(plan, sku.get())).forEach(problems::add);
         }
     }
 
     /** The cores a plan's nodes take: Batch's count of the size's vCPUs where known, else the catalog's. */
-    static int cores(Plan plan, Optional<BatchVmSku> sku) {
-        int perNode = sku.flatMap(s -> s.vCpus().isPresent() ? Optional.of(s.vCpus().getAsInt()) : Optional.empty())
-                .orElse(plan.vmSize().vcpus());
-        return perNode * plan.nodes();
+    static int cores(Plan plan, BatchVmSku sku) {
+        return sku.vCpus().orElse(plan.vmSize().vcpus()) * plan.nodes();
     }
 
     static String lower(String value) {

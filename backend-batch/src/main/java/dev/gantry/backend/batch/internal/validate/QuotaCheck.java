@@ -4,7 +4,6 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.azure.batch.BatchAccount;
 import dev.gantry.azure.batch.BatchVmSku;
-import dev.gantry.azure.batch.PoolAllocationMode;
 import dev.gantry.azure.compute.ComputeUsage;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +28,7 @@ final class QuotaCheck {
         if (read.isEmpty()) {
             return List.of();
         }
-        return read.get().allocationMode() == PoolAllocationMode.USER_SUBSCRIPTION
+        return facts.allocationMode().filter(mode -> mode == AccountFacts.Allocation.USER_SUBSCRIPTION).isPresent()
                 ? subscription(plan, sku, account.usages(), cores) : batchManaged(plan, sku, read.get(), cores);
     }
 

@@ -37,7 +37,7 @@ class BatchCapabilitiesTest {
                 .resourceId());
         BatchAccountSettings account = new BatchAccountSettings(URI.create("https://acct.eastus.batch.azure.com"),
                 FakeAccounts.REGION, auth, Optional.empty(), resourceId);
-        return AccountFacts.read(account, management);
+        return AccountFacts.read(account, Optional.of(management));
     }
 
     @Test
@@ -63,7 +63,7 @@ class BatchCapabilitiesTest {
 
         assertTrue(user.canHaveSpot());
         assertEquals(Optional.empty(), user.whyNoSpot());
-        assertEquals(Optional.of(PoolAllocationMode.USER_SUBSCRIPTION), user.allocationMode());
+        assertEquals(Optional.of(AccountFacts.Allocation.USER_SUBSCRIPTION), user.allocationMode());
         assertTrue(BatchCapabilities.of(List.of(sharedKey, user)).spot(), "one account that can is enough");
         assertEquals(1, arm.requests("GET", user.settings().resourceId().orElseThrow()).size(),
                 "the mode is read from Resource Manager");

@@ -79,8 +79,8 @@ class PlanCheckTest {
         SupportedImages images = SupportedImages.of(state, account.url().getHost(), Clock.systemUTC(),
                 connection.protocol());
         ResourceSkusClient compute = ResourceSkusClient.of(arm.connector(), ArmFake.SUBSCRIPTION);
-        return new PlanCheck(settings, configured -> new AccountReads(configured, connection.protocol(), management,
-                images, compute::usages), Clock.systemUTC());
+        return new PlanCheck(settings, configured -> new AccountReads(configured, connection.protocol(),
+                Optional.of(management), images, compute::usages), Clock.systemUTC());
     }
 
     private PlanCheck sharedKey() {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Orphaned secrets blobs, against the Batch fake and gantry-azure's blob fake. */
-class SecretBlobsTest {
+class OrphanedSecretsTest {
     private static final byte[] SECRET = "export HF_TOKEN='x'\n".getBytes(StandardCharsets.UTF_8);
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions().auth(true, false));
@@ -39,7 +39,7 @@ class SecretBlobsTest {
     private final Blobs blobs = storage.blobs();
     private final String container = storage.createContainer("secrets");
 
-    SecretBlobsTest() throws Exception {
+    OrphanedSecretsTest() throws Exception {
     }
 
     @AfterEach
@@ -49,11 +49,11 @@ class SecretBlobsTest {
         storage.close();
     }
 
-    private SecretBlobs secretBlobs(Clock clock) {
+    private OrphanedSecrets secretBlobs(Clock clock) {
         BatchAccountSettings account = FakeAccounts.account(fake, BatchAuth.SHARED_KEY, Optional.empty());
         BatchSettings settings = FakeAccounts.settings(List.of(account), List.of(), Optional.empty(),
                 Optional.of(container), Duration.ofHours(1), Duration.ofDays(7));
-        return new SecretBlobs(settings, batch, blobs, clock);
+        return new OrphanedSecrets(fake.accountName(), settings, batch, blobs, clock);
     }
 
     private static Clock daysLater(int days) {
@@ -66,27 +66,31 @@ class SecretBlobsTest {
         batch.jobs().add(new JobAddParameter().withId("gantry-d2-pool")
                 .withPoolInfo(new PoolInformation().withPoolId("gantry-d2-pool")));
         batch.tasks().add("gantry-d2-pool", new TaskAddParameter().withId("alive").withCommandLine("true"));
-        blobs.put(container, SecretBlobs.name("gantry-d2-pool", "alive"), SECRET);
-        blobs.put(container, SecretBlobs.name("gantry-d2-pool", "gone"), SECRET);
-        blobs.put(container, SecretBlobs.name("gantry-old-job", "t1"), SECRET);
-        blobs.put(container, "gantry-notes.txt", SECRET);
+        blobs.put(container, OrphanedSecrets.name(fake.accountName(), "gantry-d2-pool", "alive"), SECRET);
+        blobs.put(container, OrphanedSecrets.name(fake.accountName(), "gantry-d2-pool", "gone"), SECRET);
+        blobs.put(container, OrphanedSecrets.name(fake.accountName(), "gantry-old-job", "t1"), SECRET);
+        blobs.put(container, OrphanedSecrets.name("otheraccount", "gantry-old-job", "t2"), SECRET);
+        blobs.put(container, "gantry-secrets/notes.txt", SECRET);
 
         assertEquals(List.of(), secretBlobs(Clock.systemUTC()).idleResources(), "younger than taskRetention");
-        SecretBlobs later = secretBlobs(daysLater(8));
+        OrphanedSecrets later = secretBlobs(daysLater(8));
         List<IdleResource> orphans = later.idleResources();
-        assertEquals(List.of("gantry-d2-pool/gone", "gantry-old-job/t1"), orphans.stream().map(IdleResource::id)
-                .sorted().toList(), "a live task's blob and a blob not named JOB/TASK are left alone");
-        assertEquals(SecretBlobs.KIND, orphans.get(0).kind());
+        String mine = OrphanedSecrets.PREFIX + fake.accountName() + "/";
+        assertEquals(List.of(mine + "gantry-d2-pool/gone", mine + "gantry-old-job/t1"), orphans.stream()
+                .map(IdleResource::id).sorted().toList(), "a live task's blob, another account's and a blob not "
+                + "named PREFIX/ACCOUNT/JOB/TASK are left alone");
+        assertEquals(OrphanedSecrets.KIND, orphans.get(0).kind());
         assertEquals(Optional.of(container), orphans.get(0).location());
 
         orphans.forEach(orphan -> assertTrue(later.release(orphan)));
-        assertEquals(List.of("gantry-d2-pool/alive", "gantry-notes.txt"), storage.names("secrets"));
+        assertEquals(List.of(mine + "gantry-d2-pool/alive", "gantry-secrets/notes.txt",
+                "gantry-secrets/otheraccount/gantry-old-job/t2"), storage.names("secrets").stream().sorted().toList());
     }
 
     @Test
     void releaseKeepsTheBlobOfATaskThatIsBack() {
-        blobs.put(container, SecretBlobs.name("gantry-d2-pool", "t1"), SECRET);
-        SecretBlobs later = secretBlobs(daysLater(8));
+        blobs.put(container, OrphanedSecrets.name(fake.accountName(), "gantry-d2-pool", "t1"), SECRET);
+        OrphanedSecrets later = secretBlobs(daysLater(8));
         IdleResource orphan = later.idleResources().get(0);
 
         FakeAccounts.addPool(batch, "gantry-d2-pool", true);
@@ -94,16 +98,18 @@ class SecretBlobsTest {
                 .withPoolInfo(new PoolInformation().withPoolId("gantry-d2-pool")));
         batch.tasks().add("gantry-d2-pool", new TaskAddParameter().withId("t1").withCommandLine("true"));
         assertFalse(later.release(orphan));
-        assertEquals(List.of("gantry-d2-pool/t1"), storage.names("secrets"));
+        assertEquals(List.of(OrphanedSecrets.name(fake.accountName(), "gantry-d2-pool", "t1")),
+                storage.names("secrets"));
     }
 
     @Test
     void noContainerMeansNoneAndAForeignResourceIsRefused() {
         BatchAccountSettings account = FakeAccounts.account(fake, BatchAuth.SHARED_KEY, Optional.empty());
-        SecretBlobs none = new SecretBlobs(FakeAccounts.settings(List.of(account), List.of(), Optional.empty(),
-                Optional.empty(), Duration.ofHours(1), Duration.ofDays(7)), batch, blobs, Clock.systemUTC());
+        OrphanedSecrets none = new OrphanedSecrets(fake.accountName(), FakeAccounts.settings(List.of(account), List.of(),
+                Optional.empty(), Optional.empty(), Duration.ofHours(1), Duration.ofDays(7)), batch, blobs,
+                Clock.systemUTC());
         assertEquals(List.of(), none.idleResources());
         assertThrows(GantryException.class, () -> secretBlobs(Clock.systemUTC())
-                .release(IdleResource.of(SecretBlobs.KIND, "notes.txt", "x").withLocation(container)));
+                .release(IdleResource.of(OrphanedSecrets.KIND, "gantry-secrets/notes.txt", "x").withLocation(container)));
     }
 }
