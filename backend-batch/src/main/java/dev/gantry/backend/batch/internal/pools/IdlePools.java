@@ -167,7 +167,7 @@ public final class IdlePools {
 
     private IdleResource poolResource(String poolId, Instant since) {
         return new IdleResource(POOL, poolId, Optional.of(location()), "no active or running task in its job "
-                + poolId + " for " + settings.idlePoolTimeout().toString().substring(2).toLowerCase() + " or more "
+                + poolId + " for " + settings.idlePoolTimeout().toString().substring(2).toLowerCase(java.util.Locale.ROOT) + " or more "
                 + "(idlePoolTimeout); deleting it deletes its job and ended tasks' files", Optional.of(since),
                 Optional.empty());
     }
