@@ -1,0 +1,69 @@
+package dev.gantry.backend.batch.internal;
+
+import com.microsoft.azure.batch.protocol.BatchServiceClient;
+import com.microsoft.azure.batch.protocol.models.ContainerConfiguration;
+import com.microsoft.azure.batch.protocol.models.ContainerType;
+import com.microsoft.azure.batch.protocol.models.ImageReference;
+import com.microsoft.azure.batch.protocol.models.MetadataItem;
+import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
+import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
+import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.internal.render.PoolMetadata;
+import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
+import dev.gantry.backend.batch.internal.rest.BatchConnection;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Settings and clients for tests of the Batch backend's components against the in-process fakes. */
+public final class FakeAccounts {
+    public static final String REGION = "eastus";
+
+    private FakeAccounts() {
+    }
+
+    /** A connection to the fake with its shared key (the fake serves plain HTTP on loopback). */
+    public static BatchConnection sharedKey(BatchFake fake) {
+        return BatchConnection.open(BatchAccountUrl.of(fake.url()),
+                new dev.gantry.backend.batch.internal.rest.BatchAuth.SharedKey(fake.accountName(), fake.accountKey()));
+    }
+
+    /** The fake as a configured account of {@link #REGION}. */
+    public static BatchAccountSettings account(BatchFake fake, BatchAuth auth, Optional<String> resourceId) {
+        return new BatchAccountSettings(uri(fake.url()), REGION, auth, Optional.empty(), resourceId);
+    }
+
+    /** Settings with the default prefix, the given existing pools, identity and secrets container. */
+    public static BatchSettings settings(List<BatchAccountSettings> accounts, List<ExistingPool> existing,
+            Optional<String> identity, Optional<String> secretsContainer, Duration idleTimeout,
+            Duration taskRetention) {
+        return new BatchSettings(accounts, BatchSettings.DEFAULT_POOL_PREFIX, existing, 10, identity,
+                secretsContainer.map(FakeAccounts::uri), idleTimeout, taskRetention);
+    }
+
+    /** Adds a small pool to the fake; marked as Gantry's when {@code gantrys}. */
+    public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys) {
+        batch.pools().add(new PoolAddParameter().withId(poolId).withVmSize("standard_d2s_v5")
+                .withVirtualMachineConfiguration(new VirtualMachineConfiguration()
+                        .withImageReference(new ImageReference().withPublisher("canonical")
+                                .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))
+                        .withNodeAgentSKUId("batch.node.ubuntu 22.04")
+                        .withContainerConfiguration(new ContainerConfiguration()
+                                .withType(ContainerType.DOCKER_COMPATIBLE)))
+                .withEnableAutoScale(true).withAutoScaleFormula("$TargetDedicatedNodes=0;")
+                .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5)).withTaskSlotsPerNode(1)
+                .withMetadata(gantrys ? List.of(new MetadataItem().withName(PoolMetadata.OWNER).withValue(PoolMetadata.OWNER_VALUE),
+                        new MetadataItem().withName(PoolMetadata.DIGEST).withValue("test"))
+                        : List.of(new MetadataItem().withName("team").withValue("ml"))));
+    }
+
+    public static URI uri(String text) {
+        try {
+            return new URI(text);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(text, e);
+        }
+    }
+}
