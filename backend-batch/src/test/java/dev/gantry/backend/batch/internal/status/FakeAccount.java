@@ -13,7 +13,6 @@ import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
-import dev.gantry.backend.batch.fake.FixedTargets;
 import dev.gantry.backend.batch.internal.render.JobBody;
 import dev.gantry.backend.batch.internal.render.PoolBody;
 import dev.gantry.backend.batch.internal.render.PoolKey;
@@ -50,7 +49,7 @@ public final class FakeAccount implements AutoCloseable {
     public final Map<String, TrackedTask> tracked = new HashMap<>();
 
     public FakeAccount(int nodes) {
-        fake = new BatchFake(new BatchFakeOptions().auth(true, false).autoscale(FixedTargets.always(nodes, 0))
+        fake = new BatchFake(new BatchFakeOptions().auth(true, false)
                 .autoscaleInterval(Duration.ofMillis(100)));
         connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
                 new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()));

@@ -13,7 +13,6 @@ import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
-import dev.gantry.backend.batch.fake.FixedTargets;
 import dev.gantry.backend.batch.fake.RecordedRequest;
 import dev.gantry.backend.batch.internal.records.TaskEntry;
 import dev.gantry.backend.batch.internal.render.TaskChunks;
@@ -35,7 +34,7 @@ class SubmitChunksTest {
 
     /** No nodes: the tasks wait, so that only the submit is measured. */
     private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(SubmitRig.REGION).auth(true, false)
-            .autoscale(FixedTargets.always(0, 0)));
+            .autoscaleInterval(Duration.ofHours(1)));
 
     @AfterEach
     void close() {

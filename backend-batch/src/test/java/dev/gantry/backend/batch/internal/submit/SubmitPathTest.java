@@ -18,7 +18,6 @@ import dev.gantry.api.backend.Submission;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
 import dev.gantry.backend.batch.fake.Faults;
-import dev.gantry.backend.batch.fake.FixedTargets;
 import dev.gantry.backend.batch.internal.records.TaskEntries;
 import dev.gantry.backend.batch.internal.records.TaskEntry;
 import dev.gantry.backend.batch.internal.render.TaskChunks;
@@ -38,7 +37,7 @@ class SubmitPathTest {
     Path state;
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(SubmitRig.REGION).auth(true, false)
-            .autoscale(FixedTargets.always(1, 0)).autoscaleInterval(Duration.ofMillis(100)));
+            .autoscaleInterval(Duration.ofMillis(100)));
 
     @AfterEach
     void close() {

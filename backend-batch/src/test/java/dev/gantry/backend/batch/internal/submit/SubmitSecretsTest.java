@@ -14,7 +14,6 @@ import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.azure.fakes.BlobFake;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
-import dev.gantry.backend.batch.fake.FixedTargets;
 import dev.gantry.backend.batch.fake.RecordedRequest;
 import dev.gantry.backend.batch.internal.records.TaskEntry;
 import dev.gantry.backend.batch.internal.remote.AzureAdapters;
@@ -51,7 +50,7 @@ class SubmitSecretsTest {
     private final BlobFake blobs = newBlobFake();
     private final String container = blobs.createContainer("secrets");
     private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(SubmitRig.REGION).auth(true, false)
-            .autoscale(FixedTargets.always(1, 0)).autoscaleInterval(Duration.ofMillis(100))
+            .autoscaleInterval(Duration.ofMillis(100))
             .blobs((url, identity) -> blobs.content("secrets", URLDecoder.decode(url.substring(container.length() + 1),
                     StandardCharsets.UTF_8)).orElseThrow(() -> new IOException("no blob " + url))));
 
