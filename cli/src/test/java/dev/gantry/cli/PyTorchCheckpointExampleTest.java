@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.LogLine;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -149,16 +152,27 @@ class PyTorchCheckpointExampleTest {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (System.nanoTime() < deadline) {
             List<AttemptRecord> attempts = runs.snapshot(runId).attemptsOf("train");
-            if (!attempts.isEmpty()) {
-                JobRecord job = gantry.job(attempts.get(0).jobId());
-                if (job.ref().isPresent() && job.state() == JobState.RUNNING
-                        && lastEpoch(output(gantry, job.id())) >= epoch) {
-                    return job.ref().get();
-                }
+            // The run names its attempt's job a moment before the job's own record is written: until then the job
+            // is not found, and the wait goes on.
+            Optional<JobRecord> job = attempts.isEmpty() ? Optional.empty() : knownJob(gantry, attempts.get(0).jobId());
+            if (job.isPresent() && job.get().ref().isPresent() && job.get().state() == JobState.RUNNING
+                    && lastEpoch(output(gantry, job.get().id())) >= epoch) {
+                return job.get().ref().get();
             }
             Thread.sleep(50);
         }
         throw new AssertionError("the example never saved epoch " + epoch + ": " + runs.history(runId));
+    }
+
+    private static Optional<JobRecord> knownJob(Gantry gantry, String jobId) {
+        try {
+            return Optional.of(gantry.job(jobId));
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.JOB_NOT_FOUND) {
+                throw e;
+            }
+            return Optional.empty();
+        }
     }
 
     private static List<String> output(Gantry gantry, String jobId) throws InterruptedException {
