@@ -23,6 +23,7 @@ class BatchFakeNodesTest {
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
             .autoscaleInterval(Duration.ofMillis(100))
+            .nodeRetention(Duration.ofMillis(200)) // these tests watch pools shrink: no half-minute wait
             .poolDeletion(Duration.ofMillis(300))
             .blobs((url, identity) -> ("blob " + url + " as " + identity).getBytes(StandardCharsets.UTF_8)));
     private final FakeClient client = new FakeClient(fake);
