@@ -101,6 +101,25 @@ class BatchFakeNodesTest {
     }
 
     @Test
+    void anIdleNodeAndItsTasksFilesOutliveTheTaskUntilTheRetentionHasPassed() throws Exception {
+        try (BatchFake kept = new BatchFake(new BatchFakeOptions().autoscaleInterval(Duration.ofMillis(100)))) {
+            FakeClient keptClient = new FakeClient(kept);
+            assertEquals(201, keptClient.post("/pools", pool("p")).status());
+            keptClient.post("/jobs", FakeClient.job("j", "p"));
+            keptClient.post("/jobs/j/tasks", FakeClient.task("t", "echo kept"));
+            String node = keptClient.waitForTask("j", "t", inState("completed")).get("nodeInfo").get("nodeId")
+                    .asText();
+            Thread.sleep(500); // five evaluations that want no node, all well within the default retention
+            JsonNode pool = keptClient.get("/pools/p").json();
+            assertEquals(0, pool.get("targetDedicatedNodes").asInt(), pool.toString());
+            assertEquals("resizing", pool.get("allocationState").asText(), "scale-in waits for the retention");
+            assertTrue(kept.nodeIds("p").contains(node), "the idle node stays " + BatchFakeOptions
+                    .DEFAULT_NODE_RETENTION + " after its task");
+            assertEquals("kept\n", keptClient.get("/jobs/j/tasks/t/files/stdout.txt").text());
+        }
+    }
+
+    @Test
     void aFormulaOutsideTheLanguageIsRefusedAndAFailedEvaluationIsReportedInBatchsShape() throws Exception {
         FakeClient.Reply refused = client.post("/pools", FakeClient.pool("bad", "$TargetDedicatedNodes = time();"));
         assertEquals(400, refused.status(), refused.text());
