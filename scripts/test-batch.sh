@@ -16,7 +16,8 @@
 #   scripts/test-batch.sh nodes-status   one line per node; exit 0 only when all are up
 #   scripts/test-batch.sh up [FLAG...]   bring the nodes up, then start the fake (idempotent: a running one is kept),
 #                                        wait until it serves and write its summary; FLAGs go to BatchFakeMain
-#                                        (e.g. --autoscale-interval PT1S); each pool scales by its own formula
+#                                        (e.g. --autoscale-interval PT1S, --node-retention PT30S); each pool
+#                                        scales by its own formula, an idle node kept that long before it goes
 #   scripts/test-batch.sh down           stop it by its recorded pid (its nodes' processes stop with it) and remove
 #                                        its files
 #   scripts/test-batch.sh status         print its URL; exit 0 only when it runs

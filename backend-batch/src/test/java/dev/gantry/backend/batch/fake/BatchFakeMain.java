@@ -15,11 +15,11 @@ import java.util.concurrent.CountDownLatch;
  * stopped (SIGTERM), when it kills every node's processes. Its nodes run tasks in the namespaces
  * {@code scripts/test-batch.sh nodes-up} makes (its {@code up} makes them first); without them it exits, naming that
  * command. Each pool scales by its own autoscale formula, evaluated every {@code --autoscale-interval} (1 second
- * unless given).
+ * unless given); an idle node stays {@code --node-retention} (30 seconds unless given) before scale-in removes it.
  *
  * <pre>
  * BatchFakeMain --env FILE --key-file FILE [--root DIR] [--account NAME] [--control] [--https]
- *               [--autoscale-interval ISO-8601] [--active-job-quota N]
+ *               [--autoscale-interval ISO-8601] [--node-retention ISO-8601] [--active-job-quota N]
  * </pre>
  * The env file holds BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE and BATCH_CONTROL_URL (empty without
  * {@code --control}).
@@ -44,6 +44,7 @@ public final class BatchFakeMain {
                 case "--control" -> control = true;
                 case "--https" -> options.https(true);
                 case "--autoscale-interval" -> options.autoscaleInterval(Duration.parse(value(rest, flag)));
+                case "--node-retention" -> options.nodeRetention(Duration.parse(value(rest, flag)));
                 case "--active-job-quota" -> options.activeJobQuota(Integer.parseInt(value(rest, flag)));
                 default -> usage("unknown flag " + flag);
             }
@@ -90,7 +91,7 @@ public final class BatchFakeMain {
     private static void usage(String problem) {
         System.err.println("BatchFakeMain: " + problem + "\nusage: BatchFakeMain --env FILE --key-file FILE "
                 + "[--root DIR] [--account NAME] [--control] [--https] [--autoscale-interval PT1S] "
-                + "[--active-job-quota N]");
+                + "[--node-retention PT30S] [--active-job-quota N]");
         System.exit(2);
     }
 }

@@ -23,6 +23,7 @@ class BatchFakeNodesTest {
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions()
             .autoscaleInterval(Duration.ofMillis(100))
+            .nodeRetention(Duration.ofMillis(200)) // these tests watch pools shrink: no half-minute wait
             .poolDeletion(Duration.ofMillis(300))
             .blobs((url, identity) -> ("blob " + url + " as " + identity).getBytes(StandardCharsets.UTF_8)));
     private final FakeClient client = new FakeClient(fake);
@@ -97,6 +98,25 @@ class BatchFakeNodesTest {
         assertEquals(0, idle.get("targetDedicatedNodes").asInt());
         assertTrue(idle.get("autoScaleRun").get("results").asText().startsWith("$TargetDedicatedNodes=0;"
                 + "$TargetLowPriorityNodes=0;$NodeDeallocationOption=taskcompletion;"), idle.toString());
+    }
+
+    @Test
+    void anIdleNodeAndItsTasksFilesOutliveTheTaskUntilTheRetentionHasPassed() throws Exception {
+        try (BatchFake kept = new BatchFake(new BatchFakeOptions().autoscaleInterval(Duration.ofMillis(100)))) {
+            FakeClient keptClient = new FakeClient(kept);
+            assertEquals(201, keptClient.post("/pools", pool("p")).status());
+            keptClient.post("/jobs", FakeClient.job("j", "p"));
+            keptClient.post("/jobs/j/tasks", FakeClient.task("t", "echo kept"));
+            String node = keptClient.waitForTask("j", "t", inState("completed")).get("nodeInfo").get("nodeId")
+                    .asText();
+            Thread.sleep(500); // five evaluations that want no node, all well within the default retention
+            JsonNode pool = keptClient.get("/pools/p").json();
+            assertEquals(0, pool.get("targetDedicatedNodes").asInt(), pool.toString());
+            assertEquals("resizing", pool.get("allocationState").asText(), "scale-in waits for the retention");
+            assertTrue(kept.nodeIds("p").contains(node), "the idle node stays " + BatchFakeOptions
+                    .DEFAULT_NODE_RETENTION + " after its task");
+            assertEquals("kept\n", keptClient.get("/jobs/j/tasks/t/files/stdout.txt").text());
+        }
     }
 
     @Test

@@ -10,9 +10,19 @@ import java.util.Base64;
  * with a random key, plain HTTP on loopback, shared key and bearer tokens both taken, an active-job quota of 100,
  * each pool's autoscale formula evaluated at its own interval (by the formula interpreter,
  * {@link dev.gantry.backend.batch.fake.autoscale.FormulaEvaluator}, over the metrics the fake samples), nodes in the
- * network namespaces of {@code scripts/test-batch.sh nodes-up}, a temporary root directory, no blobs.
+ * network namespaces of {@code scripts/test-batch.sh nodes-up}, an idle node kept {@link #DEFAULT_NODE_RETENTION}
+ * before scale-in removes it, a temporary root directory, no blobs.
  */
 public final class BatchFakeOptions {
+    /**
+     * How long an idle node outlives its last task before scale-in may take it, by default: Batch samples a pool's
+     * metrics every 30 seconds and evaluates its formula at least 5 minutes apart, so a node that ended its task is
+     * seen idle only after a sample and taken away only at a later evaluation; until then its task's files can be
+     * read. The fake evaluates far more often in tests, so without this floor a node would vanish with its files the
+     * instant its task ended, which Batch does not do.
+     */
+    public static final Duration DEFAULT_NODE_RETENTION = Duration.ofSeconds(30);
+
     String account = "gantryfake";
     byte[] key = randomKey();
     boolean https;
@@ -22,6 +32,7 @@ public final class BatchFakeOptions {
     Path root;
     NodeProcesses processes;
     Duration autoscaleInterval;
+    Duration nodeRetention = DEFAULT_NODE_RETENTION;
     Duration tick = Duration.ofMillis(50);
     Duration poolDeletion = Duration.ofMillis(500);
     BlobSource blobs = BlobSource.none();
@@ -65,6 +76,19 @@ public final class BatchFakeOptions {
     /** Evaluate every autoscale pool at this interval instead of its own (Batch's minimum is 5 minutes). */
     public BatchFakeOptions autoscaleInterval(Duration interval) {
         this.autoscaleInterval = interval;
+        return this;
+    }
+
+    /**
+     * How long a node must have been idle before scale-in removes it ({@link #DEFAULT_NODE_RETENTION} unless set):
+     * a test of scale-in itself sets it short, {@link Duration#ZERO} for the rare case Batch also shows, a node
+     * leaving as soon as its task ends because a resize with {@code taskcompletion} was already under way.
+     */
+    public BatchFakeOptions nodeRetention(Duration retention) {
+        if (retention.isNegative()) {
+            throw new IllegalArgumentException("nodeRetention must not be negative, got " + retention);
+        }
+        this.nodeRetention = retention;
         return this;
     }
 

@@ -16,7 +16,9 @@ import java.util.Map;
 /**
  * Pools' nodes: autoscale evaluations at each pool's interval (its formula through the {@link FormulaEvaluator}, over
  * the metrics sampled then: {@link PoolMetrics}), nodes added
- * up to the targets (none while an allocation-blocking resize error is set) and idle ones removed down to them,
+ * up to the targets (none while an allocation-blocking resize error is set) and idle ones removed down to them once
+ * they have been idle for the options' {@code nodeRetention} (a node and its task's files outlive the task, as in
+ * Batch, where scale-in waits for a sample and a later evaluation),
  * start tasks run on new nodes ({@code waitingforstarttask}, then {@code idle} or {@code starttaskfailed}),
  * preemption and unusable nodes, node removal and pool deletion. Every method runs under the state's lock.
  */
@@ -90,7 +92,9 @@ final class NodeLifecycle {
                 }
             } else if (current > target) {
                 changing = true;
-                pool.nodes.values().stream().filter(n -> n.dedicated == dedicated && n.state.equals("idle"))
+                Instant idleSince = now.minus(state.options.nodeRetention);
+                pool.nodes.values().stream().filter(n -> n.dedicated == dedicated && n.state.equals("idle")
+                                && !n.stateTransitionTime.isAfter(idleSince))
                         .reduce((first, second) -> second).ifPresent(node -> remove(pool, node, now));
             }
         }

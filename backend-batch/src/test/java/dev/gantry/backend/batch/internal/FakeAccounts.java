@@ -8,6 +8,7 @@ import com.microsoft.azure.batch.protocol.models.MetadataItem;
 import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
 import dev.gantry.backend.batch.internal.render.PoolMetadata;
 import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
@@ -43,7 +44,10 @@ public final class FakeAccounts {
                 secretsContainer.map(FakeAccounts::uri), idleTimeout, taskRetention);
     }
 
-    /** Adds a small pool to the fake; marked as Gantry's when {@code gantrys}. */
+    /**
+     * Adds a small pool to the fake, marked as Gantry's when {@code gantrys}, scaled by Gantry's own formula: a node
+     * for a waiting task (two at most), none when nothing waits or runs.
+     */
     public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys) {
         batch.pools().add(new PoolAddParameter().withId(poolId).withVmSize("standard_d2s_v5")
                 .withVirtualMachineConfiguration(new VirtualMachineConfiguration()
@@ -52,7 +56,7 @@ public final class FakeAccounts {
                         .withNodeAgentSKUId("batch.node.ubuntu 22.04")
                         .withContainerConfiguration(new ContainerConfiguration()
                                 .withType(ContainerType.DOCKER_COMPATIBLE)))
-                .withEnableAutoScale(true).withAutoScaleFormula("$TargetDedicatedNodes=0;")
+                .withEnableAutoScale(true).withAutoScaleFormula(AutoscaleFormula.render(false, 1, 2))
                 .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5)).withTaskSlotsPerNode(1)
                 .withMetadata(gantrys ? List.of(new MetadataItem().withName(PoolMetadata.OWNER).withValue(PoolMetadata.OWNER_VALUE),
                         new MetadataItem().withName(PoolMetadata.DIGEST).withValue("test"))

@@ -47,6 +47,11 @@ final class BatchFiles {
             if (absent(e, file)) {
                 return Optional.empty();
             }
+            if (e.body() == null) {
+                // A HEAD's error has no body, so no code: a one-byte GET of the same file names it (files Batch
+                // removed become FilesGone, 409 TaskFilesCleanedup); otherwise the HEAD's own error stands.
+                range(file, 0, 0);
+            }
             throw e;
         }
     }

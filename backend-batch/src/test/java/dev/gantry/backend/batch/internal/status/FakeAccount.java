@@ -48,16 +48,22 @@ public final class FakeAccount implements AutoCloseable {
     public final String jobId;
     public final Map<String, TrackedTask> tracked = new HashMap<>();
 
+    /**
+     * @param nodes the most nodes the pool grows to (Gantry's formula's cap), its formula evaluated every 100 ms;
+     *     0 for a pool that gets no node while a test runs (evaluated once when made, with nothing waiting, and then
+     *     only an hour later)
+     */
     public FakeAccount(int nodes) {
         fake = new BatchFake(new BatchFakeOptions().auth(true, false)
-                .autoscaleInterval(Duration.ofMillis(100)));
+                .autoscaleInterval(nodes == 0 ? Duration.ofHours(1) : Duration.ofMillis(100)));
         connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
                 new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()));
         Plan plan = plan("true");
         PoolKey key = PoolKey.of(fake.accountName(), plan, Optional.empty(), Optional.empty());
         poolId = key.poolId("gantry-");
         jobId = poolId;
-        protocol().pools().add(PoolBody.render(key, poolId, plan, Optional.empty(), 4));
+        protocol().pools().add(PoolBody.render(key, poolId, plan, Optional.empty(), Math.max(1, nodes)));
+        fake.tickNow(); // the pool's first evaluation, before any task: a pool of 0 nodes stays empty
         protocol().jobs().add(JobBody.render(jobId, poolId, key));
     }
 
