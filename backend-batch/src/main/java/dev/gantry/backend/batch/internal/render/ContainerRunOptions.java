@@ -1,0 +1,35 @@
+package dev.gantry.backend.batch.internal.render;
+
+import dev.gantry.api.GpuVendor;
+import dev.gantry.api.Plan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The container run options of a plan on Batch, one token each ({@code containerRunOptions} of the task): the hosts
+ * module's choices (its {@code ContainerCommand}) that still apply when Batch runs the container. Backends cannot
+ * depend on the hosts module and its options are package-private there; the few tokens are restated here, and a
+ * shared support module is their better home once a third backend needs them.
+ * <ul>
+ *   <li>{@code --ipc=host}: NCCL and PyTorch's DataLoader share memory between processes, and the default 64 MiB
+ *       {@code /dev/shm} is too small;</li>
+ *   <li>AMD GPUs: the compute interface and the render nodes, group {@code video}, seccomp unconfined (ROCm's own
+ *       documentation runs containers so). NVIDIA needs nothing: Batch gives a container task on an N-series VM its
+ *       GPUs itself;</li>
+ *   <li>several nodes: the host's network, so that ranks meet at the nodes' own addresses.</li>
+ * </ul>
+ */
+public final class ContainerRunOptions {
+    private ContainerRunOptions() {
+    }
+
+    public static List<String> of(Plan plan) {
+        List<String> options = new ArrayList<>(List.of("--ipc=host"));
+        plan.vmSize().gpu().filter(gpu -> gpu.vendor() == GpuVendor.AMD).ifPresent(gpu -> options.addAll(List.of(
+                "--device=/dev/kfd", "--device=/dev/dri", "--group-add=video", "--security-opt=seccomp=unconfined")));
+        if (plan.nodes() > 1) {
+            options.add("--network=host");
+        }
+        return List.copyOf(options);
+    }
+}

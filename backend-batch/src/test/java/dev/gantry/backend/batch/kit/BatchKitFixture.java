@@ -1,0 +1,138 @@
+package dev.gantry.backend.batch.kit;
+
+import com.microsoft.azure.batch.protocol.models.ContainerConfiguration;
+import com.microsoft.azure.batch.protocol.models.ContainerType;
+import com.microsoft.azure.batch.protocol.models.ImageReference;
+import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
+import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
+import dev.gantry.api.ImageRef;
+import dev.gantry.api.NodeBoot;
+import dev.gantry.api.Plan;
+import dev.gantry.api.SecretRef;
+import dev.gantry.api.Workload;
+import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.JobRef;
+import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.fake.BatchFakeOptions;
+import dev.gantry.backend.batch.internal.BatchBackend;
+import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.render.TaskRef;
+import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
+import dev.gantry.backend.batch.internal.rest.BatchAuth;
+import dev.gantry.backend.batch.internal.rest.BatchConnection;
+import dev.gantry.tck.BackendFixture;
+import dev.gantry.tck.TckContext;
+import dev.gantry.testing.TestPodman;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.joda.time.Period;
+
+/**
+ * The conformance kit's view of a Batch fake: one Batch-managed account reached with a shared key over loopback
+ * HTTP (a loopback account URL names no account, so the settings' account name is the region, and the fake's account
+ * is named after it), its nodes in the test network namespaces.
+ *
+ * <p>The kit's plans run on an existing pool ({@code pools[0]}, which Gantry uses and never resizes) that the fixture
+ * makes with a formula holding {@value #WARM_NODES} Spot nodes. Why not a pool Gantry makes: Gantry's formula takes a
+ * pool to zero at the first evaluation after its last task ends, and the fake evaluates at the short interval a test
+ * needs for scale-out, so the node that ran a task is often gone (and its files with it: {@code TaskFilesCleanedup})
+ * before the kit reads the task's output. On Batch the interval is five minutes at least, which leaves the files
+ * readable for a while. Gantry's own pools are exercised by the submit path's tests and {@code BatchBackendTest}. Every backend the kit creates binds the same {@code backends.batch.*} settings, as a gantry.yaml gives
+ * them, over the kit's context; the restart cases' second instance therefore reads the first one's state directory.
+ * {@code evict} preempts the node that runs the job, as Azure preempts a Spot VM; Batch requeues the task.
+ */
+public class BatchKitFixture implements BackendFixture, AutoCloseable {
+    static final String REGION = "eastus";
+    static final SecretRef KEY = SecretRef.parse("env:GANTRY_TCK_BATCH_KEY");
+    static final ImageRef UBUNTU = ImageRef.marketplace("Ubuntu Server 22.04",
+            "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest");
+    static final NodeBoot BOOT = new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"));
+
+    static final String WARM_POOL = "tck-warm";
+    static final int WARM_NODES = 4;
+
+    private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(REGION)
+            .autoscaleInterval(Duration.ofMillis(200)));
+
+    BatchKitFixture() {
+        try (BatchConnection connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
+                new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()))) {
+            connection.protocol().pools().add(warmPool());
+        }
+    }
+
+    /** Spot nodes (an eviction is a preemption), several nodes a task, containers: what the kit's plans need. */
+    private static PoolAddParameter warmPool() {
+        return new PoolAddParameter().withId(WARM_POOL).withVmSize(BackendFixture.smallCpuSize().name())
+                .withVirtualMachineConfiguration(new VirtualMachineConfiguration()
+                        .withImageReference(new ImageReference().withPublisher("canonical")
+                                .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))
+                        .withNodeAgentSKUId("batch.node.ubuntu 22.04")
+                        .withContainerConfiguration(new ContainerConfiguration()
+                                .withType(ContainerType.DOCKER_COMPATIBLE)))
+                .withEnableInterNodeCommunication(true)
+                .withEnableAutoScale(true)
+                .withAutoScaleFormula("$TargetLowPriorityNodes = " + WARM_NODES + ";\n$TargetDedicatedNodes = 0;\n"
+                        + "$NodeDeallocationOption = taskcompletion;\n")
+                .withAutoScaleEvaluationInterval(Period.minutes(5)).withTaskSlotsPerNode(1);
+    }
+
+    public BatchFake fake() {
+        return fake;
+    }
+
+    /** The settings a gantry.yaml's {@code backends.batch} section gives for the fake. */
+    Map<String, String> settings() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("accounts[0].url", fake.url());
+        values.put("accounts[0].region", REGION);
+        values.put("accounts[0].auth", "sharedKey");
+        values.put("accounts[0].key", KEY.toString());
+        values.put("pools[0].vmSize", BackendFixture.smallCpuSize().name());
+        values.put("pools[0].id", WARM_POOL);
+        return values;
+    }
+
+    @Override
+    public Backend create(TckContext context) {
+        context.putSecret(KEY, fake.accountKey());
+        // Built directly: the provider's create() refuses while unavailableReason() is set (until this kit passes).
+        return BatchBackend.open(BatchSettings.bind(new BackendConfig("batch", settings())), context);
+    }
+
+    @Override
+    public Plan plan(Workload workload) {
+        return Plan.builder(workload, BackendFixture.smallCpuSize()).region(REGION).image(UBUNTU).boot(BOOT).build();
+    }
+
+    /** The node running the task is preempted; the fake puts the task back to active, as Batch does. */
+    @Override
+    public void evict(Backend backend, JobRef job) {
+        TaskRef ref = TaskRef.parse(job.id()).orElseThrow(() -> new AssertionError("not a batch ref: " + job));
+        fake.preemptNodeOf(ref.jobId(), ref.taskId());
+    }
+
+    @Override
+    public String containerImage() {
+        return TestPodman.IMAGE;
+    }
+
+    @Override
+    public Optional<String> fileOnlyInContainerImage() {
+        return Optional.of(TestPodman.FILE_ONLY_IN_IMAGE);
+    }
+
+    /** Nodes join a pool at the autoscale interval and start in a fraction of a second; requeues wait for another. */
+    @Override
+    public Duration timeout() {
+        return Duration.ofSeconds(30);
+    }
+
+    @Override
+    public void close() {
+        fake.close();
+    }
+}
