@@ -13,17 +13,27 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.azure.fakes.BlobFake;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
+import dev.gantry.backend.batch.fake.BlobSource;
+import dev.gantry.backend.batch.internal.AzureReach;
 import dev.gantry.backend.batch.internal.BatchBackend;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.remote.Accounts;
+import dev.gantry.backend.batch.internal.remote.AzureAdapters;
+import dev.gantry.backend.batch.internal.render.ContainerRunOptions;
 import dev.gantry.backend.batch.internal.render.TaskRef;
 import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
 import dev.gantry.backend.batch.internal.rest.BatchAuth;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
+import dev.gantry.backend.batch.internal.submit.SubmitParts;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import dev.gantry.testing.TestPodman;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,14 +64,27 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     static final String WARM_POOL = "tck-warm";
     static final int WARM_NODES = 4;
 
-    private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(REGION)
-            .autoscaleInterval(Duration.ofMillis(200)));
+    static final String IDENTITY = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml"
+            + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/gantry-tck-pools";
+
+    private final BlobFake blobs;
+    private final String container;
+    private final BatchFake fake;
 
     BatchKitFixture() {
+        try {
+            blobs = new BlobFake();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the blob fake", e);
+        }
+        container = blobs.createContainer("gantry-secrets");
+        fake = new BatchFake(new BatchFakeOptions().account(REGION).autoscaleInterval(Duration.ofMillis(200))
+                .blobs(BlobSource.of(blobs)));
         try (BatchConnection connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
                 new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()))) {
             connection.protocol().pools().add(warmPool());
         }
+        fake.addPoolIdentity(WARM_POOL, IDENTITY);
     }
 
     /** Spot nodes (an eviction is a preemption), several nodes a task, containers: what the kit's plans need. */
@@ -93,6 +116,7 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
         values.put("accounts[0].key", KEY.toString());
         values.put("pools[0].vmSize", BackendFixture.smallCpuSize().name());
         values.put("pools[0].id", WARM_POOL);
+        values.put("poolIdentity", IDENTITY);
         return values;
     }
 
@@ -100,7 +124,22 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     public Backend create(TckContext context) {
         context.putSecret(KEY, fake.accountKey());
         // Built directly: the provider's create() refuses while unavailableReason() is set (until this kit passes).
-        return BatchBackend.open(BatchSettings.bind(new BackendConfig("batch", settings())), context);
+        // Secrets blobs go to the blob fake; no pool is made through Resource Manager (the kit's run on pools[0]).
+        BatchSettings bound = BatchSettings.bind(new BackendConfig("batch", settings()));
+        // The blob fake's container URL is path-style (HOST/ACCOUNT/CONTAINER), which secrets.containerUrl refuses
+        // as a user's setting: it is set on the bound settings instead.
+        BatchSettings settings = new BatchSettings(bound.accounts(), bound.poolPrefix(), bound.existingPools(),
+                bound.maxNodesPerPool(), bound.poolIdentity(), Optional.of(URI.create(container)),
+                bound.idlePoolTimeout(), bound.taskRetention());
+        SubmitParts parts = SubmitParts.of(settings, context, ContainerRunOptions::of,
+                Accounts.of(settings, context.secrets()), () -> {
+                    throw new AssertionError("the kit's plans run on an existing pool: none is made");
+                }, () -> AzureAdapters.blobStore(blobs.blobs()));
+        AzureReach azure = new AzureReach(account -> Optional.empty(), () -> Optional.of(blobs.blobs()),
+                account -> region -> {
+                    throw new AssertionError("no resourceId: no usages are read");
+                });
+        return new BatchBackend(settings, context, parts, azure, Duration.ofMillis(200));
     }
 
     @Override
@@ -134,5 +173,6 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     @Override
     public void close() {
         fake.close();
+        blobs.close();
     }
 }

@@ -197,7 +197,7 @@ public final class TaskSubmitter {
         // Saved before the blob is written, so that the blob is never unknown to the state directory.
         entries.save(entry);
         Optional<TaskBody.SecretsBlob> blob = hasSecrets
-                ? Optional.of(secrets.put(ref, plan.workload().secrets(), target.identity()))
+                ? Optional.of(secrets.put(ref, plan.workload().secrets(), pools.identity(target)))
                 : Optional.empty();
         TaskBody.Result result = TaskBody.render(input(target, plan, options, blob));
         if (result instanceof TaskBody.Ready ready) {
