@@ -42,6 +42,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link HeldTasks}). A JobRef's id is the task's {@code ACCOUNT.JOB.TASK}, so a later instance over the same settings
  * and state directory answers for every task this one submitted. {@code doctor} is the SPI's default: Batch has no
  * hosts of Gantry's to probe.
+ *
+ * <p>Every call to Batch goes through the one retry policy ({@link dev.gantry.backend.batch.internal.remote.BatchCalls}):
+ * the submit path per request; status polls, validate, cancel and gc as a whole (each is read-only or idempotent:
+ * a repeated terminate meets {@code TaskCompleted}); a log read is explained, not repeated, since lines it delivered
+ * would come twice.
  */
 public final class BatchBackend implements Backend {
     static final String NAME = "batch";
@@ -100,7 +105,8 @@ public final class BatchBackend implements Backend {
     /** Problems are returned; warnings go to the context's logger, as the SPI has no channel for them. */
     @Override
     public List<Problem> validate(Plan plan) {
-        PlanCheck.Findings findings = planCheck.check(plan);
+        PlanCheck.Findings findings = parts.calls().call("checking the plan of " + plan.workload().name(),
+                () -> planCheck.check(plan));
         findings.warnings().forEach(warning -> context.logger().log(System.Logger.Level.WARNING,
                 "backends.batch: " + warning.path() + ": " + warning.message()));
         return findings.problems();
@@ -129,7 +135,9 @@ public final class BatchBackend implements Backend {
     @Override
     public JobStatus status(JobRef job) {
         TaskEntry entry = known(job);
-        Poll poll = tools(accountNamed(entry.account())).statuses.status(job.id(), tracking::tracked);
+        AccountTools account = tools(accountNamed(entry.account()));
+        Poll poll = parts.calls().call("reading the status of task " + job.id(),
+                () -> account.statuses.status(job.id(), tracking::tracked));
         after(poll);
         return poll.statuses().get(job.id());
     }
@@ -146,7 +154,9 @@ public final class BatchBackend implements Backend {
             }
         }
         byAccount.forEach((account, ids) -> {
-            Poll poll = tools(accountNamed(account)).statuses.statuses(ids, tracking::tracked);
+            AccountTools tools = tools(accountNamed(account));
+            Poll poll = parts.calls().call("reading the status of " + ids.size() + " tasks of Batch account "
+                    + account, () -> tools.statuses.statuses(ids, tracking::tracked));
             after(poll);
             answered.putAll(poll.statuses());
         });
@@ -171,14 +181,21 @@ public final class BatchBackend implements Backend {
             status(job);
             task = Tracking.tracked(known(job));
         }
-        tools(accountNamed(task.ref().account())).logs.read(task, options, sink);
+        try {
+            tools(accountNamed(task.ref().account())).logs.read(task, options, sink);
+        } catch (RuntimeException e) {
+            // Not repeated as a whole (lines already delivered would come twice): explained, never a stack trace.
+            throw parts.calls().explain("reading the output of task " + job.id(), e);
+        }
         status(job);
     }
 
     @Override
     public void cancel(JobRef job) {
         TaskEntry entry = known(job);
-        TaskCancel.Outcome outcome = tools(accountNamed(entry.account())).cancel.cancel(Tracking.tracked(entry));
+        AccountTools account = tools(accountNamed(entry.account()));
+        TaskCancel.Outcome outcome = parts.calls().call("terminating task " + job.id(),
+                () -> account.cancel.cancel(Tracking.tracked(entry)));
         if (outcome instanceof TaskCancel.EndedLocally local) {
             tracking.ended(entry, local.status());
         } else if (outcome instanceof TaskCancel.Terminated terminated) {
@@ -194,7 +211,8 @@ public final class BatchBackend implements Backend {
     @Override
     public List<IdleResource> idleResources() {
         List<IdleResource> idle = new ArrayList<>();
-        settings.accounts().forEach(account -> idle.addAll(tools(account).idleResources()));
+        settings.accounts().forEach(account -> idle.addAll(parts.calls().call("listing idle pools of Batch account "
+                + account.name(), () -> tools(account).idleResources())));
         return idle;
     }
 
@@ -203,7 +221,7 @@ public final class BatchBackend implements Backend {
         for (BatchAccountSettings account : settings.accounts()) {
             AccountTools candidate = tools(account);
             if (candidate.holds(resource)) {
-                return candidate.release(resource);
+                return parts.calls().call("releasing " + resource.describe(), () -> candidate.release(resource));
             }
         }
         throw new GantryException(ErrorCode.USAGE, "the batch backend holds no " + resource.describe() + " in its "
