@@ -146,6 +146,25 @@ class BatchBackendTest {
         assertEquals(JobState.UNKNOWN, backend.statuses(List.of(unknown)).get(unknown).state());
     }
 
+    @Test
+    void aThrottledStatusPollIsWaitedOutAndARefusalIsExplainedInBatchsWords() {
+        JobRef job = backend.submit(plan(FakeAccounts.REGION, "sleep", "30"), SubmitOptions.withKey("throttled"));
+        fake.faults().throttle("Task_List", 1, Duration.ofSeconds(1), 
+                dev.gantry.backend.batch.fake.Faults.RetryAfterForm.SECONDS);
+
+        JobStatus status = backend.status(job);
+
+        assertTrue(!status.state().isTerminal(), status.toString());
+        assertEquals(2, fake.count("Task_List"), "the 429 was waited out and the list sent again: " + fake.counts());
+        backend.cancel(job);
+        fake.faults().serverError("File_GetFromTask", 9);
+        GantryException e = assertThrows(GantryException.class, () -> backend.logs(job,
+                dev.gantry.api.backend.LogOptions.all(), line -> { }));
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().startsWith("Azure Batch refused reading the output of task " + job.id()),
+                e.getMessage());
+    }
+
     private TaskEntry backendEntry(JobRef job) {
         return dev.gantry.backend.batch.internal.records.TaskEntries.in(context.stateDirectory()).byId(job.id())
                 .orElseThrow();
