@@ -8,12 +8,19 @@ import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.api.ImageRef;
 import dev.gantry.api.NodeBoot;
 import dev.gantry.api.Plan;
-import dev.gantry.api.SecretRef;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.azure.batch.BatchManagement;
+import dev.gantry.azure.batch.PoolAllocationMode;
+import dev.gantry.azure.compute.ResourceSkusClient;
+import dev.gantry.azure.fakes.ArmFake;
+import dev.gantry.azure.fakes.BatchAccountModel;
 import dev.gantry.azure.fakes.BlobFake;
+import dev.gantry.azure.fakes.FakeTokenIssuer;
+import dev.gantry.azure.fakes.LocalHttps;
+import dev.gantry.azure.identity.AccessTokens;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
 import dev.gantry.backend.batch.fake.BlobSource;
@@ -24,6 +31,7 @@ import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.AzureAdapters;
 import dev.gantry.backend.batch.internal.render.ContainerRunOptions;
 import dev.gantry.backend.batch.internal.render.TaskRef;
+import dev.gantry.backend.batch.internal.rest.AccessTokenSource;
 import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
 import dev.gantry.backend.batch.internal.rest.BatchAuth;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
@@ -31,8 +39,6 @@ import dev.gantry.backend.batch.internal.submit.SubmitParts;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import dev.gantry.testing.TestPodman;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -41,50 +47,65 @@ import java.util.Optional;
 import org.joda.time.Period;
 
 /**
- * The conformance kit's view of a Batch fake: one Batch-managed account reached with a shared key over loopback
- * HTTP (a loopback account URL names no account, so the settings' account name is the region, and the fake's account
- * is named after it), its nodes in the test network namespaces.
+ * The conformance kit's view of a Batch fake as the issue describes it: an Entra ID account (HTTPS with the test
+ * certificate, bearer tokens from the fake issuer) in user-subscription mode, known to a fake Resource Manager through
+ * its {@code resourceId} (so Spot is allowed and validate checks sizes and quotas), a pool identity and a secrets
+ * container in the blob fake; Spot plans; nodes in the test network namespaces, containers under Podman. A loopback
+ * account URL names no account, so the account's name is its region, and the fake's account is named after it.
  *
  * <p>The kit's plans run on an existing pool ({@code pools[0]}, which Gantry uses and never resizes) that the fixture
- * makes with a formula holding {@value #WARM_NODES} Spot nodes. Why not a pool Gantry makes: Gantry's formula takes a
- * pool to zero at the first evaluation after its last task ends, and the fake evaluates at the short interval a test
- * needs for scale-out, so the node that ran a task is often gone (and its files with it: {@code TaskFilesCleanedup})
- * before the kit reads the task's output. On Batch the interval is five minutes at least, which leaves the files
- * readable for a while. Gantry's own pools are exercised by the submit path's tests and {@code BatchBackendTest}. Every backend the kit creates binds the same {@code backends.batch.*} settings, as a gantry.yaml gives
- * them, over the kit's context; the restart cases' second instance therefore reads the first one's state directory.
- * {@code evict} preempts the node that runs the job, as Azure preempts a Spot VM; Batch requeues the task.
+ * makes with a formula holding {@value #WARM_NODES} Spot nodes, carrying the pool identity. Why not a pool Gantry
+ * makes: Gantry's formula takes a pool to zero at the first evaluation after its last task ends, and the fake
+ * evaluates at the short interval a test needs for scale-out, so the node that ran a task is often gone (and its files
+ * with it: {@code TaskFilesCleanedup}) before the kit reads the task's output. On Batch the interval is five minutes at
+ * least, which leaves the files readable for a while. Gantry's own pools are exercised by the submit path's tests and
+ * {@code BatchBackendTest}. {@code evict} preempts the node that runs the job, as Azure preempts a Spot VM; Batch
+ * requeues the task.
  */
 public class BatchKitFixture implements BackendFixture, AutoCloseable {
     static final String REGION = "eastus";
-    static final SecretRef KEY = SecretRef.parse("env:GANTRY_TCK_BATCH_KEY");
     static final ImageRef UBUNTU = ImageRef.marketplace("Ubuntu Server 22.04",
             "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest");
     static final NodeBoot BOOT = new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"));
-
     static final String WARM_POOL = "tck-warm";
     static final int WARM_NODES = 4;
-
-    static final String IDENTITY = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml"
+    static final String IDENTITY = "/subscriptions/" + ArmFake.SUBSCRIPTION + "/resourceGroups/ml"
             + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/gantry-tck-pools";
 
+    private final FakeTokenIssuer issuer = new FakeTokenIssuer();
+    private final AccessTokenSource tokens = new AccessTokens(() -> issuer)::token;
+    private final ArmFake arm;
     private final BlobFake blobs;
     private final String container;
+    private final BatchAccountModel account;
     private final BatchFake fake;
 
     BatchKitFixture() {
         try {
+            arm = new ArmFake();
             blobs = new BlobFake();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the blob fake", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the Resource Manager and blob fakes", e);
         }
         container = blobs.createContainer("gantry-secrets");
-        fake = new BatchFake(new BatchFakeOptions().account(REGION).autoscaleInterval(Duration.ofMillis(200))
-                .blobs(BlobSource.of(blobs)));
-        try (BatchConnection connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
-                new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()))) {
+        fake = new BatchFake(new BatchFakeOptions().account(REGION).https(true).auth(false, true)
+                .autoscaleInterval(Duration.ofMillis(200)).blobs(BlobSource.of(blobs)));
+        account = arm.batchAccount("ml", REGION, REGION, PoolAllocationMode.USER_SUBSCRIPTION);
+        fake.shareWith(account);
+        String small = BackendFixture.smallCpuSize().name();
+        arm.batchVmSkus(REGION, ArmFake.batchVmSku(small, "tckFamily", 1, true));
+        arm.usages(REGION, "[" + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
+                + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
+                + ArmFake.usage("tckFamily", "TCK Family vCPUs", 0, 1000) + "]");
+        try (BatchConnection connection = trusting(BatchAccountUrl.of(fake.url()), new BatchAuth.Entra(tokens))) {
             connection.protocol().pools().add(warmPool());
         }
         fake.addPoolIdentity(WARM_POOL, IDENTITY);
+    }
+
+    private static BatchConnection trusting(BatchAccountUrl url, BatchAuth auth) {
+        return BatchConnection.to(url, auth).trustingForTests(LocalHttps.trustingContext().getSocketFactory(),
+                LocalHttps.trustManager()).open();
     }
 
     /** Spot nodes (an eviction is a preemption), several nodes a task, containers: what the kit's plans need. */
@@ -112,8 +133,8 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("accounts[0].url", fake.url());
         values.put("accounts[0].region", REGION);
-        values.put("accounts[0].auth", "sharedKey");
-        values.put("accounts[0].key", KEY.toString());
+        values.put("accounts[0].auth", "entra");
+        values.put("accounts[0].resourceId", account.resourceId());
         values.put("pools[0].vmSize", BackendFixture.smallCpuSize().name());
         values.put("pools[0].id", WARM_POOL);
         values.put("poolIdentity", IDENTITY);
@@ -122,29 +143,28 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
 
     @Override
     public Backend create(TckContext context) {
-        context.putSecret(KEY, fake.accountKey());
-        // Built directly: the provider's create() refuses while unavailableReason() is set (until this kit passes).
-        // Secrets blobs go to the blob fake; no pool is made through Resource Manager (the kit's run on pools[0]).
         BatchSettings bound = BatchSettings.bind(new BackendConfig("batch", settings()));
         // The blob fake's container URL is path-style (HOST/ACCOUNT/CONTAINER), which secrets.containerUrl refuses
         // as a user's setting: it is set on the bound settings instead.
         BatchSettings settings = new BatchSettings(bound.accounts(), bound.poolPrefix(), bound.existingPools(),
                 bound.maxNodesPerPool(), bound.poolIdentity(), Optional.of(URI.create(container)),
                 bound.idlePoolTimeout(), bound.taskRetention());
-        SubmitParts parts = SubmitParts.of(settings, context, ContainerRunOptions::of,
-                Accounts.of(settings, context.secrets()), () -> {
-                    throw new AssertionError("the kit's plans run on an existing pool: none is made");
-                }, () -> AzureAdapters.blobStore(blobs.blobs()));
-        AzureReach azure = new AzureReach(account -> Optional.empty(), () -> Optional.of(blobs.blobs()),
-                account -> region -> {
-                    throw new AssertionError("no resourceId: no usages are read");
-                });
+        // Built directly: the provider's create() refuses while unavailableReason() is set (until this kit passes).
+        Accounts accounts = new Accounts(settings, context.secrets(), () -> tokens, BatchKitFixture::trusting);
+        SubmitParts parts = SubmitParts.of(settings, context, ContainerRunOptions::of, accounts, () -> {
+            throw new AssertionError("the kit's plans run on an existing pool: none is made");
+        }, () -> AzureAdapters.blobStore(blobs.blobs()));
+        BatchManagement management = new BatchManagement(arm.connector());
+        ResourceSkusClient compute = ResourceSkusClient.of(arm.connector(), ArmFake.SUBSCRIPTION);
+        AzureReach azure = new AzureReach(configured -> Optional.of(management), () -> Optional.of(blobs.blobs()),
+                configured -> compute::usages);
         return new BatchBackend(settings, context, parts, azure, Duration.ofMillis(200));
     }
 
     @Override
     public Plan plan(Workload workload) {
-        return Plan.builder(workload, BackendFixture.smallCpuSize()).region(REGION).image(UBUNTU).boot(BOOT).build();
+        return Plan.builder(workload, BackendFixture.smallCpuSize()).region(REGION).image(UBUNTU).boot(BOOT)
+                .spot(true).build();
     }
 
     /** The node running the task is preempted; the fake puts the task back to active, as Batch does. */
@@ -174,5 +194,6 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     public void close() {
         fake.close();
         blobs.close();
+        arm.close();
     }
 }
