@@ -67,12 +67,19 @@ class BatchBackendTest {
     }
 
     private static Plan plan(String region, String... command) {
-        Workload workload = Workload.builder("backend-test").phase(Phase.TRAINING).model(ModelClass.SMALL)
-                .resources(Resources.builder().vcpus(1)).command(command).build();
+        return plan(region, workload(command).build(), false);
+    }
+
+    private static Workload.Builder workload(String... command) {
+        return Workload.builder("backend-test").phase(Phase.TRAINING).model(ModelClass.SMALL)
+                .resources(Resources.builder().vcpus(1)).command(command);
+    }
+
+    private static Plan plan(String region, Workload workload, boolean spot) {
         return Plan.builder(workload, BackendFixture.smallCpuSize()).region(region)
                 .image(dev.gantry.api.ImageRef.marketplace("Ubuntu Server 22.04",
                         "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest"))
-                .boot(new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"))).build();
+                .boot(new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"))).spot(spot).build();
     }
 
     private JobStatus awaitEnd(JobRef job) throws InterruptedException {
@@ -163,6 +170,19 @@ class BatchBackendTest {
         assertEquals(ErrorCode.REMOTE_ERROR, e.code());
         assertTrue(e.getMessage().startsWith("Azure Batch refused reading the output of task " + job.id()),
                 e.getMessage());
+    }
+
+    @Test
+    void aSharedKeyAccountRefusesSpotAndSecretsInValidateWithTheFix() {
+        Plan spot = plan(FakeAccounts.REGION, workload("true").build(), true);
+        Plan secret = plan(FakeAccounts.REGION, workload("true").secret("TOKEN", SecretRef.parse("env:TOKEN")).build(),
+                false);
+
+        assertTrue(backend.validate(spot).stream().anyMatch(p -> p.message().contains("Spot")),
+                backend.validate(spot).toString());
+        assertTrue(backend.validate(secret).stream().anyMatch(p -> p.message().contains("poolIdentity")),
+                backend.validate(secret).toString());
+        assertTrue(!backend.capabilities().spot(), "a shared-key account cannot have Spot");
     }
 
     private TaskEntry backendEntry(JobRef job) {
