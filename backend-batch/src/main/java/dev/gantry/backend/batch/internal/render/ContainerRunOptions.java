@@ -13,9 +13,10 @@ import java.util.List;
  * <ul>
  *   <li>{@code --ipc=host}: NCCL and PyTorch's DataLoader share memory between processes, and the default 64 MiB
  *       {@code /dev/shm} is too small;</li>
- *   <li>AMD GPUs: the compute interface and the render nodes, group {@code video}, seccomp unconfined (ROCm's own
- *       documentation runs containers so). NVIDIA needs nothing: Batch gives a container task on an N-series VM its
- *       GPUs itself;</li>
+ *   <li>NVIDIA GPUs: {@code --gpus all} (the NVIDIA Container Toolkit's hook on images with
+ *       {@code NvidiaTeslaDriverInstalled}; one task per node, so all of the node's GPUs are the task's); AMD GPUs:
+ *       the compute interface and the render nodes, group {@code video}, seccomp unconfined (ROCm's own documentation
+ *       runs containers so);</li>
  *   <li>several nodes: the host's network, so that ranks meet at the nodes' own addresses.</li>
  * </ul>
  */
@@ -25,8 +26,10 @@ public final class ContainerRunOptions {
 
     public static List<String> of(Plan plan) {
         List<String> options = new ArrayList<>(List.of("--ipc=host"));
-        plan.vmSize().gpu().filter(gpu -> gpu.vendor() == GpuVendor.AMD).ifPresent(gpu -> options.addAll(List.of(
-                "--device=/dev/kfd", "--device=/dev/dri", "--group-add=video", "--security-opt=seccomp=unconfined")));
+        plan.vmSize().gpu().ifPresent(gpu -> options.addAll(gpu.vendor() == GpuVendor.AMD
+                ? List.of("--device=/dev/kfd", "--device=/dev/dri", "--group-add=video",
+                        "--security-opt=seccomp=unconfined")
+                : List.of("--gpus=all")));
         if (plan.nodes() > 1) {
             options.add("--network=host");
         }
