@@ -5,7 +5,9 @@ import com.microsoft.azure.batch.protocol.models.CloudPool;
 import com.microsoft.azure.batch.protocol.models.JobState;
 import com.microsoft.azure.batch.protocol.models.MetadataItem;
 import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
+import com.microsoft.azure.batch.protocol.models.PoolGetOptions;
 import com.microsoft.azure.batch.protocol.models.PoolState;
+import com.microsoft.azure.batch.protocol.models.UserAssignedIdentity;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
@@ -79,6 +81,7 @@ public final class PoolEnsurer {
     private final DeletionWait deletionWait;
     private final Map<String, Boolean> ensured = new ConcurrentHashMap<>();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
+    private final Map<String, Optional<String>> existingIdentities = new ConcurrentHashMap<>();
 
     /**
      * @param identityPools asked only when a pool with an identity is first made
@@ -129,6 +132,25 @@ public final class PoolEnsurer {
             ensureJob(connection, target);
             ensured.put(target.groupKey(), true);
         }
+    }
+
+    /**
+     * The user-assigned identity an existing pool ({@code pools[*]}) carries, read once per process (one pool GET with
+     * only the identity selected): its tasks read their secrets blob with it. The target's own for Gantry's pools.
+     */
+    public Optional<String> identity(PoolTarget target) {
+        if (!target.existing()) {
+            return target.identity();
+        }
+        return existingIdentities.computeIfAbsent(target.groupKey(), k -> {
+            CloudPool pool = calls.call("reading the identity of pool " + target.poolId(), () -> accounts
+                    .connection(target.account()).protocol().pools().get(target.poolId(),
+                            new PoolGetOptions().withSelect("id,identity")));
+            return pool.identity() == null || pool.identity().userAssignedIdentities() == null
+                    ? Optional.empty()
+                    : pool.identity().userAssignedIdentities().stream().map(UserAssignedIdentity::resourceId)
+                            .findFirst();
+        });
     }
 
     /** Forgets that the group was ensured (its job was found missing): the next {@link #ensure} checks again. */

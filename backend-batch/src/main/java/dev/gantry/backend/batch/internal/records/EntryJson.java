@@ -40,11 +40,9 @@ final class EntryJson {
         root.put("phase", entry.phase().name());
         root.set("record", record(entry.record()));
         entry.terminal().ifPresent(status -> root.set("terminal", status(status)));
-        ArrayNode held = root.putArray("held");
-        for (JobDependency dependency : entry.held()) {
-            held.addObject().put("backend", dependency.job().backend()).put("id", dependency.job().id())
-                    .put("condition", dependency.condition().name());
-        }
+        dependencies(root.putArray("held"), entry.held());
+        root.put("nodes", entry.nodes());
+        dependencies(root.putArray("dependencies"), entry.dependencies());
         entry.heldTask().ifPresent(task -> root.put("heldTask", task));
         entry.secretsBlob().ifPresent(blob -> root.put("secretsBlob", blob));
         entry.failure().ifPresent(failure -> root.put("failure", failure));
@@ -63,15 +61,31 @@ final class EntryJson {
         }
         TaskRef ref = TaskRef.parse(text(root, "ref")).orElseThrow(() -> new IllegalArgumentException("ref '"
                 + root.path("ref").asText() + "' is not ACCOUNT.JOB.TASK"));
-        List<JobDependency> held = new ArrayList<>();
-        for (JsonNode dependency : root.path("held")) {
-            held.add(new JobDependency(new JobRef(text(dependency, "backend"), text(dependency, "id")),
-                    JobDependency.Condition.valueOf(text(dependency, "condition"))));
-        }
+        List<JobDependency> held = dependencies(root.path("held"));
+        // "nodes" and "dependencies" came after the first entries were written: those read as one node, held only.
+        int nodes = root.has("nodes") ? root.path("nodes").asInt() : 1;
+        List<JobDependency> all = root.has("dependencies") ? dependencies(root.path("dependencies")) : held;
         return new TaskEntry(ref, text(root, "idempotencyKey"), text(root, "poolId"),
                 Instant.parse(text(root, "submittedAt")), TaskEntry.Phase.valueOf(text(root, "phase")),
                 record(root.path("record")), optional(root, "terminal").map(EntryJson::status), held,
-                optionalText(root, "heldTask"), optionalText(root, "secretsBlob"), optionalText(root, "failure"));
+                optionalText(root, "heldTask"), optionalText(root, "secretsBlob"), optionalText(root, "failure"),
+                nodes, all);
+    }
+
+    private static void dependencies(ArrayNode array, List<JobDependency> dependencies) {
+        for (JobDependency dependency : dependencies) {
+            array.addObject().put("backend", dependency.job().backend()).put("id", dependency.job().id())
+                    .put("condition", dependency.condition().name());
+        }
+    }
+
+    private static List<JobDependency> dependencies(JsonNode array) {
+        List<JobDependency> dependencies = new ArrayList<>();
+        for (JsonNode dependency : array) {
+            dependencies.add(new JobDependency(new JobRef(text(dependency, "backend"), text(dependency, "id")),
+                    JobDependency.Condition.valueOf(text(dependency, "condition"))));
+        }
+        return dependencies;
     }
 
     private static ObjectNode record(TaskRecord record) {

@@ -27,10 +27,14 @@ import java.util.Optional;
  * @param secretsBlob the name of the blob holding its secrets file in {@code secrets.containerUrl}, if it has
  *     secrets: the status side deletes it once the task has ended
  * @param failure why the submit failed, in Batch's words; present exactly when {@code FAILED}
+ * @param nodes the plan's node count (more than one: a multi-instance task, whose ranks status and logs read)
+ * @param dependencies every dependency it was submitted with, native or held (status looks at them to cancel a task
+ *     whose dependency can no longer succeed); entries written before this field was kept read as their held ones
  */
 public record TaskEntry(TaskRef ref, String idempotencyKey, String poolId, Instant submittedAt, Phase phase,
                         TaskRecord record, Optional<JobStatus> terminal, List<JobDependency> held,
-                        Optional<String> heldTask, Optional<String> secretsBlob, Optional<String> failure) {
+                        Optional<String> heldTask, Optional<String> secretsBlob, Optional<String> failure, int nodes,
+                        List<JobDependency> dependencies) {
     /** How far a task's submit went. */
     public enum Phase {
         /** About to be sent, or sent without an answer yet: sending it again is safe (its id is its key's). */
@@ -55,6 +59,10 @@ public record TaskEntry(TaskRef ref, String idempotencyKey, String poolId, Insta
         Objects.requireNonNull(heldTask, "heldTask");
         Objects.requireNonNull(secretsBlob, "secretsBlob");
         Objects.requireNonNull(failure, "failure");
+        dependencies = List.copyOf(dependencies);
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes must be at least 1, not " + nodes);
+        }
         if ((phase == Phase.HELD) != heldTask.isPresent()) {
             throw new IllegalArgumentException("a task body is kept exactly while the task is held, not in " + phase);
         }
@@ -63,18 +71,40 @@ public record TaskEntry(TaskRef ref, String idempotencyKey, String poolId, Insta
         }
     }
 
-    /** A task about to be sent for the first time. */
-    public static TaskEntry sending(TaskRef ref, String idempotencyKey, String poolId, Instant now, String program,
-                                    Optional<String> secretsBlob) {
-        return new TaskEntry(ref, idempotencyKey, poolId, now, Phase.SENDING, TaskRecord.submitted(program),
-                Optional.empty(), List.of(), Optional.empty(), secretsBlob, Optional.empty());
+    /** An entry of one node whose dependencies are its held ones (the form entries had before both were kept). */
+    public TaskEntry(TaskRef ref, String idempotencyKey, String poolId, Instant submittedAt, Phase phase,
+                     TaskRecord record, Optional<JobStatus> terminal, List<JobDependency> held,
+                     Optional<String> heldTask, Optional<String> secretsBlob, Optional<String> failure) {
+        this(ref, idempotencyKey, poolId, submittedAt, phase, record, terminal, held, heldTask, secretsBlob, failure,
+                1, held);
     }
 
-    /** A task Gantry holds until {@code dependencies} end, {@code taskJson} to add then. */
+    /** A task of one node without dependencies about to be sent for the first time. */
+    public static TaskEntry sending(TaskRef ref, String idempotencyKey, String poolId, Instant now, String program,
+                                    Optional<String> secretsBlob) {
+        return sending(ref, idempotencyKey, poolId, now, program, secretsBlob, 1, List.of());
+    }
+
+    /** A task about to be sent for the first time, on {@code nodes} nodes, after {@code dependencies}. */
+    public static TaskEntry sending(TaskRef ref, String idempotencyKey, String poolId, Instant now, String program,
+                                    Optional<String> secretsBlob, int nodes, List<JobDependency> dependencies) {
+        return new TaskEntry(ref, idempotencyKey, poolId, now, Phase.SENDING, TaskRecord.submitted(program),
+                Optional.empty(), List.of(), Optional.empty(), secretsBlob, Optional.empty(), nodes, dependencies);
+    }
+
+    /** A task of one node Gantry holds until {@code dependencies} end, {@code taskJson} to add then. */
     public static TaskEntry held(TaskRef ref, String idempotencyKey, String poolId, Instant now, String program,
                                  Optional<String> secretsBlob, List<JobDependency> dependencies, String taskJson) {
+        return held(ref, idempotencyKey, poolId, now, program, secretsBlob, dependencies, taskJson, 1);
+    }
+
+    /** A task on {@code nodes} nodes Gantry holds until {@code dependencies} (all of them) end. */
+    public static TaskEntry held(TaskRef ref, String idempotencyKey, String poolId, Instant now, String program,
+                                 Optional<String> secretsBlob, List<JobDependency> dependencies, String taskJson,
+                                 int nodes) {
         return new TaskEntry(ref, idempotencyKey, poolId, now, Phase.HELD, TaskRecord.submitted(program),
-                Optional.empty(), dependencies, Optional.of(taskJson), secretsBlob, Optional.empty());
+                Optional.empty(), dependencies, Optional.of(taskJson), secretsBlob, Optional.empty(), nodes,
+                dependencies);
     }
 
     /** The account's name. */
@@ -90,18 +120,18 @@ public record TaskEntry(TaskRef ref, String idempotencyKey, String poolId, Insta
     /** This entry once Batch has the task (a held task added later keeps no body and no held list). */
     public TaskEntry added() {
         return new TaskEntry(ref, idempotencyKey, poolId, submittedAt, Phase.ADDED, record, terminal, List.of(),
-                Optional.empty(), secretsBlob, Optional.empty());
+                Optional.empty(), secretsBlob, Optional.empty(), nodes, dependencies);
     }
 
     /** This entry once Batch refused the task for good. */
     public TaskEntry failed(String why) {
         return new TaskEntry(ref, idempotencyKey, poolId, submittedAt, Phase.FAILED, record, terminal, List.of(),
-                Optional.empty(), secretsBlob, Optional.of(why));
+                Optional.empty(), secretsBlob, Optional.of(why), nodes, dependencies);
     }
 
     public TaskEntry withRecord(TaskRecord newRecord) {
         return new TaskEntry(ref, idempotencyKey, poolId, submittedAt, phase, newRecord, terminal, held, heldTask,
-                secretsBlob, failure);
+                secretsBlob, failure, nodes, dependencies);
     }
 
     /** This entry with its terminal status, which no later poll changes. */
@@ -110,6 +140,6 @@ public record TaskEntry(TaskRef ref, String idempotencyKey, String poolId, Insta
             throw new IllegalArgumentException("only a terminal status is kept, not " + status.state());
         }
         return new TaskEntry(ref, idempotencyKey, poolId, submittedAt, phase, record, Optional.of(status), held,
-                heldTask, secretsBlob, failure);
+                heldTask, secretsBlob, failure, nodes, dependencies);
     }
 }

@@ -3,9 +3,13 @@ package dev.gantry.backend.batch.internal.remote;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.azure.batch.BatchManagement;
+import dev.gantry.azure.compute.ComputeUsage;
+import dev.gantry.azure.compute.ResourceSkusClient;
 import dev.gantry.azure.identity.AccessTokens;
 import dev.gantry.azure.storage.Blobs;
 import dev.gantry.backend.batch.internal.rest.AccessTokenSource;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Whether the Azure module ({@code dev.gantry:gantry-azure}, which brings the Azure SDK) is on the class path. It is
@@ -41,6 +45,24 @@ public final class AzureModule {
     public static IdentityPools identityPools(String neededFor) {
         require(neededFor);
         return SignedIn.identityPools();
+    }
+
+    /** Resource Manager's Batch calls (account facts, VM sizes, pools with an identity) for gc and validate. */
+    public static BatchManagement management(String neededFor) {
+        require(neededFor);
+        return SignedIn.management();
+    }
+
+    /** The blob calls themselves (listing the secrets container for gc's orphans). */
+    public static Blobs blobCalls(String neededFor) {
+        require(neededFor);
+        return SignedIn.BLOBS;
+    }
+
+    /** The Compute usages of a subscription in a region, by lower-case name (validate's quota check). */
+    public static Function<String, Map<String, ComputeUsage>> usages(String neededFor, String subscriptionId) {
+        require(neededFor);
+        return SignedIn.usages(subscriptionId);
     }
 
     /**
@@ -88,6 +110,14 @@ public final class AzureModule {
 
         static IdentityPools identityPools() {
             return AzureAdapters.identityPools(BatchManagement.azure());
+        }
+
+        static BatchManagement management() {
+            return BatchManagement.azure();
+        }
+
+        static Function<String, Map<String, ComputeUsage>> usages(String subscriptionId) {
+            return ResourceSkusClient.azure(subscriptionId)::usages;
         }
     }
 }

@@ -133,6 +133,26 @@ public final class BatchCalls {
         }
     }
 
+    /**
+     * What an SDK exception thrown outside {@link #call} means for a user, for work that must not be repeated as a
+     * whole (a log read that delivered lines already): Batch's refusal as {@link #failure}, an unreachable service
+     * as REMOTE_ERROR; anything else as it is.
+     */
+    public RuntimeException explain(String what, RuntimeException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof BatchErrorException refused) {
+                return failure(what, refusal(refused));
+            }
+            if (cause instanceof IOException io) {
+                return new GantryException(ErrorCode.REMOTE_ERROR, "Azure Batch could not be reached while " + what
+                        + ": " + io.getClass().getSimpleName() + (io.getMessage() == null ? "" : ": "
+                        + io.getMessage()) + ". Check the network and the account URL "
+                        + "(backends.batch.accounts[*].url).", e);
+            }
+        }
+        return e;
+    }
+
     private <T> Answer<T> retried(String what, Call<T> call) {
         RetryOutcome<Answer<T>> outcome;
         try {

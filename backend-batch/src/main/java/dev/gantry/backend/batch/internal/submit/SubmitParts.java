@@ -8,10 +8,13 @@ import dev.gantry.backend.batch.internal.records.TaskEntries;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.AzureModule;
 import dev.gantry.backend.batch.internal.remote.BatchCalls;
+import dev.gantry.backend.batch.internal.remote.BlobStore;
+import dev.gantry.backend.batch.internal.remote.IdentityPools;
 import dev.gantry.backend.batch.internal.render.TaskChunks;
 import dev.gantry.backend.batch.internal.secrets.SecretBlobs;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The submit path wired for production, for the backend to hold: one of each per backend instance. The status side
@@ -25,13 +28,25 @@ public record SubmitParts(Accounts accounts, BatchCalls calls, PoolEnsurer pools
      */
     public static SubmitParts of(BatchSettings settings, BackendContext context,
                                  Function<Plan, List<String>> containerRunOptions) {
-        Accounts accounts = Accounts.of(settings, context.secrets());
-        BatchCalls calls = new BatchCalls(BatchCalls.Policy.defaults());
-        PoolEnsurer pools = new PoolEnsurer(settings, accounts, calls,
+        return of(settings, context, containerRunOptions, Accounts.of(settings, context.secrets()),
                 () -> AzureModule.identityPools("backends.batch." + BatchSettings.POOL_IDENTITY),
-                PoolEnsurer.DeletionWait.defaults());
-        SecretBlobs secrets = new SecretBlobs(settings.secretsContainer(), context.secrets(),
                 () -> AzureModule.blobs("backends.batch." + BatchSettings.SECRETS_CONTAINER_URL));
+    }
+
+    /**
+     * The submit path over the given connections and gantry-azure seams (tests: a fake's, with a test certificate or
+     * a fake Resource Manager and blob service).
+     *
+     * @param identityPools where pools with an identity are made (asked only for those)
+     * @param blobs where secrets blobs are written (asked only for a plan with secrets)
+     */
+    public static SubmitParts of(BatchSettings settings, BackendContext context,
+                                 Function<Plan, List<String>> containerRunOptions, Accounts accounts,
+                                 Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs) {
+        BatchCalls calls = new BatchCalls(BatchCalls.Policy.defaults());
+        PoolEnsurer pools = new PoolEnsurer(settings, accounts, calls, identityPools,
+                PoolEnsurer.DeletionWait.defaults());
+        SecretBlobs secrets = new SecretBlobs(settings.secretsContainer(), context.secrets(), blobs);
         TaskEntries entries = TaskEntries.in(context.stateDirectory());
         TaskSubmitter submitter = new TaskSubmitter(settings, accounts, calls, pools, secrets, entries,
                 containerRunOptions, TaskChunks::chunk, TaskSubmitter.DEFAULT_CHUNKS_IN_FLIGHT, context.clock());

@@ -193,11 +193,11 @@ public final class TaskSubmitter {
         TaskEntry entry = entries.byKey(options.idempotencyKey())
                 .filter(known -> known.phase() == TaskEntry.Phase.SENDING && known.ref().equals(ref))
                 .orElseGet(() -> TaskEntry.sending(ref, options.idempotencyKey(), target.poolId(), clock.instant(),
-                        program, blobName));
+                        program, blobName, plan.nodes(), options.dependencies()));
         // Saved before the blob is written, so that the blob is never unknown to the state directory.
         entries.save(entry);
         Optional<TaskBody.SecretsBlob> blob = hasSecrets
-                ? Optional.of(secrets.put(ref, plan.workload().secrets(), target.identity()))
+                ? Optional.of(secrets.put(ref, plan.workload().secrets(), pools.identity(target)))
                 : Optional.empty();
         TaskBody.Result result = TaskBody.render(input(target, plan, options, blob));
         if (result instanceof TaskBody.Ready ready) {
@@ -207,7 +207,7 @@ public final class TaskSubmitter {
         TaskBody.Ready later = (TaskBody.Ready) TaskBody.render(input(target, plan, options.dependingOn(List.of()),
                 blob));
         TaskEntry held = TaskEntry.held(ref, options.idempotencyKey(), target.poolId(), entry.submittedAt(), program,
-                blobName, options.dependencies(), WireJson.compact(later.task()));
+                blobName, options.dependencies(), WireJson.compact(later.task()), plan.nodes());
         entries.save(held);
         return new Prepared(later.task(), held);
     }
