@@ -91,29 +91,15 @@ cmd_up() {
 }
 
 cmd_down() {
-  local k
   require_root_and_tools
   # A test cluster still running would run its pods in namespaces about to go.
   cmd_cluster_down
-  for k in $(seq 1 "$NODES"); do
-    net_remove_namespace "$(ns_name "$k")" "$(veth_name "$k")"
-    rm -rf "/etc/netns/$(ns_name "$k")"
-  done
-  net_remove_bridge_if_unused
+  net_remove_nodes "$NODES" ns_name veth_name
   rm -f "$STATE/kube.env"
 }
 
 cmd_status() {
-  local k all_up=0
-  for k in $(seq 1 "$NODES"); do
-    if node_is_up "$k"; then
-      echo "$(ns_name "$k") $(address "$k") up"
-    else
-      echo "$(ns_name "$k") $(address "$k") off"
-      all_up=1
-    fi
-  done
-  return $all_up
+  net_nodes_status "$NODES" ns_name address node_is_up
 }
 
 # --- the test cluster as a process ------------------------------------------------------------------------------

@@ -81,26 +81,12 @@ batch_nodes_up() {
 
 # nodes-down: the nodes' processes, the nodes, and the bridge when no other test namespace uses it.
 batch_nodes_down() {
-  local k
   batch_nodes_require_tools
-  for k in $(seq 1 "$BATCH_NODES"); do
-    net_remove_namespace "$(batch_node_ns "$k")" "$(batch_node_veth "$k")"
-    rm -rf "/etc/netns/$(batch_node_ns "$k")"
-  done
-  net_remove_bridge_if_unused
+  net_remove_nodes "$BATCH_NODES" batch_node_ns batch_node_veth
   rm -f "$BATCH_NODES_STATE/nodes.env"
 }
 
 # nodes-status: one line per node; 0 only when every node is up.
 batch_nodes_status() {
-  local k all_up=0
-  for k in $(seq 1 "$BATCH_NODES"); do
-    if batch_node_is_up "$k"; then
-      echo "$(batch_node_ns "$k") $(batch_node_address "$k") up"
-    else
-      echo "$(batch_node_ns "$k") $(batch_node_address "$k") off"
-      all_up=1
-    fi
-  done
-  return $all_up
+  net_nodes_status "$BATCH_NODES" batch_node_ns batch_node_address batch_node_is_up
 }

@@ -58,6 +58,32 @@ net_remove_bridge_if_unused() {
   ip link del "$TEST_BRIDGE" 2>/dev/null || true
 }
 
+# net_remove_nodes COUNT NS_OF VETH_OF: the nodes 1..COUNT of a test network, whose names the caller's functions
+# give (NS_OF K, VETH_OF K), with their processes and /etc/netns files; then the bridge if no test namespace is left.
+net_remove_nodes() {
+  local count=$1 ns_of=$2 veth_of=$3 k
+  for k in $(seq 1 "$count"); do
+    net_remove_namespace "$("$ns_of" "$k")" "$("$veth_of" "$k")"
+    rm -rf "/etc/netns/$("$ns_of" "$k")"
+  done
+  net_remove_bridge_if_unused
+}
+
+# net_nodes_status COUNT NS_OF ADDRESS_OF IS_UP: one line per node ("NS ADDRESS up|off"); 0 only when every node is
+# up.
+net_nodes_status() {
+  local count=$1 ns_of=$2 address_of=$3 is_up=$4 k all_up=0
+  for k in $(seq 1 "$count"); do
+    if "$is_up" "$k"; then
+      echo "$("$ns_of" "$k") $("$address_of" "$k") up"
+    else
+      echo "$("$ns_of" "$k") $("$address_of" "$k") off"
+      all_up=1
+    fi
+  done
+  return $all_up
+}
+
 # net_ensure_namespace NS VETH ADDRESS: namespace NS at ADDRESS/24 on the bridge, through the veth pair VETH (root
 # side, at most 15 characters) / eth0 (inside). A half-made one (crash, namespace deleted, stray veth) is rebuilt.
 net_ensure_namespace() {
