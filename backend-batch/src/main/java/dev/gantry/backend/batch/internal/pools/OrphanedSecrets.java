@@ -9,6 +9,7 @@ import dev.gantry.api.backend.IdleResource;
 import dev.gantry.azure.storage.Blobs;
 import dev.gantry.azure.storage.StoredBlob;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.secrets.SecretBlobs;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,8 +27,8 @@ import java.util.Optional;
  */
 public final class OrphanedSecrets {
     public static final String KIND = "secret-blob";
-    /** Where the submit path writes a task's secrets (its {@code SecretBlobs.PREFIX}). */
-    public static final String PREFIX = "gantry-secrets/";
+    /** Where the submit path writes a task's secrets. */
+    public static final String PREFIX = SecretBlobs.PREFIX;
 
     private final String accountName;
     private final BatchSettings settings;
