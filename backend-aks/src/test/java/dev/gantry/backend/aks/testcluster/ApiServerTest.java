@@ -42,8 +42,8 @@ class ApiServerTest {
     @BeforeAll
     static void start() {
         cluster = KubeTestCluster.builder().namespace("ml").workDirectory(work).hostNetwork().start();
-        gantry = new KubernetesClientBuilder().withConfig(cluster.config()).build();
-        admin = new KubernetesClientBuilder().withConfig(cluster.adminConfig()).build();
+        gantry = new KubernetesClientBuilder().withConfig(patient(cluster.config())).build();
+        admin = new KubernetesClientBuilder().withConfig(patient(cluster.adminConfig())).build();
     }
 
     @AfterAll
@@ -51,6 +51,16 @@ class ApiServerTest {
         gantry.close();
         admin.close();
         cluster.close();
+    }
+
+    /**
+     * Each request sent once and waited for up to a minute: what these cases check is the server's answer, and a
+     * create the client timed out and sent again would meet its own first try (a 409), as a loaded test-all run saw.
+     */
+    private static io.fabric8.kubernetes.client.Config patient(io.fabric8.kubernetes.client.Config config) {
+        config.setRequestTimeout(60_000);
+        config.setRequestRetryBackoffLimit(0);
+        return config;
     }
 
     @Test
