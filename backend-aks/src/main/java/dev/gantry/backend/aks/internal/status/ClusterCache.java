@@ -87,8 +87,9 @@ final class ClusterCache implements AutoCloseable {
 
     private boolean streamsOpen() {
         String namespacePath = "/namespaces/" + connection.namespace() + "/";
-        return connection.watchStreams().open("/apis/batch/v1" + namespacePath + "jobs")
-                && connection.watchStreams().open("/api/v1" + namespacePath + "pods");
+        String selector = JobIdentity.MANAGED_BY + "=" + JobIdentity.MANAGER;
+        return connection.watchStreams().open("/apis/batch/v1" + namespacePath + "jobs", selector)
+                && connection.watchStreams().open("/api/v1" + namespacePath + "pods", selector);
     }
 
     /** Why the cache cannot answer now (not listed yet, a watch reconnecting), or empty when it can. */
