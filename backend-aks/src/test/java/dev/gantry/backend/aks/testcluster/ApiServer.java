@@ -180,7 +180,7 @@ final class ApiServer implements AutoCloseable {
             stream.close(1000, "");
             return;
         }
-        StreamedWatch.serve(request, recorded -> store.dispatch(recorded, api), streams).ifPresent(stream ->
+        StreamedWatch.serve(request, recorded -> store.dispatch(recorded, api), streams, store::unwatch).ifPresent(stream ->
                 store.deletedSince(stream.request().getPath()).forEach(stream::send));
     }
 
@@ -215,12 +215,18 @@ final class ApiServer implements AutoCloseable {
 
         @Override
         public void onClosed(WebSocket webSocket, int code, String reason) {
-            streams.execute(() -> watch.onClosed(webSocket, code, reason));
+            streams.execute(() -> {
+                store.unwatch(watch);
+                watch.onClosed(webSocket, code, reason);
+            });
         }
 
         @Override
         public void onFailure(WebSocket webSocket, Throwable t, Response response) {
-            streams.execute(() -> watch.onFailure(webSocket, t, response));
+            streams.execute(() -> {
+                store.unwatch(watch);
+                watch.onFailure(webSocket, t, response);
+            });
         }
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.lang.reflect.Field;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.UnaryOperator;
@@ -20,14 +21,36 @@ final class CrudStore extends KubernetesCrudDispatcher {
      * use the map, so a write from here must hold it too.
      */
     private final ReadWriteLock crudLock;
+    /** The dispatcher's watches (private there), to which every write sends its event. */
+    private final Set<?> watches;
 
     CrudStore() {
+        crudLock = (ReadWriteLock) privateField("lock");
+        watches = (Set<?>) privateField("watchEventListeners");
+    }
+
+    private Object privateField(String name) {
         try {
-            Field field = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            Field field = KubernetesCrudDispatcher.class.getDeclaredField(name);
             field.setAccessible(true);
-            crudLock = (ReadWriteLock) field.get(this);
+            return field.get(this);
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("Fabric8's KubernetesCrudDispatcher changed: no lock field", e);
+            throw new IllegalStateException("Fabric8's KubernetesCrudDispatcher changed: no " + name + " field", e);
+        }
+    }
+
+    /**
+     * Takes a watch out of the set every write sends to, before it is closed. Why: Fabric8's watch, once closed, shuts
+     * its sender down and waits for it before it leaves that set, and a write meeting it in between throws
+     * {@code RejectedExecutionException} out of the write's request, which is then never answered (a create in
+     * ApiServerTest waited out its client's minute so). Under the write lock, so no write is sending meanwhile.
+     */
+    void unwatch(Object watch) {
+        crudLock.writeLock().lock();
+        try {
+            watches.remove(watch);
+        } finally {
+            crudLock.writeLock().unlock();
         }
     }
 

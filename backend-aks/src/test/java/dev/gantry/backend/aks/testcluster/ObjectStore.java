@@ -304,6 +304,11 @@ final class ObjectStore {
         }
     }
 
+    /** Takes a watch out of those writes send to, before it is closed ({@link CrudStore#unwatch} says why). */
+    void unwatch(Object watch) {
+        crud.unwatch(watch);
+    }
+
     /**
      * The DELETED events a watch from {@code resourceVersion} on would have had and Fabric8's CRUD watch cannot
      * give: it starts with the objects there now and then what changes, so an object deleted between a client's

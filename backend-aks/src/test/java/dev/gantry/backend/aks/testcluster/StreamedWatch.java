@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -46,6 +47,15 @@ public final class StreamedWatch implements WebSocket {
      */
     public static Optional<StreamedWatch> serve(HttpServerRequest request,
             Function<RecordedRequest, MockResponse> dispatcher, Executor closer) {
+        return serve(request, dispatcher, closer, watch -> { });
+    }
+
+    /**
+     * As {@link #serve(HttpServerRequest, Function, Executor)}, calling {@code unwatch} with the dispatcher's watch
+     * just before it is closed, so that the store stops sending to it first.
+     */
+    public static Optional<StreamedWatch> serve(HttpServerRequest request,
+            Function<RecordedRequest, MockResponse> dispatcher, Executor closer, Consumer<Object> unwatch) {
         RecordedRequest recorded = recorded(request);
         MockResponse response = dispatcher.apply(recorded);
         WebSocketListener watch = response.getWebSocketListener();
@@ -56,7 +66,10 @@ public final class StreamedWatch implements WebSocket {
         }
         StreamedWatch stream = new StreamedWatch(recorded, request.response());
         request.response().writeHead();
-        stream.onClosed(() -> closer.execute(() -> watch.onClosed(stream, 1000, "")));
+        stream.onClosed(() -> closer.execute(() -> {
+            unwatch.accept(watch);
+            watch.onClosed(stream, 1000, "");
+        }));
         watch.onOpen(stream, response);
         return Optional.of(stream);
     }
