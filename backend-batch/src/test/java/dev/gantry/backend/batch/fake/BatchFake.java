@@ -286,6 +286,14 @@ public final class BatchFake implements AutoCloseable {
         }
     }
 
+    /** A copy of a job as GET would answer it, or empty. */
+    public Optional<JsonNode> job(String jobId) {
+        synchronized (state) {
+            FakeJob job = state.jobs.get(FakeState.key(jobId));
+            return Optional.ofNullable(job == null ? null : job.json(state.baseUrl));
+        }
+    }
+
     /** A copy of a task as GET would answer it, or empty. */
     public Optional<JsonNode> task(String jobId, String taskId) {
         synchronized (state) {
