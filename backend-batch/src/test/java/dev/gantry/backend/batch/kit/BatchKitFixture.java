@@ -1,5 +1,6 @@
 package dev.gantry.backend.batch.kit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.azure.batch.protocol.models.ContainerConfiguration;
 import com.microsoft.azure.batch.protocol.models.ContainerType;
 import com.microsoft.azure.batch.protocol.models.ImageReference;
@@ -33,6 +34,7 @@ import dev.gantry.backend.batch.fake.BlobSource;
 import dev.gantry.backend.batch.internal.AzureReach;
 import dev.gantry.backend.batch.internal.BatchBackend;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.pools.PoolEnsurer;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.AzureAdapters;
 import dev.gantry.backend.batch.internal.render.ContainerRunOptions;
@@ -42,6 +44,7 @@ import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
 import dev.gantry.backend.batch.internal.rest.BatchAuth;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import dev.gantry.backend.batch.internal.submit.SubmitParts;
+import dev.gantry.http.Sleeper;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import dev.gantry.testing.TestPodman;
@@ -73,8 +76,10 @@ import org.joda.time.Period;
  * readable after its task is the fake's node retention ({@link #NODE_RETENTION}): scale-in takes only a node idle that
  * long, as Batch takes one only after a metrics sample and a later evaluation (five minutes apart at least). The kit
  * reads a job's output within seconds of its end. {@code evict} preempts the node that runs the job, as Azure
- * preempts a Spot VM; Batch requeues the task. With Gantry's pools, the idle-resource case runs a short job on a pool
- * of its own (a dedicated plan, which no other case uses), idle after the fixture's {@link #IDLE_POOL_TIMEOUT}.
+ * preempts a Spot VM; Batch requeues the task. With Gantry's pools, the idle-resource case runs a short job on a
+ * dedicated plan, whose pool is idle after the fixture's {@link #IDLE_POOL_TIMEOUT}, and releases the first idle pool
+ * reported, which may be one a later case needs again: Gantry then makes it anew once the fake has removed it
+ * ({@link #DELETION_WAIT}), as after a {@code gantry gc} that ran beside a driver.
  */
 public class BatchKitFixture implements BackendFixture, AutoCloseable {
     /** Where the kit's plans run. */
@@ -97,6 +102,12 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     static final Duration AUTOSCALE_INTERVAL = Duration.ofMillis(200);
     /** How long the fake keeps an idle node (and its tasks' files) before scale-in takes it: the kit's reads fit. */
     static final Duration NODE_RETENTION = BatchFakeOptions.DEFAULT_NODE_RETENTION;
+    /**
+     * How a submit waits for a pool that gc is deleting (the idle-resource case releases an idle pool, which a later
+     * case may need again): the fake removes one in half a second, Batch in minutes.
+     */
+    static final PoolEnsurer.DeletionWait DELETION_WAIT = new PoolEnsurer.DeletionWait(Duration.ofMillis(100), 100,
+            Sleeper.THREAD);
     /** {@code idlePoolTimeout} of the Gantry pools mode: short, so that the idle-resource case sees one soon. */
     static final String IDLE_POOL_TIMEOUT = "2s";
 
@@ -171,6 +182,11 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
         return fake;
     }
 
+    /** A pool as the fake Resource Manager stores it (those Gantry puts there with the identity), or empty. */
+    Optional<JsonNode> armPool(String poolId) {
+        return account.armPool(poolId);
+    }
+
     /** The settings a gantry.yaml's {@code backends.batch} section gives for the fake. */
     Map<String, String> settings() {
         Map<String, String> values = new LinkedHashMap<>();
@@ -204,7 +220,7 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
                 throw new AssertionError("the kit's plans run on an existing pool: none is made");
             }
             return AzureAdapters.identityPools(management);
-        }, () -> AzureAdapters.blobStore(blobs.blobs()));
+        }, () -> AzureAdapters.blobStore(blobs.blobs()), DELETION_WAIT);
         ResourceSkusClient compute = ResourceSkusClient.of(arm.connector(), ArmFake.SUBSCRIPTION);
         AzureReach azure = new AzureReach(configured -> Optional.of(management), () -> Optional.of(blobs.blobs()),
                 configured -> compute::usages);
@@ -218,8 +234,8 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     }
 
     /**
-     * With Gantry's pools: a short job on a dedicated (not Spot) plan, which no other case uses, so that the pool
-     * the case releases is one no later case needs; its pool is idle {@link #IDLE_POOL_TIMEOUT} after the job ended.
+     * With Gantry's pools: a short job on a dedicated (not Spot) plan; its pool is idle {@link #IDLE_POOL_TIMEOUT}
+     * after the job ended.
      */
     @Override
     public boolean leaveIdleResource(Backend backend, TckContext context) throws InterruptedException {

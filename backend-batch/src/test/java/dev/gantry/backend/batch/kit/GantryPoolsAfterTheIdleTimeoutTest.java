@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -81,6 +82,32 @@ class GantryPoolsAfterTheIdleTimeoutTest {
         await("the released pools and jobs to be gone", () -> gantryPools().isEmpty() && fake.jobIds().isEmpty()
                 ? true : null);
         assertEquals(List.of(), backend.idleResources(), "after gc nothing is idle");
+    }
+
+    /**
+     * gc beside a driver: a submit that meets its pool being deleted (Resource Manager shows it {@code Deleting})
+     * waits until Batch has removed it and makes it anew, with its job, instead of adopting a pool about to vanish.
+     */
+    @Test
+    void aSubmitRightAfterGcReleasedItsPoolMakesThePoolAgainOnceItIsGone() throws InterruptedException {
+        JobRef first = backend.submit(fixture.plan(BatchKitFixture.workload("gc-first").command("true").build()),
+                SubmitOptions.withKey("gc-first"));
+        assertEquals(JobState.SUCCEEDED, fixture.awaitEnd(backend, first).state());
+        IdleResource pool = await("the pool to be idle", () -> backend.idleResources().stream()
+                .filter(resource -> resource.kind().equals(IdlePools.POOL)).findFirst().orElse(null));
+        assertTrue(backend.release(pool), "released " + pool.describe());
+        assertEquals(Optional.of("Deleting"), armState(pool.id()), "Resource Manager shows the pool going");
+
+        JobRef second = backend.submit(fixture.plan(BatchKitFixture.workload("gc-second").command("true").build()),
+                SubmitOptions.withKey("gc-second"));
+
+        assertEquals(JobState.SUCCEEDED, fixture.awaitEnd(backend, second).state(), "ran on the pool made anew");
+        assertEquals(pool.id(), poolThatRan(second));
+        assertEquals(Optional.of("Succeeded"), armState(pool.id()));
+    }
+
+    private Optional<String> armState(String poolId) {
+        return fixture.armPool(poolId).map(arm -> arm.path("properties").path("provisioningState").asText());
     }
 
     /** The pools the fake holds that carry Gantry's mark. */
