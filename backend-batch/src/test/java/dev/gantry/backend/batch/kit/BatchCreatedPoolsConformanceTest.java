@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.JobState;
 import dev.gantry.backend.batch.internal.render.PoolMetadata;
 import dev.gantry.backend.batch.internal.render.TaskRef;
 import dev.gantry.tck.BackendConformanceTest;
 import dev.gantry.tck.BackendFixture;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -41,13 +44,20 @@ class BatchCreatedPoolsConformanceTest extends BackendConformanceTest {
         }
     }
 
-    /** What sets this class apart from the warm-pool one: the pools are Gantry's, made with the identity. */
+    /**
+     * What sets this class apart from the warm-pool one: the pools are Gantry's, made through Resource Manager with
+     * the pool identity, and a secret reaches the task as a blob of the secrets container read with that identity.
+     */
     @Test
-    void theKitsJobsRunOnPoolsGantryMadeThroughResourceManagerWithThePoolIdentity() {
-        JobRef job = submit(workload("own-pool").command("true").build());
-        String jobId = TaskRef.parse(job.id()).orElseThrow().jobId();
-        String poolId = fixture.fake().job(jobId).orElseThrow(() -> new AssertionError("no job " + jobId))
-                .path("poolInfo").path("poolId").asText();
+    void theKitsJobsRunOnPoolsGantryMadeThroughResourceManagerWithThePoolIdentity() throws InterruptedException {
+        SecretRef ref = SecretRef.parse("env:OWN_POOL_SECRET");
+        context().putSecret(ref, "own-pool-" + UUID.randomUUID());
+        JobRef job = submit(workload("own-pool").command("sh", "-c", "test -n \"$TOKEN\"").secret("TOKEN", ref)
+                .build());
+        assertEquals(JobState.SUCCEEDED, fixture.awaitEnd(backend(), job).state());
+        TaskRef taskRef = TaskRef.parse(job.id()).orElseThrow();
+        JsonNode task = fixture.fake().task(taskRef.jobId(), taskRef.taskId()).orElseThrow();
+        String poolId = task.path("nodeInfo").path("poolId").asText();
 
         JsonNode pool = fixture.fake().pool(poolId).orElseThrow();
         List<String> metadata = StreamSupport.stream(pool.path("metadata").spliterator(), false)
@@ -57,7 +67,11 @@ class BatchCreatedPoolsConformanceTest extends BackendConformanceTest {
         assertEquals(List.of(BatchKitFixture.IDENTITY), StreamSupport.stream(pool.path("identity")
                 .path("userAssignedIdentities").spliterator(), false).map(id -> id.path("resourceId").asText())
                 .toList(), "the pool carries the pool identity");
+        assertTrue(fixture.armPool(poolId).isPresent(), "the pool was put through Resource Manager");
         assertEquals(0, fixture.fake().count("Pool_Add"), "pools with an identity are made through Resource "
                 + "Manager, never by a data-plane pool add: " + fixture.fake().counts());
+        assertEquals(List.of(BatchKitFixture.IDENTITY), StreamSupport.stream(task.path("resourceFiles")
+                .spliterator(), false).map(file -> file.path("identityReference").path("resourceId").asText())
+                .toList(), "the secrets blob is read with the pool's identity: " + task.path("resourceFiles"));
     }
 }
