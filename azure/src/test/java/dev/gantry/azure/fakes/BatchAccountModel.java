@@ -3,7 +3,9 @@ package dev.gantry.azure.fakes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.azure.batch.PoolAllocationMode;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +39,8 @@ public final class BatchAccountModel {
     private final String region;
     private final PoolAllocationMode allocationMode;
     private final Map<String, ObjectNode> armPools = new LinkedHashMap<>();
+    /** The (lower-cased) ids of the pools the data plane is deleting. */
+    private final Set<String> deleting = new HashSet<>();
     private final Map<String, Integer> familyQuotas = new LinkedHashMap<>();
     private final List<PoolListener> listeners = new CopyOnWriteArrayList<>();
     private String endpoint;
@@ -117,11 +121,27 @@ public final class BatchAccountModel {
     }
 
     /**
+     * The data-plane fake started deleting this pool (through either door): until it is gone Resource Manager shows it
+     * with {@code provisioningState: Deleting}, as Azure does while Batch removes a pool's nodes, so that a put with
+     * {@code If-None-Match: *} meets it and a caller reading it back sees that it is going. No listener hears of it:
+     * the data plane already knows.
+     */
+    public synchronized void dataPlaneDeleting(String poolName) {
+        deleting.add(key(poolName));
+        ObjectNode pool = armPools.get(key(poolName));
+        if (pool != null) {
+            ((ObjectNode) pool.path("properties")).put("provisioningState", "Deleting")
+                    .put("provisioningStateTransitionTime", Instant.now().toString());
+        }
+    }
+
+    /**
      * The data-plane fake deleted this pool: Resource Manager no longer shows it (a pool put here and deleted through
      * the data plane is gone from both doors). No listener hears of it: the data plane already knows.
      */
     public synchronized void dataPlaneDeleted(String poolName) {
         armPools.remove(key(poolName));
+        deleting.remove(key(poolName));
     }
 
     /** A pool put through Resource Manager, as stored (a copy). */
@@ -156,8 +176,7 @@ public final class BatchAccountModel {
 
     /** Whether a pool of this id exists through either door. */
     synchronized boolean hasPool(String poolName) {
-        return armPools.containsKey(key(poolName))
-                || dataPlanePools.get().stream().anyMatch(id -> id.equalsIgnoreCase(poolName));
+        return armPools.containsKey(key(poolName)) || dataPlaneHolds(poolName);
     }
 
     synchronized int poolCount() {
@@ -173,17 +192,34 @@ public final class BatchAccountModel {
         listeners.forEach(listener -> listener.put(poolName, pool.deepCopy()));
     }
 
-    /** Removes the pool from both doors; false when neither had it. */
+    /**
+     * Removes the pool from both doors; false when neither had it. A pool the data plane holds stays visible here,
+     * {@code Deleting}, until the data plane has removed it ({@link #dataPlaneDeleting}, {@link #dataPlaneDeleted}).
+     */
     boolean deletePool(String poolName) {
         boolean existed;
         synchronized (this) {
             existed = hasPool(poolName);
-            armPools.remove(key(poolName));
         }
         if (existed) {
             listeners.forEach(listener -> listener.deleted(poolName));
         }
+        synchronized (this) {
+            if (!dataPlaneHolds(poolName)) {
+                armPools.remove(key(poolName));
+                deleting.remove(key(poolName));
+            }
+        }
         return existed;
+    }
+
+    /** Whether the data plane is deleting the pool (Resource Manager shows it {@code Deleting}). */
+    synchronized boolean isDeleting(String poolName) {
+        return deleting.contains(key(poolName));
+    }
+
+    private boolean dataPlaneHolds(String poolName) {
+        return dataPlanePools.get().stream().anyMatch(id -> id.equalsIgnoreCase(poolName));
     }
 
     private static String key(String poolName) {

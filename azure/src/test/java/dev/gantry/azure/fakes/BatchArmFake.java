@@ -147,7 +147,8 @@ final class BatchArmFake {
             ObjectNode view = JSON.createObjectNode();
             view.put("id", account.resourceId() + "/pools/" + name).put("name", name)
                     .put("type", "Microsoft.Batch/batchAccounts/pools");
-            view.putObject("properties").put("provisioningState", "Succeeded").put("allocationState", "Steady");
+            view.putObject("properties").put("provisioningState", account.isDeleting(name) ? "Deleting" : "Succeeded")
+                    .put("allocationState", "Steady");
             ArmFake.send(exchange, 200, view);
         } else {
             ArmFake.error(exchange, 404, "PoolNotFound", "The specified pool does not exist.");

@@ -238,13 +238,15 @@ public final class BatchFake implements AutoCloseable {
      * Shares this account's pools with Resource Manager's fake ({@code ArmFake}'s Batch routes over {@code account}):
      * a pool put there with a user-assigned identity is a pool here with that identity (its body translated to the
      * data plane's shape by {@link ResourceManagerPools}), Resource Manager sees the pools added here, a delete through
-     * either door removes the pool from both, and the account's {@code accountEndpoint} is this fake's address.
+     * either door removes the pool from both (Resource Manager shows it {@code Deleting} until it is gone here), and
+     * the account's {@code accountEndpoint} is this fake's address.
      */
     public void shareWith(BatchAccountModel account) {
         account.dataPlanePools(() -> Set.copyOf(state.poolIds));
         account.addPoolListener(new ResourceManagerPools(this));
         account.endpoint(url().replaceFirst("^https?://", ""));
         synchronized (state) {
+            state.poolDeleting = account::dataPlaneDeleting;
             state.poolDeleted = account::dataPlaneDeleted;
         }
     }
@@ -283,6 +285,14 @@ public final class BatchFake implements AutoCloseable {
         synchronized (state) {
             FakePool pool = state.pools.get(FakeState.key(poolId));
             return Optional.ofNullable(pool == null ? null : pool.json(state.baseUrl));
+        }
+    }
+
+    /** A copy of a job as GET would answer it, or empty. */
+    public Optional<JsonNode> job(String jobId) {
+        synchronized (state) {
+            FakeJob job = state.jobs.get(FakeState.key(jobId));
+            return Optional.ofNullable(job == null ? null : job.json(state.baseUrl));
         }
     }
 

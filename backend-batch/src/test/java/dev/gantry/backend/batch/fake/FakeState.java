@@ -23,7 +23,9 @@ final class FakeState {
      * Resource Manager's fake reads them under its own lock, and taking this one there could deadlock.
      */
     final Set<String> poolIds = ConcurrentHashMap.newKeySet();
-    /** Told of every pool deleted through the data plane (Resource Manager's view forgets it too). */
+    /** Told of every pool whose deletion starts, through either door (Resource Manager's view shows it Deleting). */
+    Consumer<String> poolDeleting = id -> { };
+    /** Told of every pool gone once deleted (Resource Manager's view forgets it too). */
     Consumer<String> poolDeleted = id -> { };
     final Map<String, FakeJob> jobs = new LinkedHashMap<>();
     String baseUrl = "";

@@ -39,6 +39,7 @@ final class NodeLifecycle {
                     state.pools.remove(FakeState.key(pool.id));
                     state.poolIds.remove(pool.id);
                     deletions.remove(pool.id);
+                    state.poolDeleted.accept(pool.id);
                 }
                 continue;
             }

@@ -74,7 +74,6 @@ final class PoolRoutes {
 
     FakeResponse delete(FakeRequest request) {
         delete(state.pool(request.segment(1)));
-        state.poolDeleted.accept(request.segment(1));
         return FakeResponse.empty(202);
     }
 
@@ -83,6 +82,7 @@ final class PoolRoutes {
         if (!pool.state.equals("deleting")) {
             nodes.deletePool(pool, state.now());
             deletions.put(pool.id, state.now().plus(state.options.poolDeletion));
+            state.poolDeleting.accept(pool.id);
         }
     }
 

@@ -27,12 +27,15 @@ import org.junit.jupiter.api.Test;
 /**
  * One Batch account through both doors: pools put through Resource Manager (gantry-azure's {@link BatchManagement}
  * against {@link ArmFake}) with a user-assigned identity are the data plane's pools with that identity; a delete
- * through either door removes a pool from both; resource files naming the identity are read from the Blob service
+ * through either door removes a pool from both (Resource Manager shows it {@code Deleting} until then); resource files naming the identity are read from the Blob service
  * fake only on a pool that has it.
  */
 class ResourceManagerPoolsTest {
     private static final String IDENTITY = "/subscriptions/" + ArmFake.SUBSCRIPTION + "/resourceGroups/batch/"
             + "providers/Microsoft.ManagedIdentity/userAssignedIdentities/gantry-pools";
+
+    /** How long a deleted pool stays {@code deleting}: long enough to read it between the delete and its end. */
+    private static final Duration DELETION = Duration.ofSeconds(1);
 
     private ArmFake arm;
     private BlobFake blobs;
@@ -48,7 +51,7 @@ class ResourceManagerPoolsTest {
         BatchAccountModel model = arm.batchAccount("batch", "gantryfake", "eastus",
                 PoolAllocationMode.USER_SUBSCRIPTION);
         fake = new BatchFake(new BatchFakeOptions().auth(false, true).autoscaleInterval(Duration.ofMillis(100))
-                .poolDeletion(Duration.ofMillis(200)).blobs(BlobSource.of(blobs)));
+                .poolDeletion(DELETION).blobs(BlobSource.of(blobs)));
         fake.shareWith(model);
         client = new FakeClient(fake);
         management = new BatchManagement(arm.connector());
@@ -98,9 +101,15 @@ class ResourceManagerPoolsTest {
         management.createPool(account, "armdelete", spec());
         management.createPool(account, "planedelete", spec());
         assertTrue(management.deletePool(account, "armdelete"));
+        assertEquals("Deleting", management.pool(account, "armdelete").orElseThrow().provisioningState(),
+                "Resource Manager shows the pool going while Batch removes it");
+        assertEquals("Deleting", management.createPool(account, "armdelete", spec()).provisioningState(),
+                "a put meets the pool going, and reads it back as such");
         eventually("the data plane's pool goes", () -> fake.pool("armdelete").isEmpty());
+        assertEquals(Optional.empty(), management.pool(account, "armdelete"), "then Resource Manager's too");
         assertEquals(202, client.send("DELETE", "/pools/planedelete", null, null).status());
-        // Resource Manager's stored copy is forgotten at once; the pool itself once Batch has removed it.
+        assertEquals("Deleting", management.pool(account, "planedelete").orElseThrow().provisioningState(),
+                "deleted through the data plane, Resource Manager shows it going too");
         eventually("gone from both", () -> fake.pool("planedelete").isEmpty()
                 && management.pool(account, "planedelete").isEmpty());
     }

@@ -45,7 +45,8 @@ import java.util.function.Supplier;
  *       pool add ({@link PoolBody});</li>
  *   <li>{@code PoolExists} (a lost reply, another process) adopts the pool when its metadata is Gantry's and carries
  *       the digest wanted; otherwise the plan is refused, naming the pool;</li>
- *   <li>{@code PoolBeingDeleted} (gc removed an idle pool of the same id) is waited out within a bound;</li>
+ *   <li>{@code PoolBeingDeleted} (gc removed an idle pool of the same id), or Resource Manager's {@code Deleting}
+ *       for a pool with an identity, is waited out within a bound;</li>
  *   <li>the job ({@link JobBody}) likewise: {@code JobExists} adopted when it is Gantry's and on that pool.</li>
  * </ul>
  */
@@ -193,7 +194,18 @@ public final class PoolEnsurer {
                         + "which needs the account's Resource Manager id: set backends.batch.accounts[*]."
                         + BatchAccountSettings.RESOURCE_ID + " for the account of region "
                         + target.account().region()));
-        adopt(target, identityPools.get().createOrFind(resourceId, body, target.identity().orElseThrow()));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                adopt(target, identityPools.get().createOrFind(resourceId, body, target.identity().orElseThrow()));
+                return;
+            } catch (Refused refused) {
+                if (!refused.code().equals("PoolBeingDeleted")) {
+                    throw BatchCalls.failure("adding pool " + target.poolId() + " through Resource Manager",
+                            refused.refusal());
+                }
+                waitForDeletion("pool " + target.poolId(), attempt, refused);
+            }
+        }
     }
 
     /** The pool found is used only when Gantry made it for this very key. */

@@ -22,6 +22,9 @@ import java.util.Optional;
  * {@link AzureModule}'s check, or by tests, which have the module.
  */
 public final class AzureAdapters {
+    /** Resource Manager's provisioning state of a pool being deleted. */
+    static final String DELETING = "Deleting";
+
     private AzureAdapters() {
     }
 
@@ -40,11 +43,20 @@ public final class AzureAdapters {
         };
     }
 
-    /** gantry-azure's Batch management as {@link IdentityPools} (tests hand one on the Resource Manager fake). */
+    /**
+     * gantry-azure's Batch management as {@link IdentityPools} (tests hand one on the Resource Manager fake). A pool
+     * found in {@code provisioningState} {@value #DELETING} is refused as Batch's data plane refuses a pool add then
+     * ({@code PoolBeingDeleted}): adopting it would give tasks a pool about to vanish.
+     */
     public static IdentityPools identityPools(BatchManagement management) {
         return (accountResourceId, body, identity) -> {
             BatchPool pool = management.createPool(BatchAccountId.parse(accountResourceId), body.id(),
                     spec(body, identity));
+            if (DELETING.equalsIgnoreCase(pool.provisioningState())) {
+                throw new Refused(new BatchRefusal(409, "PoolBeingDeleted", "Resource Manager shows pool "
+                        + pool.name() + " in provisioningState " + pool.provisioningState(), "none", Map.of(),
+                        Optional.empty()));
+            }
             return pool.metadata();
         };
     }

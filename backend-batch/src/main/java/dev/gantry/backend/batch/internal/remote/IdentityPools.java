@@ -15,6 +15,9 @@ public interface IdentityPools {
      * it or not.
      *
      * @param accountResourceId the account's Resource Manager id ({@code accounts[*].resourceId})
+     * @throws Refused {@code PoolBeingDeleted} when the pool found is being deleted (gc removed it while idle): it is
+     *     neither adopted nor made until Batch has removed it, and the caller asks again after a wait
      */
-    Map<String, String> createOrFind(String accountResourceId, PoolAddParameter body, String identityResourceId);
+    Map<String, String> createOrFind(String accountResourceId, PoolAddParameter body, String identityResourceId)
+            throws Refused;
 }

@@ -43,9 +43,20 @@ public record SubmitParts(Accounts accounts, BatchCalls calls, PoolEnsurer pools
     public static SubmitParts of(BatchSettings settings, BackendContext context,
                                  Function<Plan, List<String>> containerRunOptions, Accounts accounts,
                                  Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs) {
-        BatchCalls calls = new BatchCalls(BatchCalls.Policy.defaults());
-        PoolEnsurer pools = new PoolEnsurer(settings, accounts, calls, identityPools,
+        return of(settings, context, containerRunOptions, accounts, identityPools, blobs,
                 PoolEnsurer.DeletionWait.defaults());
+    }
+
+    /**
+     * As {@link #of(BatchSettings, BackendContext, Function, Accounts, Supplier, Supplier)}, waiting for a pool or job
+     * being deleted as told (tests: a fake removes a pool in a fraction of a second, Batch in minutes).
+     */
+    public static SubmitParts of(BatchSettings settings, BackendContext context,
+                                 Function<Plan, List<String>> containerRunOptions, Accounts accounts,
+                                 Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs,
+                                 PoolEnsurer.DeletionWait deletionWait) {
+        BatchCalls calls = new BatchCalls(BatchCalls.Policy.defaults());
+        PoolEnsurer pools = new PoolEnsurer(settings, accounts, calls, identityPools, deletionWait);
         SecretBlobs secrets = new SecretBlobs(settings.secretsContainer(), context.secrets(), blobs);
         TaskEntries entries = TaskEntries.in(context.stateDirectory());
         TaskSubmitter submitter = new TaskSubmitter(settings, accounts, calls, pools, secrets, entries,
