@@ -117,6 +117,11 @@ public final class TaskSubmitter {
             }
             try {
                 PoolTarget target = pools.target(submission.plan());
+                if (!submission.plan().workload().secrets().isEmpty() && !target.existing()) {
+                    // Before its pool and job are made (an existing pool's identity is read when the task is).
+                    secrets.requireReadable(new TaskRef(target.account().name(), target.jobId(),
+                            TaskBody.taskId(submission.options())), target.identity());
+                }
                 groups.computeIfAbsent(target.groupKey(), k -> new Group(target)).members.add(i);
             } catch (GantryException e) {
                 outcomes[i] = new SubmitOutcome.Failed(submission, e);
