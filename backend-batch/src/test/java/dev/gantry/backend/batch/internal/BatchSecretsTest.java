@@ -2,6 +2,7 @@ package dev.gantry.backend.batch.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,6 +42,7 @@ import dev.gantry.backend.batch.internal.render.WireJson;
 import dev.gantry.backend.batch.internal.rest.AccessTokenSource;
 import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
+import dev.gantry.backend.batch.internal.secrets.SecretBlobs;
 import dev.gantry.backend.batch.internal.submit.SubmitParts;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
@@ -72,7 +74,8 @@ import org.junit.jupiter.api.Test;
  * pool definitions looked at one by one, as sent and as anyone with read access lists them), only in the one blob
  * upload; not in the state directory; in no file left under the nodes' directories once the workload ran (the
  * launcher deleted the secrets file it loaded); it reaches the process, which prints a SHA-256 fingerprint of it, never
- * the value; and its blob is gone once a status poll has seen the task end.
+ * the value; its blob outlives a requeue after a Spot preemption (the next node downloads it again) and is gone once a
+ * status poll has seen the task end, a cancel included.
  */
 class BatchSecretsTest {
     private static final String REGION = "eastus";
@@ -80,11 +83,6 @@ class BatchSecretsTest {
     private static final String IDENTITY = "/subscriptions/" + ArmFake.SUBSCRIPTION + "/resourceGroups/ml"
             + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/gantry-secrets-test";
     private static final SecretRef REF = SecretRef.parse("env:GANTRY_TEST_API_TOKEN");
-    /**
-     * Prints the fingerprint of the variable's bytes (proves the value arrived without showing it), then runs on a
-     * while, so that the nodes' files are also looked at while the workload runs.
-     */
-    private static final String[] FINGERPRINT = {"/bin/sh", "-c", "printf %s \"$API_TOKEN\" | sha256sum; sleep 2"};
 
     /** A marker no other text has, inside characters a shell or JSON would mangle if the value were not kept whole. */
     private final String marker = "s3cr3t" + UUID.randomUUID().toString().replace("-", "");
@@ -107,6 +105,7 @@ class BatchSecretsTest {
         String size = BackendFixture.smallCpuSize().name();
         arm.batchVmSkus(REGION, ArmFake.batchVmSku(size, "testFamily", 1, true));
         arm.usages(REGION, "[" + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
+                + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
                 + ArmFake.usage("testFamily", "Test Family vCPUs", 0, 1000) + "]");
         backend = backend();
     }
@@ -158,10 +157,13 @@ class BatchSecretsTest {
         context.close();
     }
 
-    private static Plan plan(int nodes) {
+    /** Prints the fingerprint of the secret's bytes, never the value, then runs on for {@code seconds}. */
+    private static Plan plan(int nodes, boolean spot, int seconds) {
         Workload workload = Workload.builder("secrets-test").phase(Phase.TRAINING).model(ModelClass.SMALL)
-                .resources(Resources.builder().vcpus(1)).command(FINGERPRINT).secret("API_TOKEN", REF).build();
-        return Plan.builder(workload, BackendFixture.smallCpuSize()).region(REGION).nodes(nodes)
+                .resources(Resources.builder().vcpus(1))
+                .command("/bin/sh", "-c", "printf %s \"$API_TOKEN\" | sha256sum; sleep " + seconds)
+                .secret("API_TOKEN", REF).build();
+        return Plan.builder(workload, BackendFixture.smallCpuSize()).region(REGION).nodes(nodes).spot(spot)
                 .image(ImageRef.marketplace("Ubuntu Server 22.04",
                         "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest"))
                 .boot(new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"))).build();
@@ -169,7 +171,7 @@ class BatchSecretsTest {
 
     @Test
     void aSecretReachesAOneNodeTaskThroughItsBlobOnlyAndTheBlobGoesWhenTheTaskEnds() throws Exception {
-        List<LogLine> output = runAndCheck(plan(1), "one-node");
+        List<LogLine> output = runAndCheck(plan(1, false, 2), "one-node");
 
         assertEquals(List.of(fingerprint() + "  -"), texts(output), "the process had the value, byte for byte");
     }
@@ -177,37 +179,78 @@ class BatchSecretsTest {
     /** Several nodes: the secrets file is a common resource file, loaded and deleted by every node's rank. */
     @Test
     void aTwoNodeTaskGivesEveryRankTheSecretAndLeavesItOnNoNode() throws Exception {
-        List<LogLine> output = runAndCheck(plan(2), "two-node");
+        List<LogLine> output = runAndCheck(plan(2, false, 2), "two-node");
 
         assertEquals(List.of(0, 1), output.stream().map(LogLine::node).sorted().toList(), output.toString());
         assertEquals(List.of(fingerprint() + "  -", fingerprint() + "  -"), texts(output),
                 "every rank had the value, byte for byte");
     }
 
+    /**
+     * A Spot node preempted: Batch runs the task again on another node, which downloads the blob again, so the blob
+     * must outlive a requeue; a cancel is an end like any other, after which the blob is gone.
+     */
+    @Test
+    void aRequeuedTaskReadsItsSecretAgainAndACancelledOneLeavesNoBlob() throws Exception {
+        Plan plan = plan(1, true, 60);
+        TaskRef ref = submitted(plan, "requeued");
+        JobRef job = new JobRef(BatchBackend.NAME, ref.id());
+        whileItRuns(job, ref, 1);
+
+        String preempted = fake.preemptNodeOf(ref.jobId(), ref.taskId());
+        JobStatus requeued = StatusPolls.until(backend, job, JobStatus::requeued, "requeued");
+        assertEquals(1, requeued.evictions(), requeued.toString());
+        whileItRuns(job, ref, 2);
+        JsonNode task = fake.task(ref.jobId(), ref.taskId()).orElseThrow();
+        assertNotEquals(preempted, task.path("nodeInfo").path("nodeId").asText(), "ran again elsewhere: " + task);
+        assertEquals(1, blobs.names(CONTAINER).size(), "the blob stays while the task is requeued");
+
+        backend.cancel(job);
+        JobStatus end = StatusPolls.ended(backend, job);
+
+        assertEquals(JobState.CANCELLED, end.state(), end.message());
+        assertNothingLeftOnceEnded(ref, false);
+    }
+
     /** Validates, submits, waits for the end and checks where the value went; answers the task's output. */
     private List<LogLine> runAndCheck(Plan plan, String key) throws Exception {
-        assertEquals(List.of(), backend.validate(plan), "the plan is one this account can run");
-        JobRef job = backend.submit(plan, SubmitOptions.withKey(key));
-        TaskRef ref = TaskRef.parse(job.id()).orElseThrow();
-        assertEquals(List.of("gantry-secrets/" + ref.account() + "/" + ref.jobId() + "/" + ref.taskId()),
-                blobs.names(CONTAINER), "the value's one blob, there until the task has ended");
-
-        awaitFingerprints(plan.nodes());
-        assertEquals(JobState.RUNNING, backend.status(job).state(), "the workload still runs");
-        assertNoFileHoldsIt("the nodes' directories while the workload runs", nodesHaveRun(ref));
+        TaskRef ref = submitted(plan, key);
+        JobRef job = new JobRef(BatchBackend.NAME, ref.id());
+        whileItRuns(job, ref, plan.nodes());
 
         JobStatus end = StatusPolls.ended(backend, job);
         assertEquals(JobState.SUCCEEDED, end.state(), end.message());
         List<LogLine> output = StatusPolls.output(backend, job);
 
+        assertNothingLeftOnceEnded(ref, plan.nodes() > 1);
+        output.forEach(line -> assertHoldsNoValue("the task's output", line.text()));
+        return output;
+    }
+
+    /** Validated and submitted, its secrets in their one blob. */
+    private TaskRef submitted(Plan plan, String key) {
+        assertEquals(List.of(), backend.validate(plan), "the plan is one this account can run");
+        JobRef job = backend.submit(plan, SubmitOptions.withKey(key));
+        TaskRef ref = TaskRef.parse(job.id()).orElseThrow();
+        assertEquals(List.of(SecretBlobs.blobName(ref)), blobs.names(CONTAINER),
+                "the value's one blob, there until the task has ended");
+        return ref;
+    }
+
+    /** Once the workload printed its fingerprint (the {@code runs}-th time on this task), while it still runs. */
+    private void whileItRuns(JobRef job, TaskRef ref, int runs) throws Exception {
+        awaitFingerprints(runs);
+        assertEquals(JobState.RUNNING, backend.status(job).state(), "the workload still runs");
+        assertNoFileHoldsIt("the nodes' directories while the workload runs", nodesHaveRun(ref));
+    }
+
+    private void assertNothingLeftOnceEnded(TaskRef ref, boolean severalNodes) throws IOException {
         assertEquals(List.of(), blobs.names(CONTAINER), "the blob is deleted once a poll saw the task end");
-        assertTheTaskReadsTheBlobWithThePoolsIdentity(ref, plan.nodes() > 1);
+        assertTheTaskReadsTheBlobWithThePoolsIdentity(ref, severalNodes);
         assertNoDefinitionHoldsIt(ref);
         assertOnlyTheBlobUploadCarriedIt();
         assertNoFileHoldsIt("the state directory", context.stateDirectory());
         assertNoFileHoldsIt("the nodes' directories (task directories included)", nodesHaveRun(ref));
-        output.forEach(line -> assertHoldsNoValue("the task's output", line.text()));
-        return output;
     }
 
     /** The secrets file is a resource file named by URL without a SAS, read with the pool's identity, mode 0600. */
@@ -217,7 +260,7 @@ class BatchSecretsTest {
                 : task.path("resourceFiles");
         assertEquals(1, files.size(), task.toString());
         JsonNode file = files.get(0);
-        assertEquals(container + "/gantry-secrets/" + ref.account() + "/" + ref.jobId() + "/" + ref.taskId(),
+        assertEquals(container + "/" + SecretBlobs.blobName(ref),
                 file.path("httpUrl").asText(), "no SAS or other query: " + file);
         assertEquals(IDENTITY, file.path("identityReference").path("resourceId").asText(), file.toString());
         assertEquals(Launcher.SECRETS_FILE, file.path("filePath").asText(), file.toString());
@@ -262,7 +305,7 @@ class BatchSecretsTest {
         assertEquals("PUT", carrying.get(0).method());
     }
 
-    /** Until every rank has printed its fingerprint into an output file on its node; fails after 30 s. */
+    /** Until {@code ranks} output files on the nodes hold the fingerprint; fails after 30 s. */
     private void awaitFingerprints(int ranks) throws Exception {
         Instant deadline = Instant.now().plus(StatusPolls.LIMIT);
         String line = fingerprint() + "  -";
