@@ -102,11 +102,7 @@ class BatchSecretsTest {
 
     BatchSecretsTest() {
         fake.shareWith(account);
-        String size = BackendFixture.smallCpuSize().name();
-        arm.batchVmSkus(REGION, ArmFake.batchVmSku(size, "testFamily", 1, true));
-        arm.usages(REGION, "[" + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
-                + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
-                + ArmFake.usage("testFamily", "Test Family vCPUs", 0, 1000) + "]");
+        FakeAccounts.offerSize(arm, REGION, BackendFixture.smallCpuSize().name());
         backend = backend();
     }
 

@@ -27,6 +27,7 @@ import dev.gantry.backend.batch.fake.BlobSource;
 import dev.gantry.backend.batch.internal.AzureReach;
 import dev.gantry.backend.batch.internal.BatchBackend;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.FakeAccounts;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.AzureAdapters;
 import dev.gantry.backend.batch.internal.render.ContainerRunOptions;
@@ -92,11 +93,7 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
                 .autoscaleInterval(Duration.ofMillis(200)).blobs(BlobSource.of(blobs)));
         account = arm.batchAccount("ml", REGION, REGION, PoolAllocationMode.USER_SUBSCRIPTION);
         fake.shareWith(account);
-        String small = BackendFixture.smallCpuSize().name();
-        arm.batchVmSkus(REGION, ArmFake.batchVmSku(small, "tckFamily", 1, true));
-        arm.usages(REGION, "[" + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
-                + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
-                + ArmFake.usage("tckFamily", "TCK Family vCPUs", 0, 1000) + "]");
+        FakeAccounts.offerSize(arm, REGION, BackendFixture.smallCpuSize().name());
         try (BatchConnection connection = trusting(BatchAccountUrl.of(fake.url()), new BatchAuth.Entra(tokens))) {
             connection.protocol().pools().add(warmPool());
         }
