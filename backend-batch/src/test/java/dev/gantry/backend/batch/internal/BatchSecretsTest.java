@@ -313,18 +313,31 @@ class BatchSecretsTest {
                 }
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the workload never printed its fingerprint on " + ranks + " nodes");
+                throw new AssertionError("the workload never printed the value's fingerprint " + line + " on " + ranks
+                        + " nodes; their output: " + outputs());
             }
             Thread.sleep(50);
         }
     }
 
-    private static boolean contains(Path file, String text) {
-        try {
-            return Files.readString(file, StandardCharsets.ISO_8859_1).contains(text);
-        } catch (IOException e) {
-            return false; // a file that went away while listed (a node's scratch) holds nothing
+    /** What the workload printed on each node (fingerprints, never the value), for a failure to show. */
+    private List<String> outputs() throws IOException {
+        try (Stream<Path> files = Files.walk(fake.root())) {
+            return files.filter(file -> file.getFileName().toString().matches("stdout\\.txt|rank-\\d+\\.stdout"))
+                    .map(file -> fake.root().relativize(file) + ": " + read(file).strip()).toList();
         }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            return ""; // a file that went away while listed (a node's scratch) holds nothing
+        }
+    }
+
+    private static boolean contains(Path file, String text) {
+        return read(file).contains(text);
     }
 
     /** The nodes' root, once the task's own directory is known to be there (its output read from it). */
