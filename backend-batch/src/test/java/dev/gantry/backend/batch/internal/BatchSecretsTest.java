@@ -46,6 +46,7 @@ import dev.gantry.backend.batch.internal.secrets.SecretBlobs;
 import dev.gantry.backend.batch.internal.submit.SubmitParts;
 import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
+import dev.gantry.testing.TestPodman;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -154,12 +155,15 @@ class BatchSecretsTest {
     }
 
     /** Prints the fingerprint of the secret's bytes, never the value, then runs on for {@code seconds}. */
-    private static Plan plan(int nodes, boolean spot, int seconds) {
-        Workload workload = Workload.builder("secrets-test").phase(Phase.TRAINING).model(ModelClass.SMALL)
+    private static Workload.Builder fingerprinting(int seconds) {
+        return Workload.builder("secrets-test").phase(Phase.TRAINING).model(ModelClass.SMALL)
                 .resources(Resources.builder().vcpus(1))
                 .command("/bin/sh", "-c", "printf %s \"$API_TOKEN\" | sha256sum; sleep " + seconds)
-                .secret("API_TOKEN", REF).build();
-        return Plan.builder(workload, BackendFixture.smallCpuSize()).region(REGION).nodes(nodes).spot(spot)
+                .secret("API_TOKEN", REF);
+    }
+
+    private static Plan plan(Workload.Builder workload, int nodes, boolean spot) {
+        return Plan.builder(workload.build(), BackendFixture.smallCpuSize()).region(REGION).nodes(nodes).spot(spot)
                 .image(ImageRef.marketplace("Ubuntu Server 22.04",
                         "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest"))
                 .boot(new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"))).build();
@@ -167,7 +171,7 @@ class BatchSecretsTest {
 
     @Test
     void aSecretReachesAOneNodeTaskThroughItsBlobOnlyAndTheBlobGoesWhenTheTaskEnds() throws Exception {
-        List<LogLine> output = runAndCheck(plan(1, false, 2), "one-node");
+        List<LogLine> output = runAndCheck(plan(fingerprinting(2), 1, false), "one-node");
 
         assertEquals(List.of(fingerprint() + "  -"), texts(output), "the process had the value, byte for byte");
     }
@@ -175,11 +179,20 @@ class BatchSecretsTest {
     /** Several nodes: the secrets file is a common resource file, loaded and deleted by every node's rank. */
     @Test
     void aTwoNodeTaskGivesEveryRankTheSecretAndLeavesItOnNoNode() throws Exception {
-        List<LogLine> output = runAndCheck(plan(2, false, 2), "two-node");
+        List<LogLine> output = runAndCheck(plan(fingerprinting(2), 2, false), "two-node");
 
         assertEquals(List.of(0, 1), output.stream().map(LogLine::node).sorted().toList(), output.toString());
         assertEquals(List.of(fingerprint() + "  -", fingerprint() + "  -"), texts(output),
                 "every rank had the value, byte for byte");
+    }
+
+    /** In a container: the secrets file reaches the launcher through the task directory Batch mounts. */
+    @Test
+    void aContainerTaskGetsTheSecretInsideItsContainer() throws Exception {
+        List<LogLine> output = runAndCheck(plan(fingerprinting(2).container(TestPodman.IMAGE), 1, false),
+                "container");
+
+        assertEquals(List.of(fingerprint() + "  -"), texts(output), "the process had the value, byte for byte");
     }
 
     /**
@@ -188,7 +201,7 @@ class BatchSecretsTest {
      */
     @Test
     void aRequeuedTaskReadsItsSecretAgainAndACancelledOneLeavesNoBlob() throws Exception {
-        Plan plan = plan(1, true, 60);
+        Plan plan = plan(fingerprinting(60), 1, true);
         TaskRef ref = submitted(plan, "requeued");
         JobRef job = new JobRef(BatchBackend.NAME, ref.id());
         whileItRuns(job, ref, 1);
