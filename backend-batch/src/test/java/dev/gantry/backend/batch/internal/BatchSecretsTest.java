@@ -15,6 +15,7 @@ import dev.gantry.api.Resources;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -33,6 +34,8 @@ import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
 import dev.gantry.backend.batch.fake.BlobSource;
 import dev.gantry.backend.batch.fake.RecordedRequest;
+import dev.gantry.backend.batch.internal.records.TaskEntries;
+import dev.gantry.backend.batch.internal.records.TaskEntry;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.AzureAdapters;
 import dev.gantry.backend.batch.internal.render.ContainerRunOptions;
@@ -171,7 +174,7 @@ class BatchSecretsTest {
 
     @Test
     void aSecretReachesAOneNodeTaskThroughItsBlobOnlyAndTheBlobGoesWhenTheTaskEnds() throws Exception {
-        List<LogLine> output = runAndCheck(plan(fingerprinting(2), 1, false), "one-node");
+        List<LogLine> output = runAndCheck(plan(fingerprinting(4), 1, false), "one-node");
 
         assertEquals(List.of(fingerprint() + "  -"), texts(output), "the process had the value, byte for byte");
     }
@@ -179,7 +182,7 @@ class BatchSecretsTest {
     /** Several nodes: the secrets file is a common resource file, loaded and deleted by every node's rank. */
     @Test
     void aTwoNodeTaskGivesEveryRankTheSecretAndLeavesItOnNoNode() throws Exception {
-        List<LogLine> output = runAndCheck(plan(fingerprinting(2), 2, false), "two-node");
+        List<LogLine> output = runAndCheck(plan(fingerprinting(4), 2, false), "two-node");
 
         assertEquals(List.of(0, 1), output.stream().map(LogLine::node).sorted().toList(), output.toString());
         assertEquals(List.of(fingerprint() + "  -", fingerprint() + "  -"), texts(output),
@@ -189,10 +192,35 @@ class BatchSecretsTest {
     /** In a container: the secrets file reaches the launcher through the task directory Batch mounts. */
     @Test
     void aContainerTaskGetsTheSecretInsideItsContainer() throws Exception {
-        List<LogLine> output = runAndCheck(plan(fingerprinting(2).container(TestPodman.IMAGE), 1, false),
+        List<LogLine> output = runAndCheck(plan(fingerprinting(4).container(TestPodman.IMAGE), 1, false),
                 "container");
 
         assertEquals(List.of(fingerprint() + "  -"), texts(output), "the process had the value, byte for byte");
+    }
+
+    /**
+     * A dependent Batch cannot carry (AFTER_ANY) is held by Gantry, its body in the state directory: that body names
+     * the blob, never the value; once added it reads the secret like any other, and its blob goes at its end.
+     */
+    @Test
+    void aHeldTaskKeepsOnlyItsBlobsNameInTheStateDirectory() throws Exception {
+        JobRef first = backend.submit(plan(Workload.builder("first").phase(Phase.TRAINING).model(ModelClass.SMALL)
+                .resources(Resources.builder().vcpus(1)).command("sleep", "1"), 1, false),
+                SubmitOptions.withKey("first"));
+        JobRef held = backend.submit(plan(fingerprinting(0), 1, false), SubmitOptions.withKey("held")
+                .dependingOn(JobDependency.afterAny(first)));
+        TaskRef ref = TaskRef.parse(held.id()).orElseThrow();
+        TaskEntry entry = TaskEntries.in(context.stateDirectory()).byId(held.id()).orElseThrow();
+
+        assertEquals(TaskEntry.Phase.HELD, entry.phase());
+        assertTrue(entry.heldTask().orElseThrow().contains(SecretBlobs.blobName(ref)), entry.toString());
+        assertNoFileHoldsIt("the state directory while the task is held", context.stateDirectory());
+        assertEquals(List.of(SecretBlobs.blobName(ref)), blobs.names(CONTAINER));
+        JobStatus end = StatusPolls.ended(backend, held);
+        assertEquals(JobState.SUCCEEDED, end.state(), end.message());
+
+        assertEquals(List.of(fingerprint() + "  -"), texts(StatusPolls.output(backend, held)));
+        assertNothingLeftOnceEnded(ref, false);
     }
 
     /**
