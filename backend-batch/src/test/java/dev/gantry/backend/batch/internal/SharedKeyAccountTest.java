@@ -32,6 +32,7 @@ import dev.gantry.tck.BackendFixture;
 import dev.gantry.tck.TckContext;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * is accepted), configured as a gantry.yaml configures it and wired as production wires it
  * ({@link BatchBackend#open}): submit, status, logs, cancel and idempotency work, on pools Gantry makes through the
  * data plane; Spot and secrets, which such an account cannot have, are refused by {@code validate}, naming the field,
- * what the plan asked and the fix.
+ * what the plan asked and the fix; a wrong key is an authentication failure naming the key's setting.
  */
 class SharedKeyAccountTest {
     private static final String REGION = "eastus";
@@ -182,5 +183,20 @@ class SharedKeyAccountTest {
         assertTrue(refused.getMessage().contains("backends.batch.poolIdentity"), refused.getMessage());
         assertEquals(List.of(), fake.requests().stream().map(RecordedRequest::operation).toList(),
                 "submitted anyway, it is refused before any pool, job or task is made");
+    }
+
+    /** A key that is not the account's: Batch's 403 AuthenticationFailed, said as such with where the key comes from. */
+    @Test
+    void aWrongKeyIsAnAuthenticationFailureNamingTheKeySetting() {
+        TckContext wrong = TckContext.create().putSecret(KEY, Base64.getEncoder().encodeToString(new byte[64]));
+        contexts.add(wrong);
+
+        GantryException e = assertThrows(GantryException.class, () -> open(wrong)
+                .submit(plan(workload("true"), false), SubmitOptions.withKey("denied")));
+
+        assertEquals(ErrorCode.AUTH_FAILED, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("403 AuthenticationFailed")
+                && e.getMessage().contains("backends.batch.accounts[*].key resolves to the account's current key"),
+                e.getMessage());
     }
 }
