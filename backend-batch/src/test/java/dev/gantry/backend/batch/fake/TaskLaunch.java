@@ -37,10 +37,15 @@ final class TaskLaunch {
         Files.createDirectories(node.root.resolve("workitems"));
     }
 
-    /** Writes the task's resource files into its working directory; a failure names the file and why. */
-    void fetchResourceFiles(FakePool pool, FakeTask task, FakeNode node, JsonNode resourceFiles) throws IOException {
-        Path wd = taskDir(node, task.jobId, task.id()).resolve("wd");
-        Files.createDirectories(wd);
+    /**
+     * Writes resource files: a task's into its working directory, a multi-instance task's common ones into the task
+     * directory, one above it (MultiInstanceSettings.commonResourceFiles says so); a failure names the file and why.
+     */
+    void fetchResourceFiles(FakePool pool, FakeTask task, FakeNode node, JsonNode resourceFiles, boolean common)
+            throws IOException {
+        Path dir = taskDir(node, task.jobId, task.id());
+        Path into = common ? dir : dir.resolve("wd");
+        Files.createDirectories(dir.resolve("wd"));
         for (JsonNode file : resourceFiles) {
             String url = file.path("httpUrl").asText(null);
             if (url == null) {
@@ -58,11 +63,11 @@ final class TaskLaunch {
             } catch (IOException e) {
                 throw new ResourceFileFailure("BlobDownloadMiscError", "cannot read " + url + ": " + e.getMessage());
             }
-            Path target = wd.resolve(file.path("filePath").asText(Path.of(url.replaceAll("[?].*", ""))
+            Path target = into.resolve(file.path("filePath").asText(Path.of(url.replaceAll("[?].*", ""))
                     .getFileName().toString())).normalize();
-            if (!target.startsWith(wd)) {
-                throw new ResourceFileFailure("ResourceFileDownloadFailed", "filePath leaves the working directory: "
-                        + file.path("filePath").asText());
+            if (!target.startsWith(into)) {
+                throw new ResourceFileFailure("ResourceFileDownloadFailed", "filePath leaves the "
+                        + (common ? "task" : "working") + " directory: " + file.path("filePath").asText());
             }
             Files.createDirectories(target.getParent());
             Files.write(target, content);

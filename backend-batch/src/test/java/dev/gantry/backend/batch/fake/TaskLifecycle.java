@@ -88,9 +88,9 @@ final class TaskLifecycle {
                 FakeNode node = state.node(pool.id, nodeId);
                 JsonNode files = task.json.path("resourceFiles");
                 JsonNode common = task.json.path("multiInstanceSettings").path("commonResourceFiles");
-                launch.fetchResourceFiles(pool, task, node, common);
+                launch.fetchResourceFiles(pool, task, node, common, true);
                 if (nodeId.equals(task.nodeIds.get(0))) {
-                    launch.fetchResourceFiles(pool, task, node, files);
+                    launch.fetchResourceFiles(pool, task, node, files, false);
                 }
             }
             task.transition("running", now);

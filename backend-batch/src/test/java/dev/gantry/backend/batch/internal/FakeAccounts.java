@@ -7,6 +7,7 @@ import com.microsoft.azure.batch.protocol.models.ImageReference;
 import com.microsoft.azure.batch.protocol.models.MetadataItem;
 import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
+import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
 import dev.gantry.backend.batch.internal.render.PoolMetadata;
@@ -61,6 +62,18 @@ public final class FakeAccounts {
                 .withMetadata(gantrys ? List.of(new MetadataItem().withName(PoolMetadata.OWNER).withValue(PoolMetadata.OWNER_VALUE),
                         new MetadataItem().withName(PoolMetadata.DIGEST).withValue("test"))
                         : List.of(new MetadataItem().withName("team").withValue("ml"))));
+    }
+
+    /**
+     * Resource Manager's fake offers the VM size to Batch in the region (Spot-capable, in a family of its own) with
+     * room in every quota validate reads for it: the regional, the Spot and the family vCPUs.
+     */
+    public static void offerSize(ArmFake arm, String region, String size) {
+        String family = "gantryTestFamily";
+        arm.batchVmSkus(region, ArmFake.batchVmSku(size, family, 1, true));
+        arm.usages(region, "[" + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
+                + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
+                + ArmFake.usage(family, "Test Family vCPUs", 0, 1000) + "]");
     }
 
     public static URI uri(String text) {

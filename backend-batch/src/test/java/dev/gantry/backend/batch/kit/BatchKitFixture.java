@@ -34,6 +34,7 @@ import dev.gantry.backend.batch.fake.BlobSource;
 import dev.gantry.backend.batch.internal.AzureReach;
 import dev.gantry.backend.batch.internal.BatchBackend;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.FakeAccounts;
 import dev.gantry.backend.batch.internal.pools.PoolEnsurer;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.AzureAdapters;
@@ -143,11 +144,7 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
                 .autoscaleInterval(AUTOSCALE_INTERVAL).nodeRetention(nodeRetention).blobs(BlobSource.of(blobs)));
         account = arm.batchAccount("ml", REGION, REGION, PoolAllocationMode.USER_SUBSCRIPTION);
         fake.shareWith(account);
-        String small = BackendFixture.smallCpuSize().name();
-        arm.batchVmSkus(REGION, ArmFake.batchVmSku(small, "tckFamily", 1, true));
-        arm.usages(REGION, "[" + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
-                + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
-                + ArmFake.usage("tckFamily", "TCK Family vCPUs", 0, 1000) + "]");
+        FakeAccounts.offerSize(arm, REGION, BackendFixture.smallCpuSize().name());
         if (pools == Pools.EXISTING) {
             try (BatchConnection connection = trusting(BatchAccountUrl.of(fake.url()),
                     new BatchAuth.Entra(tokens))) {

@@ -54,12 +54,7 @@ public final class SecretBlobs {
      *     container is configured (validate refuses such a plan first)
      */
     public TaskBody.SecretsBlob put(TaskRef ref, Map<String, SecretRef> secrets, Optional<String> identity) {
-        if (container.isEmpty() || identity.isEmpty()) {
-            throw new GantryException(ErrorCode.USAGE, "task " + ref + " has secrets, which reach a Batch task only "
-                    + "through a blob read with the pool's identity: set backends.batch."
-                    + BatchSettings.SECRETS_CONTAINER_URL + " and backends.batch." + BatchSettings.POOL_IDENTITY
-                    + " (a pool listed under pools[*] is used without an identity)");
-        }
+        requireReadable(ref, identity);
         Map<String, Secret> resolved = new LinkedHashMap<>();
         secrets.forEach((name, secretRef) -> resolved.put(name, resolver.resolve(secretRef)));
         byte[] content = SecretsFile.render(resolved).getBytes(StandardCharsets.UTF_8);
@@ -68,6 +63,22 @@ public final class SecretBlobs {
             return new TaskBody.SecretsBlob(url, identity.get());
         } finally {
             Arrays.fill(content, (byte) 0);
+        }
+    }
+
+    /**
+     * Refuses, with the fix, a task with secrets that could never read them: no container is configured, or its
+     * pool has no identity. The submit path asks before it makes the task's pool and job, which would otherwise be
+     * made for a task that is never sent.
+     *
+     * @throws GantryException USAGE naming the settings that would carry the secrets
+     */
+    public void requireReadable(TaskRef ref, Optional<String> identity) {
+        if (container.isEmpty() || identity.isEmpty()) {
+            throw new GantryException(ErrorCode.USAGE, "task " + ref + " has secrets, which reach a Batch task only "
+                    + "through a blob read with the pool's identity: set backends.batch."
+                    + BatchSettings.SECRETS_CONTAINER_URL + " and backends.batch." + BatchSettings.POOL_IDENTITY
+                    + " (a pool listed under pools[*] is used without an identity)");
         }
     }
 

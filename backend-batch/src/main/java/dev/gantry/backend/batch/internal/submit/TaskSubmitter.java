@@ -4,6 +4,7 @@ import com.microsoft.azure.batch.protocol.models.TaskAddCollectionResult;
 import com.microsoft.azure.batch.protocol.models.TaskAddParameter;
 import com.microsoft.azure.batch.protocol.models.TaskAddResult;
 import com.microsoft.azure.batch.protocol.models.TaskAddStatus;
+import com.microsoft.azure.batch.protocol.models.TaskGetOptions;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
@@ -53,6 +54,8 @@ public final class TaskSubmitter {
     /** Chunks sent at once per submitAll: enough to overlap round trips, few enough not to be throttled. */
     public static final int DEFAULT_CHUNKS_IN_FLIGHT = 4;
     private static final Set<String> CHUNK_EXPECTED = Set.of("RequestBodyTooLarge", "JobNotFound");
+    /** A task GET's answers that say Batch does not have the task. */
+    private static final Set<String> NEVER_ADDED = Set.of("TaskNotFound", "JobNotFound");
 
     private final BatchSettings settings;
     private final Accounts accounts;
@@ -117,6 +120,11 @@ public final class TaskSubmitter {
             }
             try {
                 PoolTarget target = pools.target(submission.plan());
+                if (!submission.plan().workload().secrets().isEmpty() && !target.existing()) {
+                    // Before its pool and job are made (an existing pool's identity is read when the task is).
+                    secrets.requireReadable(new TaskRef(target.account().name(), target.jobId(),
+                            TaskBody.taskId(submission.options())), target.identity());
+                }
                 groups.computeIfAbsent(target.groupKey(), k -> new Group(target)).members.add(i);
             } catch (GantryException e) {
                 outcomes[i] = new SubmitOutcome.Failed(submission, e);
@@ -173,6 +181,7 @@ public final class TaskSubmitter {
             TaskEntry entry = sending.get(taskId);
             if (failure.isPresent()) {
                 entries.save(entry.failed(failure.get().getMessage()));
+                entry.secretsBlob().ifPresent(blob -> deleteSecretsIfNeverAdded(group.target, entry.ref(), blob));
                 outcomes[i] = new SubmitOutcome.Failed(submissions.get(i), failure.get());
             } else {
                 TaskEntry added = entry.added();
@@ -180,6 +189,28 @@ public final class TaskSubmitter {
                 outcomes[i] = new SubmitOutcome.Submitted(added);
             }
         });
+    }
+
+    /**
+     * A task whose add failed never reads its secrets unless Batch has it after all (a reply lost after Batch applied
+     * it): asked with one GET, its blob is deleted at once when Batch has no such task, instead of by gc a
+     * {@code taskRetention} later. It is kept when Batch has the task or cannot say: the task's end, a resubmit with
+     * the same key (which adopts the task) or gc deletes it then.
+     */
+    private void deleteSecretsIfNeverAdded(PoolTarget target, TaskRef ref, String blob) {
+        try {
+            calls.call("checking whether Batch has task " + ref + " after its add failed", NEVER_ADDED,
+                    () -> accounts.connection(target.account()).protocol().tasks().get(ref.jobId(), ref.taskId(),
+                            new TaskGetOptions().withSelect("id")));
+        } catch (Refused neverAdded) {
+            try {
+                secrets.delete(blob);
+            } catch (RuntimeException e) {
+                // Left for gc, which deletes secrets blobs whose task Batch does not have.
+            }
+        } catch (RuntimeException e) {
+            // Batch could not say: kept, as above.
+        }
     }
 
     /** A task's body and its entry, saved: held, or about to be sent (its secrets already in their blob). */

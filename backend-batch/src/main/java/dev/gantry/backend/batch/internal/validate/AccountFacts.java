@@ -66,10 +66,11 @@ public record AccountFacts(BatchAccountSettings settings, Optional<Allocation> a
     public Optional<String> whyNoSpot() {
         String at = "account " + settings.url().getHost() + " (" + settings.region() + ")";
         if (settings.auth() == BatchAuth.SHARED_KEY) {
-            return Optional.of(at + " signs in with a shared key, so it is Batch-managed, and Batch-managed accounts "
-                    + "have had no Spot (low-priority) nodes since 30 September 2025; use an account in "
-                    + "UserSubscription pool allocation mode with auth: entra and its resourceId, or plan without "
-                    + "Spot (spot: never)");
+            return Optional.of(at + " signs in with a shared key (" + BatchAccountSettings.ACCOUNTS + "[*]."
+                    + BatchAccountSettings.AUTH + ": " + BatchAuth.SHARED_KEY.configName() + "), so it is "
+                    + "Batch-managed, and Batch-managed accounts have had no Spot (low-priority) nodes since 30 "
+                    + "September 2025; use an account in UserSubscription pool allocation mode with auth: "
+                    + BatchAuth.ENTRA.configName() + " and its resourceId, or plan without Spot (spot: never)");
         }
         if (allocationMode.isEmpty()) {
             return Optional.of(at + " has no resourceId, so its pool allocation mode cannot be read and Spot cannot "

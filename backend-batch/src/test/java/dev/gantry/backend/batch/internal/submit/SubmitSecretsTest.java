@@ -2,11 +2,15 @@ package dev.gantry.backend.batch.internal.submit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
 import dev.gantry.api.Resources;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.Workload;
@@ -84,16 +88,27 @@ class SubmitSecretsTest {
         };
     }
 
-    @Test
-    void aSecretReachesTheProcessThroughItsBlobOnly() throws Exception {
+    /** The submit path with a pool identity made through Resource Manager and the secrets container. */
+    private SubmitRig rig() {
         SubmitRig.Identity identity = new SubmitRig.Identity(resourceManager(), URI.create(container),
                 AzureAdapters.blobStore(blobs.blobs()));
-        try (SubmitRig rig = new SubmitRig(fake, state, TaskChunks::chunk, 3, Optional.of(identity))) {
-            rig.secretValues.put("env:API_TOKEN", VALUE);
-            TaskEntry entry = rig.submitter.submit(SubmitRig.plan(Workload.builder("secret").phase(Phase.TRAINING)
-                    .model(ModelClass.SMALL).resources(Resources.builder().vcpus(1).memoryGib(1))
-                    .command("/bin/sh", "-c", "printf '%s' \"$API_TOKEN\"")
-                    .secret("API_TOKEN", SecretRef.parse("env:API_TOKEN"))), SubmitOptions.withKey("secret-1"));
+        SubmitRig rig = new SubmitRig(fake, state, TaskChunks::chunk, 3, Optional.of(identity));
+        rig.secretValues.put("env:API_TOKEN", VALUE);
+        return rig;
+    }
+
+    /** Prints the secret's value (this test's value is no real secret). */
+    private static Plan printing() {
+        return SubmitRig.plan(Workload.builder("secret").phase(Phase.TRAINING)
+                .model(ModelClass.SMALL).resources(Resources.builder().vcpus(1).memoryGib(1))
+                .command("/bin/sh", "-c", "printf '%s' \"$API_TOKEN\"")
+                .secret("API_TOKEN", SecretRef.parse("env:API_TOKEN")));
+    }
+
+    @Test
+    void aSecretReachesTheProcessThroughItsBlobOnly() throws Exception {
+        try (SubmitRig rig = rig()) {
+            TaskEntry entry = rig.submitter.submit(printing(), SubmitOptions.withKey("secret-1"));
 
             assertEquals(Optional.of("gantry-secrets/" + entry.ref().account() + "/" + entry.jobId() + "/secret-1"),
                     entry.secretsBlob());
@@ -119,6 +134,43 @@ class SubmitSecretsTest {
             assertTrue(rig.secrets.delete(entry.secretsBlob().orElseThrow()));
             assertEquals(Optional.empty(), blobs.content("secrets", entry.secretsBlob().orElseThrow()));
             assertFalse(rig.secrets.delete(entry.secretsBlob().orElseThrow()), "already gone");
+        }
+    }
+
+    /**
+     * A task Batch never added never reads its secrets: its blob goes at once, not at gc a taskRetention later (the
+     * add failed for good here: Batch answered 500 to every try).
+     */
+    @Test
+    void theBlobOfATaskBatchNeverAddedIsDeletedAtOnce() {
+        try (SubmitRig rig = rig()) {
+            fake.faults().serverError("Task_AddCollection", 99);
+
+            GantryException e = assertThrows(GantryException.class,
+                    () -> rig.submitter.submit(printing(), SubmitOptions.withKey("refused")));
+
+            assertEquals(ErrorCode.REMOTE_ERROR, e.code(), e.getMessage());
+            assertEquals(List.of(), blobs.names("secrets"), "the value left the container with the failure");
+            assertEquals(TaskEntry.Phase.FAILED, rig.entries.byKey("refused").orElseThrow().phase());
+        }
+    }
+
+    /**
+     * A reply lost after Batch applied the add, on every try: the submit fails, but Batch has the task, which will
+     * read its blob, so the blob stays (the task's end, a resubmit with the same key or gc deletes it).
+     */
+    @Test
+    void theBlobOfATaskBatchHasAfterAllIsKept() throws Exception {
+        try (SubmitRig rig = rig()) {
+            fake.faults().dropAfterApply("Task_AddCollection", 99);
+
+            assertThrows(GantryException.class, () -> rig.submitter.submit(printing(),
+                    SubmitOptions.withKey("applied")));
+            TaskEntry entry = rig.entries.byKey("applied").orElseThrow();
+
+            assertEquals(List.of(entry.secretsBlob().orElseThrow()), blobs.names("secrets"));
+            JsonNode task = rig.completed(entry);
+            assertEquals(0, task.path("executionInfo").path("exitCode").asInt(-1), "it read its blob: " + task);
         }
     }
 }
