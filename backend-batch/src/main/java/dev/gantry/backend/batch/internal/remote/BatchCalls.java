@@ -10,7 +10,10 @@ import dev.gantry.http.HttpRetry;
 import dev.gantry.http.Jitter;
 import dev.gantry.http.RetryOutcome;
 import dev.gantry.http.Sleeper;
+import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import okhttp3.Headers;
 
 /**
@@ -93,6 +97,14 @@ public final class BatchCalls {
                 .jitter(policy.jitter()).sleeper(policy.sleeper()).build();
     }
 
+    /**
+     * The calls to one account: the only way to its protocol client ({@link BatchConnection#protocol()}), which is
+     * handed to each request inside this policy.
+     */
+    public AccountCalls on(BatchConnection connection) {
+        return new AccountCalls(this, connection);
+    }
+
     /** Makes the call; any refusal ends as a {@link GantryException} (see the class comment). */
     public <T> T call(String what, Call<T> call) {
         try {
@@ -109,13 +121,21 @@ public final class BatchCalls {
      * @param what what the call does, for messages: "adding pool P to account A"
      */
     public <T> T call(String what, Set<String> expected, Call<T> call) throws Refused {
+        return call(what, refusal -> expected.contains(refusal.code()), call);
+    }
+
+    /**
+     * Makes the call; a refusal {@code expected} accepts (by status, for answers without Batch's error body such as a
+     * HEAD's) is thrown as {@link Refused}, after the retries: a 429 is never handed back.
+     */
+    public <T> T call(String what, Predicate<BatchRefusal> expected, Call<T> call) throws Refused {
         for (int quotaTry = 1; ; quotaTry++) {
             Answer<T> answer = retried(what, call);
             if (answer.refusal() == null) {
                 return answer.value();
             }
             BatchRefusal refusal = answer.refusal();
-            if (expected.contains(refusal.code())) {
+            if (expected.test(refusal)) {
                 throw new Refused(refusal);
             }
             if (QUOTA_CODES.contains(refusal.code())) {
@@ -131,26 +151,6 @@ public final class BatchCalls {
             }
             throw failure(what, refusal);
         }
-    }
-
-    /**
-     * What an SDK exception thrown outside {@link #call} means for a user, for work that must not be repeated as a
-     * whole (a log read that delivered lines already): Batch's refusal as {@link #failure}, an unreachable service
-     * as REMOTE_ERROR; anything else as it is.
-     */
-    public RuntimeException explain(String what, RuntimeException e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof BatchErrorException refused) {
-                return failure(what, refusal(refused));
-            }
-            if (cause instanceof IOException io) {
-                return new GantryException(ErrorCode.REMOTE_ERROR, "Azure Batch could not be reached while " + what
-                        + ": " + io.getClass().getSimpleName() + (io.getMessage() == null ? "" : ": "
-                        + io.getMessage()) + ". Check the network and the account URL "
-                        + "(backends.batch.accounts[*].url).", e);
-            }
-        }
-        return e;
     }
 
     private <T> Answer<T> retried(String what, Call<T> call) {
@@ -175,13 +175,18 @@ public final class BatchCalls {
         return answer;
     }
 
-    private static <T> Answer<T> attempt(Call<T> call) throws IOException {
+    private static <T> Answer<T> attempt(Call<T> call) throws IOException, InterruptedException {
         try {
             return new Answer<>(call.send(), null);
         } catch (RuntimeException e) {
             for (Throwable cause = e; cause != null; cause = cause.getCause()) {
                 if (cause instanceof BatchErrorException refused) {
                     return new Answer<>(null, refusal(refused));
+                }
+                if (cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException)) {
+                    // An interrupt during the request (OkHttp may clear the flag on the way): stop, never send again.
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedException("interrupted during a request");
                 }
                 if (cause instanceof IOException io) {
                     throw io;
@@ -196,7 +201,7 @@ public final class BatchCalls {
         int status = e.response() == null ? 0 : e.response().code();
         Headers headers = e.response() == null ? Headers.of() : e.response().headers();
         BatchError error = e.body();
-        String code = error == null || error.code() == null ? "none" : error.code();
+        String code = error == null || error.code() == null ? BatchRefusal.NO_CODE : error.code();
         String message = error == null || error.message() == null || error.message().value() == null
                 ? "no message" : error.message().value().lines().findFirst().orElse("");
         Map<String, String> values = new LinkedHashMap<>();

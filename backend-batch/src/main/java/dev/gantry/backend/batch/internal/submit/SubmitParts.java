@@ -43,7 +43,18 @@ public record SubmitParts(Accounts accounts, BatchCalls calls, PoolEnsurer pools
     public static SubmitParts of(BatchSettings settings, BackendContext context,
                                  Function<Plan, List<String>> containerRunOptions, Accounts accounts,
                                  Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs) {
-        BatchCalls calls = new BatchCalls(BatchCalls.Policy.defaults());
+        return of(settings, context, containerRunOptions, accounts, identityPools, blobs,
+                new BatchCalls(BatchCalls.Policy.defaults()));
+    }
+
+    /**
+     * The same, with the retry policy given (tests: one that records its waits instead of sleeping them).
+     *
+     * @param calls the one retry and quota policy, for the status side too
+     */
+    public static SubmitParts of(BatchSettings settings, BackendContext context,
+                                 Function<Plan, List<String>> containerRunOptions, Accounts accounts,
+                                 Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs, BatchCalls calls) {
         PoolEnsurer pools = new PoolEnsurer(settings, accounts, calls, identityPools,
                 PoolEnsurer.DeletionWait.defaults());
         SecretBlobs secrets = new SecretBlobs(settings.secretsContainer(), context.secrets(), blobs);
