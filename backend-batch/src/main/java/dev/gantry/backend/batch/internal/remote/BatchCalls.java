@@ -5,12 +5,12 @@ import com.microsoft.azure.batch.protocol.models.BatchErrorDetail;
 import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import dev.gantry.http.HttpAnswer;
 import dev.gantry.http.HttpRetry;
 import dev.gantry.http.Jitter;
 import dev.gantry.http.RetryOutcome;
 import dev.gantry.http.Sleeper;
-import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -25,8 +25,9 @@ import java.util.function.Predicate;
 import okhttp3.Headers;
 
 /**
- * The one place every Batch protocol call goes through, with Gantry's one retry policy (the connection itself never
- * retries: {@code BatchConnection}):
+ * The one place every Batch protocol call goes through, one request at a time, with Gantry's one retry policy (the
+ * connection itself never retries: {@code BatchConnection}); components reach an account's protocol client only
+ * through {@link #on}'s {@link AccountCalls}:
  * <ul>
  *   <li>429, 500 and 503 are sent again, waiting as {@code Retry-After} says (seconds or an HTTP date) or backing off
  *       with jitter, within {@link Policy#attempts} and {@link Policy#longestWait} (gantry-http's {@link HttpRetry});
