@@ -1,10 +1,10 @@
 package dev.gantry.backend.batch.internal;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
 import dev.gantry.api.backend.IdleResource;
 import dev.gantry.backend.batch.internal.logs.TaskLogs;
 import dev.gantry.backend.batch.internal.pools.IdlePools;
 import dev.gantry.backend.batch.internal.pools.OrphanedSecrets;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.status.TaskCancel;
 import dev.gantry.backend.batch.internal.status.TaskStatuses;
 import dev.gantry.backend.batch.internal.validate.AccountReads;
@@ -18,7 +18,8 @@ import java.util.Optional;
 
 /**
  * The per-account components over one account's connection (status, logs, cancel, validate's reads, gc), made once
- * when the account is first used.
+ * when the account is first used. Each makes its calls through the account's {@link AccountCalls}, one request at a
+ * time within the one retry policy.
  */
 final class AccountTools {
     final BatchAccountSettings account;
@@ -29,17 +30,17 @@ final class AccountTools {
     private final IdlePools idlePools;
     private final Optional<OrphanedSecrets> orphans;
 
-    AccountTools(BatchAccountSettings account, BatchSettings settings, BatchServiceClient protocol, AzureReach azure,
+    AccountTools(BatchAccountSettings account, BatchSettings settings, AccountCalls calls, AzureReach azure,
                  Path stateDirectory, Clock clock, Duration logPoll) {
         this.account = account;
-        this.statuses = new TaskStatuses(protocol, clock, TaskStatuses.DEFAULT_CLOCK_SKEW);
-        this.logs = new TaskLogs(protocol, logPoll);
-        this.cancel = new TaskCancel(protocol);
-        this.reads = new AccountReads(account, protocol, azure.management().apply(account),
-                SupportedImages.of(stateDirectory, account.url().getHost(), clock, protocol),
+        this.statuses = new TaskStatuses(calls, clock, TaskStatuses.DEFAULT_CLOCK_SKEW);
+        this.logs = new TaskLogs(calls, logPoll);
+        this.cancel = new TaskCancel(calls);
+        this.reads = new AccountReads(account, calls, azure.management().apply(account),
+                SupportedImages.of(stateDirectory, account.url().getHost(), clock, calls),
                 region -> azure.usages().apply(account).apply(region));
-        this.idlePools = new IdlePools(account, settings, protocol, azure.management().apply(account), clock);
-        this.orphans = azure.blobCalls().get().map(blobs -> new OrphanedSecrets(account.name(), settings, protocol,
+        this.idlePools = new IdlePools(account, settings, calls, azure.management().apply(account), clock);
+        this.orphans = azure.blobCalls().get().map(blobs -> new OrphanedSecrets(account.name(), settings, calls,
                 blobs, clock));
     }
 

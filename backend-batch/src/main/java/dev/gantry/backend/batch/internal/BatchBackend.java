@@ -43,10 +43,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * and state directory answers for every task this one submitted. {@code doctor} is the SPI's default: Batch has no
  * hosts of Gantry's to probe.
  *
- * <p>Every call to Batch goes through the one retry policy ({@link dev.gantry.backend.batch.internal.remote.BatchCalls}):
- * the submit path per request; status polls, validate, cancel and gc as a whole (each is read-only or idempotent:
- * a repeated terminate meets {@code TaskCompleted}); a log read is explained, not repeated, since lines it delivered
- * would come twice.
+ * <p>Every call to Batch goes through the one retry policy ({@link dev.gantry.backend.batch.internal.remote.BatchCalls}),
+ * one request at a time: the submit path, status polls, logs, cancel, validate and gc alike. A retry repeats only the
+ * request that failed, so a poll's terminate is not sent twice and no log line comes twice.
  */
 public final class BatchBackend implements Backend {
     static final String NAME = "batch";
@@ -105,8 +104,7 @@ public final class BatchBackend implements Backend {
     /** Problems are returned; warnings go to the context's logger, as the SPI has no channel for them. */
     @Override
     public List<Problem> validate(Plan plan) {
-        PlanCheck.Findings findings = parts.calls().call("checking the plan of " + plan.workload().name(),
-                () -> planCheck.check(plan));
+        PlanCheck.Findings findings = planCheck.check(plan);
         findings.warnings().forEach(warning -> context.logger().log(System.Logger.Level.WARNING,
                 "backends.batch: " + warning.path() + ": " + warning.message()));
         return findings.problems();
@@ -136,8 +134,7 @@ public final class BatchBackend implements Backend {
     public JobStatus status(JobRef job) {
         TaskEntry entry = known(job);
         AccountTools account = tools(accountNamed(entry.account()));
-        Poll poll = parts.calls().call("reading the status of task " + job.id(),
-                () -> account.statuses.status(job.id(), tracking::tracked));
+        Poll poll = account.statuses.status(job.id(), tracking::tracked);
         after(poll);
         return poll.statuses().get(job.id());
     }
@@ -155,8 +152,7 @@ public final class BatchBackend implements Backend {
         }
         byAccount.forEach((account, ids) -> {
             AccountTools tools = tools(accountNamed(account));
-            Poll poll = parts.calls().call("reading the status of " + ids.size() + " tasks of Batch account "
-                    + account, () -> tools.statuses.statuses(ids, tracking::tracked));
+            Poll poll = tools.statuses.statuses(ids, tracking::tracked);
             after(poll);
             answered.putAll(poll.statuses());
         });
@@ -171,7 +167,8 @@ public final class BatchBackend implements Backend {
     /**
      * A held task has no output yet: following one waits, polling its status, until Batch has it or it ended. Once
      * the output is read the status is polled (no call once the task has ended), so that the run whose output was
-     * read is recorded and a requeue after a preemption is recognised even by a caller that only reads logs.
+     * read is recorded; following also polls it at each run it sees (the first, and any after a requeue), so that a
+     * preemption it reads across is counted as an eviction even by a caller that only reads logs.
      */
     @Override
     public void logs(JobRef job, LogOptions options, LogSink sink) throws InterruptedException {
@@ -181,12 +178,7 @@ public final class BatchBackend implements Backend {
             status(job);
             task = Tracking.tracked(known(job));
         }
-        try {
-            tools(accountNamed(task.ref().account())).logs.read(task, options, sink);
-        } catch (RuntimeException e) {
-            // Not repeated as a whole (lines already delivered would come twice): explained, never a stack trace.
-            throw parts.calls().explain("reading the output of task " + job.id(), e);
-        }
+        tools(accountNamed(task.ref().account())).logs.read(task, options, sink, () -> status(job));
         status(job);
     }
 
@@ -194,8 +186,7 @@ public final class BatchBackend implements Backend {
     public void cancel(JobRef job) {
         TaskEntry entry = known(job);
         AccountTools account = tools(accountNamed(entry.account()));
-        TaskCancel.Outcome outcome = parts.calls().call("terminating task " + job.id(),
-                () -> account.cancel.cancel(Tracking.tracked(entry)));
+        TaskCancel.Outcome outcome = account.cancel.cancel(Tracking.tracked(entry));
         if (outcome instanceof TaskCancel.EndedLocally local) {
             tracking.ended(entry, local.status());
         } else if (outcome instanceof TaskCancel.Terminated terminated) {
@@ -211,8 +202,7 @@ public final class BatchBackend implements Backend {
     @Override
     public List<IdleResource> idleResources() {
         List<IdleResource> idle = new ArrayList<>();
-        settings.accounts().forEach(account -> idle.addAll(parts.calls().call("listing idle pools of Batch account "
-                + account.name(), () -> tools(account).idleResources())));
+        settings.accounts().forEach(account -> idle.addAll(tools(account).idleResources()));
         return idle;
     }
 
@@ -221,7 +211,7 @@ public final class BatchBackend implements Backend {
         for (BatchAccountSettings account : settings.accounts()) {
             AccountTools candidate = tools(account);
             if (candidate.holds(resource)) {
-                return parts.calls().call("releasing " + resource.describe(), () -> candidate.release(resource));
+                return candidate.release(resource);
             }
         }
         throw new GantryException(ErrorCode.USAGE, "the batch backend holds no " + resource.describe() + " in its "
@@ -252,7 +242,7 @@ public final class BatchBackend implements Backend {
 
     private AccountTools tools(BatchAccountSettings account) {
         return tools.computeIfAbsent(account.name(), name -> new AccountTools(account, settings,
-                parts.accounts().connection(account).protocol(), azure, context.stateDirectory(), context.clock(),
+                parts.calls().on(parts.accounts().connection(account)), azure, context.stateDirectory(), context.clock(),
                 logPoll));
     }
 

@@ -44,9 +44,9 @@ final class HeldTasks {
         TaskAddParameter task = WireJson.read(entry.heldTask().orElseThrow(), TaskAddParameter.class);
         BatchAccountSettings account = accountNamed.apply(entry.account());
         try {
-            calls.call("adding held task " + entry.ref().taskId() + " to job " + entry.jobId() + " of Batch account "
-                    + entry.account(), Set.of("TaskExists"), () -> {
-                        accounts.connection(account).protocol().tasks().add(entry.jobId(), task);
+            calls.on(accounts.connection(account)).call("adding held task " + entry.ref().taskId() + " to job " + entry.jobId() + " of Batch account "
+                    + entry.account(), Set.of("TaskExists"), batch -> {
+                        batch.tasks().add(entry.jobId(), task);
                         return null;
                     });
         } catch (Refused exists) {

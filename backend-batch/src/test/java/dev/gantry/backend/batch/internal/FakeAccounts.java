@@ -9,10 +9,13 @@ import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
+import dev.gantry.backend.batch.internal.remote.BatchCalls;
 import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
 import dev.gantry.backend.batch.internal.render.PoolMetadata;
 import dev.gantry.backend.batch.internal.rest.BatchAccountUrl;
 import dev.gantry.backend.batch.internal.rest.BatchConnection;
+import dev.gantry.http.Jitter;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -33,6 +36,20 @@ public final class FakeAccounts {
     }
 
     /** The fake as a configured account of {@link #REGION}. */
+    /**
+     * The account's calls through a quick retry policy (4 attempts, backoff from 100 ms, quota tried 3 times 20 s
+     * apart, no jitter) whose waits are only recorded in {@code waits}, never slept.
+     */
+    public static AccountCalls calls(BatchConnection connection, List<Duration> waits) {
+        return new BatchCalls(new BatchCalls.Policy(4, Duration.ofMillis(100), Duration.ofSeconds(30), 3,
+                Duration.ofSeconds(20), Jitter.NONE, waits::add)).on(connection);
+    }
+
+    /** The account's calls through a quick retry policy whose waits are not kept. */
+    public static AccountCalls calls(BatchConnection connection) {
+        return calls(connection, new java.util.ArrayList<>());
+    }
+
     public static BatchAccountSettings account(BatchFake fake, BatchAuth auth, Optional<String> resourceId) {
         return new BatchAccountSettings(uri(fake.url()), REGION, auth, Optional.empty(), resourceId);
     }

@@ -1,6 +1,5 @@
 package dev.gantry.backend.batch.internal.logs;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
 import com.microsoft.azure.batch.protocol.models.CloudTask;
 import com.microsoft.azure.batch.protocol.models.SubtaskInformation;
 import com.microsoft.azure.batch.protocol.models.TaskGetOptions;
@@ -10,6 +9,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.render.TaskRef;
 import dev.gantry.backend.batch.internal.state.Requeues;
 import dev.gantry.backend.batch.internal.state.TaskRecord;
@@ -42,19 +42,33 @@ public final class TaskLogs {
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
     static final String TASK_FIELDS = "id,state,nodeInfo,executionInfo";
 
-    private final BatchServiceClient protocol;
+    private final AccountCalls calls;
     private final BatchFiles files;
     private final RankNodes rankNodes;
     private final Duration pollInterval;
 
-    public TaskLogs(BatchServiceClient protocol, Duration pollInterval) {
-        this.protocol = Objects.requireNonNull(protocol, "protocol");
-        this.files = new BatchFiles(protocol);
-        this.rankNodes = new RankNodes(protocol);
+    /**
+     * @param calls the account's calls, each through the one retry policy: a read is one range request, sent again
+     *     on its own, so no line is delivered twice
+     */
+    public TaskLogs(AccountCalls calls, Duration pollInterval) {
+        this.calls = Objects.requireNonNull(calls, "calls");
+        this.files = new BatchFiles(calls);
+        this.rankNodes = new RankNodes(calls);
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
     }
 
     public void read(TrackedTask task, LogOptions options, LogSink sink) throws InterruptedException {
+        read(task, options, sink, () -> { });
+    }
+
+    /**
+     * @param runSeen told each time following sees a run of the task it had not seen (the first, or another after a
+     *     requeue), before that run's output is read: the caller polls the status then, so that a requeue the
+     *     follow reads across is counted as an eviction even when nothing else polls meanwhile
+     */
+    public void read(TrackedTask task, LogOptions options, LogSink sink, Runnable runSeen)
+            throws InterruptedException {
         if (task.held()) {
             return;
         }
@@ -69,7 +83,7 @@ public final class TaskLogs {
         }
         try {
             if (options.follow()) {
-                follow(task, options, outputs, sink);
+                follow(task, options, outputs, sink, runSeen);
             } else {
                 once(task, options, outputs, sink);
             }
@@ -99,8 +113,8 @@ public final class TaskLogs {
         }
     }
 
-    private void follow(TrackedTask task, LogOptions options, List<OutputFile> outputs, LogSink sink)
-            throws InterruptedException {
+    private void follow(TrackedTask task, LogOptions options, List<OutputFile> outputs, LogSink sink,
+                        Runnable runSeen) throws InterruptedException {
         Optional<TaskRecord.Sighting> lastRun = Optional.empty();
         while (true) {
             interruptible();
@@ -108,10 +122,21 @@ public final class TaskLogs {
             boolean completed = now.state() == TaskState.COMPLETED;
             // Another run (another start time or node: a requeue) writes its output anew, from its start.
             Optional<TaskRecord.Sighting> run = Requeues.sighting(now);
-            if (task.nodes() == 1 && run.isPresent() && lastRun.isPresent() && !run.equals(lastRun)) {
+            boolean anotherRun = run.isPresent() && !run.equals(lastRun);
+            if (task.nodes() == 1 && anotherRun && lastRun.isPresent()) {
                 outputs.forEach(OutputFile::restart);
             }
             lastRun = run.isPresent() ? run : lastRun;
+            if (anotherRun) {
+                runSeen.run();
+            }
+            if (run.isEmpty() && !completed) {
+                // Not running (waiting, preparing, requeued): there is no run's output to read, and a read now could
+                // deliver the first lines of a run that starts meanwhile before that run is known, so that its
+                // requeue would go unseen (the next run would look like the first).
+                Thread.sleep(pollInterval.toMillis());
+                continue;
+            }
             try {
                 locate(task, outputs, Optional.of(now));
                 for (OutputFile output : outputs) {
@@ -237,6 +262,7 @@ public final class TaskLogs {
 
     /** The task's state and node (follow's clock, and where a multi-node task's ranks are). */
     CloudTask getTask(TaskRef ref) {
-        return protocol.tasks().get(ref.jobId(), ref.taskId(), new TaskGetOptions().withSelect(TASK_FIELDS));
+        return calls.call("reading the state of task " + ref.id(), batch -> batch.tasks().get(ref.jobId(),
+                ref.taskId(), new TaskGetOptions().withSelect(TASK_FIELDS)));
     }
 }

@@ -1,7 +1,5 @@
 package dev.gantry.backend.batch.internal.pools;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
-import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import com.microsoft.azure.batch.protocol.models.CloudJob;
 import com.microsoft.azure.batch.protocol.models.CloudPool;
 import com.microsoft.azure.batch.protocol.models.CloudTask;
@@ -22,6 +20,8 @@ import dev.gantry.azure.batch.BatchManagement;
 import dev.gantry.backend.batch.internal.BatchAccountSettings;
 import dev.gantry.backend.batch.internal.BatchSettings;
 import dev.gantry.backend.batch.internal.ExistingPool;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
+import dev.gantry.backend.batch.internal.remote.BatchRefusal;
 import dev.gantry.backend.batch.internal.render.PoolMetadata;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The pools Gantry created in one account that cost money or hold quota with nothing to do, for the SPI's gc hook
@@ -44,23 +45,26 @@ public final class IdlePools {
     /** What a task list needs to tell a busy job from an idle one, and since when it is idle. */
     private static final String TASK_FIELDS = "id,state,stateTransitionTime";
     private static final int PAGE = 1000;
+    /** A terminate's or delete's refusals that mean it is done: gone (404), already ending or being deleted (409). */
+    private static final Predicate<BatchRefusal> GONE_OR_ENDING = refusal -> refusal.status() == 404
+            || refusal.status() == 409;
 
     private final BatchAccountSettings account;
     private final BatchSettings settings;
-    private final BatchServiceClient batch;
+    private final AccountCalls calls;
     private final Optional<BatchManagement> management;
     private final Clock clock;
 
     /**
-     * @param batch the account's protocol client ({@code BatchConnection.protocol()})
+     * @param calls the account's calls, each through the one retry policy
      * @param management Resource Manager's Batch calls, for pools that carry an identity (created there, deleted
      *     there); empty when the account has no {@code resourceId}
      */
-    public IdlePools(BatchAccountSettings account, BatchSettings settings, BatchServiceClient batch,
+    public IdlePools(BatchAccountSettings account, BatchSettings settings, AccountCalls calls,
             Optional<BatchManagement> management, Clock clock) {
         this.account = Objects.requireNonNull(account, "account");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.batch = Objects.requireNonNull(batch, "batch");
+        this.calls = Objects.requireNonNull(calls, "calls");
         this.management = Objects.requireNonNull(management, "management");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -207,126 +211,79 @@ public final class IdlePools {
         }
     }
 
-    // ---- one protocol call each ----
+    // ---- one protocol call each, through the one retry policy ----
 
     /** {@code Pool_List} of the pools whose id starts with the prefix, with what idleness needs. */
     private List<CloudPool> listPools() {
-        try {
-            List<CloudPool> pools = batch.pools().list(new PoolListOptions()
-                    .withFilter("startswith(id,'" + settings.poolPrefix() + "')")
-                    .withSelect("id,state,creationTime,metadata,identity").withMaxResults(PAGE));
-            return new ArrayList<>(pools); // reads every page
-        } catch (BatchErrorException e) {
-            throw failure("listing the pools of account " + location(), e);
-        }
+        return calls.call("listing the pools of account " + location(), batch -> new ArrayList<>(batch.pools()
+                .list(new PoolListOptions().withFilter("startswith(id,'" + settings.poolPrefix() + "')")
+                        .withSelect("id,state,creationTime,metadata,identity").withMaxResults(PAGE)))); // every page
     }
 
     /** {@code Pool_Get}; empty when it is gone. */
     private Optional<CloudPool> pool(String poolId) {
-        try {
-            return Optional.of(batch.pools().get(poolId, new PoolGetOptions()
-                    .withSelect("id,state,creationTime,metadata,identity")));
-        } catch (BatchErrorException e) {
-            if (status(e) == 404) {
-                return Optional.empty();
-            }
-            throw failure("reading pool " + poolId, e);
-        }
+        return calls.callOrEmpty("reading pool " + poolId, AccountCalls.notFound(), batch -> batch.pools().get(poolId,
+                new PoolGetOptions().withSelect("id,state,creationTime,metadata,identity")));
     }
 
     /** {@code Job_Get}; empty when the pool has no job (made, never used, or its job deleted). */
     private Optional<CloudJob> job(String jobId) {
-        try {
-            return Optional.of(batch.jobs().get(jobId, new JobGetOptions().withSelect("id,state,creationTime")));
-        } catch (BatchErrorException e) {
-            if (status(e) == 404) {
-                return Optional.empty();
-            }
-            throw failure("reading job " + jobId, e);
-        }
+        return calls.callOrEmpty("reading job " + jobId, AccountCalls.notFound(), batch -> batch.jobs().get(jobId,
+                new JobGetOptions().withSelect("id,state,creationTime")));
     }
 
     /** {@code Task_List} of the job's tasks (ended ones are kept for taskRetention), every page. */
     private List<CloudTask> tasks(String jobId) {
-        try {
-            return new ArrayList<>(batch.tasks().list(jobId, new TaskListOptions().withSelect(TASK_FIELDS)
-                    .withMaxResults(PAGE)));
-        } catch (BatchErrorException e) {
-            if (status(e) == 404) {
-                return List.of();
-            }
-            throw failure("listing the tasks of job " + jobId, e);
-        }
+        return calls.callOrEmpty("listing the tasks of job " + jobId, AccountCalls.notFound(),
+                batch -> (List<CloudTask>) new ArrayList<>(batch.tasks().list(jobId, new TaskListOptions()
+                        .withSelect(TASK_FIELDS).withMaxResults(PAGE)))).orElse(List.of());
     }
 
     /** {@code ComputeNode_List} filtered on {@code state eq 'preempted'}. */
     private List<ComputeNode> preemptedNodes(String poolId) {
-        try {
-            return new ArrayList<>(batch.computeNodes().list(poolId, new ComputeNodeListOptions()
-                    .withFilter("state eq 'preempted'").withSelect("id,state,stateTransitionTime")));
-        } catch (BatchErrorException e) {
-            if (status(e) == 404) {
-                return List.of();
-            }
-            throw failure("listing the preempted nodes of pool " + poolId, e);
-        }
+        return calls.callOrEmpty("listing the preempted nodes of pool " + poolId, AccountCalls.notFound(),
+                batch -> (List<ComputeNode>) new ArrayList<>(batch.computeNodes().list(poolId,
+                        new ComputeNodeListOptions().withFilter("state eq 'preempted'")
+                                .withSelect("id,state,stateTransitionTime")))).orElse(List.of());
     }
 
     /** {@code ComputeNode_Get}: whether the node is still in the pool. */
     private boolean nodeExists(String poolId, String nodeId) {
-        try {
-            batch.computeNodes().get(poolId, nodeId);
-            return true;
-        } catch (BatchErrorException e) {
-            if (status(e) == 404) {
-                return false;
-            }
-            throw failure("reading node " + nodeId + " of pool " + poolId, e);
-        }
+        return calls.callOrEmpty("reading node " + nodeId + " of pool " + poolId, AccountCalls.notFound(),
+                batch -> batch.computeNodes().get(poolId, nodeId)).isPresent();
     }
 
-    /** {@code Pool_RemoveNodes} of one node. */
+    /** {@code Pool_RemoveNodes} of one node; a node or pool already gone is fine. */
     private void removeNode(String poolId, String nodeId) {
-        try {
-            batch.pools().removeNodes(poolId, new NodeRemoveParameter().withNodeList(List.of(nodeId)));
-        } catch (BatchErrorException e) {
-            if (status(e) != 404) {
-                throw failure("removing preempted node " + nodeId + " from pool " + poolId, e);
-            }
-        }
+        calls.callOrEmpty("removing preempted node " + nodeId + " from pool " + poolId, AccountCalls.notFound(),
+                batch -> {
+                    batch.pools().removeNodes(poolId, new NodeRemoveParameter().withNodeList(List.of(nodeId)));
+                    return true;
+                });
     }
 
     /** {@code Job_Terminate}; a job already ended or gone is fine. */
     private void terminateJob(String jobId) {
-        try {
+        calls.callOrEmpty("terminating job " + jobId, GONE_OR_ENDING, batch -> {
             batch.jobs().terminate(jobId);
-        } catch (BatchErrorException e) {
-            if (status(e) != 404 && status(e) != 409) {
-                throw failure("terminating job " + jobId, e);
-            }
-        }
+            return true;
+        });
     }
 
     /** {@code Job_Delete}; a job already gone or being deleted is fine. */
     private void deleteJob(String jobId) {
-        try {
+        calls.callOrEmpty("deleting job " + jobId, GONE_OR_ENDING, batch -> {
             batch.jobs().delete(jobId);
-        } catch (BatchErrorException e) {
-            if (status(e) != 404 && status(e) != 409) {
-                throw failure("deleting job " + jobId, e);
-            }
-        }
+            return true;
+        });
     }
 
     /** {@code Pool_Delete}; a pool already gone or being deleted is fine. */
     private void deletePoolThroughBatch(String poolId) {
-        try {
+        calls.callOrEmpty("deleting pool " + poolId, GONE_OR_ENDING, batch -> {
             batch.pools().delete(poolId);
-        } catch (BatchErrorException e) {
-            if (status(e) != 404 && status(e) != 409) {
-                throw failure("deleting pool " + poolId, e);
-            }
-        }
+            return true;
+        });
     }
 
     /** Resource Manager's pool delete, for a pool created there with an identity. */
@@ -335,19 +292,6 @@ public final class IdlePools {
     }
 
     // ---- helpers ----
-
-    private static int status(BatchErrorException e) {
-        return e.response() == null ? 0 : e.response().code();
-    }
-
-    private static GantryException failure(String what, BatchErrorException e) {
-        String code = e.body() == null ? "no code" : e.body().code();
-        String message = e.body() == null || e.body().message() == null ? e.getMessage()
-                : e.body().message().value();
-        ErrorCode error = status(e) == 401 || status(e) == 403 ? ErrorCode.AUTH_FAILED : ErrorCode.REMOTE_ERROR;
-        return new GantryException(error, "Batch answered " + status(e) + " " + code + " while " + what + ": "
-                + message);
-    }
 
     private static GantryException notOurs(IdleResource resource, String why) {
         return new GantryException(ErrorCode.USAGE, "the batch backend does not hold " + resource.describe()

@@ -1,7 +1,5 @@
 package dev.gantry.backend.batch.internal.pools;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
-import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import com.microsoft.azure.batch.protocol.models.TaskGetOptions;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
@@ -9,6 +7,7 @@ import dev.gantry.api.backend.IdleResource;
 import dev.gantry.azure.storage.Blobs;
 import dev.gantry.azure.storage.StoredBlob;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.secrets.SecretBlobs;
 import java.net.URI;
 import java.time.Clock;
@@ -32,20 +31,20 @@ public final class OrphanedSecrets {
 
     private final String accountName;
     private final BatchSettings settings;
-    private final BatchServiceClient batch;
+    private final AccountCalls calls;
     private final Blobs blobs;
     private final Clock clock;
 
     /**
      * @param accountName the account's name, as task refs carry it
-     * @param batch the account's protocol client
+     * @param calls the account's calls, each through the one retry policy
      * @param blobs gantry-azure's blob calls, with Gantry's Entra ID credential
      */
-    public OrphanedSecrets(String accountName, BatchSettings settings, BatchServiceClient batch, Blobs blobs,
+    public OrphanedSecrets(String accountName, BatchSettings settings, AccountCalls calls, Blobs blobs,
             Clock clock) {
         this.accountName = Objects.requireNonNull(accountName, "accountName");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.batch = Objects.requireNonNull(batch, "batch");
+        this.calls = Objects.requireNonNull(calls, "calls");
         this.blobs = Objects.requireNonNull(blobs, "blobs");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -109,16 +108,8 @@ public final class OrphanedSecrets {
 
     /** {@code Task_Get} with only its id; false when the task or its job is gone. */
     private boolean taskExists(String[] jobAndTask) {
-        try {
-            batch.tasks().get(jobAndTask[0], jobAndTask[1], new TaskGetOptions().withSelect("id"));
-            return true;
-        } catch (BatchErrorException e) {
-            if (e.response() != null && e.response().code() == 404) {
-                return false;
-            }
-            throw new GantryException(ErrorCode.REMOTE_ERROR, "Batch answered " + (e.response() == null ? 0
-                    : e.response().code()) + " while reading task " + jobAndTask[1] + " of job " + jobAndTask[0]
-                    + ": " + e.getMessage());
-        }
+        return calls.callOrEmpty("reading task " + jobAndTask[1] + " of job " + jobAndTask[0],
+                AccountCalls.notFound(), batch -> batch.tasks().get(jobAndTask[0], jobAndTask[1],
+                        new TaskGetOptions().withSelect("id"))).isPresent();
     }
 }

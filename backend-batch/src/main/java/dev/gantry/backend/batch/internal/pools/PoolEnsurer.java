@@ -144,8 +144,8 @@ public final class PoolEnsurer {
             return target.identity();
         }
         return existingIdentities.computeIfAbsent(target.groupKey(), k -> {
-            CloudPool pool = calls.call("reading the identity of pool " + target.poolId(), () -> accounts
-                    .connection(target.account()).protocol().pools().get(target.poolId(),
+            CloudPool pool = calls.on(accounts.connection(target.account())).call("reading the identity of pool "
+                    + target.poolId(), batch -> batch.pools().get(target.poolId(),
                             new PoolGetOptions().withSelect("id,identity")));
             return pool.identity() == null || pool.identity().userAssignedIdentities() == null
                     ? Optional.empty()
@@ -169,15 +169,15 @@ public final class PoolEnsurer {
         String what = "adding pool " + target.poolId() + " to Batch account " + target.account().name();
         for (int attempt = 1; ; attempt++) {
             try {
-                calls.call(what, POOL_ADD_EXPECTED, () -> {
-                    connection.protocol().pools().add(body);
+                calls.on(connection).call(what, POOL_ADD_EXPECTED, batch -> {
+                    batch.pools().add(body);
                     return null;
                 });
                 return;
             } catch (Refused refused) {
                 if (refused.code().equals("PoolExists")) {
-                    CloudPool pool = calls.call("reading pool " + target.poolId(),
-                            () -> connection.protocol().pools().get(target.poolId()));
+                    CloudPool pool = calls.on(connection).call("reading pool " + target.poolId(),
+                            batch -> batch.pools().get(target.poolId()));
                     if (pool.state() != PoolState.DELETING) {
                         adopt(target, metadata(pool.metadata()));
                         return;
@@ -226,15 +226,15 @@ public final class PoolEnsurer {
         String what = "adding job " + target.jobId() + " to Batch account " + target.account().name();
         for (int attempt = 1; ; attempt++) {
             try {
-                calls.call(what, JOB_ADD_EXPECTED, () -> {
-                    connection.protocol().jobs().add(JobBody.render(target.jobId(), target.poolId(), target.key()));
+                calls.on(connection).call(what, JOB_ADD_EXPECTED, batch -> {
+                    batch.jobs().add(JobBody.render(target.jobId(), target.poolId(), target.key()));
                     return null;
                 });
                 return;
             } catch (Refused refused) {
                 if (refused.code().equals("JobExists")) {
-                    CloudJob job = calls.call("reading job " + target.jobId(),
-                            () -> connection.protocol().jobs().get(target.jobId()));
+                    CloudJob job = calls.on(connection).call("reading job " + target.jobId(),
+                            batch -> batch.jobs().get(target.jobId()));
                     if (job.state() == JobState.ACTIVE) {
                         adoptJob(target, job);
                         return;

@@ -5,12 +5,15 @@ import com.microsoft.azure.batch.protocol.models.BatchErrorDetail;
 import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import dev.gantry.http.HttpAnswer;
 import dev.gantry.http.HttpRetry;
 import dev.gantry.http.Jitter;
 import dev.gantry.http.RetryOutcome;
 import dev.gantry.http.Sleeper;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,11 +21,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import okhttp3.Headers;
 
 /**
- * The one place every Batch protocol call goes through, with Gantry's one retry policy (the connection itself never
- * retries: {@code BatchConnection}):
+ * The one place every Batch protocol call goes through, one request at a time, with Gantry's one retry policy (the
+ * connection itself never retries: {@code BatchConnection}); components reach an account's protocol client only
+ * through {@link #on}'s {@link AccountCalls}:
  * <ul>
  *   <li>429, 500 and 503 are sent again, waiting as {@code Retry-After} says (seconds or an HTTP date) or backing off
  *       with jitter, within {@link Policy#attempts} and {@link Policy#longestWait} (gantry-http's {@link HttpRetry});
@@ -93,6 +98,14 @@ public final class BatchCalls {
                 .jitter(policy.jitter()).sleeper(policy.sleeper()).build();
     }
 
+    /**
+     * The calls to one account: the only way to its protocol client ({@link BatchConnection#protocol()}), which is
+     * handed to each request inside this policy.
+     */
+    public AccountCalls on(BatchConnection connection) {
+        return new AccountCalls(this, connection);
+    }
+
     /** Makes the call; any refusal ends as a {@link GantryException} (see the class comment). */
     public <T> T call(String what, Call<T> call) {
         try {
@@ -109,13 +122,21 @@ public final class BatchCalls {
      * @param what what the call does, for messages: "adding pool P to account A"
      */
     public <T> T call(String what, Set<String> expected, Call<T> call) throws Refused {
+        return call(what, refusal -> expected.contains(refusal.code()), call);
+    }
+
+    /**
+     * Makes the call; a refusal {@code expected} accepts (by status, for answers without Batch's error body such as a
+     * HEAD's) is thrown as {@link Refused}, after the retries: a 429 is never handed back.
+     */
+    public <T> T call(String what, Predicate<BatchRefusal> expected, Call<T> call) throws Refused {
         for (int quotaTry = 1; ; quotaTry++) {
             Answer<T> answer = retried(what, call);
             if (answer.refusal() == null) {
                 return answer.value();
             }
             BatchRefusal refusal = answer.refusal();
-            if (expected.contains(refusal.code())) {
+            if (expected.test(refusal)) {
                 throw new Refused(refusal);
             }
             if (QUOTA_CODES.contains(refusal.code())) {
@@ -131,26 +152,6 @@ public final class BatchCalls {
             }
             throw failure(what, refusal);
         }
-    }
-
-    /**
-     * What an SDK exception thrown outside {@link #call} means for a user, for work that must not be repeated as a
-     * whole (a log read that delivered lines already): Batch's refusal as {@link #failure}, an unreachable service
-     * as REMOTE_ERROR; anything else as it is.
-     */
-    public RuntimeException explain(String what, RuntimeException e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof BatchErrorException refused) {
-                return failure(what, refusal(refused));
-            }
-            if (cause instanceof IOException io) {
-                return new GantryException(ErrorCode.REMOTE_ERROR, "Azure Batch could not be reached while " + what
-                        + ": " + io.getClass().getSimpleName() + (io.getMessage() == null ? "" : ": "
-                        + io.getMessage()) + ". Check the network and the account URL "
-                        + "(backends.batch.accounts[*].url).", e);
-            }
-        }
-        return e;
     }
 
     private <T> Answer<T> retried(String what, Call<T> call) {
@@ -175,13 +176,18 @@ public final class BatchCalls {
         return answer;
     }
 
-    private static <T> Answer<T> attempt(Call<T> call) throws IOException {
+    private static <T> Answer<T> attempt(Call<T> call) throws IOException, InterruptedException {
         try {
             return new Answer<>(call.send(), null);
         } catch (RuntimeException e) {
             for (Throwable cause = e; cause != null; cause = cause.getCause()) {
                 if (cause instanceof BatchErrorException refused) {
                     return new Answer<>(null, refusal(refused));
+                }
+                if (cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException)) {
+                    // An interrupt during the request (OkHttp may clear the flag on the way): stop, never send again.
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedException("interrupted during a request");
                 }
                 if (cause instanceof IOException io) {
                     throw io;
@@ -196,7 +202,7 @@ public final class BatchCalls {
         int status = e.response() == null ? 0 : e.response().code();
         Headers headers = e.response() == null ? Headers.of() : e.response().headers();
         BatchError error = e.body();
-        String code = error == null || error.code() == null ? "none" : error.code();
+        String code = error == null || error.code() == null ? BatchRefusal.NO_CODE : error.code();
         String message = error == null || error.message() == null || error.message().value() == null
                 ? "no message" : error.message().value().lines().findFirst().orElse("");
         Map<String, String> values = new LinkedHashMap<>();

@@ -17,6 +17,9 @@ import java.util.Optional;
  */
 public record BatchRefusal(int status, String code, String message, String requestId, Map<String, String> values,
                            Optional<String> retryAfter) {
+    /** The code of an answer without Batch's error body (a HEAD's, a proxy's). */
+    public static final String NO_CODE = "none";
+
     public BatchRefusal {
         Objects.requireNonNull(code, "code");
         Objects.requireNonNull(message, "message");

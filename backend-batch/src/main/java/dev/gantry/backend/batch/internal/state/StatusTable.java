@@ -26,7 +26,8 @@ import java.util.OptionalInt;
  * A requeued task is PENDING or RUNNING again with its evictions counted, never PREEMPTED (REQUEUES).
  */
 public final class StatusTable {
-    static final String TASK_ENDED = "TaskEnded";
+    /** The failure code of a task a terminate ended (Gantry's cancel, a job's terminate). */
+    public static final String TASK_ENDED = "TaskEnded";
     static final String FAILURE_EXIT_CODE = "FailureExitCode";
 
     private StatusTable() {

@@ -1,8 +1,7 @@
 package dev.gantry.backend.batch.internal.status;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
-import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import com.microsoft.azure.batch.protocol.models.SubtaskInformation;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.render.TaskRef;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,15 +15,16 @@ import java.util.Objects;
  * is the N whose file its task root holds: one file-properties call per guess, only for the nodes asked about.
  */
 public final class RankNodes {
-    private final BatchServiceClient protocol;
+    private final AccountCalls calls;
 
-    public RankNodes(BatchServiceClient protocol) {
-        this.protocol = Objects.requireNonNull(protocol, "protocol");
+    public RankNodes(AccountCalls calls) {
+        this.calls = Objects.requireNonNull(calls, "calls");
     }
 
     /** The subtasks of a multi-instance task (the primary is not among them). */
     public List<SubtaskInformation> subtasks(TaskRef ref) {
-        List<SubtaskInformation> value = protocol.tasks().listSubtasks(ref.jobId(), ref.taskId()).value();
+        List<SubtaskInformation> value = calls.call("listing the subtasks of task " + ref.id(),
+                batch -> batch.tasks().listSubtasks(ref.jobId(), ref.taskId()).value());
         return value == null ? List.of() : value;
     }
 
@@ -55,14 +55,10 @@ public final class RankNodes {
     }
 
     private boolean exists(String poolId, String nodeId, String path) {
-        try {
-            protocol.files().getPropertiesFromComputeNode(poolId, nodeId, path);
-            return true;
-        } catch (BatchErrorException e) {
-            if (e.response() != null && e.response().code() == 404) {
-                return false;
-            }
-            throw e;
-        }
+        return calls.callOrEmpty("reading " + path + " on node " + nodeId + " of pool " + poolId,
+                AccountCalls.notFound(), batch -> {
+                    batch.files().getPropertiesFromComputeNode(poolId, nodeId, path);
+                    return true;
+                }).isPresent();
     }
 }

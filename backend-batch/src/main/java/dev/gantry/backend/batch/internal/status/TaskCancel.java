@@ -1,10 +1,12 @@
 package dev.gantry.backend.batch.internal.status;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
-import com.microsoft.azure.batch.protocol.models.BatchErrorException;
+import com.microsoft.azure.batch.protocol.models.CloudTask;
+import com.microsoft.azure.batch.protocol.models.TaskGetOptions;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.render.TaskRef;
+import dev.gantry.backend.batch.internal.state.StatusTable;
 import dev.gantry.backend.batch.internal.state.TaskRecord;
 import java.util.Objects;
 
@@ -31,10 +33,10 @@ public final class TaskCancel {
     public record Terminated(TaskRecord record) implements Outcome {
     }
 
-    private final BatchServiceClient protocol;
+    private final AccountCalls calls;
 
-    public TaskCancel(BatchServiceClient protocol) {
-        this.protocol = Objects.requireNonNull(protocol, "protocol");
+    public TaskCancel(AccountCalls calls) {
+        this.calls = Objects.requireNonNull(calls, "calls");
     }
 
     public Outcome cancel(TrackedTask task) {
@@ -45,19 +47,31 @@ public final class TaskCancel {
             return new EndedLocally(JobStatus.of(JobState.CANCELLED, "cancelled on request before Batch ran it "
                     + "(it was held for its dependencies)"));
         }
-        return terminate(protocol, task.ref()) ? new Terminated(task.record().withCancel()) : new AlreadyEnded();
+        if (terminate(calls, task.ref()) || endedByATerminate(task.ref())) {
+            return new Terminated(task.record().withCancel());
+        }
+        return new AlreadyEnded();
+    }
+
+    /**
+     * After {@code 409 TaskCompleted}: whether a terminate ended the task ({@code TaskEnded}). The task either ended
+     * before this cancel, or this very cancel ended it and the reply was lost: the terminate, sent again by the retry
+     * policy, then meets {@code TaskCompleted} of its own doing. Only a terminate ends a task as {@code TaskEnded}
+     * (Gantry sets no wall-clock limit), so that tells which.
+     */
+    private boolean endedByATerminate(TaskRef ref) {
+        CloudTask ended = calls.call("reading how task " + ref.id() + " ended", batch -> batch.tasks().get(
+                ref.jobId(), ref.taskId(), new TaskGetOptions().withSelect("id,executionInfo")));
+        return ended.executionInfo() != null && ended.executionInfo().failureInfo() != null
+                && StatusTable.TASK_ENDED.equals(ended.executionInfo().failureInfo().code());
     }
 
     /** Terminates the task; false when it had already ended ({@code 409 TaskCompleted}). */
-    static boolean terminate(BatchServiceClient protocol, TaskRef ref) {
-        try {
-            protocol.tasks().terminate(ref.jobId(), ref.taskId());
-            return true;
-        } catch (BatchErrorException e) {
-            if (e.body() != null && TASK_COMPLETED.equals(e.body().code())) {
-                return false;
-            }
-            throw e;
-        }
+    static boolean terminate(AccountCalls calls, TaskRef ref) {
+        return calls.callOrEmpty("terminating task " + ref.id(), refusal -> TASK_COMPLETED.equals(refusal.code()),
+                batch -> {
+                    batch.tasks().terminate(ref.jobId(), ref.taskId());
+                    return true;
+                }).isPresent();
     }
 }

@@ -1,8 +1,6 @@
 package dev.gantry.backend.batch.internal.status;
 
 import com.microsoft.azure.PagedList;
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
-import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import com.microsoft.azure.batch.protocol.models.CloudPool;
 import com.microsoft.azure.batch.protocol.models.CloudTask;
 import com.microsoft.azure.batch.protocol.models.ComputeNode;
@@ -15,6 +13,8 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
+import dev.gantry.backend.batch.internal.remote.Refused;
 import dev.gantry.backend.batch.internal.render.TaskRef;
 import dev.gantry.backend.batch.internal.state.RankFailures;
 import dev.gantry.backend.batch.internal.state.Requeues;
@@ -64,16 +64,17 @@ public final class TaskStatuses {
     /** How far the account's clock may be behind this machine's: tasks are listed from their submit time less this. */
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
 
-    private final BatchServiceClient protocol;
+    private final AccountCalls calls;
     private final Clock clock;
     private final Duration clockSkew;
     private final RankNodes rankNodes;
 
-    public TaskStatuses(BatchServiceClient protocol, Clock clock, Duration clockSkew) {
-        this.protocol = Objects.requireNonNull(protocol, "protocol");
+    /** @param calls the account's calls, each through the one retry policy */
+    public TaskStatuses(AccountCalls calls, Clock clock, Duration clockSkew) {
+        this.calls = Objects.requireNonNull(calls, "calls");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
-        this.rankNodes = new RankNodes(protocol);
+        this.rankNodes = new RankNodes(calls);
     }
 
     /**
@@ -141,10 +142,7 @@ public final class TaskStatuses {
             for (CloudTask task : listTasks(jobId, since)) {
                 listed.put(task.id().toLowerCase(Locale.ROOT), task);
             }
-        } catch (BatchErrorException e) {
-            if (e.body() == null || !JOB_NOT_FOUND.equals(e.body().code())) {
-                throw e;
-            }
+        } catch (Refused jobNotFound) {
             for (TrackedTask task : tasks) {
                 known.put(task.ref().id(), JobStatus.of(JobState.UNKNOWN, "its Batch job " + jobId + " is gone "
                         + "(deleted, or removed by gantry gc), and with it what Batch knew of the task"));
@@ -265,30 +263,36 @@ public final class TaskStatuses {
     }
 
     /** One paged list of the job's tasks that changed state since {@code since} (the SDK follows odata.nextLink). */
-    List<CloudTask> listTasks(String jobId, Instant since) {
-        PagedList<CloudTask> tasks = protocol.tasks().list(jobId, new TaskListOptions().withSelect(TASK_FIELDS)
-                .withMaxResults(PAGE).withFilter(String.format(Locale.ROOT, SINCE_FILTER,
-                        DateTimeFormatter.ISO_INSTANT.format(since.truncatedTo(ChronoUnit.SECONDS)))));
-        tasks.loadAll();
-        return tasks;
+    List<CloudTask> listTasks(String jobId, Instant since) throws Refused {
+        TaskListOptions options = new TaskListOptions().withSelect(TASK_FIELDS).withMaxResults(PAGE)
+                .withFilter(String.format(Locale.ROOT, SINCE_FILTER,
+                        DateTimeFormatter.ISO_INSTANT.format(since.truncatedTo(ChronoUnit.SECONDS))));
+        return calls.call("listing the tasks of Batch job " + jobId, Set.of(JOB_NOT_FOUND), batch -> {
+            PagedList<CloudTask> tasks = batch.tasks().list(jobId, options);
+            tasks.loadAll(); // the next pages, inside the same retried request
+            return tasks;
+        });
     }
 
     /** The pool's resize errors and VM size. */
     CloudPool getPool(String poolId) {
-        return protocol.pools().get(poolId, new PoolGetOptions().withSelect("id,vmSize,resizeErrors"));
+        return calls.call("reading the resize errors of pool " + poolId, batch -> batch.pools().get(poolId,
+                new PoolGetOptions().withSelect("id,vmSize,resizeErrors")));
     }
 
     /** The ids of the pool's preempted nodes. */
     Set<String> listPreemptedNodes(String poolId) {
-        PagedList<ComputeNode> nodes = protocol.computeNodes().list(poolId, new ComputeNodeListOptions()
-                .withFilter(PREEMPTED).withSelect("id,state").withMaxResults(PAGE));
-        nodes.loadAll();
-        return nodes.stream().map(ComputeNode::id).collect(Collectors.toSet());
+        return calls.call("listing the preempted nodes of pool " + poolId, batch -> {
+            PagedList<ComputeNode> nodes = batch.computeNodes().list(poolId, new ComputeNodeListOptions()
+                    .withFilter(PREEMPTED).withSelect("id,state").withMaxResults(PAGE));
+            nodes.loadAll();
+            return nodes.stream().map(ComputeNode::id).collect(Collectors.toSet());
+        });
     }
 
     /** Terminates a task; one that already ended ({@code 409 TaskCompleted}) is left as it is. */
     void terminate(TaskRef ref) {
-        TaskCancel.terminate(protocol, ref);
+        TaskCancel.terminate(calls, ref);
     }
 
     /** What one poll found and fetched: each pool's calls at most once. */

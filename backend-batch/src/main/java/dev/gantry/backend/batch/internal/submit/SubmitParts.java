@@ -44,6 +44,18 @@ public record SubmitParts(Accounts accounts, BatchCalls calls, PoolEnsurer pools
                                  Function<Plan, List<String>> containerRunOptions, Accounts accounts,
                                  Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs) {
         return of(settings, context, containerRunOptions, accounts, identityPools, blobs,
+                new BatchCalls(BatchCalls.Policy.defaults()), PoolEnsurer.DeletionWait.defaults());
+    }
+
+    /**
+     * The same, with the retry policy given (tests: one that records its waits instead of sleeping them).
+     *
+     * @param calls the one retry and quota policy, for the status side too
+     */
+    public static SubmitParts of(BatchSettings settings, BackendContext context,
+                                 Function<Plan, List<String>> containerRunOptions, Accounts accounts,
+                                 Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs, BatchCalls calls) {
+        return of(settings, context, containerRunOptions, accounts, identityPools, blobs, calls,
                 PoolEnsurer.DeletionWait.defaults());
     }
 
@@ -55,7 +67,15 @@ public record SubmitParts(Accounts accounts, BatchCalls calls, PoolEnsurer pools
                                  Function<Plan, List<String>> containerRunOptions, Accounts accounts,
                                  Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs,
                                  PoolEnsurer.DeletionWait deletionWait) {
-        BatchCalls calls = new BatchCalls(BatchCalls.Policy.defaults());
+        return of(settings, context, containerRunOptions, accounts, identityPools, blobs,
+                new BatchCalls(BatchCalls.Policy.defaults()), deletionWait);
+    }
+
+    /** The submit path with its retry policy and its wait for pools and jobs being deleted given. */
+    public static SubmitParts of(BatchSettings settings, BackendContext context,
+                                 Function<Plan, List<String>> containerRunOptions, Accounts accounts,
+                                 Supplier<IdentityPools> identityPools, Supplier<BlobStore> blobs, BatchCalls calls,
+                                 PoolEnsurer.DeletionWait deletionWait) {
         PoolEnsurer pools = new PoolEnsurer(settings, accounts, calls, identityPools, deletionWait);
         SecretBlobs secrets = new SecretBlobs(settings.secretsContainer(), context.secrets(), blobs);
         TaskEntries entries = TaskEntries.in(context.stateDirectory());

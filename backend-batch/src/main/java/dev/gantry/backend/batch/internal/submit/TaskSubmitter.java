@@ -324,9 +324,8 @@ public final class TaskSubmitter {
             String what = "adding " + chunk.size() + " tasks to job " + target.jobId() + " of Batch account "
                     + target.account().name();
             try {
-                TaskAddCollectionResult answer = calls.call(what, CHUNK_EXPECTED,
-                        () -> accounts.connection(target.account()).protocol().tasks().addCollection(target.jobId(),
-                                chunk));
+                TaskAddCollectionResult answer = calls.on(accounts.connection(target.account())).call(what,
+                        CHUNK_EXPECTED, batch -> batch.tasks().addCollection(target.jobId(), chunk));
                 return answer.value() == null ? List.of() : answer.value();
             } catch (Refused refused) {
                 if (refused.code().equals("RequestBodyTooLarge") && chunk.size() > 1) {

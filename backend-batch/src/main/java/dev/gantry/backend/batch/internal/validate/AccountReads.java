@@ -1,6 +1,5 @@
 package dev.gantry.backend.batch.internal.validate;
 
-import com.microsoft.azure.batch.protocol.BatchServiceClient;
 import com.microsoft.azure.batch.protocol.models.CloudPool;
 import com.microsoft.azure.batch.protocol.models.PoolGetOptions;
 import dev.gantry.azure.batch.BatchAccountId;
@@ -8,6 +7,7 @@ import dev.gantry.azure.batch.BatchManagement;
 import dev.gantry.azure.batch.BatchVmSku;
 import dev.gantry.azure.compute.ComputeUsage;
 import dev.gantry.backend.batch.internal.BatchAccountSettings;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  */
 public final class AccountReads implements PlanCheck.Account {
     private final BatchAccountSettings settings;
-    private final BatchServiceClient batch;
+    private final AccountCalls calls;
     private final SupportedImages images;
     private final Supplier<AccountFacts> facts;
     private final Supplier<List<BatchVmSku>> skus;
@@ -31,17 +31,17 @@ public final class AccountReads implements PlanCheck.Account {
     private final Map<String, Boolean> identities = new ConcurrentHashMap<>();
 
     /**
-     * @param batch the account's protocol client ({@code BatchConnection.protocol()})
+     * @param calls the account's calls, each through the one retry policy
      * @param management Resource Manager's Batch calls; empty without gantry-azure, which is then never asked for
      *     (an account without {@code resourceId}), or named in the error when it is
      * @param images the account's supported images, cached ({@link SupportedImages#of})
      * @param usagesOfRegion the Compute usages of the account's subscription in a region, by lower-case name
      *     ({@code ResourceSkusClient.of(connector, subscription)::usages})
      */
-    public AccountReads(BatchAccountSettings settings, BatchServiceClient batch, Optional<BatchManagement> management,
+    public AccountReads(BatchAccountSettings settings, AccountCalls calls, Optional<BatchManagement> management,
             SupportedImages images, Function<String, Map<String, ComputeUsage>> usagesOfRegion) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.batch = Objects.requireNonNull(batch, "batch");
+        this.calls = Objects.requireNonNull(calls, "calls");
         Objects.requireNonNull(management, "management");
         Objects.requireNonNull(usagesOfRegion, "usagesOfRegion");
         this.images = Objects.requireNonNull(images, "images");
@@ -78,7 +78,8 @@ public final class AccountReads implements PlanCheck.Account {
 
     /** {@code Pool_Get} with only the identity selected. */
     private CloudPool pool(String poolId) {
-        return batch.pools().get(poolId, new PoolGetOptions().withSelect("id,identity"));
+        return calls.call("reading the identity of pool " + poolId, batch -> batch.pools().get(poolId,
+                new PoolGetOptions().withSelect("id,identity")));
     }
 
     private static boolean hasIdentity(CloudPool pool) {

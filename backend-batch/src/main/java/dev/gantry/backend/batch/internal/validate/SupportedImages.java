@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.microsoft.azure.batch.protocol.BatchServiceClient;
 import com.microsoft.azure.batch.protocol.models.ImageInformation;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ public final class SupportedImages {
 
     /**
      * @param cacheFile where the list is kept, e.g. {@code STATE/batch/supported-images/ACCOUNT-HOST.json}
-     * @param list asks Batch ({@link #listed(BatchServiceClient)})
+     * @param list asks Batch ({@link #listed(BatchServiceClient)}, through the account's calls)
      */
     public SupportedImages(Path cacheFile, Clock clock, Supplier<List<SupportedImage>> list) {
         this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");
@@ -46,9 +47,11 @@ public final class SupportedImages {
     }
 
     /** The cache of an account in the state directory, asking its protocol client when the cache is stale. */
-    public static SupportedImages of(Path stateDirectory, String accountHost, Clock clock, BatchServiceClient batch) {
+    public static SupportedImages of(Path stateDirectory, String accountHost, Clock clock, AccountCalls calls) {
         return new SupportedImages(stateDirectory.resolve("batch").resolve("supported-images")
-                .resolve(accountHost.replaceAll("[^A-Za-z0-9.-]", "_") + ".json"), clock, () -> listed(batch));
+                .resolve(accountHost.replaceAll("[^A-Za-z0-9.-]", "_") + ".json"), clock,
+                () -> calls.call("listing the images Batch account " + accountHost + " supports",
+                        SupportedImages::listed));
     }
 
     /** Every supported image, all pages ({@code Account_ListSupportedImages}). */

@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -37,8 +36,8 @@ class TaskLogsTest {
 
     private void start(int nodes) {
         account = new FakeAccount(nodes);
-        logs = new TaskLogs(account.protocol(), Duration.ofMillis(100));
-        statuses = new TaskStatuses(account.protocol(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
+        logs = new TaskLogs(account.calls(), Duration.ofMillis(100));
+        statuses = new TaskStatuses(account.calls(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
     }
 
     @AfterEach
@@ -151,22 +150,9 @@ class TaskLogsTest {
         start(2);
         TrackedTask task = account.submit("requeued", List.of(), "sh", "-c",
                 "echo \"run on $AZ_BATCH_NODE_ID\"; sleep 2; echo done");
-        List<LogLine> lines = Collections.synchronizedList(new ArrayList<>());
-        CompletableFuture<Void> follow = CompletableFuture.runAsync(() -> {
-            try {
-                logs.read(task, LogOptions.following(), lines::add);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (lines.isEmpty()) {
-            assertTrue(Instant.now().isBefore(deadline));
-            Thread.sleep(20);
-        }
+        Following follow = Following.started(sink -> logs.read(task, LogOptions.following(), sink));
         String first = account.fake.preemptNodeOf(account.jobId, task.ref().taskId());
-        follow.get(60, TimeUnit.SECONDS);
-        List<String> out = texts(lines, LogLine.Stream.STDOUT);
+        List<String> out = follow.ended(LogLine.Stream.STDOUT);
         assertEquals("run on " + first, out.get(0));
         assertEquals("done", out.get(out.size() - 1), out.toString());
         assertTrue(out.stream().anyMatch(l -> l.startsWith("run on ") && !l.equals("run on " + first)),

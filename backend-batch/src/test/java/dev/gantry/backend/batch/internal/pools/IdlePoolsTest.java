@@ -52,7 +52,7 @@ class IdlePoolsTest {
             Optional<BatchManagement> management) {
         BatchAccountSettings account = FakeAccounts.account(fake, BatchAuth.SHARED_KEY, resourceId);
         return new IdlePools(account, FakeAccounts.settings(List.of(account), existing, Optional.empty(),
-                Optional.empty(), IDLE, Duration.ofDays(7)), batch, management, Clock.systemUTC());
+                Optional.empty(), IDLE, Duration.ofDays(7)), FakeAccounts.calls(connection), management, Clock.systemUTC());
     }
 
     private IdlePools idlePools() {

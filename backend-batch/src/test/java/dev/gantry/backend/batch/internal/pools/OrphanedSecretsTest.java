@@ -53,7 +53,7 @@ class OrphanedSecretsTest {
         BatchAccountSettings account = FakeAccounts.account(fake, BatchAuth.SHARED_KEY, Optional.empty());
         BatchSettings settings = FakeAccounts.settings(List.of(account), List.of(), Optional.empty(),
                 Optional.of(container), Duration.ofHours(1), Duration.ofDays(7));
-        return new OrphanedSecrets(fake.accountName(), settings, batch, blobs, clock);
+        return new OrphanedSecrets(fake.accountName(), settings, FakeAccounts.calls(connection), blobs, clock);
     }
 
     private static Clock daysLater(int days) {
@@ -106,7 +106,7 @@ class OrphanedSecretsTest {
     void noContainerMeansNoneAndAForeignResourceIsRefused() {
         BatchAccountSettings account = FakeAccounts.account(fake, BatchAuth.SHARED_KEY, Optional.empty());
         OrphanedSecrets none = new OrphanedSecrets(fake.accountName(), FakeAccounts.settings(List.of(account), List.of(),
-                Optional.empty(), Optional.empty(), Duration.ofHours(1), Duration.ofDays(7)), batch, blobs,
+                Optional.empty(), Optional.empty(), Duration.ofHours(1), Duration.ofDays(7)), FakeAccounts.calls(connection), blobs,
                 Clock.systemUTC());
         assertEquals(List.of(), none.idleResources());
         assertThrows(GantryException.class, () -> secretBlobs(Clock.systemUTC())

@@ -13,6 +13,8 @@ import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.batch.fake.BatchFakeOptions;
+import dev.gantry.backend.batch.internal.FakeAccounts;
+import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.render.JobBody;
 import dev.gantry.backend.batch.internal.render.PoolBody;
 import dev.gantry.backend.batch.internal.render.PoolKey;
@@ -47,6 +49,9 @@ public final class FakeAccount implements AutoCloseable {
     public final String poolId;
     public final String jobId;
     public final Map<String, TrackedTask> tracked = new HashMap<>();
+    /** The waits the retry policy asked for, in order. */
+    public final List<Duration> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AccountCalls calls;
 
     /**
      * @param nodes the most nodes the pool grows to (Gantry's formula's cap), its formula evaluated every 100 ms;
@@ -58,6 +63,7 @@ public final class FakeAccount implements AutoCloseable {
                 .autoscaleInterval(nodes == 0 ? Duration.ofHours(1) : Duration.ofMillis(100)));
         connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
                 new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()));
+        calls = FakeAccounts.calls(connection, waits);
         Plan plan = plan("true");
         PoolKey key = PoolKey.of(fake.accountName(), plan, Optional.empty(), Optional.empty());
         poolId = key.poolId("gantry-");
@@ -65,6 +71,11 @@ public final class FakeAccount implements AutoCloseable {
         protocol().pools().add(PoolBody.render(key, poolId, plan, Optional.empty(), Math.max(1, nodes)));
         fake.tickNow(); // the pool's first evaluation, before any task: a pool of 0 nodes stays empty
         protocol().jobs().add(JobBody.render(jobId, poolId, key));
+    }
+
+    /** The account's calls, their retries' waits recorded in {@link #waits} and never slept. */
+    public AccountCalls calls() {
+        return calls;
     }
 
     public BatchServiceClient protocol() {

@@ -20,8 +20,8 @@ class TaskCancelTest {
 
     private void start(int nodes) {
         account = new FakeAccount(nodes);
-        statuses = new TaskStatuses(account.protocol(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
-        cancel = new TaskCancel(account.protocol());
+        statuses = new TaskStatuses(account.calls(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
+        cancel = new TaskCancel(account.calls());
     }
 
     @AfterEach

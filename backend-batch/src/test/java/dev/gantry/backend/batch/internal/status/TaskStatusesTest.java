@@ -27,7 +27,7 @@ class TaskStatusesTest {
 
     private void start(int nodes) {
         account = new FakeAccount(nodes);
-        statuses = new TaskStatuses(account.protocol(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
+        statuses = new TaskStatuses(account.calls(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
     }
 
     @AfterEach

@@ -77,9 +77,9 @@ class PlanCheckTest {
         BatchSettings settings = FakeAccounts.settings(List.of(account), existing, identity, container,
                 Duration.ofHours(1), Duration.ofDays(7));
         SupportedImages images = SupportedImages.of(state, account.url().getHost(), Clock.systemUTC(),
-                connection.protocol());
+                FakeAccounts.calls(connection));
         ResourceSkusClient compute = ResourceSkusClient.of(arm.connector(), ArmFake.SUBSCRIPTION);
-        return new PlanCheck(settings, configured -> new AccountReads(configured, connection.protocol(),
+        return new PlanCheck(settings, configured -> new AccountReads(configured, FakeAccounts.calls(connection),
                 Optional.of(management), images, compute::usages), Clock.systemUTC());
     }
 
@@ -173,13 +173,13 @@ class PlanCheckTest {
 
     @Test
     void theSupportedImagesAreListedOnceADay() {
-        SupportedImages today = SupportedImages.of(state, "acct", Clock.systemUTC(), connection.protocol());
+        SupportedImages today = SupportedImages.of(state, "acct", Clock.systemUTC(), FakeAccounts.calls(connection));
         int before = fake.count("Account_ListSupportedImages");
         assertEquals(3, today.get().size());
-        assertEquals(3, SupportedImages.of(state, "acct", Clock.systemUTC(), connection.protocol()).get().size());
+        assertEquals(3, SupportedImages.of(state, "acct", Clock.systemUTC(), FakeAccounts.calls(connection)).get().size());
         assertEquals(before + 1, fake.count("Account_ListSupportedImages"), "the second read came from the cache");
         Clock tomorrow = Clock.offset(Clock.systemUTC(), Duration.ofDays(1).plusMinutes(1));
-        assertEquals(3, SupportedImages.of(state, "acct", tomorrow, connection.protocol()).get().size());
+        assertEquals(3, SupportedImages.of(state, "acct", tomorrow, FakeAccounts.calls(connection)).get().size());
         assertEquals(before + 2, fake.count("Account_ListSupportedImages"), "a day later Batch is asked again");
     }
 
