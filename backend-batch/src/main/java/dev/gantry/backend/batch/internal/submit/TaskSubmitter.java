@@ -199,8 +199,8 @@ public final class TaskSubmitter {
      */
     private void deleteSecretsIfNeverAdded(PoolTarget target, TaskRef ref, String blob) {
         try {
-            calls.call("checking whether Batch has task " + ref + " after its add failed", NEVER_ADDED,
-                    () -> accounts.connection(target.account()).protocol().tasks().get(ref.jobId(), ref.taskId(),
+            calls.on(accounts.connection(target.account())).call("checking whether Batch has task " + ref
+                    + " after its add failed", NEVER_ADDED, batch -> batch.tasks().get(ref.jobId(), ref.taskId(),
                             new TaskGetOptions().withSelect("id")));
         } catch (Refused neverAdded) {
             try {
