@@ -61,21 +61,9 @@ ensure_hosts_file() {
 }
 
 write_summary() {
-  local k namespaces="" addresses="" tmp
-  for k in $(seq 1 "$NODES"); do
-    namespaces="$namespaces $(ns_name "$k")"
-    addresses="$addresses $(address "$k")"
-  done
-  mkdir -p "$STATE"
-  tmp=$(mktemp "$STATE/.kube.env.XXXXXX")
-  cat >"$tmp" <<SUMMARY
-# Written by scripts/test-kube.sh: the node namespaces of the Kubernetes test cluster.
-KUBE_NODE_NAMESPACES="${namespaces# }"
-KUBE_NODE_ADDRESSES="${addresses# }"
-KUBE_HOSTS_DIR="/etc/netns"
-SUMMARY
-  chmod 0644 "$tmp"
-  mv -f "$tmp" "$STATE/kube.env"
+  net_write_node_summary "$STATE/kube.env" KUBE "$NODES" ns_name address \
+    "Written by scripts/test-kube.sh: the node namespaces of the Kubernetes test cluster." \
+    'KUBE_HOSTS_DIR="/etc/netns"'
 }
 
 cmd_up() {

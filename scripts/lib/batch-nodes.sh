@@ -50,20 +50,8 @@ batch_nodes_require_tools() {
 
 # What the tests read: the namespaces and their addresses, in node order.
 batch_nodes_write_summary() {
-  local k namespaces="" addresses="" tmp
-  for k in $(seq 1 "$BATCH_NODES"); do
-    namespaces="$namespaces $(batch_node_ns "$k")"
-    addresses="$addresses $(batch_node_address "$k")"
-  done
-  mkdir -p "$BATCH_NODES_STATE"
-  tmp=$(mktemp "$BATCH_NODES_STATE/.nodes.env.XXXXXX")
-  cat >"$tmp" <<SUMMARY
-# Written by scripts/test-batch.sh nodes-up: the node namespaces of the Azure Batch fake.
-BATCH_NODE_NAMESPACES="${namespaces# }"
-BATCH_NODE_ADDRESSES="${addresses# }"
-SUMMARY
-  chmod 0644 "$tmp"
-  mv -f "$tmp" "$BATCH_NODES_STATE/nodes.env"
+  net_write_node_summary "$BATCH_NODES_STATE/nodes.env" BATCH "$BATCH_NODES" batch_node_ns batch_node_address \
+    "Written by scripts/test-batch.sh nodes-up: the node namespaces of the Azure Batch fake."
 }
 
 # nodes-up: make the nodes; idempotent, repairs a half-made one.

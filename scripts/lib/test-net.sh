@@ -105,6 +105,30 @@ net_ensure_namespace() {
   ip neigh flush to "$addr" dev "$TEST_BRIDGE" 2>/dev/null || true
 }
 
+# net_write_node_summary FILE PREFIX COUNT NS_OF ADDRESS_OF COMMENT [LINE...]: the summary the tests read, written
+# whole through a rename (mode 0644): the comment, PREFIX_NODE_NAMESPACES and PREFIX_NODE_ADDRESSES of nodes 1 to
+# COUNT in node order (NS_OF and ADDRESS_OF name a node's namespace and address from its number), then each LINE.
+net_write_node_summary() {
+  local file=$1 prefix=$2 count=$3 ns_of=$4 address_of=$5 comment=$6 k line namespaces="" addresses="" tmp
+  shift 6
+  for k in $(seq 1 "$count"); do
+    namespaces="$namespaces $("$ns_of" "$k")"
+    addresses="$addresses $("$address_of" "$k")"
+  done
+  mkdir -p "$(dirname "$file")"
+  tmp=$(mktemp "$(dirname "$file")/.$(basename "$file").XXXXXX")
+  {
+    printf '# %s\n' "$comment"
+    printf '%s_NODE_NAMESPACES="%s"\n' "$prefix" "${namespaces# }"
+    printf '%s_NODE_ADDRESSES="%s"\n' "$prefix" "${addresses# }"
+    for line in "$@"; do
+      printf '%s\n' "$line"
+    done
+  } >"$tmp"
+  chmod 0644 "$tmp"
+  mv -f "$tmp" "$file"
+}
+
 # net_listening ADDRESS PORT: something accepts TCP connections there (from the root namespace).
 net_listening() { timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null; }
 

@@ -9,15 +9,10 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.backend.batch.internal.render.PoolMetadata;
 import dev.gantry.backend.batch.internal.render.TaskRef;
-import dev.gantry.tck.BackendConformanceTest;
-import dev.gantry.tck.BackendFixture;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole conformance kit against the Batch fake on the pools Gantry makes itself
@@ -25,23 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Resource Manager with the pool identity and scaled by Gantry's formula, and secrets reach the tasks from the blob
  * fake through that identity.
  */
-class BatchCreatedPoolsConformanceTest extends BackendConformanceTest {
-    private final BatchKitFixture fixture = new BatchKitFixture(BatchKitFixture.Pools.GANTRYS,
-            BatchKitFixture.NODE_RETENTION);
-
-    /** Runs after the kit's own {@code @AfterAll}, which cancels what is left and closes the backend. */
-    @RegisterExtension
-    final AfterAllCallback stopFake = this::stop;
-
-    @Override
-    protected BackendFixture fixture() {
-        return fixture;
-    }
-
-    private void stop(ExtensionContext context) {
-        if (context.getRequiredTestClass() == BatchCreatedPoolsConformanceTest.class) {
-            fixture.close();
-        }
+class BatchCreatedPoolsConformanceTest extends KitOnTheFake {
+    BatchCreatedPoolsConformanceTest() {
+        super(new BatchKitFixture(BatchKitFixture.Pools.GANTRYS, BatchKitFixture.NODE_RETENTION));
     }
 
     /**
