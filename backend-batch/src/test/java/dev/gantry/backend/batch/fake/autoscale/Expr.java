@@ -12,39 +12,23 @@ sealed interface Expr {
 
     Value evaluate(FormulaRun run);
 
-    record Literal(Position at, double value) implements Expr {
-        @Override
-        public ValueType type() {
-            return ValueType.DOUBLE;
+    /** A value written in the formula: a number, a {@code TimeInterval_*} constant or a deallocation keyword. */
+    record Constant(Position at, Value value, ValueType type) implements Expr {
+        static Constant number(Position at, double value) {
+            return new Constant(at, new Value.Number(value), ValueType.DOUBLE);
+        }
+
+        static Constant interval(Position at, Duration duration) {
+            return new Constant(at, new Value.Interval(duration), ValueType.INTERVAL);
+        }
+
+        static Constant deallocation(Position at, String keyword) {
+            return new Constant(at, new Value.Option(keyword), ValueType.DEALLOCATION_OPTION);
         }
 
         @Override
         public Value evaluate(FormulaRun run) {
-            return new Value.Number(value);
-        }
-    }
-
-    record IntervalConstant(Position at, Duration duration) implements Expr {
-        @Override
-        public ValueType type() {
-            return ValueType.INTERVAL;
-        }
-
-        @Override
-        public Value evaluate(FormulaRun run) {
-            return new Value.Interval(duration);
-        }
-    }
-
-    record DeallocationKeyword(Position at, String keyword) implements Expr {
-        @Override
-        public ValueType type() {
-            return ValueType.DEALLOCATION_OPTION;
-        }
-
-        @Override
-        public Value evaluate(FormulaRun run) {
-            return new Value.Option(keyword);
+            return value;
         }
     }
 

@@ -201,7 +201,7 @@ final class FormulaParser {
     private Expr primary() {
         Token token = take();
         if (token.kind() == Kind.NUMBER) {
-            return new Expr.Literal(token.at(), Double.parseDouble(token.text()));
+            return Expr.Constant.number(token.at(), Double.parseDouble(token.text()));
         }
         if (token.is("(")) {
             Expr inner = expression();
@@ -231,7 +231,7 @@ final class FormulaParser {
             return interval(token);
         }
         if (ServiceVariables.DEALLOCATION_OPTIONS.contains(name)) {
-            return new Expr.DeallocationKeyword(token.at(), name);
+            return Expr.Constant.deallocation(token.at(), name);
         }
         if (ServiceVariables.isSampled(name)) {
             throw FormulaException.syntax(token.at(), name + " is a sample series, not a number: read it with "
@@ -255,12 +255,12 @@ final class FormulaParser {
 
     private Expr interval(Token token) {
         return switch (token.text()) {
-            case "TimeInterval_Zero" -> new Expr.IntervalConstant(token.at(), Duration.ZERO);
-            case "TimeInterval_Second" -> new Expr.IntervalConstant(token.at(), Duration.ofSeconds(1));
-            case "TimeInterval_Minute" -> new Expr.IntervalConstant(token.at(), Duration.ofMinutes(1));
-            case "TimeInterval_Hour" -> new Expr.IntervalConstant(token.at(), Duration.ofHours(1));
-            case "TimeInterval_Day" -> new Expr.IntervalConstant(token.at(), Duration.ofDays(1));
-            case "TimeInterval_Week" -> new Expr.IntervalConstant(token.at(), Duration.ofDays(7));
+            case "TimeInterval_Zero" -> Expr.Constant.interval(token.at(), Duration.ZERO);
+            case "TimeInterval_Second" -> Expr.Constant.interval(token.at(), Duration.ofSeconds(1));
+            case "TimeInterval_Minute" -> Expr.Constant.interval(token.at(), Duration.ofMinutes(1));
+            case "TimeInterval_Hour" -> Expr.Constant.interval(token.at(), Duration.ofHours(1));
+            case "TimeInterval_Day" -> Expr.Constant.interval(token.at(), Duration.ofDays(1));
+            case "TimeInterval_Week" -> Expr.Constant.interval(token.at(), Duration.ofDays(7));
             default -> throw FormulaException.syntax(token.at(), token.text() + " is not in the fake's subset;"
                     + " allowed intervals: " + String.join(", ", ServiceVariables.INTERVALS));
         };
