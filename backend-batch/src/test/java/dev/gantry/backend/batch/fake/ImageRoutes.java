@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code supportedimages}: a small built-in list in Batch's shape (a current Ubuntu with Docker, a GPU image with
- * Docker and the NVIDIA driver, and an image past its end of life), replaceable through
+ * {@code supportedimages}: a small built-in list in Batch's shape (a current Ubuntu with Docker, the Data Science VM
+ * image Gantry's image catalog plans CPU workloads on, a GPU image with Docker and the NVIDIA driver, and an image
+ * past its end of life), replaceable through
  * {@link BatchFake#supportedImages(List)}.
  */
 final class ImageRoutes {
@@ -26,6 +27,8 @@ final class ImageRoutes {
         List<ObjectNode> images = new ArrayList<>();
         images.add(image("batch.node.ubuntu 22.04", "canonical", "0001-com-ubuntu-server-jammy", "22_04-lts",
                 null, "DockerCompatible"));
+        images.add(image("batch.node.ubuntu 22.04", "microsoft-dsvm", "ubuntu-2204", "2204-gen2", null,
+                "DockerCompatible"));
         images.add(image("batch.node.ubuntu 22.04", "microsoft-dsvm", "ubuntu-hpc", "2204", null,
                 "DockerCompatible", "NvidiaTeslaDriverInstalled"));
         images.add(image("batch.node.ubuntu 20.04", "canonical", "0001-com-ubuntu-server-focal", "20_04-lts",
