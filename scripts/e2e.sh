@@ -543,12 +543,15 @@ echo "e2e: the aks section took $((SECONDS - aks_started))s"
 # workingDir in this checkout is there. The control endpoint preempts a node as Azure preempts a Spot VM. Shared-key
 # accounts are Batch-managed and have no Spot (validate refuses Spot plans there, with the fix), so the workloads
 # here say spot: never and the evicted node is a dedicated one; Spot plans on an Entra account run in
-# BatchConformanceTest. A fake kept from an earlier run is replaced: this section needs its own flags and state.
+# BatchConformanceTest. The fake's supported images also list the one the advisor plans CPU workloads on, so that
+# validate accepts it. A fake kept from an earlier run is replaced: this section needs its own flags and state.
 batch_started=$SECONDS
 batch_state=${GANTRY_TEST_BATCH_DIR:-/var/lib/gantry-test-batch}
+batch_image='batch.node.ubuntu 22.04=microsoft-dsvm:ubuntu-2204:2204-gen2,DockerCompatible'
 trap 'scripts/test-batch.sh down >/dev/null 2>&1; scripts/test-kube.sh cluster-down >/dev/null 2>&1; rm -rf "$work" /tmp/gantry-e2e-$$-*' EXIT
 scripts/test-batch.sh down >/dev/null 2>&1
-scripts/test-batch.sh up --control --account eastus --node-retention PT5S >"$out" 2>"$err"
+scripts/test-batch.sh up --control --account eastus --node-retention PT5S \
+  --supported-image "$batch_image" >"$out" 2>"$err"
 code=$?
 check "the Batch fake starts on loopback with its control endpoint (scripts/test-batch.sh up --control)" bash -c \
   "[[ $code -eq 0 ]] && grep -qE '^ready http://127.0.0.1:[0-9]+ account eastus control http://127.0.0.1:[0-9]+$' '$out'"

@@ -5,9 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code supportedimages}: a small built-in list in Batch's shape (a current Ubuntu with Docker, the Data Science VM
- * image Gantry's image catalog plans CPU workloads on, a GPU image with Docker and the NVIDIA driver, and an image
- * past its end of life), replaceable through
+ * {@code supportedimages}: a small built-in list in Batch's shape (a current Ubuntu with Docker, a GPU image with
+ * Docker and the NVIDIA driver, and an image past its end of life), replaceable through
  * {@link BatchFake#supportedImages(List)}.
  */
 final class ImageRoutes {
@@ -23,12 +22,10 @@ final class ImageRoutes {
                 Selectable.IMAGE);
     }
 
-    private static List<ObjectNode> defaults() {
+    static List<ObjectNode> defaults() {
         List<ObjectNode> images = new ArrayList<>();
         images.add(image("batch.node.ubuntu 22.04", "canonical", "0001-com-ubuntu-server-jammy", "22_04-lts",
                 null, "DockerCompatible"));
-        images.add(image("batch.node.ubuntu 22.04", "microsoft-dsvm", "ubuntu-2204", "2204-gen2", null,
-                "DockerCompatible"));
         images.add(image("batch.node.ubuntu 22.04", "microsoft-dsvm", "ubuntu-hpc", "2204", null,
                 "DockerCompatible", "NvidiaTeslaDriverInstalled"));
         images.add(image("batch.node.ubuntu 20.04", "canonical", "0001-com-ubuntu-server-focal", "20_04-lts",
@@ -36,7 +33,7 @@ final class ImageRoutes {
         return images;
     }
 
-    private static ObjectNode image(String sku, String publisher, String offer, String imageSku, String endOfLife,
+    static ObjectNode image(String sku, String publisher, String offer, String imageSku, String endOfLife,
             String... capabilities) {
         ObjectNode image = Json.object();
         image.put("nodeAgentSKUId", sku);
