@@ -559,6 +559,17 @@ if [[ $code -eq 0 ]]; then
   # shellcheck disable=SC1091
   . "$batch_state/batch.env"
   batch_config="$work/batch.yaml"
+  # batch_status_until ID CONDITION: gantry status ID --output json once a second, for at most 30 s, until the
+  # Python CONDITION holds of its answer (d); the last answer stays in $out for the check that follows.
+  batch_status_until() {
+    local _
+    for _ in $(seq 1 30); do
+      run_gantry --config "$batch_config" status "$1" --output json
+      json "$2" && return 0
+      sleep 1
+    done
+    return 1
+  }
   cat >"$batch_config" <<YAML
 backend: batch
 defaults: {regions: [eastus]}
@@ -582,11 +593,7 @@ YAML
   run_gantry --config "$batch_config" run "$work/batch-sleeper.yaml" --detach
   batch_job=$(head -n 1 "$out")
   check "run --detach submits to Batch and prints the job id" bash -c "[[ $code -eq 0 && '$batch_job' == sleeper-* ]]"
-  for _ in $(seq 1 30); do
-    run_gantry --config "$batch_config" status "$batch_job" --output json
-    json "d['state']=='RUNNING'" && break
-    sleep 1
-  done
+  batch_status_until "$batch_job" "d['state']=='RUNNING'"
   check "status reports the Batch task RUNNING on a node" json \
     "d['state']=='RUNNING' and d['backend']=='batch' and d['message'].startswith('running on node ')"
   run_gantry --config "$batch_config" logs "$batch_job"
@@ -614,28 +621,19 @@ spec:
 YAML
   GANTRY_RUNS_POLL_INTERVAL=1s run_gantry --config "$batch_config" run "$work/batch-evicted.yaml" --detach
   evicted_run=$(head -n 1 "$out")
-  for _ in $(seq 1 30); do
-    run_gantry --config "$batch_config" status "$evicted_run" --output json
-    json "d['steps'][0]['state']=='RUNNING'" && break
-    sleep 1
-  done
+  batch_status_until "$evicted_run" "d['steps'][0]['state']=='RUNNING'"
   evicted_task=$(python3 -c "import json; print(json.load(open('$out'))['steps'][0]['attemptList'][-1]['backendJobId'])" 2>/dev/null)
   IFS=. read -r _ evicted_pool_job evicted_task_id <<<"$evicted_task"
   curl -sS --fail -X POST "$BATCH_CONTROL_URL/preempt?job=$evicted_pool_job&task=$evicted_task_id" >"$out" 2>"$err"
   check "the control endpoint preempts the node running the step" json "d['preempted'].startswith('tvm')"
-  for _ in $(seq 1 30); do
-    run_gantry --config "$batch_config" status "$evicted_run" --output json
-    json "d['steps'][0]['evictions']>=1" && break
-    sleep 1
-  done
-  check "gantry status shows the step's eviction, naming the preempted node, and the step requeued, not failed" json \
-    "d['steps'][0]['evictions']==1 and d['steps'][0]['state'] in ('SUBMITTED','PENDING','RUNNING') and 'preempted' in d['steps'][0]['reason'] and d['steps'][0]['attempts']==1"
+  batch_status_until "$evicted_run" "d['steps'][0]['evictions']>=1"
+  check "gantry status shows the step's eviction, the step requeued by Batch in the same attempt, not failed" json \
+    "d['steps'][0]['evictions']==1 and d['steps'][0]['state'] in ('SUBMITTED','PENDING','RUNNING') and d['steps'][0]['attempts']==1"
+  run_gantry --config "$batch_config" history "$evicted_run"
+  check "history records the eviction as an event, naming the preempted node" bash -c \
+    "[[ $code -eq 0 ]] && grep -Eq ' long +evicted +Batch node tvm[^ ]* preempted .* 1 eviction' '$out'"
   run_gantry --config "$batch_config" cancel "$evicted_run"
-  for _ in $(seq 1 30); do
-    run_gantry --config "$batch_config" status "$evicted_run" --output json
-    json "d['state']=='CANCELLED'" && break
-    sleep 1
-  done
+  batch_status_until "$evicted_run" "d['state']=='CANCELLED'"
   check "the evicted run is cancelled" json "d['state']=='CANCELLED'"
 
   cat >"$work/bad-batch.yaml" <<YAML
