@@ -151,7 +151,7 @@ benchmarks_not_built() {
 # figure below target is reported, not failed on: submission rates move with the machine's load.
 # A benchmark that finds its work was not all done (a job missing, a record not listed) exits non-zero and so fails
 # the test command.
-log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store, a 1,000-step run's poll, a 1,000-job matrix's submit and the AKS backend's polls and submits on the Kubernetes test cluster"
+log "benchmarks: the CycleCloud backend over SSH (Slurm, Grid Engine), the state store, a 1,000-step run's poll, a 1,000-job matrix's submit, the AKS backend's polls and submits on the Kubernetes test cluster and the Batch backend's submitAll and polls of 10,000 tasks on the Batch fake"
 if $skip_benchmarks; then
   echo "skipped: GANTRY_SKIP_BENCHMARKS=1"
 elif built_by_this_run "$bench_classpath"; then
@@ -164,6 +164,11 @@ elif built_by_this_run "$bench_classpath"; then
   # The Kubernetes test cluster in-process, over the node namespaces scripts/test-kube.sh made above.
   java -cp "$bench_cp" dev.gantry.benchmarks.AksStatusBenchmark 1000
   java -cp "$bench_cp" dev.gantry.benchmarks.AksSubmitBenchmark 1000
+  # The Batch backend's submitAll and statuses against the Batch fake as a process, which counts the calls; a long
+  # autoscale interval keeps the pools Gantry makes at zero nodes, so the tasks stay pending while they are polled.
+  scripts/test-batch.sh up --control --account eastus --autoscale-interval PT1H
+  java -cp "$bench_cp" dev.gantry.benchmarks.BatchSubmitBenchmark 10000 10000
+  scripts/test-batch.sh down
 else
   benchmarks_not_built "the benchmarks module ($bench_classpath)" "$@"
 fi

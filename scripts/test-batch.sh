@@ -16,14 +16,16 @@
 #   scripts/test-batch.sh nodes-status   one line per node; exit 0 only when all are up
 #   scripts/test-batch.sh up [FLAG...]   bring the nodes up, then start the fake (idempotent: a running one is kept),
 #                                        wait until it serves and write its summary; FLAGs go to BatchFakeMain
-#                                        (e.g. --autoscale-interval PT1S, --node-retention PT30S); each pool
-#                                        scales by its own formula, an idle node kept that long before it goes
+#                                        (e.g. --control, --account eastus, --autoscale-interval PT1S,
+#                                        --node-retention PT30S); each pool scales by its own formula, an idle node
+#                                        kept that long before it goes. The control endpoint (preempt a node, inject
+#                                        a fault, read the request counts) is served only with --control
 #   scripts/test-batch.sh down           stop it by its recorded pid (its nodes' processes stop with it) and remove
 #                                        its files
 #   scripts/test-batch.sh status         print its URL; exit 0 only when it runs
 #
 # State lives in GANTRY_TEST_BATCH_DIR (default /var/lib/gantry-test-batch):
-#   batch.env   the summary: BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE, BATCH_CONTROL_URL
+#   batch.env   the summary: BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE, BATCH_CONTROL_URL (empty without --control)
 #   key         the account key (0600)
 #   pid, batch.log, root/ (the nodes' directories)
 set -euo pipefail
@@ -64,7 +66,7 @@ cmd_up() {
   cd "$ROOT"
   setsid java -cp "$classes/test-classes:$classes/classes:$(cat "$classpath_file")" \
     dev.gantry.backend.batch.fake.BatchFakeMain --env "$STATE/batch.env" --key-file "$STATE/key" \
-    --root "$STATE/root" --control "$@" </dev/null >"$STATE/batch.log" 2>&1 9>&- &
+    --root "$STATE/root" "$@" </dev/null >"$STATE/batch.log" 2>&1 9>&- &
   echo $! >"$STATE/pid"
   local waited=0
   until grep -q '^ready ' "$STATE/batch.log" 2>/dev/null; do

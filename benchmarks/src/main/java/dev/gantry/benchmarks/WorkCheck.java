@@ -28,6 +28,25 @@ final class WorkCheck {
         }
     }
 
+    /** Checks that {@code actual} is at most {@code limit} (a count of calls with a ceiling). */
+    void atMost(String what, long limit, long actual) {
+        bounded(actual <= limit, String.format(Locale.ROOT, "%s: %,d, at most %,d expected", what, actual, limit));
+    }
+
+    /** Checks that {@code actual} is at least {@code floor} (a count of calls the work cannot do with fewer). */
+    void atLeast(String what, long floor, long actual) {
+        bounded(actual >= floor, String.format(Locale.ROOT, "%s: %,d, at least %,d expected", what, actual,
+                floor));
+    }
+
+    private void bounded(boolean held, String failure) {
+        if (held) {
+            passed++;
+        } else {
+            fail(failure);
+        }
+    }
+
     /** Checks that a submit of {@code expected} jobs returned as many references, each a different job. */
     void refs(String what, int expected, Collection<JobRef> refs) {
         count(what + ": job references returned", expected, refs.size());

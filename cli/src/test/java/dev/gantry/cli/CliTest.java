@@ -36,7 +36,7 @@ class CliTest {
         assertEquals(List.of("aks", "batch", "cyclecloud", "manual"), names);
         assertTrue(array.get(3).get("available").asBoolean());
         assertTrue(array.get(0).get("available").asBoolean(), "aks");
-        assertFalse(array.get(1).get("available").asBoolean(), "batch is not implemented yet");
+        assertTrue(array.get(1).get("available").asBoolean(), "batch");
         assertTrue(array.get(3).get("configured").asBoolean());
     }
 

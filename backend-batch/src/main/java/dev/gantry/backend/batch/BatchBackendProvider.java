@@ -1,8 +1,5 @@
 package dev.gantry.backend.batch;
 
-import dev.gantry.api.ErrorCode;
-import dev.gantry.api.GantryException;
-import dev.gantry.api.GpuVendor;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
@@ -11,19 +8,16 @@ import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.backend.batch.internal.BatchBackend;
 import dev.gantry.backend.batch.internal.BatchSettings;
+import dev.gantry.backend.batch.internal.validate.BatchCapabilities;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Azure Batch: pools per size and image, container tasks, multi-instance tasks, spot preemption. Discovered with
- * ServiceLoader. {@link #create} builds the backend; {@link #unavailableReason()} still says it is not available
- * until the conformance kit passes against it, so that no one is offered a backend that has not been proven.
+ * ServiceLoader. Available: the conformance kit passes against the Batch fake ({@code BatchConformanceTest}), and
+ * {@link #create} binds {@code backends.batch.*} and builds the backend.
  */
 public final class BatchBackendProvider implements BackendProvider {
-    static final String UNAVAILABLE = "the batch backend is not implemented in this version of Gantry; "
-            + "use backend: manual (machines you manage) meanwhile";
-
     public BatchBackendProvider() {
     }
 
@@ -37,9 +31,10 @@ public final class BatchBackendProvider implements BackendProvider {
         return "Azure Batch: pools per size and image, container tasks, multi-instance tasks, spot preemption.";
     }
 
+    /** What the backend can do at most: Spot needs an account that can have it, which only the backend reads. */
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, true, Set.of(GpuVendor.NVIDIA, GpuVendor.AMD));
+        return BatchCapabilities.of(List.of()).toBuilder().spot(true).build();
     }
 
     @Override
@@ -49,16 +44,11 @@ public final class BatchBackendProvider implements BackendProvider {
 
     @Override
     public Optional<String> unavailableReason() {
-        return Optional.of(UNAVAILABLE);
+        return Optional.empty();
     }
 
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
-        // Until the kit passes, unavailableReason() says why and create() keeps to it; the one switch is there.
-        Optional<String> unavailable = unavailableReason();
-        if (unavailable.isPresent()) {
-            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, unavailable.get());
-        }
         return BatchBackend.open(BatchSettings.bind(config), context);
     }
 }

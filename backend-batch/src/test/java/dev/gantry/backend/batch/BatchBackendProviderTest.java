@@ -8,6 +8,9 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.EvictionHandling;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +23,21 @@ class BatchBackendProviderTest {
     }
 
     @Test
-    void createSaysTheBackendIsUnavailableAndWhatToUseInstead() {
+    void isAvailableAndDeclaresWhatBatchPoolsDo() {
         BatchBackendProvider provider = new BatchBackendProvider();
+        assertEquals(Optional.empty(), provider.unavailableReason());
+        Capabilities caps = provider.capabilities();
+        assertTrue(caps.multiNode() && caps.containers() && caps.nativeDependencies() && caps.followLogs(),
+                caps.toString());
+        assertEquals(EvictionHandling.REQUEUES, caps.evictions());
+        assertTrue(caps.spot() && caps.placesByRegion() && !caps.mergedLogs(), caps.toString());
+    }
+
+    @Test
+    void createWithoutSettingsIsAConfigProblemNamingTheAccounts() {
         GantryException e = assertThrows(GantryException.class,
-                () -> provider.create(BackendConfig.empty("batch"), null));
-        assertEquals(ErrorCode.BACKEND_UNAVAILABLE, e.code());
-        assertTrue(e.getMessage().contains("backend: manual"), e.getMessage());
-        assertEquals(provider.unavailableReason().orElseThrow(), e.getMessage());
+                () -> new BatchBackendProvider().create(BackendConfig.empty("batch"), null));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("backends.batch.accounts"), e.getMessage());
     }
 }

@@ -22,7 +22,7 @@ final class ImageRoutes {
                 Selectable.IMAGE);
     }
 
-    private static List<ObjectNode> defaults() {
+    static List<ObjectNode> defaults() {
         List<ObjectNode> images = new ArrayList<>();
         images.add(image("batch.node.ubuntu 22.04", "canonical", "0001-com-ubuntu-server-jammy", "22_04-lts",
                 null, "DockerCompatible"));
@@ -33,7 +33,7 @@ final class ImageRoutes {
         return images;
     }
 
-    private static ObjectNode image(String sku, String publisher, String offer, String imageSku, String endOfLife,
+    static ObjectNode image(String sku, String publisher, String offer, String imageSku, String endOfLife,
             String... capabilities) {
         ObjectNode image = Json.object();
         image.put("nodeAgentSKUId", sku);
