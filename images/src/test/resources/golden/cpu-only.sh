@@ -247,7 +247,7 @@ fi
 systemctl enable --now prometheus-node-exporter
 GANTRY_BOOT_PROGRAM_END
 chmod 0755 '/usr/local/lib/gantry/install-node-exporter'
-'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--workload' 'features' '--vm-size' 'Standard_D4s_v5' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest'
+'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_D4s_v5' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest'
 '/usr/local/lib/gantry/gantry-step' 'node-exporter' '1800' '/usr/local/lib/gantry/install-node-exporter'
 '/usr/local/lib/gantry/gantry-step' 'user-command-1' '3600' 'env' 'DATA_DIR=/mnt/data' 'apt-get' 'install' '-y' 'htop'
-exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--workload' 'features' '--vm-size' 'Standard_D4s_v5' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest' '--gpus' '0' '--gpu-vendor' 'none' '--rdma' 'false' '--runtime' 'none' '--role' 'plain'
+exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_D4s_v5' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest' '--gpus' '0' '--gpu-vendor' 'none' '--rdma' 'false' '--runtime' 'none' '--role' 'plain'

@@ -259,6 +259,6 @@ podman)
 esac
 GANTRY_BOOT_PROGRAM_END
 chmod 0755 '/usr/local/lib/gantry/run-dcgm-exporter'
-'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--workload' 'train' '--vm-size' 'Standard_NC24ads_A100_v4' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest'
+'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_NC24ads_A100_v4' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest'
 '/usr/local/lib/gantry/gantry-step' 'dcgm-exporter' '3600' '/usr/local/lib/gantry/run-dcgm-exporter' 'docker' 'nvcr.io/nvidia/k8s/dcgm-exporter:3.3.8-3.6.0-ubuntu22.04'
-exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--workload' 'train' '--vm-size' 'Standard_NC24ads_A100_v4' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest' '--gpus' '1' '--gpu-vendor' 'nvidia' '--rdma' 'false' '--runtime' 'docker' '--role' 'plain'
+exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_NC24ads_A100_v4' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest' '--gpus' '1' '--gpu-vendor' 'nvidia' '--rdma' 'false' '--runtime' 'docker' '--role' 'plain'

@@ -269,6 +269,6 @@ if ! grep -qs 'plugstack.conf.d' /etc/slurm/plugstack.conf; then
 fi
 GANTRY_BOOT_PROGRAM_END
 chmod 0755 '/usr/local/lib/gantry/install-enroot-pyxis'
-'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--workload' 'train' '--vm-size' 'Standard_ND96isr_H100_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204:latest'
+'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_H100_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204:latest'
 '/usr/local/lib/gantry/gantry-step' 'enroot-pyxis' '1800' '/usr/local/lib/gantry/install-enroot-pyxis'
-exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--workload' 'train' '--vm-size' 'Standard_ND96isr_H100_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204:latest' '--gpus' '8' '--gpu-vendor' 'nvidia' '--rdma' 'true' '--runtime' 'none' '--role' 'slurm'
+exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_H100_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204:latest' '--gpus' '8' '--gpu-vendor' 'nvidia' '--rdma' 'true' '--runtime' 'none' '--role' 'slurm'

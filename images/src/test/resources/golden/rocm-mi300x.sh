@@ -234,5 +234,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 GANTRY_BOOT_PROGRAM_END
 chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'
-'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--workload' 'train' '--vm-size' 'Standard_ND96isr_MI300X_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204-rocm:latest'
-exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--workload' 'train' '--vm-size' 'Standard_ND96isr_MI300X_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204-rocm:latest' '--gpus' '8' '--gpu-vendor' 'amd' '--rdma' 'true' '--runtime' 'docker' '--role' 'plain'
+'/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_MI300X_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204-rocm:latest'
+exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_MI300X_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204-rocm:latest' '--gpus' '8' '--gpu-vendor' 'amd' '--rdma' 'true' '--runtime' 'docker' '--role' 'plain'

@@ -201,8 +201,13 @@ public final class BootScript {
             steps.add(new Step("user-command-" + (i + 1), USER_COMMAND_TIMEOUT_SECONDS, argv));
         }
 
-        List<String> facts = List.of("--marker", options.markerPath(), "--workload", plan.workload().name(),
-                "--vm-size", plan.vmSize().name(), "--image", plan.image().id());
+        // A platform's pool boots its nodes once for every workload it will run (Batch keys its pools by this
+        // script), so its form names no workload: with the name in it, each workload had a pool of its own.
+        List<String> facts = new ArrayList<>(List.of("--marker", options.markerPath()));
+        if (form == Form.CLOUD_INIT) {
+            facts.addAll(List.of("--workload", plan.workload().name()));
+        }
+        facts.addAll(List.of("--vm-size", plan.vmSize().name(), "--image", plan.image().id()));
         List<List<String>> commands = new ArrayList<>();
         List<String> booting = new ArrayList<>(List.of(CHECK, "--status", "booting"));
         booting.addAll(facts);

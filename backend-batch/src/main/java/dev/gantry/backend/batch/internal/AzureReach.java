@@ -32,10 +32,14 @@ public record AzureReach(Function<BatchAccountSettings, Optional<BatchManagement
     /** The module's default credential chain, asked on first use only. */
     public static AzureReach production(BatchSettings settings) {
         String resourceId = "backends.batch." + BatchAccountSettings.ACCOUNTS + "[*]." + BatchAccountSettings.RESOURCE_ID;
+        // No lambda here returns a gantry-azure type: linking one loads that type, which a shared-key setup without
+        // the module does not have (statuses failed with NoClassDefFoundError: BatchManagement). Each such call is
+        // made only on the branch that needs it.
         return new AzureReach(
-                account -> account.resourceId().map(id -> AzureModule.management(resourceId)),
-                () -> settings.secretsContainer().map(url -> AzureModule.blobCalls("backends.batch."
-                        + BatchSettings.SECRETS_CONTAINER_URL)),
+                account -> account.resourceId().isEmpty() ? Optional.empty()
+                        : Optional.of(AzureModule.management(resourceId)),
+                () -> settings.secretsContainer().isEmpty() ? Optional.empty()
+                        : Optional.of(AzureModule.blobCalls("backends.batch." + BatchSettings.SECRETS_CONTAINER_URL)),
                 account -> AzureModule.usages(resourceId, BatchAccountId.parse(account.resourceId().orElseThrow())
                         .subscriptionId()));
     }

@@ -209,7 +209,7 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
         BatchSettings settings = new BatchSettings(bound.accounts(), bound.poolPrefix(), bound.existingPools(),
                 bound.maxNodesPerPool(), bound.poolIdentity(), Optional.of(URI.create(container)),
                 bound.idlePoolTimeout(), bound.taskRetention());
-        // Built directly: the provider's create() refuses while unavailableReason() is set (until this kit passes).
+        // Built directly, not through the provider: the fakes' test certificate and token issuer are wired in here.
         Accounts accounts = new Accounts(settings, context.secrets(), () -> tokens, BatchKitFixture::trusting);
         BatchManagement management = new BatchManagement(arm.connector());
         SubmitParts parts = SubmitParts.of(settings, context, ContainerRunOptions::of, accounts, () -> {
