@@ -9,10 +9,8 @@ import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
-import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.Secret;
-import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.backend.aks.AksBackendProvider;
 import dev.gantry.backend.aks.testcluster.KubeTestCluster;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
@@ -70,17 +68,8 @@ final class AksBench implements AutoCloseable {
         Path state = Files.createDirectories(root.resolve(name));
         Map<String, String> settings = Map.of("kubeconfig", kubeconfig.toString(), "namespace", cluster.namespace(),
                 "defaultImage", IMAGE);
-        return new AksBackendProvider().create(new BackendConfig("aks", settings), new BackendContext() {
-            @Override
-            public Path stateDirectory() {
-                return state;
-            }
-
-            @Override
-            public SecretResolver secrets() {
-                return ref -> new Secret("bench-secret-value");
-            }
-        });
+        return new AksBackendProvider().create(new BackendConfig("aks", settings),
+                new BenchContext(state, ref -> new Secret("bench-secret-value")));
     }
 
     /** A Spot plan of {@code nodes} {@code tck-small} nodes running {@code true}, with one secret or none. */

@@ -13,12 +13,10 @@ import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
-import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.Secret;
-import dev.gantry.api.backend.SecretResolver;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.batch.BatchBackendProvider;
@@ -155,18 +153,8 @@ public final class BatchSubmitBenchmark {
         settings.put("accounts[0].auth", "sharedKey");
         settings.put("accounts[0].key", "file:" + fake.keyFile());
         settings.put("maxNodesPerPool", "1");
-        SecretResolver secrets = BatchSubmitBenchmark::readFile;
-        return new BatchBackendProvider().create(new BackendConfig("batch", settings), new BackendContext() {
-            @Override
-            public Path stateDirectory() {
-                return state;
-            }
-
-            @Override
-            public SecretResolver secrets() {
-                return secrets;
-            }
-        });
+        return new BatchBackendProvider().create(new BackendConfig("batch", settings),
+                new BenchContext(state, BatchSubmitBenchmark::readFile));
     }
 
     /** The account key, the one secret reference here ({@code file:PATH}). */
