@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -247,10 +248,13 @@ class ApiServerTest {
         gantry.batch().v1().jobs().list();
         gantry.batch().v1().jobs().withName("nothing").get();
         assertThrows(KubernetesClientException.class, () -> gantry.secrets().list());
-        admin.pods().list();
-        assertEquals(3, cluster.requestCount(), cluster.requestBreakdown().toString());
-        assertEquals(1L, cluster.requestBreakdown().get("list jobs"));
-        assertEquals(1L, cluster.requestBreakdown().get("list secrets"));
+        admin.configMaps().list();
+        // Only the kinds this case asks for: a pod read of an earlier case's log wait (Fabric8 lists the pod before a
+        // log read, asynchronously) may still arrive after the reset, and it is the role user's, rightly counted.
+        Map<String, Long> counted = new java.util.TreeMap<>(cluster.requestBreakdown());
+        counted.keySet().removeIf(kind -> kind.endsWith(" pods"));
+        assertEquals(Map.of("get jobs", 1L, "list jobs", 1L, "list secrets", 1L), counted,
+                "the role user's requests, each once, and none of the admin's (list configmaps)");
         assertEquals(List.of("GET /api/v1/namespaces/ml/secrets"), cluster.forbiddenRequests());
     }
 
