@@ -86,17 +86,9 @@ cmd_up() {
 }
 
 cmd_down() {
-  local pid waited=0
+  local pid
   if pid=$(fake_pid); then
-    kill -TERM "$pid"
-    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$STOP_SECONDS" ]; do
-      sleep 1
-      waited=$((waited + 1))
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      echo "test-batch: the fake (pid $pid) did not stop within ${STOP_SECONDS}s; killing it" >&2
-      kill -KILL "$pid"
-    fi
+    net_stop_pid "$pid" "$STOP_SECONDS" "test-batch: the fake"
   fi
   rm -rf "$STATE/root" "$STATE/batch.env" "$STATE/key" "$STATE/pid"
 }

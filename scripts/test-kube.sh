@@ -151,17 +151,9 @@ SUMMARY
 }
 
 cmd_cluster_down() {
-  local pid waited=0
+  local pid
   if pid=$(cluster_pid); then
-    kill -TERM "$pid"
-    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$CLUSTER_STOP_SECONDS" ]; do
-      sleep 1
-      waited=$((waited + 1))
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      echo "test-kube: the test cluster (pid $pid) did not stop within ${CLUSTER_STOP_SECONDS}s; killing it" >&2
-      kill -KILL "$pid"
-    fi
+    net_stop_pid "$pid" "$CLUSTER_STOP_SECONDS" "test-kube: the test cluster"
   fi
   rm -rf "$CLUSTER_DIR"
 }

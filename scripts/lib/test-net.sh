@@ -129,6 +129,21 @@ net_write_node_summary() {
   mv -f "$tmp" "$file"
 }
 
+# net_stop_pid PID SECONDS WHAT: stops a test server started in the background: SIGTERM, up to SECONDS for it to
+# end, then SIGKILL, saying so on stderr as WHAT (for example "test-kube: the test cluster").
+net_stop_pid() {
+  local pid=$1 seconds=$2 what=$3 waited=0
+  kill -TERM "$pid"
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$seconds" ]; do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "$what (pid $pid) did not stop within ${seconds}s; killing it" >&2
+    kill -KILL "$pid"
+  fi
+}
+
 # net_listening ADDRESS PORT: something accepts TCP connections there (from the root namespace).
 net_listening() { timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null; }
 
