@@ -11,11 +11,8 @@ import com.microsoft.azure.batch.auth.BatchSharedKeyCredentials;
 import com.microsoft.azure.batch.protocol.BatchServiceClient;
 import com.microsoft.azure.batch.protocol.models.BatchErrorException;
 import com.microsoft.azure.batch.protocol.models.CloudTask;
-import com.microsoft.azure.batch.protocol.models.ContainerConfiguration;
-import com.microsoft.azure.batch.protocol.models.ContainerType;
 import com.microsoft.azure.batch.protocol.models.EnvironmentSetting;
 import com.microsoft.azure.batch.protocol.models.FileGetFromTaskOptions;
-import com.microsoft.azure.batch.protocol.models.ImageReference;
 import com.microsoft.azure.batch.protocol.models.JobAddParameter;
 import com.microsoft.azure.batch.protocol.models.MetadataItem;
 import com.microsoft.azure.batch.protocol.models.MultiInstanceSettings;
@@ -29,7 +26,6 @@ import com.microsoft.azure.batch.protocol.models.TaskAddStatus;
 import com.microsoft.azure.batch.protocol.models.TaskDependencies;
 import com.microsoft.azure.batch.protocol.models.TaskListOptions;
 import com.microsoft.azure.batch.protocol.models.TaskState;
-import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import com.microsoft.azure.serializer.AzureJacksonAdapter;
 import com.microsoft.rest.RestClient;
 import dev.gantry.backend.batch.fake.BatchFake;
@@ -71,12 +67,7 @@ class BatchFakeSdkRoundTripTest {
     void theSdksSignedRequestsAndBodiesAreAcceptedAndItsReadsWork() throws Exception {
         BatchServiceClient batch = client(fake.accountKey());
         batch.pools().add(new PoolAddParameter().withId("sdk-pool").withVmSize("standard_d2s_v3")
-                .withVirtualMachineConfiguration(new VirtualMachineConfiguration()
-                        .withImageReference(new ImageReference().withPublisher("canonical")
-                                .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))
-                        .withNodeAgentSKUId("batch.node.ubuntu 22.04")
-                        .withContainerConfiguration(new ContainerConfiguration()
-                                .withType(ContainerType.DOCKER_COMPATIBLE)))
+                .withVirtualMachineConfiguration(FakeAccounts.ubuntuWithContainers())
                 .withEnableAutoScale(true).withAutoScaleFormula("$TargetDedicatedNodes=2;")
                 .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5))
                 .withEnableInterNodeCommunication(true).withTaskSlotsPerNode(1)

@@ -62,18 +62,23 @@ public final class FakeAccounts {
                 secretsContainer.map(FakeAccounts::uri), idleTimeout, taskRetention);
     }
 
+    /** Ubuntu 22.04 from the Marketplace with Docker-compatible containers: the image of the tests' own pools. */
+    public static VirtualMachineConfiguration ubuntuWithContainers() {
+        return new VirtualMachineConfiguration()
+                        .withImageReference(new ImageReference().withPublisher("canonical")
+                                .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))
+                        .withNodeAgentSKUId("batch.node.ubuntu 22.04")
+                        .withContainerConfiguration(new ContainerConfiguration()
+                                .withType(ContainerType.DOCKER_COMPATIBLE));
+    }
+
     /**
      * Adds a small pool to the fake, marked as Gantry's when {@code gantrys}, scaled by Gantry's own formula: a node
      * for a waiting task (two at most), none when nothing waits or runs.
      */
     public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys) {
         batch.pools().add(new PoolAddParameter().withId(poolId).withVmSize("standard_d2s_v5")
-                .withVirtualMachineConfiguration(new VirtualMachineConfiguration()
-                        .withImageReference(new ImageReference().withPublisher("canonical")
-                                .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))
-                        .withNodeAgentSKUId("batch.node.ubuntu 22.04")
-                        .withContainerConfiguration(new ContainerConfiguration()
-                                .withType(ContainerType.DOCKER_COMPATIBLE)))
+                .withVirtualMachineConfiguration(ubuntuWithContainers())
                 .withEnableAutoScale(true).withAutoScaleFormula(AutoscaleFormula.render(false, 1, 2))
                 .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5)).withTaskSlotsPerNode(1)
                 .withMetadata(gantrys ? List.of(new MetadataItem().withName(PoolMetadata.OWNER).withValue(PoolMetadata.OWNER_VALUE),

@@ -1,11 +1,7 @@
 package dev.gantry.backend.batch.kit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.microsoft.azure.batch.protocol.models.ContainerConfiguration;
-import com.microsoft.azure.batch.protocol.models.ContainerType;
-import com.microsoft.azure.batch.protocol.models.ImageReference;
 import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
-import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.api.ImageRef;
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.NodeBoot;
@@ -162,12 +158,7 @@ public class BatchKitFixture implements BackendFixture, AutoCloseable {
     /** Spot nodes (an eviction is a preemption), several nodes a task, containers: what the kit's plans need. */
     private static PoolAddParameter warmPool() {
         return new PoolAddParameter().withId(WARM_POOL).withVmSize(BackendFixture.smallCpuSize().name())
-                .withVirtualMachineConfiguration(new VirtualMachineConfiguration()
-                        .withImageReference(new ImageReference().withPublisher("canonical")
-                                .withOffer("0001-com-ubuntu-server-jammy").withSku("22_04-lts"))
-                        .withNodeAgentSKUId("batch.node.ubuntu 22.04")
-                        .withContainerConfiguration(new ContainerConfiguration()
-                                .withType(ContainerType.DOCKER_COMPATIBLE)))
+                .withVirtualMachineConfiguration(FakeAccounts.ubuntuWithContainers())
                 .withEnableInterNodeCommunication(true)
                 .withEnableAutoScale(true)
                 .withAutoScaleFormula("$TargetLowPriorityNodes = " + WARM_NODES + ";\n$TargetDedicatedNodes = 0;\n"
