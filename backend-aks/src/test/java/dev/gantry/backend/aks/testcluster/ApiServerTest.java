@@ -272,12 +272,15 @@ class ApiServerTest {
     void aRunningPodEvictedKeepsItsConditionUntilItsKubeletStopsIt() throws Exception {
         Pod stubborn = new PodBuilder().withNewMetadata().withName("stubborn").endMetadata().withNewSpec()
                 .addNewContainer().withName("main").withImage("busybox")
-                .withCommand("/bin/sh", "-c", "trap '' TERM; while :; do sleep 1; done").endContainer()
+                .withCommand("/bin/sh", "-c", "trap '' TERM; echo trapped; while :; do sleep 1; done").endContainer()
                 .addNewToleration().withKey("kubernetes.azure.com/scalesetpriority").withOperator("Exists")
                 .endToleration().endSpec().build();
         admin.pods().resource(stubborn).create();
         admin.pods().withName("stubborn").waitUntilCondition(
                 p -> p != null && "Running".equals(p.getStatus().getPhase()), 10, TimeUnit.SECONDS);
+        // Running means the process has started, not that its shell has set the trap yet: on a loaded machine a
+        // SIGTERM sent at once ended it before the trap, and the pod was gone. The shell says when it is set.
+        JobFixture.awaitTrue(() -> admin.pods().withName("stubborn").getLog().contains("trapped"));
         assertTrue(admin.pods().withName("stubborn").evict());
         Pod marked = admin.pods().withName("stubborn").get();
         assertNotNull(marked.getMetadata().getDeletionTimestamp(), "SIGTERM is ignored: the pod waits its grace");
