@@ -540,11 +540,11 @@ echo "e2e: the aks section took $((SECONDS - aks_started))s"
 # --- the batch backend: the Azure Batch fake as a process (scripts/test-batch.sh up) ---------------------------------
 # A Batch-managed account over plain HTTP on loopback with a shared key, named after the region the advisor plans in
 # (a loopback URL names no account); its nodes run tasks in the namespaces gantry-b1..b4 on this machine, so a spec's
-# workingDir in this checkout is there. The control endpoint preempts a node as Azure preempts a Spot VM. Shared-key
-# accounts are Batch-managed and have no Spot (validate refuses Spot plans there, with the fix), so the workloads
-# here say spot: never and the evicted node is a dedicated one; Spot plans on an Entra account run in
-# BatchConformanceTest. The fake's supported images also list the one the advisor plans CPU workloads on, so that
-# validate accepts it. A fake kept from an earlier run is replaced: this section needs its own flags and state.
+# workingDir in this checkout is there. Shared-key accounts are Batch-managed and have no Spot (validate refuses Spot
+# plans there, with the fix), so the workloads here say spot: never; the Spot run, evicted through the control
+# endpoint, runs after them on the fake restarted as a user-subscription account with Entra ID sign-in (below). The
+# fake's supported images also list the one the advisor plans CPU workloads on, so that validate accepts it. A fake
+# kept from an earlier run is replaced: this section needs its own flags and state.
 batch_started=$SECONDS
 batch_state=${GANTRY_TEST_BATCH_DIR:-/var/lib/gantry-test-batch}
 batch_image='batch.node.ubuntu 22.04=microsoft-dsvm:ubuntu-2204:2204-gen2,DockerCompatible'
@@ -610,31 +610,24 @@ YAML
   check "a workflow of dependent steps runs on batch, each step once, in order, the run SUCCEEDED" json \
     "d['state']=='SUCCEEDED' and [(s['name'], s['state'], s['attempts']) for s in d['steps']]==[('first','SUCCEEDED',1), ('second','SUCCEEDED',1), ('third','SUCCEEDED',1)]"
 
-  cat >"$work/batch-evicted.yaml" <<'YAML'
+  cat >"$work/batch-spot.yaml" <<'YAML'
 apiVersion: gantry.dev/v1
 kind: Workflow
-metadata: {name: batch-evicted}
+metadata: {name: batch-spot}
 spec:
   steps:
     - name: long
-      workload: {phase: training, model: small, spot: never, command: [sh, -c, "echo up; sleep 300"]}
+      workload:
+        phase: training
+        model: small
+        spot: allowed
+        checkpoint: {path: /tmp/gantry-e2e-spot-checkpoints, every: 5m}
+        command: [sh, -c, "echo up; sleep 300"]
 YAML
-  GANTRY_RUNS_POLL_INTERVAL=1s run_gantry --config "$batch_config" run "$work/batch-evicted.yaml" --detach
-  evicted_run=$(head -n 1 "$out")
-  batch_status_until "$evicted_run" "d['steps'][0]['state']=='RUNNING'"
-  evicted_task=$(python3 -c "import json; print(json.load(open('$out'))['steps'][0]['attemptList'][-1]['backendJobId'])" 2>/dev/null)
-  IFS=. read -r _ evicted_pool_job evicted_task_id <<<"$evicted_task"
-  curl -sS --fail -X POST "$BATCH_CONTROL_URL/preempt?job=$evicted_pool_job&task=$evicted_task_id" >"$out" 2>"$err"
-  check "the control endpoint preempts the node running the step" json "d['preempted'].startswith('tvm')"
-  batch_status_until "$evicted_run" "d['steps'][0]['evictions']>=1"
-  check "gantry status shows the step's eviction, the step requeued by Batch in the same attempt, not failed" json \
-    "d['steps'][0]['evictions']==1 and d['steps'][0]['state'] in ('SUBMITTED','PENDING','RUNNING') and d['steps'][0]['attempts']==1"
-  run_gantry --config "$batch_config" history "$evicted_run"
-  check "history records the eviction as an event, naming the preempted node" bash -c \
-    "[[ $code -eq 0 ]] && grep -Eq ' long +evicted +Batch node tvm[^ ]* preempted .* 1 eviction' '$out'"
-  run_gantry --config "$batch_config" cancel "$evicted_run"
-  batch_status_until "$evicted_run" "d['state']=='CANCELLED'"
-  check "the evicted run is cancelled" json "d['state']=='CANCELLED'"
+  run_gantry --config "$batch_config" run "$work/batch-spot.yaml" --detach
+  check "a Spot run on the shared-key (Batch-managed) account is refused before anything is made, with the fix" bash -c \
+    "[[ $code -eq 1 ]] && grep -q \"step 'long': spot: the plan is on Spot but account .* signs in with a shared key\" '$err' \
+      && grep -q 'nothing was submitted' '$err' && grep -q 'or plan without Spot (spot: never)' '$err' && ! grep -q Exception '$err'"
 
   cat >"$work/bad-batch.yaml" <<YAML
 backend: batch
@@ -669,6 +662,59 @@ YAML
     "d.get('Pool_Delete',0)==${batch_idle:-0} and d.get('Job_Delete',0)==${batch_idle:-0}"
   scripts/test-batch.sh down
   check "the Batch fake stops (scripts/test-batch.sh down)" bash -c "! [[ -e '$batch_state/pid' ]]"
+fi
+
+# --- Spot on batch: the fake as a user-subscription account that takes Microsoft Entra ID tokens only ---------------
+# As a platform team's CI signs in: the Batch data plane and a Resource Manager over HTTPS with the fake's own
+# certificate (trusted through the JVM's trust store, GANTRY_JAVA_OPTS), Resource Manager's cloud metadata document
+# naming the fake's endpoints (ARM_CLOUD_METADATA_URL, as for an air-gapped cloud), and a managed identity's token
+# endpoint (IDENTITY_ENDPOINT, IDENTITY_HEADER, as on App Service) that DefaultAzureCredential finds. Resource Manager
+# says the account allocates in the user's subscription, so Spot is allowed; the control endpoint preempts the Spot
+# node running the step, as Azure evicts a Spot VM, and Batch requeues the task.
+scripts/test-batch.sh up --entra --control --account eastus --node-retention PT5S --supported-image "$batch_image" \
+  --vm-size "Standard_E2as_v5=standardEASv5Family:2" >"$out" 2>"$err"
+code=$?
+check "the Batch fake starts as an Entra ID account (scripts/test-batch.sh up --entra)" bash -c \
+  "[[ $code -eq 0 ]] && grep -qE '^ready https://127.0.0.1:[0-9]+ account eastus control http://127.0.0.1:[0-9]+$' '$out'"
+if [[ $code -eq 0 ]]; then
+  # shellcheck disable=SC1091
+  . "$batch_state/batch.env"
+  batch_config="$work/batch-entra.yaml"
+  cat >"$batch_config" <<YAML
+backend: batch
+defaults: {regions: [eastus]}
+backends:
+  batch:
+    accounts:
+      - {url: "$BATCH_URL", region: eastus, auth: entra, resourceId: "$BATCH_RESOURCE_ID"}
+    idlePoolTimeout: 5s
+YAML
+  # Exported for this part only: every gantry call and a detached run's driver sign in this way.
+  export ARM_CLOUD_METADATA_URL="$BATCH_ARM_METADATA_URL" IDENTITY_ENDPOINT="$BATCH_IDENTITY_ENDPOINT" \
+    IDENTITY_HEADER="$BATCH_IDENTITY_HEADER" GANTRY_JAVA_OPTS="-Djavax.net.ssl.trustStore=$BATCH_TRUSTSTORE \
+    -Djavax.net.ssl.trustStorePassword=$BATCH_TRUSTSTORE_PASSWORD -Djavax.net.ssl.trustStoreType=PKCS12"
+  GANTRY_RUNS_POLL_INTERVAL=1s run_gantry --config "$batch_config" run "$work/batch-spot.yaml" --detach
+  evicted_run=$(head -n 1 "$out")
+  check "a Spot run is accepted on the Entra ID account and detached" bash -c \
+    "[[ $code -eq 0 && '$evicted_run' == batch-spot-* ]]"
+  batch_status_until "$evicted_run" "d['steps'][0]['state']=='RUNNING'"
+  check "the Spot step runs on batch, signed in with the managed identity's token" json \
+    "d['steps'][0]['state']=='RUNNING'"
+  evicted_task=$(python3 -c "import json; print(json.load(open('$out'))['steps'][0]['attemptList'][-1]['backendJobId'])" 2>/dev/null)
+  IFS=. read -r _ evicted_pool_job evicted_task_id <<<"$evicted_task"
+  curl -sS --fail -X POST "$BATCH_CONTROL_URL/preempt?job=$evicted_pool_job&task=$evicted_task_id" >"$out" 2>"$err"
+  check "the control endpoint preempts the Spot node running the step" json "d['preempted'].startswith('tvm')"
+  batch_status_until "$evicted_run" "d['steps'][0]['evictions']>=1"
+  check "gantry status shows the step's eviction, the step requeued by Batch in the same attempt, not failed" json \
+    "d['steps'][0]['evictions']==1 and d['steps'][0]['state'] in ('SUBMITTED','PENDING','RUNNING') and d['steps'][0]['attempts']==1"
+  run_gantry --config "$batch_config" history "$evicted_run"
+  check "history records the eviction as an event, naming the preempted node" bash -c \
+    "[[ $code -eq 0 ]] && grep -Eq ' long +evicted +Batch node tvm[^ ]* preempted .* 1 eviction' '$out'"
+  run_gantry --config "$batch_config" cancel "$evicted_run"
+  batch_status_until "$evicted_run" "d['state']=='CANCELLED'"
+  check "the evicted run is cancelled" json "d['state']=='CANCELLED'"
+  unset ARM_CLOUD_METADATA_URL IDENTITY_ENDPOINT IDENTITY_HEADER GANTRY_JAVA_OPTS
+  scripts/test-batch.sh down
 fi
 echo "e2e: the batch section took $((SECONDS - batch_started))s"
 
