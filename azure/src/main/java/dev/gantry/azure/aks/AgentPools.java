@@ -36,7 +36,10 @@ public interface AgentPools {
         return new ArmAgentPools(connector.containerService(subscriptionId).serviceClient().getAgentPools());
     }
 
-    /** The subscription's pools in the public Azure cloud, signed in through the {@code DefaultAzureCredential} chain. */
+    /**
+     * The subscription's pools in the cloud the environment chooses, signed in through the
+     * {@code DefaultAzureCredential} chain.
+     */
     static AgentPools defaultAzureCredential(String subscriptionId) {
         return connect(ArmConnector.defaultAzureCredential(), subscriptionId);
     }

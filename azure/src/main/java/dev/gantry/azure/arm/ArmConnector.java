@@ -4,10 +4,12 @@ import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
 import com.azure.core.management.AzureEnvironment;
 import com.azure.core.management.profile.AzureProfile;
-import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.containerservice.ContainerServiceManager;
 import com.azure.resourcemanager.resources.fluentcore.arm.AzureConfigurable;
+import dev.gantry.azure.cloud.AzureCloud;
+import dev.gantry.azure.cloud.AzureSignIn;
+import dev.gantry.azure.cloud.CloudChoice;
 import java.util.Objects;
 
 /**
@@ -29,9 +31,13 @@ public interface ArmConnector {
                 + "ArmConnector.of(credential, environment, httpClient) to reach AKS");
     }
 
-    /** The public Azure cloud, signed in through the {@code DefaultAzureCredential} chain. */
+    /**
+     * The cloud the environment chooses ({@link CloudChoice}: the public one unless {@code AZURE_CLOUD} or
+     * {@code ARM_CLOUD_METADATA_URL} says otherwise), signed in through the {@code DefaultAzureCredential} chain.
+     */
     static ArmConnector defaultAzureCredential() {
-        return of(new DefaultAzureCredentialBuilder().build(), AzureEnvironment.AZURE, null);
+        AzureCloud cloud = CloudChoice.current();
+        return of(AzureSignIn.defaultCredential(cloud), AzureSignIn.environment(cloud), null);
     }
 
     /**

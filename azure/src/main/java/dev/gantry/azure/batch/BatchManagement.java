@@ -51,7 +51,7 @@ public final class BatchManagement {
         this.connector = Objects.requireNonNull(connector, "connector");
     }
 
-    /** The public Azure cloud with {@code DefaultAzureCredential}. */
+    /** The cloud the environment chooses, signed in as {@link ArmConnector#defaultAzureCredential} signs in. */
     public static BatchManagement azure() {
         return new BatchManagement(ArmConnector.defaultAzureCredential());
     }

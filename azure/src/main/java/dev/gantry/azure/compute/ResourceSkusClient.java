@@ -42,7 +42,10 @@ public final class ResourceSkusClient {
         return new ResourceSkusClient(connector.connect(subscriptionId));
     }
 
-    /** The public Azure cloud with {@code DefaultAzureCredential} (environment, managed identity, Azure CLI, ...). */
+    /**
+     * The cloud the environment chooses, with {@code DefaultAzureCredential} (environment, managed identity, Azure
+     * CLI, ...): see {@link ArmConnector#defaultAzureCredential}.
+     */
     public static ResourceSkusClient azure(String subscriptionId) {
         return of(ArmConnector.defaultAzureCredential(), subscriptionId);
     }

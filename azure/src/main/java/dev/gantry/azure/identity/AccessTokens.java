@@ -3,9 +3,9 @@ package dev.gantry.azure.identity;
 import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.credential.TokenRequestContext;
-import com.azure.identity.DefaultAzureCredentialBuilder;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.azure.cloud.AzureSignIn;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -30,9 +30,12 @@ public final class AccessTokens {
     private final Map<String, AccessToken> tokens = new ConcurrentHashMap<>();
     private volatile TokenCredential credential;
 
-    /** The {@code DefaultAzureCredential} chain (environment, workload identity, managed identity, Azure CLI, ...). */
+    /**
+     * The {@code DefaultAzureCredential} chain (environment, workload identity, managed identity, Azure CLI, ...) of
+     * the cloud the environment chooses ({@code dev.gantry.azure.cloud.CloudChoice}).
+     */
     public AccessTokens() {
-        this(() -> new DefaultAzureCredentialBuilder().build());
+        this(AzureSignIn::defaultCredential);
     }
 
     /** Tokens from a credential of the caller's choosing (a test's fake issuer, a service principal). */
@@ -65,9 +68,10 @@ public final class AccessTokens {
     }
 
     private AccessToken fetch(String scope) {
+        TokenCredential signIn = credential();
         AccessToken token;
         try {
-            token = credential().getTokenSync(new TokenRequestContext().addScopes(scope));
+            token = signIn.getTokenSync(new TokenRequestContext().addScopes(scope));
         } catch (RuntimeException e) {
             throw new GantryException(ErrorCode.AUTH_FAILED, "could not get a Microsoft Entra ID token for " + scope
                     + ": " + firstLine(e.getMessage()) + ". Sign in with az login, or set AZURE_TENANT_ID, "

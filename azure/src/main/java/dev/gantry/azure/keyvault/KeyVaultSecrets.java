@@ -2,7 +2,6 @@ package dev.gantry.azure.keyvault;
 
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
-import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.security.keyvault.secrets.SecretClient;
 import com.azure.security.keyvault.secrets.SecretClientBuilder;
 import com.azure.security.keyvault.secrets.models.KeyVaultSecret;
@@ -10,6 +9,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.backend.Secret;
+import dev.gantry.azure.cloud.AzureSignIn;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,7 +49,7 @@ public final class KeyVaultSecrets {
     }
 
     public KeyVaultSecrets() {
-        this(() -> new DefaultAzureCredentialBuilder().build());
+        this(AzureSignIn::defaultCredential);
     }
 
     public KeyVaultSecrets(Supplier<TokenCredential> credentials) {
@@ -68,6 +68,9 @@ public final class KeyVaultSecrets {
         try {
             SecretClient client = clients.computeIfAbsent(where.vault(), this::connect);
             secret = client.getSecret(where.name(), where.version().orElse(null));
+        } catch (GantryException e) {
+            // The cloud's choice failed (a bad AZURE_CLOUD): its message is the one to show.
+            throw e;
         } catch (RuntimeException e) {
             throw KeyVaultFailure.explain(ref, where, e);
         }

@@ -10,9 +10,9 @@ import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.BearerTokenAuthenticationPolicy;
 import com.azure.core.util.Context;
-import com.azure.identity.DefaultAzureCredentialBuilder;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.azure.cloud.AzureSignIn;
 import dev.gantry.http.HttpAnswer;
 import dev.gantry.http.HttpRetry;
 import dev.gantry.http.RetryOutcome;
@@ -63,7 +63,7 @@ public final class Blobs {
 
     /** The {@code DefaultAzureCredential} chain, made on the first request only; the SDK's default HTTP client. */
     public Blobs() {
-        this(() -> new DefaultAzureCredentialBuilder().build(), null);
+        this(AzureSignIn::defaultCredential, null);
     }
 
     /**

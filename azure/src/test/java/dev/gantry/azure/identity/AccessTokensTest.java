@@ -57,4 +57,14 @@ class AccessTokensTest {
         assertEquals(ErrorCode.AUTH_FAILED, e.code());
         assertTrue(e.getMessage().contains(BATCH) && e.getMessage().contains("az login"), e.getMessage());
     }
+
+    @Test
+    void aCloudThatCannotBeChosenIsReportedAsItselfNotAsAFailedSignIn() {
+        GantryException badCloud = new GantryException(ErrorCode.USAGE, "AZURE_CLOUD: 'AzureMars' is not a cloud "
+                + "Gantry knows");
+        GantryException e = assertThrows(GantryException.class, () -> new AccessTokens(() -> {
+            throw badCloud;
+        }).token(BATCH));
+        assertEquals(badCloud, e);
+    }
 }

@@ -269,4 +269,15 @@ class KeyVaultSecretsTest {
             assertFalse(t.toString().contains(VALUE), "the value leaked into " + t);
         }
     }
+
+    @Test
+    void aCloudThatCannotBeChosenIsReportedAsItselfNotAsAnUnresolvedSecret() {
+        GantryException badCloud = new GantryException(ErrorCode.USAGE, "AZURE_CLOUD: 'AzureMars' is not a cloud "
+                + "Gantry knows");
+        KeyVaultSecrets secrets = new KeyVaultSecrets(() -> {
+            throw badCloud;
+        });
+        GantryException e = assertThrows(GantryException.class, () -> secrets.fetch(ref(VAULT + "/secrets/hf")));
+        assertEquals(badCloud, e);
+    }
 }

@@ -30,25 +30,44 @@ public final class Accounts implements AutoCloseable {
 
     private final BatchSettings settings;
     private final SecretResolver secrets;
-    private final Supplier<AccessTokenSource> entraTokens;
+    private final EntraSignIn entra;
     private final Opener opener;
     private final Map<String, BatchConnection> open = new ConcurrentHashMap<>();
 
+    /** How an {@code entra} account signs in: a token source and the Batch scope of the account's cloud. */
+    @FunctionalInterface
+    private interface EntraSignIn {
+        BatchAuth.Entra signIn();
+    }
+
     /**
-     * @param entraTokens where Entra ID tokens come from, asked only when an {@code entra} account is first used
+     * @param entraTokens where Entra ID tokens come from, asked only when an {@code entra} account is first used;
+     *     they are asked for the public cloud's Batch scope
      */
     public Accounts(BatchSettings settings, SecretResolver secrets, Supplier<AccessTokenSource> entraTokens,
                     Opener opener) {
+        this(settings, secrets, publicCloud(entraTokens), opener);
+    }
+
+    private Accounts(BatchSettings settings, SecretResolver secrets, EntraSignIn entra, Opener opener) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.secrets = Objects.requireNonNull(secrets, "secrets");
-        this.entraTokens = Objects.requireNonNull(entraTokens, "entraTokens");
+        this.entra = Objects.requireNonNull(entra, "entra");
         this.opener = Objects.requireNonNull(opener, "opener");
     }
 
-    /** The production wiring: the module's default credential chain, the JDK's trust store. */
+    /**
+     * The production wiring: the module's default credential chain and the Batch scope of the cloud it reaches, the
+     * JDK's trust store.
+     */
     public static Accounts of(BatchSettings settings, SecretResolver secrets) {
-        return new Accounts(settings, secrets, () -> AzureModule.tokens("backends.batch.accounts[*].auth: entra"),
-                BatchConnection::open);
+        return new Accounts(settings, secrets, (EntraSignIn) () -> AzureModule.entra(
+                "backends.batch.accounts[*].auth: entra"), BatchConnection::open);
+    }
+
+    private static EntraSignIn publicCloud(Supplier<AccessTokenSource> entraTokens) {
+        Objects.requireNonNull(entraTokens, "entraTokens");
+        return () -> new BatchAuth.Entra(entraTokens.get());
     }
 
     /** The account that runs plans of {@code region}; USAGE naming the regions configured when none does. */
@@ -67,7 +86,7 @@ public final class Accounts implements AutoCloseable {
 
     private BatchAuth auth(BatchAccountSettings account) {
         if (account.auth() == dev.gantry.backend.batch.internal.BatchAuth.ENTRA) {
-            return new BatchAuth.Entra(entraTokens.get());
+            return entra.signIn();
         }
         String key = secrets.resolve(account.key().orElseThrow(() -> new IllegalStateException("a shared-key "
                 + "account without a key passed binding"))).reveal();

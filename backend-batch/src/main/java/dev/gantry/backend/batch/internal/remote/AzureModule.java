@@ -3,11 +3,13 @@ package dev.gantry.backend.batch.internal.remote;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.azure.batch.BatchManagement;
+import dev.gantry.azure.cloud.CloudChoice;
 import dev.gantry.azure.compute.ComputeUsage;
 import dev.gantry.azure.compute.ResourceSkusClient;
 import dev.gantry.azure.identity.AccessTokens;
 import dev.gantry.azure.storage.Blobs;
 import dev.gantry.backend.batch.internal.rest.AccessTokenSource;
+import dev.gantry.backend.batch.internal.rest.BatchAuth;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -33,6 +35,15 @@ public final class AzureModule {
     public static AccessTokenSource tokens(String neededFor) {
         require(neededFor);
         return SignedIn.tokens();
+    }
+
+    /**
+     * Entra ID sign-in for a Batch account: {@link #tokens} for the Batch scope of the cloud gantry-azure reaches
+     * ({@code AZURE_CLOUD}, {@code ARM_CLOUD_METADATA_URL}; the public cloud's when neither is set).
+     */
+    public static BatchAuth.Entra entra(String neededFor) {
+        require(neededFor);
+        return new BatchAuth.Entra(SignedIn.tokens(), SignedIn.batchScope());
     }
 
     /** The secrets container's blobs, signed in as {@link #tokens} signs in. */
@@ -102,6 +113,10 @@ public final class AzureModule {
 
         static AccessTokenSource tokens() {
             return TOKENS::token;
+        }
+
+        static String batchScope() {
+            return CloudChoice.current().batchScope();
         }
 
         static BlobStore blobs() {

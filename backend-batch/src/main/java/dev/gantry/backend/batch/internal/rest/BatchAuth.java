@@ -6,8 +6,9 @@ import java.util.Objects;
 /** How requests to a Batch account are authenticated: the account's shared key, or a Microsoft Entra ID token. */
 public sealed interface BatchAuth permits BatchAuth.SharedKey, BatchAuth.Entra {
     /**
-     * The scope of a Batch token. The double slash is Batch's own: its resource id is
-     * {@code https://batch.core.windows.net/}, and a scope is the resource id followed by {@code /.default}.
+     * The scope of a Batch token in the public cloud. The double slash is Batch's own: its resource id is
+     * {@code https://batch.core.windows.net/}, and a scope is the resource id followed by {@code /.default}. Other
+     * clouds have their own (gantry-azure's {@code AzureCloud#batchScope}).
      */
     String BATCH_SCOPE = "https://batch.core.windows.net//.default";
 
@@ -45,10 +46,23 @@ public sealed interface BatchAuth permits BatchAuth.SharedKey, BatchAuth.Entra {
         }
     }
 
-    /** A bearer token for {@link #BATCH_SCOPE} on every request, from gantry-azure's credential chain. */
-    record Entra(AccessTokenSource tokens) implements BatchAuth {
+    /**
+     * A bearer token for {@code scope} on every request, from gantry-azure's credential chain.
+     *
+     * @param scope the Batch scope of the account's cloud, e.g. {@link #BATCH_SCOPE}
+     */
+    record Entra(AccessTokenSource tokens, String scope) implements BatchAuth {
         public Entra {
             Objects.requireNonNull(tokens, "tokens");
+            Objects.requireNonNull(scope, "scope");
+            if (scope.isBlank()) {
+                throw new IllegalArgumentException("the Batch scope of an Entra ID sign-in is empty");
+            }
+        }
+
+        /** Tokens for the public cloud's Batch ({@link #BATCH_SCOPE}). */
+        public Entra(AccessTokenSource tokens) {
+            this(tokens, BATCH_SCOPE);
         }
     }
 }

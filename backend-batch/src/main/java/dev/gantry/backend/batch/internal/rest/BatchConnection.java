@@ -147,7 +147,7 @@ public final class BatchConnection implements AutoCloseable {
             if (auth instanceof BatchAuth.SharedKey key) {
                 return new BatchSharedKeyCredentials(account.baseUrl(), key.accountName(), key.key());
             }
-            return new EntraCredentials(((BatchAuth.Entra) auth).tokens());
+            return new EntraCredentials((BatchAuth.Entra) auth);
         }
 
         private static Duration positive(Duration timeout, String name) {

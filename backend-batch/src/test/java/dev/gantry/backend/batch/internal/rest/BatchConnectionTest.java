@@ -144,6 +144,20 @@ class BatchConnectionTest {
     }
 
     @Test
+    void entraInAnotherCloudSendsATokenForThatCloudsBatchScope() {
+        String china = "https://batch.chinacloudapi.cn//.default";
+        try (BatchConnection batch = BatchConnection.open(BatchAccountUrl.of(service.url()), new BatchAuth.Entra(
+                scope -> {
+                    scopesAsked.add(scope);
+                    return "fake-token:" + scope;
+                }, china))) {
+            batch.protocol().jobs().get("job-1");
+        }
+        assertEquals("Bearer fake-token:" + china, service.received().get(0).header("authorization"));
+        assertEquals(List.of(china), scopesAsked);
+    }
+
+    @Test
     void aTokenThatCannotBeHadFailsTheCallWithItsReasonAndSendsNothing() {
         BatchConnection batch = BatchConnection.open(BatchAccountUrl.of(service.url()), new BatchAuth.Entra(scope -> {
             throw new IllegalStateException("sign in with az login");
