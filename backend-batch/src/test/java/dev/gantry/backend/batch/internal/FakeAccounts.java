@@ -77,9 +77,17 @@ public final class FakeAccounts {
      * for a waiting task (two at most), none when nothing waits or runs.
      */
     public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys) {
+        addPool(batch, poolId, gantrys, false);
+    }
+
+    /**
+     * As {@link #addPool(BatchServiceClient, String, boolean)}, its nodes Spot (low-priority) ones when {@code spot}:
+     * the only ones Batch preempts.
+     */
+    public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys, boolean spot) {
         batch.pools().add(new PoolAddParameter().withId(poolId).withVmSize("standard_d2s_v5")
                 .withVirtualMachineConfiguration(ubuntuWithContainers())
-                .withEnableAutoScale(true).withAutoScaleFormula(AutoscaleFormula.render(false, 1, 2))
+                .withEnableAutoScale(true).withAutoScaleFormula(AutoscaleFormula.render(spot, 1, 2))
                 .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5)).withTaskSlotsPerNode(1)
                 .withMetadata(gantrys ? List.of(new MetadataItem().withName(PoolMetadata.OWNER).withValue(PoolMetadata.OWNER_VALUE),
                         new MetadataItem().withName(PoolMetadata.DIGEST).withValue("test"))
