@@ -9,6 +9,7 @@ import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.fake.OfferedSize;
 import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.remote.BatchCalls;
 import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
@@ -99,11 +100,7 @@ public final class FakeAccounts {
      * room in every quota validate reads for it: the regional, the Spot and the family vCPUs.
      */
     public static void offerSize(ArmFake arm, String region, String size) {
-        String family = "gantryTestFamily";
-        arm.batchVmSkus(region, ArmFake.batchVmSku(size, family, 1, true));
-        arm.usages(region, "[" + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
-                + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
-                + ArmFake.usage(family, "Test Family vCPUs", 0, 1000) + "]");
+        OfferedSize.offer(arm, region, List.of(new OfferedSize(size, "gantryTestFamily", 1)));
     }
 
     public static URI uri(String text) {
