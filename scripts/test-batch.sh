@@ -33,10 +33,11 @@
 # State lives in GANTRY_TEST_BATCH_DIR (default /var/lib/gantry-test-batch):
 #   batch.env   the summary (0600): BATCH_URL, BATCH_ACCOUNT, BATCH_AUTH (sharedKey, or entra with --entra),
 #               BATCH_KEY_FILE (empty with --entra: that account takes no shared key), BATCH_CONTROL_URL (empty
-#               without --control); with --entra also BATCH_RESOURCE_ID (the account in Resource Manager's fake,
-#               user-subscription mode), BATCH_ARM_METADATA_URL (its cloud metadata document, for
-#               ARM_CLOUD_METADATA_URL), BATCH_IDENTITY_ENDPOINT and BATCH_IDENTITY_HEADER (a managed identity in App
-#               Service's contract: the CLI's IDENTITY_ENDPOINT and IDENTITY_HEADER, in its process environment),
+#               without --control); with --entra also BATCH_REGION (the account's region), BATCH_RESOURCE_ID (the
+#               account in Resource Manager's fake, user-subscription mode), BATCH_ARM_METADATA_URL (its cloud
+#               metadata document, for ARM_CLOUD_METADATA_URL), BATCH_IDENTITY_ENDPOINT and BATCH_IDENTITY_HEADER (a
+#               managed identity in App Service's contract: the CLI's IDENTITY_ENDPOINT and IDENTITY_HEADER, in its
+#               process environment),
 #               BATCH_TRUSTSTORE and BATCH_TRUSTSTORE_PASSWORD (a PKCS12 trust store of the fakes' certificate only:
 #               java -Djavax.net.ssl.trustStore=... -Djavax.net.ssl.trustStorePassword=...
 #               -Djavax.net.ssl.trustStoreType=PKCS12)

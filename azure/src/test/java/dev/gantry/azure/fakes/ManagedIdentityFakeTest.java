@@ -59,7 +59,8 @@ class ManagedIdentityFakeTest {
             assertEquals(401, noSecret.statusCode());
             assertTrue(noSecret.body().contains("no X-IDENTITY-HEADER header"), noSecret.body());
             HttpResponse<String> noResource = http.send(HttpRequest.newBuilder(URI.create(url))
-                    .header(ManagedIdentityFake.HEADER, identity.secret()).build(), HttpResponse.BodyHandlers.ofString());
+                    .header(ManagedIdentityFake.HEADER, identity.secret()).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(400, noResource.statusCode());
             assertTrue(noResource.body().contains("resource query parameter is missing"), noResource.body());
         }

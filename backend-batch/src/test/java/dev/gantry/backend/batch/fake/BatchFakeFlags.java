@@ -126,8 +126,8 @@ final class BatchFakeFlags {
         String[] imageAndCapabilities = skuAndImage.length == 2 ? skuAndImage[1].split(",") : new String[0];
         String[] urn = imageAndCapabilities.length > 0 ? imageAndCapabilities[0].split(":") : new String[0];
         if (urn.length != 3 || skuAndImage[0].isBlank()) {
-            throw new Wrong("--supported-image '" + text + "' is not NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...],"
-                    + " e.g. 'batch.node.ubuntu 22.04=microsoft-dsvm:ubuntu-2204:2204-gen2,DockerCompatible'");
+            throw new Wrong("--supported-image '" + text + "' is not "
+                    + "NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...], e.g. 'batch.node.ubuntu 22.04=microsoft-dsvm:ubuntu-2204:2204-gen2,DockerCompatible'");
         }
         return ImageRoutes.image(skuAndImage[0], urn[0], urn[1], urn[2], null,
                 Arrays.copyOfRange(imageAndCapabilities, 1, imageAndCapabilities.length));

@@ -47,8 +47,8 @@ import java.util.concurrent.CountDownLatch;
  * {@code --truststore} (default {@code truststore.p12} beside the env file). The account takes no shared key, so no
  * key is written: {@code --key-file} is optional, a file it names is removed (no stale key of an earlier run stays
  * readable) and {@code BATCH_KEY_FILE} is empty. The env file then holds {@code BATCH_AUTH=entra} and
- * {@code BATCH_RESOURCE_ID}, {@code BATCH_ARM_METADATA_URL}, {@code BATCH_IDENTITY_ENDPOINT},
- * {@code BATCH_IDENTITY_HEADER}, {@code BATCH_TRUSTSTORE} and {@code BATCH_TRUSTSTORE_PASSWORD} besides: start the
+ * {@code BATCH_REGION} (the account's region), {@code BATCH_RESOURCE_ID}, {@code BATCH_ARM_METADATA_URL},
+ * {@code BATCH_IDENTITY_ENDPOINT}, {@code BATCH_IDENTITY_HEADER}, {@code BATCH_TRUSTSTORE} and {@code BATCH_TRUSTSTORE_PASSWORD} besides: start the
  * CLI with {@code ARM_CLOUD_METADATA_URL=$BATCH_ARM_METADATA_URL IDENTITY_ENDPOINT=$BATCH_IDENTITY_ENDPOINT
  * IDENTITY_HEADER=$BATCH_IDENTITY_HEADER} in its environment (azure-identity's managed identity reads them from the
  * process environment only) and {@code -Djavax.net.ssl.trustStore=$BATCH_TRUSTSTORE

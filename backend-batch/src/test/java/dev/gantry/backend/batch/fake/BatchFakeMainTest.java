@@ -47,10 +47,12 @@ class BatchFakeMainTest {
                 "--account", "eastus", "--entra", "--vm-size", "Standard_D2s_v5=standardDSv5Family:2"))) {
             Map<String, String> env = env(dir.resolve("batch.env"));
             assertEquals(List.of("BATCH_URL", "BATCH_ACCOUNT", "BATCH_AUTH", "BATCH_KEY_FILE", "BATCH_CONTROL_URL",
-                    "BATCH_RESOURCE_ID", "BATCH_ARM_METADATA_URL", "BATCH_IDENTITY_ENDPOINT", "BATCH_IDENTITY_HEADER",
+                    "BATCH_REGION", "BATCH_RESOURCE_ID", "BATCH_ARM_METADATA_URL", "BATCH_IDENTITY_ENDPOINT",
+                    "BATCH_IDENTITY_HEADER",
                     "BATCH_TRUSTSTORE", "BATCH_TRUSTSTORE_PASSWORD"), List.copyOf(env.keySet()));
             assertEquals("entra", env.get("BATCH_AUTH"));
             assertEquals("eastus", env.get("BATCH_ACCOUNT"));
+            assertEquals("eastus", env.get("BATCH_REGION"), "the account's region in Resource Manager");
             assertTrue(env.get("BATCH_URL").matches("https://127\\.0\\.0\\.1:[0-9]+"), env.get("BATCH_URL"));
             assertEquals("", env.get("BATCH_KEY_FILE"), "the account takes no shared key");
             assertFalse(Files.exists(dir.resolve("key")), "no stale key stays readable");
@@ -123,8 +125,8 @@ class BatchFakeMainTest {
             assertEquals("sharedKey", env.get("BATCH_AUTH"));
             assertTrue(env.get("BATCH_URL").startsWith("http://127.0.0.1:"), env.get("BATCH_URL"));
             assertEquals(running.fake.accountKey() + "\n", Files.readString(Path.of(env.get("BATCH_KEY_FILE"))));
-            assertEquals("ready " + env.get("BATCH_URL") + " account gantryfake control " + env.get("BATCH_CONTROL_URL"),
-                    running.readyLine());
+            assertEquals("ready " + env.get("BATCH_URL") + " account gantryfake control "
+                    + env.get("BATCH_CONTROL_URL"), running.readyLine());
         }
     }
 

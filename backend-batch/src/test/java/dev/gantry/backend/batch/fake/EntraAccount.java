@@ -62,6 +62,7 @@ final class EntraAccount implements AutoCloseable {
     /** The env file's Entra entries, in order. */
     Map<String, String> env() {
         Map<String, String> env = new LinkedHashMap<>();
+        env.put("BATCH_REGION", account.region());
         env.put("BATCH_RESOURCE_ID", account.resourceId());
         env.put("BATCH_ARM_METADATA_URL", arm.metadataUrl());
         env.put("BATCH_IDENTITY_ENDPOINT", identity.endpoint());
