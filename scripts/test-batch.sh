@@ -18,15 +18,31 @@
 #                                        wait until it serves and write its summary; FLAGs go to BatchFakeMain
 #                                        (e.g. --control, --account eastus, --autoscale-interval PT1S,
 #                                        --node-retention PT30S); each pool scales by its own formula, an idle node
-#                                        kept that long before it goes. The control endpoint (preempt a node, inject
-#                                        a fault, read the request counts) is served only with --control
+#                                        kept that long before it goes. The control endpoint (preempt a Spot node,
+#                                        inject a fault, read the request counts) is served only with --control; it
+#                                        refuses (409) to preempt a dedicated node, as Batch preempts only Spot ones.
+#                                        --entra makes it what Spot needs: a user-subscription account over HTTPS
+#                                        taking Microsoft Entra ID tokens only, with a Resource Manager fake, a
+#                                        managed identity endpoint and a trust store beside it (below); add
+#                                        --vm-size NAME=FAMILY:VCPUS (repeatable) for each size the plans use, e.g.
+#                                        --vm-size Standard_D2s_v5=standardDSv5Family:2, and --region (eastus)
 #   scripts/test-batch.sh down           stop it by its recorded pid (its nodes' processes stop with it) and remove
 #                                        its files
 #   scripts/test-batch.sh status         print its URL; exit 0 only when it runs
 #
 # State lives in GANTRY_TEST_BATCH_DIR (default /var/lib/gantry-test-batch):
-#   batch.env   the summary: BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE, BATCH_CONTROL_URL (empty without --control)
-#   key         the account key (0600)
+#   batch.env   the summary (0600): BATCH_URL, BATCH_ACCOUNT, BATCH_AUTH (sharedKey, or entra with --entra),
+#               BATCH_KEY_FILE (empty with --entra: that account takes no shared key), BATCH_CONTROL_URL (empty
+#               without --control); with --entra also BATCH_REGION (the account's region), BATCH_RESOURCE_ID (the
+#               account in Resource Manager's fake, user-subscription mode), BATCH_ARM_METADATA_URL (its cloud
+#               metadata document, for ARM_CLOUD_METADATA_URL), BATCH_IDENTITY_ENDPOINT and BATCH_IDENTITY_HEADER (a
+#               managed identity in App Service's contract: the CLI's IDENTITY_ENDPOINT and IDENTITY_HEADER, in its
+#               process environment),
+#               BATCH_TRUSTSTORE and BATCH_TRUSTSTORE_PASSWORD (a PKCS12 trust store of the fakes' certificate only:
+#               java -Djavax.net.ssl.trustStore=... -Djavax.net.ssl.trustStorePassword=...
+#               -Djavax.net.ssl.trustStoreType=PKCS12)
+#   key         the account key (0600), shared key only
+#   truststore.p12   the trust store, --entra only
 #   pid, batch.log, root/ (the nodes' directories)
 set -euo pipefail
 # shellcheck source=lib/test-net.sh
@@ -58,7 +74,7 @@ cmd_up() {
   [ -f "$classpath_file" ] && [ -d "$classes/test-classes" ] \
     || die "backend-batch's test classes are not built ($classpath_file); build first: ./mvnw -o -B package -DskipTests"
   command -v java >/dev/null 2>&1 || die "missing java; install a JDK 17"
-  rm -rf "$STATE/root" "$STATE/batch.env"
+  rm -rf "$STATE/root" "$STATE/batch.env" "$STATE/truststore.p12"
   mkdir -p "$STATE/root"
   : >"$STATE/batch.log"
   # Its own session, so that "down"'s signal reaches it and nothing of the caller's; no inherited lock or terminal.
@@ -90,7 +106,7 @@ cmd_down() {
   if pid=$(fake_pid); then
     net_stop_pid "$pid" "$STOP_SECONDS" "test-batch: the fake"
   fi
-  rm -rf "$STATE/root" "$STATE/batch.env" "$STATE/key" "$STATE/pid"
+  rm -rf "$STATE/root" "$STATE/batch.env" "$STATE/key" "$STATE/truststore.p12" "$STATE/pid"
 }
 
 cmd_status() {

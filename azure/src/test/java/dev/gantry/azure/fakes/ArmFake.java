@@ -131,6 +131,15 @@ public final class ArmFake implements AutoCloseable {
         return LocalHttps.baseUrl(server);
     }
 
+    /**
+     * Where the fake serves its cloud metadata document ({@link CloudMetadata}: one cloud named
+     * {@code GantryTestCloud} whose Resource Manager is this fake), as a client configured with a cloud metadata URL
+     * reads it: {@code https://127.0.0.1:PORT/metadata/endpoints?api-version=2019-05-01}.
+     */
+    public String metadataUrl() {
+        return baseUrl() + CloudMetadata.PATH + "?api-version=" + CloudMetadata.API_VERSION;
+    }
+
     /** The production connector, pointed at this fake with a credential that hands out {@link #TOKEN}. */
     public ArmConnector connector() {
         return connector(request -> Mono.just(new AccessToken(TOKEN, OffsetDateTime.now().plusHours(1))));
@@ -438,6 +447,10 @@ public final class ArmFake implements AutoCloseable {
             byte[] raw = exchange.getRequestBody().readAllBytes();
             JsonNode body = raw.length == 0 ? null : JSON.readTree(raw);
             requests.add(new Request(exchange.getRequestMethod(), path, query, headers, body));
+            if (path.equals(CloudMetadata.PATH)) {
+                cloudMetadata(exchange, query);
+                return;
+            }
             if (!acceptsToken(headers.get("authorization"))) {
                 exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer authorization_uri=\""
                         + "https://login.microsoftonline.com/common\", error=\"invalid_token\"");
@@ -546,6 +559,19 @@ public final class ArmFake implements AutoCloseable {
             case "PUT" -> put(exchange, path, type, name, (ObjectNode) body, query);
             case "DELETE" -> delete(exchange, path, type, query);
             default -> error(exchange, 405, "MethodNotAllowed", method + " is not supported on " + path);
+        }
+    }
+
+    /** The cloud metadata document: no authentication, as Resource Manager's own; GET with an api-version. */
+    private void cloudMetadata(HttpExchange exchange, Map<String, String> query) throws IOException {
+        if (!exchange.getRequestMethod().equals("GET")) {
+            error(exchange, 405, "MethodNotAllowed", exchange.getRequestMethod() + " is not supported on "
+                    + CloudMetadata.PATH + "; GET it");
+        } else if (!query.containsKey("api-version")) {
+            error(exchange, 400, "MissingApiVersionParameter",
+                    "The api-version query parameter (?api-version=) is required for all requests.");
+        } else {
+            send(exchange, 200, CloudMetadata.document(JSON, baseUrl()));
         }
     }
 

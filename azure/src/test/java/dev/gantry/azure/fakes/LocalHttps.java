@@ -10,11 +10,14 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Map;
@@ -35,6 +38,8 @@ import javax.net.ssl.X509TrustManager;
 public final class LocalHttps {
     private static final String KEYSTORE = "/tls/local-fake-tls.p12";
     private static final char[] PASSWORD = "local-fake".toCharArray();
+    /** The alias of the key pair in {@link #KEYSTORE} (see its README). */
+    private static final String ALIAS = "local-fake";
     private static final KeyStore IDENTITY = load();
 
     private LocalHttps() {
@@ -106,6 +111,26 @@ public final class LocalHttps {
             return context;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot trust " + KEYSTORE, e);
+        }
+    }
+
+    /**
+     * Writes a PKCS12 trust store holding exactly the fakes' certificate (no key), for a JVM of its own (the
+     * {@code gantry} CLI started against the fakes) to trust them with {@code -Djavax.net.ssl.trustStore=FILE
+     * -Djavax.net.ssl.trustStorePassword=PASSWORD -Djavax.net.ssl.trustStoreType=PKCS12}. Replaces the file.
+     */
+    public static void writeTrustStore(Path file, char[] password) {
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry(ALIAS, IDENTITY.getCertificate(ALIAS));
+            try (OutputStream out = Files.newOutputStream(file)) {
+                trust.store(out, password);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the trust store " + file, e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot make a trust store of " + KEYSTORE, e);
         }
     }
 

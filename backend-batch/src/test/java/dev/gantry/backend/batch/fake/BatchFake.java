@@ -153,16 +153,19 @@ public final class BatchFake implements AutoCloseable {
         log.clear();
     }
 
-    /** Preempts a node: its processes die, its task goes back to active and runs again on another node. */
+    /**
+     * Preempts a Spot (low-priority) node: its processes die, its task goes back to active and runs again on another
+     * node. A dedicated node is refused ({@link NotPreemptible}): Batch preempts only low-priority nodes.
+     */
     public void preemptNode(String poolId, String nodeId) {
         synchronized (state) {
-            nodes.takeAway(state.pool(poolId), state.node(poolId, nodeId), "preempted", state.now());
+            preempt(state.pool(poolId), state.node(poolId, nodeId));
         }
     }
 
     /**
      * Preempts the node that runs the task (its primary's node for a multi-instance task) and answers its id.
-     * Refused when the task runs on no node.
+     * Refused when the task runs on no node, and ({@link NotPreemptible}) when that node is a dedicated one.
      */
     public String preemptNodeOf(String jobId, String taskId) {
         synchronized (state) {
@@ -173,9 +176,16 @@ public final class BatchFake implements AutoCloseable {
             }
             String nodeId = task.nodeIds.get(0);
             FakeJob job = state.job(jobId);
-            nodes.takeAway(state.pool(job.poolId()), state.node(job.poolId(), nodeId), "preempted", state.now());
+            preempt(state.pool(job.poolId()), state.node(job.poolId(), nodeId));
             return nodeId;
         }
+    }
+
+    private void preempt(FakePool pool, FakeNode node) {
+        if (node.dedicated) {
+            throw new NotPreemptible(pool.id, node.id);
+        }
+        nodes.takeAway(pool, node, "preempted", state.now());
     }
 
     /** Turns a node unusable, with the same effect on its task as a preemption. */

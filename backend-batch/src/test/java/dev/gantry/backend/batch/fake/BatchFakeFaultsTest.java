@@ -113,7 +113,7 @@ class BatchFakeFaultsTest {
                     + "/fault?operation=Job_Add&kind=throttle&seconds=3&form=seconds")).POST(
                     HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, planned.statusCode(), planned.body());
-            client.post("/pools", FakeClient.pool("p", FakeClient.ONE_NODE));
+            client.post("/pools", FakeClient.pool("p", FakeClient.ONE_SPOT_NODE)); // only Spot nodes are preempted
             FakeClient.Reply throttled = client.post("/jobs", FakeClient.job("j", "p"));
             assertEquals(429, throttled.status());
             assertEquals("3", throttled.raw().headers().firstValue("Retry-After").orElseThrow());
@@ -131,6 +131,32 @@ class BatchFakeFaultsTest {
             HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(URI.create(control + "/nothing")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(400, wrong.statusCode());
+        }
+    }
+
+    @Test
+    void aDedicatedNodeIsNotPreemptedInProcessNorThroughTheControlEndpoint() throws Exception {
+        try (BatchFake fake = new BatchFake(new BatchFakeOptions().autoscaleInterval(Duration.ofMillis(100)))) {
+            FakeClient client = new FakeClient(fake);
+            String control = fake.startControl();
+            client.post("/pools", FakeClient.pool("d", FakeClient.ONE_NODE));
+            client.post("/jobs", FakeClient.job("j", "d"));
+            client.post("/jobs/j/tasks", FakeClient.task("t", "sleep 30"));
+            String node = client.waitForTask("j", "t", FakeClient.inState("running")).get("nodeInfo")
+                    .get("nodeId").asText();
+
+            NotPreemptible refused = assertThrows(NotPreemptible.class, () -> fake.preemptNode("d", node));
+            assertTrue(refused.getMessage().startsWith("node " + node + " of pool d is a dedicated node, and only "
+                    + "Spot (low-priority) nodes are preempted"), refused.getMessage());
+            HttpResponse<String> byTask = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(control
+                    + "/preempt?job=j&task=t")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(409, byTask.statusCode(), byTask.body());
+            assertTrue(byTask.body().contains("node " + node + " of pool d is a dedicated node"), byTask.body());
+            assertTrue(byTask.body().contains("only Spot (low-priority) nodes are preempted"), byTask.body());
+            assertEquals("running", fake.task("j", "t").orElseThrow().get("state").asText(), "the task runs on");
+            assertEquals("running", client.get("/pools/d/nodes/" + node).json().get("state").asText(),
+                    "the node is not preempted");
         }
     }
 }

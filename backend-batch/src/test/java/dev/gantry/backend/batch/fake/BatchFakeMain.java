@@ -1,20 +1,20 @@
 package dev.gantry.backend.batch.fake;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * The Batch fake as a process, for scripts/test-batch.sh (end-to-end runs and the benchmark): it serves on loopback
- * only, writes the account key to a file (0600) and a summary env file, prints {@code ready URL} and runs until it is
- * stopped (SIGTERM), when it kills every node's processes. Its nodes run tasks in the namespaces
+ * only, writes a summary env file (0600), prints {@code ready URL account NAME control URL|off [auth entra]} and runs
+ * until it is stopped (SIGTERM), when it kills every node's processes. Its nodes run tasks in the namespaces
  * {@code scripts/test-batch.sh nodes-up} makes (its {@code up} makes them first); without them it exits, naming that
  * command. Each pool scales by its own autoscale formula, evaluated every {@code --autoscale-interval} (1 second
  * unless given); an idle node stays {@code --node-retention} (30 seconds unless given) before scale-in removes it.
@@ -23,61 +23,135 @@ import java.util.concurrent.CountDownLatch;
  * {@code NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...]}.
  *
  * <pre>
- * BatchFakeMain --env FILE --key-file FILE [--root DIR] [--account NAME] [--control] [--https]
+ * BatchFakeMain --env FILE [--key-file FILE] [--root DIR] [--account NAME] [--control] [--https]
  *               [--autoscale-interval ISO-8601] [--node-retention ISO-8601] [--active-job-quota N]
  *               [--supported-image NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...]]...
+ *               [--entra [--region REGION] [--truststore FILE] [--vm-size NAME=FAMILY:VCPUS]...]
  * </pre>
- * The env file holds BATCH_URL, BATCH_ACCOUNT, BATCH_KEY_FILE and BATCH_CONTROL_URL (empty without
- * {@code --control}).
+ *
+ * <p>Without {@code --entra}: a Batch-managed account taking shared key (and tokens), plain HTTP unless
+ * {@code --https}; its key is written to {@code --key-file} (0600, required). The env file holds
+ * {@code BATCH_URL}, {@code BATCH_ACCOUNT}, {@code BATCH_AUTH=sharedKey}, {@code BATCH_KEY_FILE} and
+ * {@code BATCH_CONTROL_URL} (empty without {@code --control}).
+ *
+ * <p>With {@code --entra}: what Spot needs, a user-subscription account with Microsoft Entra ID, as the kit's fixture
+ * has in process, for a {@code gantry} CLI that can be handed no fake. The data plane serves HTTPS with the fakes'
+ * test certificate and takes Entra tokens only (a shared key is refused). Beside it, in the same process: a Resource
+ * Manager fake holding the account ({@code poolAllocationMode: UserSubscription}, resource group
+ * {@value EntraAccount#RESOURCE_GROUP}, region {@code --region}, {@code eastus} unless given), which offers each
+ * {@code --vm-size} to Batch in the region, Spot capable, with room in the regional, Spot and family vCPU usages
+ * ({@code NAME=FAMILY:VCPUS}, e.g. {@code Standard_D2s_v5=standardDSv5Family:2}; repeatable), and serves its cloud
+ * metadata document (cloud {@code GantryTestCloud}, for {@code ARM_CLOUD_METADATA_URL}); a managed identity endpoint
+ * in App Service's contract (for {@code IDENTITY_ENDPOINT} and {@code IDENTITY_HEADER}), whose tokens are the ones
+ * the Batch and Resource Manager fakes take; and a PKCS12 trust store holding only the fakes' certificate, written to
+ * {@code --truststore} (default {@code truststore.p12} beside the env file). The account takes no shared key, so no
+ * key is written: {@code --key-file} is optional, a file it names is removed (no stale key of an earlier run stays
+ * readable) and {@code BATCH_KEY_FILE} is empty. The env file then holds {@code BATCH_AUTH=entra} and
+ * {@code BATCH_REGION} (the account's region), {@code BATCH_RESOURCE_ID}, {@code BATCH_ARM_METADATA_URL},
+ * {@code BATCH_IDENTITY_ENDPOINT}, {@code BATCH_IDENTITY_HEADER}, {@code BATCH_TRUSTSTORE} and {@code BATCH_TRUSTSTORE_PASSWORD} besides: start the
+ * CLI with {@code ARM_CLOUD_METADATA_URL=$BATCH_ARM_METADATA_URL IDENTITY_ENDPOINT=$BATCH_IDENTITY_ENDPOINT
+ * IDENTITY_HEADER=$BATCH_IDENTITY_HEADER} in its environment (azure-identity's managed identity reads them from the
+ * process environment only) and {@code -Djavax.net.ssl.trustStore=$BATCH_TRUSTSTORE
+ * -Djavax.net.ssl.trustStorePassword=$BATCH_TRUSTSTORE_PASSWORD -Djavax.net.ssl.trustStoreType=PKCS12}.
  */
 public final class BatchFakeMain {
     private BatchFakeMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        BatchFakeOptions options = new BatchFakeOptions().autoscaleInterval(Duration.ofSeconds(1));
-        Path env = null;
-        Path keyFile = null;
-        boolean control = false;
-        List<ObjectNode> images = new ArrayList<>(ImageRoutes.defaults());
-        List<String> rest = new ArrayList<>(List.of(args));
-        while (!rest.isEmpty()) {
-            String flag = rest.remove(0);
-            switch (flag) {
-                case "--env" -> env = Path.of(value(rest, flag));
-                case "--key-file" -> keyFile = Path.of(value(rest, flag));
-                case "--root" -> options.root(Files.createDirectories(Path.of(value(rest, flag))));
-                case "--account" -> options.account(value(rest, flag));
-                case "--control" -> control = true;
-                case "--https" -> options.https(true);
-                case "--autoscale-interval" -> options.autoscaleInterval(Duration.parse(value(rest, flag)));
-                case "--node-retention" -> options.nodeRetention(Duration.parse(value(rest, flag)));
-                case "--active-job-quota" -> options.activeJobQuota(Integer.parseInt(value(rest, flag)));
-                case "--supported-image" -> images.add(supportedImage(value(rest, flag)));
-                default -> usage("unknown flag " + flag);
-            }
+        Running running;
+        try {
+            running = start(List.of(args));
+        } catch (BatchFakeFlags.Wrong e) {
+            System.err.println("BatchFakeMain: " + e.getMessage() + "\n" + BatchFakeFlags.USAGE);
+            System.exit(2);
+            return;
         }
-        if (env == null || keyFile == null) {
-            usage("--env and --key-file are required");
-        }
-        BatchFake fake = new BatchFake(options);
-        fake.supportedImages(images);
-        String controlUrl = control ? fake.startControl() : "";
-        writePrivate(keyFile, fake.accountKey() + "\n");
-        writePrivate(env, "# Written by BatchFakeMain: the local Batch fake's account.\n"
-                + "BATCH_URL=\"" + fake.url() + "\"\n"
-                + "BATCH_ACCOUNT=\"" + fake.accountName() + "\"\n"
-                + "BATCH_KEY_FILE=\"" + keyFile.toAbsolutePath() + "\"\n"
-                + "BATCH_CONTROL_URL=\"" + controlUrl + "\"\n");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            fake.close();
+            running.close();
             stopped.countDown();
         }));
-        System.out.println("ready " + fake.url() + " account " + fake.accountName() + " control "
-                + (control ? controlUrl : "off"));
+        System.out.println(running.readyLine());
         System.out.flush();
         stopped.await();
+    }
+
+    /** A started fake with what runs beside it, and the env file written. */
+    static final class Running implements AutoCloseable {
+        final BatchFake fake;
+        final Optional<EntraAccount> entra;
+        final String controlUrl;
+
+        private Running(BatchFake fake, Optional<EntraAccount> entra, String controlUrl) {
+            this.fake = fake;
+            this.entra = entra;
+            this.controlUrl = controlUrl;
+        }
+
+        String readyLine() {
+            return "ready " + fake.url() + " account " + fake.accountName() + " control "
+                    + (controlUrl.isEmpty() ? "off" : controlUrl) + (entra.isPresent() ? " auth entra" : "");
+        }
+
+        @Override
+        public void close() {
+            fake.close();
+            entra.ifPresent(EntraAccount::close);
+        }
+    }
+
+    /**
+     * Starts the fake as {@link #main} does, without waiting or exiting: what a test runs in process.
+     *
+     * @throws BatchFakeFlags.Wrong for a flag that cannot be used, before anything starts
+     */
+    static Running start(List<String> args) throws IOException {
+        BatchFakeFlags flags = BatchFakeFlags.parse(args);
+        if (flags.root != null) {
+            flags.options.root(Files.createDirectories(flags.root));
+        }
+        BatchFake fake = new BatchFake(flags.options);
+        try {
+            fake.supportedImages(flags.images);
+            Optional<EntraAccount> entra = flags.entra
+                    ? Optional.of(EntraAccount.start(fake, flags.region, flags.sizes, flags.trustStore))
+                    : Optional.empty();
+            Running running = new Running(fake, entra, flags.control ? fake.startControl() : "");
+            writeFiles(flags, running);
+            return running;
+        } catch (IOException | RuntimeException e) {
+            fake.close();
+            throw e;
+        }
+    }
+
+    private static void writeFiles(BatchFakeFlags flags, Running running) throws IOException {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("BATCH_URL", running.fake.url());
+        env.put("BATCH_ACCOUNT", running.fake.accountName());
+        env.put("BATCH_AUTH", flags.entra ? "entra" : "sharedKey");
+        if (flags.entra) {
+            if (flags.keyFile != null) {
+                Files.deleteIfExists(flags.keyFile);
+            }
+            env.put("BATCH_KEY_FILE", "");
+        } else {
+            writePrivate(flags.keyFile, running.fake.accountKey() + "\n");
+            env.put("BATCH_KEY_FILE", flags.keyFile.toAbsolutePath().toString());
+        }
+        env.put("BATCH_CONTROL_URL", running.controlUrl);
+        running.entra.ifPresent(entra -> env.putAll(entra.env()));
+        StringBuilder text = new StringBuilder("# Written by BatchFakeMain: the local Batch fake's account"
+                + (flags.entra ? " (Entra ID, user subscription: no shared key, so BATCH_KEY_FILE is empty)" : "")
+                + ".\n");
+        env.forEach((name, value) -> text.append(name).append("=\"").append(shellQuoted(value)).append("\"\n"));
+        writePrivate(flags.env, text.toString());
+    }
+
+    /** The value inside double quotes, as a shell that sources the file reads it back. */
+    private static String shellQuoted(String value) {
+        return value.replaceAll("([\"\\\\$`])", "\\\\$1");
     }
 
     private static void writePrivate(Path file, String text) throws IOException {
@@ -86,35 +160,6 @@ public final class BatchFakeMain {
         Path temporary = Files.createTempFile(parent, ".batch-fake", ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(temporary, text);
-        Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    /** {@code NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...]} as Batch's ImageInformation, supported for ever. */
-    private static ObjectNode supportedImage(String text) {
-        String[] skuAndImage = text.split("=", 2);
-        String[] imageAndCapabilities = skuAndImage.length == 2 ? skuAndImage[1].split(",") : new String[0];
-        String[] urn = imageAndCapabilities.length > 0 ? imageAndCapabilities[0].split(":") : new String[0];
-        if (urn.length != 3 || skuAndImage[0].isBlank()) {
-            usage("--supported-image '" + text + "' is not NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...], e.g. "
-                    + "'batch.node.ubuntu 22.04=microsoft-dsvm:ubuntu-2204:2204-gen2,DockerCompatible'");
-        }
-        return ImageRoutes.image(skuAndImage[0], urn[0], urn[1], urn[2], null,
-                Arrays.copyOfRange(imageAndCapabilities, 1, imageAndCapabilities.length));
-    }
-
-    private static String value(List<String> rest, String flag) {
-        if (rest.isEmpty()) {
-            usage(flag + " needs a value");
-        }
-        return rest.remove(0);
-    }
-
-    private static void usage(String problem) {
-        System.err.println("BatchFakeMain: " + problem + "\nusage: BatchFakeMain --env FILE --key-file FILE "
-                + "[--root DIR] [--account NAME] [--control] [--https] [--autoscale-interval PT1S] "
-                + "[--node-retention PT30S] [--active-job-quota N] "
-                + "[--supported-image NODE_AGENT_SKU=PUBLISHER:OFFER:SKU[,CAPABILITY...]]...");
-        System.exit(2);
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

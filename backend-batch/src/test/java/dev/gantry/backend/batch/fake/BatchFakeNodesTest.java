@@ -33,13 +33,22 @@ class BatchFakeNodesTest {
         fake.close();
     }
 
-    /** A pool that grows to two nodes while tasks wait or run, and shrinks to none after. */
+    /** A pool that grows to two dedicated nodes while tasks wait or run, and shrinks to none after. */
     private static String pool(String id) {
-        return FakeClient.pool(id, "$TargetDedicatedNodes = max($PendingTasks.GetSample(1)) > 0 ? 2 : 0;");
+        return pool(id, "$TargetDedicatedNodes");
+    }
+
+    /** A pool that grows to two nodes of this kind ($TargetDedicatedNodes or $TargetLowPriorityNodes). */
+    private static String pool(String id, String target) {
+        return FakeClient.pool(id, target + " = max($PendingTasks.GetSample(1)) > 0 ? 2 : 0;");
     }
 
     private void poolAndJob() throws Exception {
-        assertEquals(201, client.post("/pools", pool("p")).status());
+        poolAndJob(pool("p"));
+    }
+
+    private void poolAndJob(String pool) throws Exception {
+        assertEquals(201, client.post("/pools", pool).status());
         assertEquals(201, client.post("/jobs", FakeClient.job("j", "p")).status());
     }
 
@@ -181,7 +190,7 @@ class BatchFakeNodesTest {
 
     @Test
     void preemptingOneNodeOfAMultiInstanceTaskRequeuesTheWholeTask() throws Exception {
-        poolAndJob();
+        poolAndJob(pool("p", "$TargetLowPriorityNodes")); // Batch preempts only Spot nodes
         client.post("/jobs/j/tasks", "{\"id\":\"mi\",\"commandLine\":\"sleep 30\",\"multiInstanceSettings\":"
                 + "{\"numberOfInstances\":2,\"coordinationCommandLine\":\"true\"}}");
         client.waitForTask("j", "mi", inState("running"));

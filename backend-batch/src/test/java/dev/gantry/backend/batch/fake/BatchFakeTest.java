@@ -30,7 +30,11 @@ class BatchFakeTest {
     }
 
     private void poolAndJob() throws Exception {
-        assertEquals(201, client.post("/pools", POOL).status());
+        poolAndJob(POOL);
+    }
+
+    private void poolAndJob(String pool) throws Exception {
+        assertEquals(201, client.post("/pools", pool).status());
         assertEquals(201, client.post("/jobs", JOB).status());
     }
 
@@ -189,7 +193,7 @@ class BatchFakeTest {
 
     @Test
     void aPreemptedNodesTaskRunsAgainElsewhereWithItsCountsUnchanged() throws Exception {
-        poolAndJob();
+        poolAndJob(FakeClient.pool("pool-1", FakeClient.TWO_SPOT_NODES)); // Batch preempts only Spot nodes
         client.post("/jobs/job-1/tasks", task("long", "sleep 30"));
         JsonNode running = waitForTask("long", t -> t.get("state").asText().equals("running"));
         String node = running.get("nodeInfo").get("nodeId").asText();

@@ -13,10 +13,13 @@ import java.util.Map;
 
 /**
  * The fake's control endpoint, for a fake run as a process (scripts/test-batch.sh): plain HTTP on loopback, on a
- * port of its own, started only when asked ({@code BatchFakeMain --control}). Every answer is JSON.
+ * port of its own, started only when asked ({@code BatchFakeMain --control}). Every answer is JSON; a refused request
+ * is {@code 400} (or {@code 409}, below) with its reason in {@code error}.
  * <ul>
  *   <li>{@code GET /counts}: requests per operation id;</li>
- *   <li>{@code POST /preempt?pool=P&node=N} or {@code POST /preempt?job=J&task=T} (the node running that task);</li>
+ *   <li>{@code POST /preempt?pool=P&node=N} or {@code POST /preempt?job=J&task=T} (the node running that task):
+ *       a Spot (low-priority) node only, as Batch preempts no dedicated node; a dedicated one is {@code 409} with
+ *       {@code error} naming the node;</li>
  *   <li>{@code POST /unusable?pool=P&node=N};</li>
  *   <li>{@code POST /fault?operation=OP&kind=throttle|busy|error|drop|slow&times=N[&seconds=S][&form=seconds|date]};</li>
  *   <li>{@code POST /resize-error?pool=P&code=C&message=M&blocks=true|false};</li>
@@ -45,6 +48,9 @@ final class ControlServer implements AutoCloseable {
             int status = 200;
             try {
                 answer = answer(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath(), query);
+            } catch (NotPreemptible e) {
+                status = 409;
+                answer.put("error", e.getMessage());
             } catch (RuntimeException e) {
                 status = 400;
                 answer.put("error", String.valueOf(e.getMessage()));

@@ -63,6 +63,10 @@ public final class FakeClient {
 
     /** An autoscale formula that holds one dedicated node. */
     public static final String ONE_NODE = "$TargetDedicatedNodes=1;";
+    /** An autoscale formula that holds one Spot (low-priority) node: the only kind Batch preempts. */
+    public static final String ONE_SPOT_NODE = "$TargetLowPriorityNodes=1;";
+    /** An autoscale formula that holds two Spot (low-priority) nodes. */
+    public static final String TWO_SPOT_NODES = "$TargetLowPriorityNodes=2;";
 
     /** A pool body (autoscale, Ubuntu 22.04) with the given id, whose formula holds two dedicated nodes. */
     public static String pool(String id) {

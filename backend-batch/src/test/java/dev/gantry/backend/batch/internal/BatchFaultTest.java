@@ -29,6 +29,7 @@ import dev.gantry.backend.batch.internal.logs.Following;
 import dev.gantry.backend.batch.internal.remote.Accounts;
 import dev.gantry.backend.batch.internal.remote.BatchCalls;
 import dev.gantry.backend.batch.internal.render.ContainerRunOptions;
+import dev.gantry.backend.batch.internal.rest.BatchConnection;
 import dev.gantry.backend.batch.internal.submit.SubmitParts;
 import dev.gantry.http.Jitter;
 import dev.gantry.tck.BackendFixture;
@@ -62,6 +63,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BatchFaultTest {
     private static final SecretRef KEY = SecretRef.parse("env:BATCH_KEY");
+    /** An existing pool of Spot nodes, for the preemption case. */
+    private static final String SPOT_POOL = "spot-pool";
 
     private final BatchFake fake = new BatchFake(new BatchFakeOptions().account(FakeAccounts.REGION)
             .autoscaleInterval(Duration.ofMillis(100)));
@@ -77,9 +80,13 @@ class BatchFaultTest {
     }
 
     private BatchBackend backend(Duration idlePoolTimeout) {
+        return backend(idlePoolTimeout, List.of());
+    }
+
+    private BatchBackend backend(Duration idlePoolTimeout, List<ExistingPool> existing) {
         BatchSettings settings = new BatchSettings(List.of(new BatchAccountSettings(URI.create(fake.url()),
                 FakeAccounts.REGION, BatchAuth.SHARED_KEY, Optional.of(KEY), Optional.empty())), "gantry-",
-                List.of(), 4, Optional.empty(), Optional.empty(), idlePoolTimeout, Duration.ofDays(7));
+                existing, 4, Optional.empty(), Optional.empty(), idlePoolTimeout, Duration.ofDays(7));
         BatchCalls calls = new BatchCalls(new BatchCalls.Policy(4, Duration.ofMillis(100), Duration.ofSeconds(30), 3,
                 Duration.ofSeconds(20), Jitter.NONE, waits::add));
         SubmitParts parts = SubmitParts.of(settings, context, ContainerRunOptions::of,
@@ -207,22 +214,30 @@ class BatchFaultTest {
     @Test
     void aRequeueWhileFollowingLogsDeliversTheNewRunAndIsCountedAsAnEviction(@TempDir Path marks)
             throws Exception {
-        // The first run waits until it is preempted; the run after the requeue ends at once.
-        Path ranBefore = marks.resolve("ran-before");
-        JobRef job = backend.submit(plan(1, "sh", "-c", "echo \"run on $AZ_BATCH_NODE_ID\"; if [ ! -e " + ranBefore
-                + " ]; then touch " + ranBefore + "; sleep 600; fi; echo done"), SubmitOptions.withKey("preempted"));
-        Following follow = Following.started(sink -> backend.logs(job, LogOptions.following(), sink));
-        String first = fake.preemptNodeOf(fake.jobIds().get(0), "preempted");
+        // Batch preempts only Spot nodes: the task runs on an existing pool of low-priority nodes.
+        try (BatchConnection connection = FakeAccounts.sharedKey(fake)) {
+            FakeAccounts.addPool(connection.protocol(), SPOT_POOL, false, true);
+        }
+        try (BatchBackend onSpot = backend(Duration.ofHours(1),
+                List.of(new ExistingPool(BackendFixture.smallCpuSize().name(), SPOT_POOL)))) {
+            // The first run waits until it is preempted; the run after the requeue ends at once.
+            Path ranBefore = marks.resolve("ran-before");
+            JobRef job = onSpot.submit(plan(1, "sh", "-c", "echo \"run on $AZ_BATCH_NODE_ID\"; if [ ! -e "
+                    + ranBefore + " ]; then touch " + ranBefore + "; sleep 600; fi; echo done"),
+                    SubmitOptions.withKey("preempted"));
+            Following follow = Following.started(sink -> onSpot.logs(job, LogOptions.following(), sink));
+            String first = fake.preemptNodeOf(fake.jobIds().get(0), "preempted");
 
-        List<String> out = follow.ended(LogLine.Stream.STDOUT);
-        assertEquals(3, out.size(), "each run's output once: " + out);
-        assertEquals("run on " + first, out.get(0));
-        assertTrue(out.get(1).startsWith("run on ") && !out.get(1).equals(out.get(0)), out.toString());
-        assertEquals("done", out.get(2), out.toString());
-        JobStatus ended = backend.status(job);
-        assertEquals(JobState.SUCCEEDED, ended.state(), ended.message());
-        assertEquals(1, ended.evictions(), "the requeue the follow read across: " + ended);
-        assertTrue(ended.lastEviction().orElseThrow().reason().contains(first), ended.toString());
+            List<String> out = follow.ended(LogLine.Stream.STDOUT);
+            assertEquals(3, out.size(), "each run's output once: " + out);
+            assertEquals("run on " + first, out.get(0));
+            assertTrue(out.get(1).startsWith("run on ") && !out.get(1).equals(out.get(0)), out.toString());
+            assertEquals("done", out.get(2), out.toString());
+            JobStatus ended = onSpot.status(job);
+            assertEquals(JobState.SUCCEEDED, ended.state(), ended.message());
+            assertEquals(1, ended.evictions(), "the requeue the follow read across: " + ended);
+            assertTrue(ended.lastEviction().orElseThrow().reason().contains(first), ended.toString());
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.VirtualMachineConfiguration;
 import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.backend.batch.fake.BatchFake;
+import dev.gantry.backend.batch.fake.OfferedSize;
 import dev.gantry.backend.batch.internal.remote.AccountCalls;
 import dev.gantry.backend.batch.internal.remote.BatchCalls;
 import dev.gantry.backend.batch.internal.render.AutoscaleFormula;
@@ -77,9 +78,17 @@ public final class FakeAccounts {
      * for a waiting task (two at most), none when nothing waits or runs.
      */
     public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys) {
+        addPool(batch, poolId, gantrys, false);
+    }
+
+    /**
+     * As {@link #addPool(BatchServiceClient, String, boolean)}, its nodes Spot (low-priority) ones when {@code spot}:
+     * the only ones Batch preempts.
+     */
+    public static void addPool(BatchServiceClient batch, String poolId, boolean gantrys, boolean spot) {
         batch.pools().add(new PoolAddParameter().withId(poolId).withVmSize("standard_d2s_v5")
                 .withVirtualMachineConfiguration(ubuntuWithContainers())
-                .withEnableAutoScale(true).withAutoScaleFormula(AutoscaleFormula.render(false, 1, 2))
+                .withEnableAutoScale(true).withAutoScaleFormula(AutoscaleFormula.render(spot, 1, 2))
                 .withAutoScaleEvaluationInterval(org.joda.time.Period.minutes(5)).withTaskSlotsPerNode(1)
                 .withMetadata(gantrys ? List.of(new MetadataItem().withName(PoolMetadata.OWNER).withValue(PoolMetadata.OWNER_VALUE),
                         new MetadataItem().withName(PoolMetadata.DIGEST).withValue("test"))
@@ -91,11 +100,7 @@ public final class FakeAccounts {
      * room in every quota validate reads for it: the regional, the Spot and the family vCPUs.
      */
     public static void offerSize(ArmFake arm, String region, String size) {
-        String family = "gantryTestFamily";
-        arm.batchVmSkus(region, ArmFake.batchVmSku(size, family, 1, true));
-        arm.usages(region, "[" + ArmFake.usage("lowPriorityCores", "Total Spot vCPUs", 0, 1000) + ","
-                + ArmFake.usage("cores", "Total Regional vCPUs", 0, 1000) + ","
-                + ArmFake.usage(family, "Test Family vCPUs", 0, 1000) + "]");
+        OfferedSize.offer(arm, region, List.of(new OfferedSize(size, "gantryTestFamily", 1)));
     }
 
     public static URI uri(String text) {

@@ -35,7 +35,11 @@ class TaskLogsTest {
     private TaskStatuses statuses;
 
     private void start(int nodes) {
-        account = new FakeAccount(nodes);
+        start(new FakeAccount(nodes));
+    }
+
+    private void start(FakeAccount fakeAccount) {
+        account = fakeAccount;
         logs = new TaskLogs(account.calls(), Duration.ofMillis(100));
         statuses = new TaskStatuses(account.calls(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
     }
@@ -147,7 +151,7 @@ class TaskLogsTest {
 
     @Test
     void followGoesOnAcrossAPreemptionWithTheNewRunsOutput() throws Exception {
-        start(2);
+        start(FakeAccount.onSpot(2)); // Batch preempts only Spot nodes
         TrackedTask task = account.submit("requeued", List.of(), "sh", "-c",
                 "echo \"run on $AZ_BATCH_NODE_ID\"; sleep 2; echo done");
         Following follow = Following.started(sink -> logs.read(task, LogOptions.following(), sink));

@@ -171,7 +171,7 @@ class IdlePoolsTest {
 
     @Test
     void aPreemptedNodeOfABusyPoolIsReportedAndRemoved() throws Exception {
-        FakeAccounts.addPool(batch, "gantry-d2-spot", true);
+        FakeAccounts.addPool(batch, "gantry-d2-spot", true, true); // Batch preempts only Spot nodes
         jobWithTask("gantry-d2-spot", "t1", "/bin/sh -c 'sleep 30'");
         await("the task to run", () -> state("gantry-d2-spot", "t1").equals("running"));
         String node = fake.preemptNodeOf("gantry-d2-spot", "t1");

@@ -36,7 +36,9 @@ import java.util.function.Predicate;
 
 /**
  * A fake Batch account with one pool and its job (rendered by {@code internal.render}), reached through Gantry's own
- * connection with shared key, and the records a caller would keep for the tasks submitted to it.
+ * connection with shared key, and the records a caller would keep for the tasks submitted to it. The pool has
+ * dedicated nodes, or Spot ones ({@link #onSpot}) for a test of preemption (the fake lets a shared-key account have
+ * them, which Batch no longer does: what these tests hold is how Gantry reads tasks, not the account's mode).
  */
 public final class FakeAccount implements AutoCloseable {
     static final VmSize D2 = new VmSize("Standard_D2s_v5", "D", 2, 8, Optional.empty(), false, Architecture.X64,
@@ -59,12 +61,26 @@ public final class FakeAccount implements AutoCloseable {
      *     only an hour later)
      */
     public FakeAccount(int nodes) {
+        this(nodes, false);
+    }
+
+    /**
+     * An account whose pool has Spot (low-priority) nodes, Gantry's formula for a Spot plan: the only nodes Batch
+     * preempts, for the tests of preemption.
+     *
+     * @param nodes as for {@link #FakeAccount(int)}
+     */
+    public static FakeAccount onSpot(int nodes) {
+        return new FakeAccount(nodes, true);
+    }
+
+    private FakeAccount(int nodes, boolean spot) {
         fake = new BatchFake(new BatchFakeOptions().auth(true, false)
                 .autoscaleInterval(nodes == 0 ? Duration.ofHours(1) : Duration.ofMillis(100)));
         connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
                 new BatchAuth.SharedKey(fake.accountName(), fake.accountKey()));
         calls = FakeAccounts.calls(connection, waits);
-        Plan plan = plan("true");
+        Plan plan = plan(spot, "true");
         PoolKey key = PoolKey.of(fake.accountName(), plan, Optional.empty(), Optional.empty());
         poolId = key.poolId("gantry-");
         jobId = poolId;
@@ -87,10 +103,14 @@ public final class FakeAccount implements AutoCloseable {
     }
 
     public static Plan plan(String... argv) {
+        return plan(false, argv);
+    }
+
+    private static Plan plan(boolean spot, String... argv) {
         Workload workload = Workload.builder("status-test").phase(dev.gantry.api.Phase.TRAINING)
                 .model(dev.gantry.api.ModelClass.SMALL).resources(Resources.builder().vcpus(1)).command(argv)
                 .build();
-        return Plan.builder(workload, D2).region("eastus").image(UBUNTU)
+        return Plan.builder(workload, D2).region("eastus").image(UBUNTU).spot(spot)
                 .boot(new NodeBoot(Optional.empty(), Optional.of("batch.node.ubuntu 22.04"))).build();
     }
 

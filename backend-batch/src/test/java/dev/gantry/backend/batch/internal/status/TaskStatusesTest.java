@@ -26,7 +26,11 @@ class TaskStatusesTest {
     private TaskStatuses statuses;
 
     private void start(int nodes) {
-        account = new FakeAccount(nodes);
+        start(new FakeAccount(nodes));
+    }
+
+    private void start(FakeAccount fakeAccount) {
+        account = fakeAccount;
         statuses = new TaskStatuses(account.calls(), Clock.systemUTC(), TaskStatuses.DEFAULT_CLOCK_SKEW);
     }
 
@@ -139,7 +143,7 @@ class TaskStatusesTest {
 
     @Test
     void aPreemptedSpotNodeIsOneEvictionAndTheTaskStillSucceeds() throws Exception {
-        start(2);
+        start(FakeAccount.onSpot(2));
         TrackedTask task = account.submit("spot", List.of(), "sleep", "2");
         account.pollUntil(statuses, task, s -> s.state() == JobState.RUNNING);
         assertEquals(0, account.fake.count("ComputeNode_List"), "no node list before a requeue is suspected");
@@ -167,7 +171,7 @@ class TaskStatusesTest {
 
     @Test
     void manyTasksOfOneJobRequeuedAtOnceListThePoolsNodesOnce() throws Exception {
-        start(2);
+        start(FakeAccount.onSpot(2));
         TrackedTask a = account.submit("twin-a", List.of(), "sleep", "2");
         TrackedTask b = account.submit("twin-b", List.of(), "sleep", "2");
         List<String> both = List.of(a.ref().id(), b.ref().id());
