@@ -35,8 +35,13 @@ public final class AzureSignIn {
         return credentialBuilder(cloud).build();
     }
 
+    /**
+     * The public cloud leaves the authority host to the SDK, which takes {@code AZURE_AUTHORITY_HOST} when set (a user
+     * of the SDK's own variable keeps what it chose); any other cloud names its own.
+     */
     static DefaultAzureCredentialBuilder credentialBuilder(AzureCloud cloud) {
-        return new DefaultAzureCredentialBuilder().authorityHost(cloud.authorityHost().toString());
+        DefaultAzureCredentialBuilder builder = new DefaultAzureCredentialBuilder();
+        return cloud.equals(AzureCloud.PUBLIC) ? builder : builder.authorityHost(cloud.authorityHost().toString());
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.azure.core.management.AzureEnvironment;
+import com.azure.core.util.Configuration;
 import com.azure.identity.CredentialBuilderBase;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.identity.implementation.IdentityClientOptions;
@@ -61,6 +62,25 @@ class AzureSignInTest {
                 "https://batch.local/");
         assertEquals("https://adfs.local.azurestack.external/adfs/",
                 authorityHost(AzureSignIn.credentialBuilder(stack)));
+    }
+
+    @Test
+    void thePublicCloudLeavesTheAuthorityHostToTheSdkSoThatAzureAuthorityHostStillApplies() throws Exception {
+        // The SDK reads AZURE_AUTHORITY_HOST from its global configuration (the environment) when a builder is made.
+        Configuration global = Configuration.getGlobalConfiguration();
+        String before = global.get(Configuration.PROPERTY_AZURE_AUTHORITY_HOST);
+        try {
+            global.put(Configuration.PROPERTY_AZURE_AUTHORITY_HOST, "https://login.example.test/");
+            assertEquals("https://login.example.test/", authorityHost(AzureSignIn.credentialBuilder(AzureCloud.PUBLIC)));
+            assertEquals("https://login.chinacloudapi.cn/", authorityHost(AzureSignIn.credentialBuilder(AzureCloud.CHINA)),
+                    "a cloud other than the public one names its own host");
+        } finally {
+            if (before == null) {
+                global.remove(Configuration.PROPERTY_AZURE_AUTHORITY_HOST);
+            } else {
+                global.put(Configuration.PROPERTY_AZURE_AUTHORITY_HOST, before);
+            }
+        }
     }
 
     /**
