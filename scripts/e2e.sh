@@ -675,7 +675,7 @@ scripts/test-batch.sh up --entra --control --account eastus --node-retention PT5
   --vm-size "Standard_E2as_v5=standardEASv5Family:2" >"$out" 2>"$err"
 code=$?
 check "the Batch fake starts as an Entra ID account (scripts/test-batch.sh up --entra)" bash -c \
-  "[[ $code -eq 0 ]] && grep -qE '^ready https://127.0.0.1:[0-9]+ account eastus control http://127.0.0.1:[0-9]+$' '$out'"
+  "[[ $code -eq 0 ]] && grep -qE '^ready https://127.0.0.1:[0-9]+ account eastus control http://127.0.0.1:[0-9]+ auth entra$' '$out'"
 if [[ $code -eq 0 ]]; then
   # shellcheck disable=SC1091
   . "$batch_state/batch.env"
