@@ -95,7 +95,7 @@ final class Channels {
                     }
                     boolean sessionDied = !session.isConnected();
                     boolean unanswered = System.nanoTime() - started >= timeoutMillis * 1_000_000L;
-                    boolean neverOpened = NEVER_OPENED.contains(e.getMessage());
+                    boolean neverOpened = NEVER_OPENED.contains(e.getMessage()) || writeFoundSocketClosed(e);
                     if (sessionDied || unanswered) {
                         connection.discard(session);
                     }
@@ -134,6 +134,22 @@ final class Channels {
     private static boolean finishedWhileConnecting(Channel channel, JSchException e) {
         return e.getCause() instanceof NullPointerException && channel instanceof ChannelExec exec
                 && exec.isClosed() && exec.getExitStatus() != -1;
+    }
+
+    /**
+     * A write of the connect found the socket already closed on this side (JSch closes it once its reader sees the
+     * server drop the connection): that write sent nothing. The connect writes the channel open and then the command
+     * request, nothing after it (stdin is fed later, by another thread), so the command request cannot have gone out.
+     * Seen when the server's connections were killed just as a channel was asked for: the session looked alive, and
+     * the open failed with "Socket closed" instead of JSch's "session is down".
+     */
+    private static boolean writeFoundSocketClosed(JSchException e) {
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof java.net.SocketException && "Socket closed".equals(cause.getMessage())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Closes a channel from {@link #open} and gives its slot back. Call exactly once per channel. */
