@@ -263,12 +263,19 @@ class SshTransportTest {
         JobRef job = submit(backend, plan(workload("vanish").command("sh", "-c",
                 "echo \"$(hostname)\"; exec sleep 60"), 2, 0));
         awaitOutput(backend, job, lines -> lines.size() == 2);
+        List<ProcessHandle> killed = new java.util.ArrayList<>();
         for (FleetHost.Scan scan : backend.scanAll().values()) {
             long pid = scan.entries().get(job.id()).snapshot().pid().orElseThrow();
             ProcessHandle.of(pid).ifPresent(p -> {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
+                killed.add(p);
             });
+        }
+        // Both VMs' processes are gone before the backend looks: a poll that saw rank 1 dead while rank 0 still ran
+        // would stop rank 0 itself (a stopped rank, not a vanished one) and name rank 1 below.
+        for (ProcessHandle p : killed) {
+            p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
         }
         JobStatus status = await(backend, job, s -> s.state().isTerminal(), Duration.ofSeconds(20));
         // Rank 0 (Spot) reads as evicted, rank 1 (regular) as failed: the failure decides the job.
