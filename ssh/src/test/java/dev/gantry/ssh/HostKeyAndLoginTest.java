@@ -133,7 +133,9 @@ class HostKeyAndLoginTest {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (!Files.exists(socket) && System.nanoTime() < deadline) {
+            // The socket file appears when ssh-agent binds it, a moment before it listens: a connect in between is
+            // refused. "ssh-add -l" exits 2 while the agent cannot be reached, 1 once it answers with no keys.
+            while (agentUnreachable(socket) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             run(Map.of("SSH_AUTH_SOCK", socket.toString()), "ssh-add", h1.identity().toString());
@@ -144,6 +146,18 @@ class HostKeyAndLoginTest {
         }
         GantryException gone = refused(h1.target().withIdentity(ClientIdentity.agent(socket)));
         assertEquals(ErrorCode.AUTH_FAILED, gone.code());
+    }
+
+    private static boolean agentUnreachable(Path socket) throws Exception {
+        if (!Files.exists(socket)) {
+            return true;
+        }
+        ProcessBuilder list = new ProcessBuilder("ssh-add", "-l").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        list.environment().put("SSH_AUTH_SOCK", socket.toString());
+        Process process = list.start();
+        assertTrue(process.waitFor(20, TimeUnit.SECONDS));
+        return process.exitValue() == 2;
     }
 
     private static void run(Map<String, String> env, String... command) throws Exception {
