@@ -11,25 +11,53 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.ConfigProblems;
+import dev.gantry.core.plugins.PluginLoader;
+import dev.gantry.model.InstalledBackend;
+import dev.gantry.model.InstalledBackends;
+import dev.gantry.model.PluginFailure;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
- * The installed backends by name. Built from the providers ServiceLoader found (plus any a program or test adds);
- * two providers with one name fail loudly, an unknown name fails with the list of installed ones.
+ * The installed backends by name. Built from the providers ServiceLoader found on Gantry's class path (plus any a
+ * program or test adds) and those of the backend plugins found in the plugin directories. Two providers on the class
+ * path with one name fail loudly; a plugin whose backend's name is taken is refused and reported, as is a plugin that
+ * fails to load, and every other backend still works. An unknown name fails with the installed ones, the artifact
+ * that provides it when it is one of Gantry's backends, the plugin directories searched and the plugins that failed.
  */
 public final class BackendRegistry {
+    /** Gantry's own backends and the artifact each comes in, for a program that lacks one. */
+    private static final Map<String, String> GANTRY_BACKENDS = Map.of(
+            "manual", "dev.gantry:gantry-backend-manual", "cyclecloud", "dev.gantry:gantry-backend-cyclecloud",
+            "aks", "dev.gantry:gantry-backend-aks", "batch", "dev.gantry:gantry-backend-batch");
+
     private final Map<String, BackendProvider> providers;
+    private final Map<String, Path> pluginJars;
+    private final List<PluginFailure> failures;
+    private final List<Path> pluginDirectories;
 
     public BackendRegistry(Iterable<BackendProvider> found) {
+        this(found, PluginLoader.Loaded.none(), List.of());
+    }
+
+    /**
+     * @param builtIn the providers on Gantry's class path and those added in code
+     * @param plugins what the plugins provide, in the order of the places searched
+     * @param pluginDirectories the places searched for plugins, for the unknown-backend error
+     */
+    public BackendRegistry(Iterable<BackendProvider> builtIn, PluginLoader.Loaded plugins,
+                           List<Path> pluginDirectories) {
         Map<String, BackendProvider> byName = new TreeMap<>();
-        for (BackendProvider provider : found) {
+        for (BackendProvider provider : builtIn) {
             String name = provider.name();
             BackendProvider earlier = byName.putIfAbsent(name, provider);
             if (earlier != null && earlier.getClass() != provider.getClass()) {
@@ -38,12 +66,50 @@ public final class BackendRegistry {
                         + "; remove one of their jars from the class path");
             }
         }
+        Map<String, Path> jars = new HashMap<>();
+        List<PluginFailure> refused = new ArrayList<>(plugins.failures());
+        for (InstalledBackend plugin : plugins.backends()) {
+            Path jar = plugin.plugin().orElseThrow();
+            BackendProvider earlier = byName.putIfAbsent(plugin.name(), plugin.provider());
+            if (earlier != null) {
+                refused.add(new PluginFailure(jar, ErrorCode.DUPLICATE_BACKEND + ": its backend '" + plugin.name()
+                        + "' (" + plugin.provider().getClass().getName() + ") is already provided by "
+                        + (jars.containsKey(plugin.name()) ? jars.get(plugin.name()) : InstalledBackend.BUILT_IN + " "
+                        + earlier.getClass().getName()) + "; rename the plugin's backend or remove one of the two"));
+            } else {
+                jars.put(plugin.name(), jar);
+            }
+        }
         this.providers = Collections.unmodifiableMap(byName);
+        this.pluginJars = Map.copyOf(jars);
+        this.failures = List.copyOf(refused);
+        this.pluginDirectories = List.copyOf(pluginDirectories);
     }
 
     /** Installed providers sorted by name. */
     public List<BackendProvider> providers() {
         return List.copyOf(providers.values());
+    }
+
+    /**
+     * Every backend with its origin and version, the plugins that failed and the places searched.
+     *
+     * @param gantryVersion the version of a built-in backend whose jar's manifest names none
+     */
+    public InstalledBackends installed(String gantryVersion) {
+        List<InstalledBackend> backends = new ArrayList<>();
+        providers.forEach((name, provider) -> {
+            Optional<Path> jar = Optional.ofNullable(pluginJars.get(name));
+            String version = PluginLoader.versionOf(provider);
+            backends.add(new InstalledBackend(provider, jar, jar.isEmpty()
+                    && version.equals(InstalledBackend.UNKNOWN_VERSION) ? gantryVersion : version));
+        });
+        return new InstalledBackends(backends, failures, pluginDirectories);
+    }
+
+    /** The plugins that provide no backend, each with its path and the reason. */
+    public List<PluginFailure> failures() {
+        return failures;
     }
 
     public Optional<BackendProvider> find(String name) {
@@ -55,9 +121,28 @@ public final class BackendRegistry {
         if (provider == null) {
             throw new GantryException(ErrorCode.UNKNOWN_BACKEND, "unknown backend '" + name + "'; installed backends: "
                     + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
-                    + NearMiss.suggestion(name, providers.keySet()));
+                    + NearMiss.suggestion(name, providers.keySet()) + whereToFind(name));
         }
         return provider;
+    }
+
+    /** The artifact of one of Gantry's backends, the plugin directories searched and the plugins that failed. */
+    private String whereToFind(String name) {
+        StringBuilder text = new StringBuilder();
+        String artifact = GANTRY_BACKENDS.get(name);
+        if (artifact != null) {
+            text.append("; '").append(name).append("' is provided by ").append(artifact)
+                    .append(": add it to the class path (a runtime dependency)");
+        }
+        if (!pluginDirectories.isEmpty()) {
+            text.append("; plugins searched in: ").append(pluginDirectories.stream().map(Path::toString)
+                    .collect(Collectors.joining(", ")));
+        }
+        if (!failures.isEmpty()) {
+            text.append("; plugins that failed to load: ").append(failures.stream().map(PluginFailure::describe)
+                    .collect(Collectors.joining("; ")));
+        }
+        return text.toString();
     }
 
     /**
