@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 /**
@@ -44,6 +45,7 @@ public final class BackendRegistry {
     private final Map<String, Path> pluginJars;
     private final List<PluginFailure> failures;
     private final List<Path> pluginDirectories;
+    private final AtomicBoolean warned = new AtomicBoolean();
 
     public BackendRegistry(Iterable<BackendProvider> found) {
         this(found, PluginLoader.Loaded.none(), List.of());
@@ -72,7 +74,7 @@ public final class BackendRegistry {
             Path jar = plugin.plugin().orElseThrow();
             BackendProvider earlier = byName.putIfAbsent(plugin.name(), plugin.provider());
             if (earlier != null) {
-                refused.add(new PluginFailure(jar, ErrorCode.DUPLICATE_BACKEND + ": its backend '" + plugin.name()
+                refused.add(new PluginFailure(jar, Optional.of(plugin.name()), ErrorCode.DUPLICATE_BACKEND + ": its backend '" + plugin.name()
                         + "' (" + plugin.provider().getClass().getName() + ") is already provided by "
                         + (jars.containsKey(plugin.name()) ? jars.get(plugin.name()) : InstalledBackend.BUILT_IN + " "
                         + earlier.getClass().getName()) + "; rename the plugin's backend or remove one of the two"));
@@ -116,12 +118,23 @@ public final class BackendRegistry {
         return Optional.ofNullable(providers.get(name));
     }
 
+    /**
+     * The named backend's provider. The first time a backend is asked for, each plugin that failed to load is
+     * logged once as a warning (the CLI prints it on standard error); listing the backends warns of nothing, since
+     * the listing shows them.
+     */
     public BackendProvider require(String name) {
         BackendProvider provider = providers.get(name);
         if (provider == null) {
             throw new GantryException(ErrorCode.UNKNOWN_BACKEND, "unknown backend '" + name + "'; installed backends: "
                     + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
                     + NearMiss.suggestion(name, providers.keySet()) + whereToFind(name));
+        }
+        if (!failures.isEmpty() && warned.compareAndSet(false, true)) {
+            // the logger is looked up only here: starting logging costs every command that has nothing to say
+            System.Logger log = System.getLogger(BackendRegistry.class.getName());
+            failures.forEach(f -> log.log(System.Logger.Level.WARNING, "backend plugin " + f.describe()
+                    + " (gantry backends lists every backend and plugin)"));
         }
         return provider;
     }

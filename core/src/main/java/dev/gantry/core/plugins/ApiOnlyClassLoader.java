@@ -15,7 +15,15 @@ final class ApiOnlyClassLoader extends ClassLoader {
 
     private final ClassLoader gantry;
 
-    ApiOnlyClassLoader(ClassLoader gantry) {
+    /**
+     * The parent for plugins of the Gantry loaded by {@code gantry}. Typed as a plain class loader so that a caller's
+     * verification does not load this class: with no plugin installed it is never loaded.
+     */
+    static ClassLoader over(ClassLoader gantry) {
+        return new ApiOnlyClassLoader(gantry);
+    }
+
+    private ApiOnlyClassLoader(ClassLoader gantry) {
         super("gantry-api", ClassLoader.getPlatformClassLoader());
         this.gantry = gantry;
     }

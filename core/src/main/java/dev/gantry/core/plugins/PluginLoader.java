@@ -77,7 +77,7 @@ public final class PluginLoader {
             return;
         }
         if (api == null) {
-            api = new ApiOnlyClassLoader(gantry); // made only when there is a plugin to load
+            api = ApiOnlyClassLoader.over(gantry); // made only when there is a plugin to load
         }
         URLClassLoader loader = new URLClassLoader("gantry-plugin " + plugin.getFileName(), urls(jars), api);
         List<InstalledBackend> found = new ArrayList<>();
