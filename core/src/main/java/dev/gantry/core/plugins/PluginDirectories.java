@@ -18,18 +18,28 @@ public final class PluginDirectories {
     private PluginDirectories() {
     }
 
-    /** The places searched, in order, for this environment and home; none of them needs to exist. */
+    /** The places searched, in order, for this environment and home: {@link #named}, then {@link #user}. */
     public static List<Path> of(Map<String, String> environment, Path home) {
+        List<Path> places = new ArrayList<>(named(environment));
+        places.add(user(environment, home));
+        return List.copyOf(places);
+    }
+
+    /** The entries of {@code GANTRY_PLUGIN_PATH}: each must exist, since someone named it. */
+    public static List<Path> named(Map<String, String> environment) {
         List<Path> places = new ArrayList<>();
-        String path = environment.getOrDefault(PATH_VARIABLE, "");
-        for (String entry : path.split(File.pathSeparator)) {
+        for (String entry : environment.getOrDefault(PATH_VARIABLE, "").split(File.pathSeparator)) {
             if (!entry.isBlank()) {
                 places.add(Path.of(entry.strip()));
             }
         }
+        return List.copyOf(places);
+    }
+
+    /** The user's plugins directory, which need not exist: most users have no plugin. */
+    public static Path user(Map<String, String> environment, Path home) {
         String xdg = environment.getOrDefault("XDG_DATA_HOME", "");
         Path data = !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".local/share");
-        places.add(data.resolve("gantry").resolve("plugins"));
-        return List.copyOf(places);
+        return data.resolve("gantry").resolve("plugins");
     }
 }

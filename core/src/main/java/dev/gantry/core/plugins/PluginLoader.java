@@ -37,11 +37,25 @@ public final class PluginLoader {
         this.gantry = gantry;
     }
 
-    /** What the plugins found in these places provide, in the order of the places, then of the names in each. */
+    /** What the plugins found in these places provide; a place that does not exist holds no plugin. */
     public Loaded load(List<Path> places) {
+        return load(places, List.of());
+    }
+
+    /**
+     * What the plugins found in these places provide, in the order of the places, then of the names in each. A place
+     * in {@code named} that does not exist is a failure (a mistyped {@code GANTRY_PLUGIN_PATH} entry); any other
+     * place that does not exist holds no plugin.
+     */
+    public Loaded load(List<Path> places, List<Path> named) {
         List<InstalledBackend> backends = new ArrayList<>();
         List<PluginFailure> failures = new ArrayList<>();
         for (Path place : places) {
+            if (named.contains(place) && !Files.exists(place)) {
+                failures.add(new PluginFailure(place, "does not exist; " + PluginDirectories.PATH_VARIABLE
+                        + " names it: correct or remove the entry"));
+                continue;
+            }
             for (Path plugin : pluginsIn(place, failures)) {
                 loadPlugin(plugin, backends, failures);
             }

@@ -193,6 +193,17 @@ class PluginLoaderTest {
     }
 
     @Test
+    void aMissingPlaceIsAFailureOnlyWhereThePluginPathNamesIt() {
+        Path typo = home.resolve("plugns");
+        Path user = home.resolve(".local/share/gantry/plugins");
+        PluginLoader.Loaded loaded = loader.load(List.of(typo, user),
+                PluginDirectories.named(Map.of("GANTRY_PLUGIN_PATH", typo.toString())));
+        assertEquals(List.of(new PluginFailure(typo, "does not exist; GANTRY_PLUGIN_PATH names it: correct or remove "
+                + "the entry")), loaded.failures());
+        assertEquals(List.of(), loaded.backends());
+    }
+
+    @Test
     void withoutPluginsTheUnknownBackendMessageIsAsBefore() {
         BackendRegistry registry = new BackendRegistry(List.of(new FakeBackend.Provider("manual")));
         assertEquals("unknown backend 'nope'; installed backends: manual",
