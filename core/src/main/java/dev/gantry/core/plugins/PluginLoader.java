@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -96,13 +97,23 @@ public final class PluginLoader {
         URLClassLoader loader = new URLClassLoader("gantry-plugin " + plugin.getFileName(), urls(jars), api);
         List<InstalledBackend> found = new ArrayList<>();
         try {
-            ServiceLoader.load(BackendProvider.class, loader).stream().forEach(candidate -> {
-                BackendProvider provider = candidate.get();
-                found.add(new InstalledBackend(provider, Optional.of(jarOf(provider, plugin)), versionOf(provider)));
-            });
-            found.forEach(backend -> backend.provider().name()); // a provider that cannot say its name is no backend
+            // only the plugin's own providers: none that a parent could show (there are none on the class path's
+            // side, but a module layer could hold some)
+            ServiceLoader.load(BackendProvider.class, loader).stream()
+                    .filter(candidate -> candidate.type().getClassLoader() == loader).forEach(candidate -> {
+                        BackendProvider provider = candidate.get();
+                        found.add(new InstalledBackend(provider, Optional.of(jarOf(provider, plugin)),
+                                versionOf(provider)));
+                    });
         } catch (ServiceConfigurationError | LinkageError | RuntimeException e) {
             failures.add(new PluginFailure(plugin, "its backend provider failed to load: " + describe(e)));
+            closeQuietly(loader);
+            return;
+        }
+        Optional<String> broken = found.stream().map(b -> problemWith(b.provider())).flatMap(Optional::stream)
+                .findFirst();
+        if (broken.isPresent()) {
+            failures.add(new PluginFailure(plugin, broken.get()));
             closeQuietly(loader);
             return;
         }
@@ -113,6 +124,29 @@ public final class PluginLoader {
             return;
         }
         backends.addAll(found);
+    }
+
+    /**
+     * What is wrong with a provider that loaded: no name, or a failure of what Gantry asks of it before creating a
+     * backend (its description, capabilities, keys and availability, which {@code gantry backends} shows), so that
+     * a broken plugin is reported here rather than failing whatever command lists it.
+     */
+    private static Optional<String> problemWith(BackendProvider provider) {
+        String type = provider.getClass().getName();
+        try {
+            String name = provider.name();
+            if (name == null || name.isBlank()) {
+                return Optional.of("its backend provider " + type + " gives no name: name() must return a stable "
+                        + "lower-case name, such as the one gantry.yaml's backend: uses");
+            }
+            Objects.requireNonNull(provider.description(), "description()");
+            Objects.requireNonNull(provider.capabilities(), "capabilities()");
+            Objects.requireNonNull(provider.configKeys(), "configKeys()");
+            Objects.requireNonNull(provider.unavailableReason(), "unavailableReason()");
+            return Optional.empty();
+        } catch (RuntimeException | LinkageError e) {
+            return Optional.of("its backend provider " + type + " fails to describe itself: " + describe(e));
+        }
     }
 
     /**

@@ -124,13 +124,21 @@ class PluginLoaderTest {
         Path failing = TestJars.backendPlugin("com.example.failing", "failing", "\"never\"",
                 "if (true) throw new IllegalStateException(\"boom: no licence file\");").writeTo(dir.resolve("failing.jar"));
         Path empty = TestJars.builder().resource("readme.txt", "no provider here").writeTo(dir.resolve("empty.jar"));
+        Path nameless = TestJars.backendPlugin("com.example.nameless", "", "\"no name\"", "")
+                .writeTo(dir.resolve("nameless.jar"));
+        Path wordless = TestJars.backendPlugin("com.example.wordless", "wordless",
+                "java.util.Optional.<String>empty().orElseThrow()", "").writeTo(dir.resolve("wordless.jar"));
         plugin("com.example.good", "good").writeTo(dir.resolve("good.jar"));
 
         BackendRegistry registry = registry(List.of(new FakeBackend.Provider("manual")), List.of(dir));
 
         assertEquals(List.of("good", "manual"), registry.providers().stream().map(BackendProvider::name).toList());
         Map<Path, String> reasons = reasons(registry.failures());
-        assertEquals(List.of(corrupt, empty, failing), List.copyOf(reasons.keySet()));
+        assertEquals(List.of(corrupt, empty, failing, nameless, wordless), List.copyOf(reasons.keySet()));
+        assertEquals("its backend provider com.example.wordless.Provider fails to describe itself: "
+                + "java.util.NoSuchElementException: No value present", reasons.get(wordless));
+        assertEquals("its backend provider com.example.nameless.Provider gives no name: name() must return a stable "
+                + "lower-case name, such as the one gantry.yaml's backend: uses", reasons.get(nameless));
         assertTrue(reasons.get(corrupt).startsWith("cannot be read: corrupt.jar is not a readable jar ("),
                 reasons.get(corrupt));
         assertTrue(reasons.get(failing).startsWith("its backend provider failed to load: "), reasons.get(failing));
