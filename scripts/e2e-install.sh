@@ -196,6 +196,56 @@ code=$?
 check "Java 11 is refused with exit 2: Java 17 or newer is needed, and how to get it" bash -c \
   "[[ $code -eq 2 ]] && grep -q 'Java 17 or newer is needed, but .* is Java 11.0.2' '$err' && grep -q 'JAVA_HOME' '$err'"
 
+# A backend plugin: a jar built here from a few lines of Java against the installation's gantry-api, copied into the
+# user's plugins directory (\$XDG_DATA_HOME/gantry/plugins, by default ~/.local/share/gantry/plugins), is listed by
+# gantry backends with its jar and version; one given by GANTRY_PLUGIN_PATH too; a corrupt one is reported.
+plugin_src="$work/plugin-src"
+mkdir -p "$plugin_src/src/org/example/e2e" "$plugin_src/classes/META-INF/services"
+cat >"$plugin_src/src/org/example/e2e/Provider.java" <<'JAVA'
+package org.example.e2e;
+
+import dev.gantry.api.backend.*;
+import java.util.List;
+
+public final class Provider implements BackendProvider {
+    public String name() { return "e2eplugin"; }
+    public String description() { return "a plugin built by e2e-install.sh"; }
+    public Capabilities capabilities() { return Capabilities.builder().build(); }
+    public List<ConfigKey> configKeys() { return List.of(); }
+    public Backend create(BackendConfig config, BackendContext context) {
+        throw new UnsupportedOperationException("listed only");
+    }
+}
+JAVA
+printf 'org.example.e2e.Provider\n' >"$plugin_src/classes/META-INF/services/dev.gantry.api.backend.BackendProvider"
+printf 'Implementation-Version: 0.0.7\n' >"$plugin_src/manifest.txt"
+api_jar=$(compgen -G "$gantry_home/lib/gantry-api-*.jar" | head -n 1)
+check "the test plugin compiles against the installation's gantry-api and is packed as a jar" bash -c \
+  "'$java_dir/javac' --release 17 -d '$plugin_src/classes' -cp '$api_jar' '$plugin_src/src/org/example/e2e/Provider.java' \
+    && '$java_dir/jar' --create --file '$plugin_src/e2e-plugin.jar' --manifest '$plugin_src/manifest.txt' \
+      -C '$plugin_src/classes' ."
+mkdir -p "$work/home4/.local/share/gantry/plugins"
+cp "$plugin_src/e2e-plugin.jar" "$work/home4/.local/share/gantry/plugins/"
+user_jar="$work/home4/.local/share/gantry/plugins/e2e-plugin.jar"
+user_gantry "$work/home4" backends
+check "gantry backends lists the plugin in ~/.local/share/gantry/plugins with its jar and version" bash -c \
+  "[[ $code -eq 0 ]] && grep -qE '^e2eplugin +yes +0\.0\.7 +$user_jar +a plugin built by e2e-install\.sh$' '$out' \
+    && grep -qE '^manual \* +yes +${name#gantry-} +built in ' '$out' && [[ ! -s '$err' ]]"
+printf 'not a jar\n' >"$work/home4/.local/share/gantry/plugins/broken.jar"
+mkdir -p "$work/elsewhere"
+cp "$plugin_src/e2e-plugin.jar" "$work/elsewhere/copy.jar"
+(cd "$gantry_home" && env -u JAVA_HOME -u XDG_CACHE_HOME PATH="$user_path" HOME="$work/home4" \
+  GANTRY_PLUGIN_PATH="$work/elsewhere/copy.jar" gantry backends --output json) >"$out" 2>"$err"
+code=$?
+check "with GANTRY_PLUGIN_PATH first, its jar provides the plugin; the same name in ~/.local/share is refused" bash -c \
+  "[[ $code -eq 0 ]] && jq -e --arg jar '$work/elsewhere/copy.jar' --arg dup '$user_jar' \
+    '(.[] | select(.name == \"e2eplugin\" and .loaded) | .origin == \$jar) and (.[] | select(.plugin == \$dup)
+      | .loaded == false and (.unavailableReason | startswith(\"DUPLICATE_BACKEND\")))' '$out' >/dev/null"
+check "a corrupt jar in the plugins directory is reported with its path and the reason, the others work" bash -c \
+  "jq -e '(.[] | select(.plugin == \"$work/home4/.local/share/gantry/plugins/broken.jar\") | .unavailableReason
+    | startswith(\"cannot be read: broken.jar is not a readable jar\")) and ([.[] | select(.loaded)] | length == 5)' \
+    '$out' >/dev/null"
+
 listing >"$work/install.after"
 check "nothing was created or changed in the installation directory" diff "$work/install.before" "$work/install.after"
 

@@ -153,6 +153,14 @@ public final class Gantry implements AutoCloseable {
         return backends.registry().providers();
     }
 
+    /**
+     * Every backend with where it came from (built in, or a plugin's jar) and its version, the plugins that failed to
+     * load with why, and the places searched for plugins: what {@code gantry backends} lists.
+     */
+    public dev.gantry.model.InstalledBackends installedBackends() {
+        return backends.registry().installed(BuildVersion.VALUE);
+    }
+
     /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
     public Workload load(Path spec) {
         return planner.load(spec);

@@ -43,6 +43,7 @@ final class CliRun {
         env.put("HOME", home.toString());
         env.put("GANTRY_STATE_DIR", home.resolve("state").toString());
         env.keySet().removeIf(k -> k.startsWith("GANTRY_") && !k.equals("GANTRY_STATE_DIR"));
+        env.remove("XDG_DATA_HOME"); // plugins come from the private home's ~/.local/share/gantry/plugins alone
         CliEnvironment cli = azure == null
                 ? new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home)
                 : new CliEnvironment(new PrintWriter(out, true), new PrintWriter(err, true), env, workingDirectory, home,

@@ -77,6 +77,21 @@ class StartupClassesTest {
         }
     }
 
+    @Test
+    void withNoPluginInstalledLookingForPluginsIsADirectoryLookUpAndNoClassLoader() throws Exception {
+        Started backends = start("backends");
+        assertEquals(0, backends.exitCode, backends.err);
+        // the plugin directories are looked up (PluginLoader reads them); no plugin loader and no Gantry-API-only
+        // parent are made when there is nothing to load
+        assertEquals(List.of("dev.gantry.core.plugins.PluginDirectories", "dev.gantry.core.plugins.PluginLoader",
+                "dev.gantry.core.plugins.PluginLoader$Loaded"),
+                backends.loaded("dev.gantry.core.plugins.").stream().sorted().toList());
+        assertEquals(List.of(), backends.loaded("dev.gantry.core.plugins.ApiOnlyClassLoader"), "made for no plugin");
+        Started plan = start("plan", QUICKSTART.toString(), "--no-quota");
+        assertEquals(0, plan.exitCode, plan.err);
+        assertEquals(List.of(), plan.loaded("dev.gantry.core.plugins.PluginLoader"), "a plan looks for no plugin");
+    }
+
     /** Main's own verification may load an interface it names; picocli itself and its model must not load. */
     private static void assertNoCommandModel(Started started) {
         List<String> model = started.classes.stream()
@@ -99,7 +114,8 @@ class StartupClassesTest {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("HOME", home.toString());
         builder.environment().put("GANTRY_STATE_DIR", home.resolve("state").toString());
-        builder.environment().keySet().removeIf(name -> name.startsWith("AZURE_") || name.equals("CLICOLOR_FORCE"));
+        builder.environment().keySet().removeIf(name -> name.startsWith("AZURE_") || name.equals("CLICOLOR_FORCE")
+                || name.equals("XDG_DATA_HOME") || name.equals("GANTRY_PLUGIN_PATH"));
         Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         // Small outputs: reading one stream to its end before the other cannot block the child.
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

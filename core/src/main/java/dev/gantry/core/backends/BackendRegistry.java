@@ -11,25 +11,55 @@ import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.ConfigKey;
 import dev.gantry.api.backend.ConfigProblems;
+import dev.gantry.core.plugins.PluginLoader;
+import dev.gantry.model.InstalledBackend;
+import dev.gantry.model.InstalledBackends;
+import dev.gantry.model.PluginFailure;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 /**
- * The installed backends by name. Built from the providers ServiceLoader found (plus any a program or test adds);
- * two providers with one name fail loudly, an unknown name fails with the list of installed ones.
+ * The installed backends by name. Built from the providers ServiceLoader found on Gantry's class path (plus any a
+ * program or test adds) and those of the backend plugins found in the plugin directories. Two providers on the class
+ * path with one name fail loudly; a plugin whose backend's name is taken is refused and reported, as is a plugin that
+ * fails to load, and every other backend still works. An unknown name fails with the installed ones, the artifact
+ * that provides it when it is one of Gantry's backends, the plugin directories searched and the plugins that failed.
  */
 public final class BackendRegistry {
+    /** Gantry's own backends and the artifact each comes in, for a program that lacks one. */
+    private static final Map<String, String> GANTRY_BACKENDS = Map.of(
+            "manual", "dev.gantry:gantry-backend-manual", "cyclecloud", "dev.gantry:gantry-backend-cyclecloud",
+            "aks", "dev.gantry:gantry-backend-aks", "batch", "dev.gantry:gantry-backend-batch");
+
     private final Map<String, BackendProvider> providers;
+    private final Map<String, Path> pluginJars;
+    private final List<PluginFailure> failures;
+    private final List<Path> pluginDirectories;
+    private final AtomicBoolean warned = new AtomicBoolean();
 
     public BackendRegistry(Iterable<BackendProvider> found) {
+        this(found, PluginLoader.Loaded.none(), List.of());
+    }
+
+    /**
+     * @param builtIn the providers on Gantry's class path and those added in code
+     * @param plugins what the plugins provide, in the order of the places searched
+     * @param pluginDirectories the places searched for plugins, for the unknown-backend error
+     */
+    public BackendRegistry(Iterable<BackendProvider> builtIn, PluginLoader.Loaded plugins,
+                           List<Path> pluginDirectories) {
         Map<String, BackendProvider> byName = new TreeMap<>();
-        for (BackendProvider provider : found) {
+        for (BackendProvider provider : builtIn) {
             String name = provider.name();
             BackendProvider earlier = byName.putIfAbsent(name, provider);
             if (earlier != null && earlier.getClass() != provider.getClass()) {
@@ -38,7 +68,24 @@ public final class BackendRegistry {
                         + "; remove one of their jars from the class path");
             }
         }
+        Map<String, Path> jars = new HashMap<>();
+        List<PluginFailure> refused = new ArrayList<>(plugins.failures());
+        for (InstalledBackend plugin : plugins.backends()) {
+            Path jar = plugin.plugin().orElseThrow();
+            BackendProvider earlier = byName.putIfAbsent(plugin.name(), plugin.provider());
+            if (earlier != null) {
+                refused.add(new PluginFailure(jar, Optional.of(plugin.name()), ErrorCode.DUPLICATE_BACKEND + ": its backend '" + plugin.name()
+                        + "' (" + plugin.provider().getClass().getName() + ") is already provided by "
+                        + (jars.containsKey(plugin.name()) ? jars.get(plugin.name()) : InstalledBackend.BUILT_IN + " "
+                        + earlier.getClass().getName()) + "; rename the plugin's backend or remove one of the two"));
+            } else {
+                jars.put(plugin.name(), jar);
+            }
+        }
         this.providers = Collections.unmodifiableMap(byName);
+        this.pluginJars = Map.copyOf(jars);
+        this.failures = List.copyOf(refused);
+        this.pluginDirectories = List.copyOf(pluginDirectories);
     }
 
     /** Installed providers sorted by name. */
@@ -46,18 +93,69 @@ public final class BackendRegistry {
         return List.copyOf(providers.values());
     }
 
+    /**
+     * Every backend with its origin and version, the plugins that failed and the places searched.
+     *
+     * @param gantryVersion the version of a built-in backend whose jar's manifest names none
+     */
+    public InstalledBackends installed(String gantryVersion) {
+        List<InstalledBackend> backends = new ArrayList<>();
+        providers.forEach((name, provider) -> {
+            Optional<Path> jar = Optional.ofNullable(pluginJars.get(name));
+            String version = PluginLoader.versionOf(provider);
+            backends.add(new InstalledBackend(provider, jar, jar.isEmpty()
+                    && version.equals(InstalledBackend.UNKNOWN_VERSION) ? gantryVersion : version));
+        });
+        return new InstalledBackends(backends, failures, pluginDirectories);
+    }
+
+    /** The plugins that provide no backend, each with its path and the reason. */
+    public List<PluginFailure> failures() {
+        return failures;
+    }
+
     public Optional<BackendProvider> find(String name) {
         return Optional.ofNullable(providers.get(name));
     }
 
+    /**
+     * The named backend's provider. The first time a backend is asked for, each plugin that failed to load is
+     * logged once as a warning (the CLI prints it on standard error); listing the backends warns of nothing, since
+     * the listing shows them.
+     */
     public BackendProvider require(String name) {
         BackendProvider provider = providers.get(name);
         if (provider == null) {
             throw new GantryException(ErrorCode.UNKNOWN_BACKEND, "unknown backend '" + name + "'; installed backends: "
                     + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
-                    + NearMiss.suggestion(name, providers.keySet()));
+                    + NearMiss.suggestion(name, providers.keySet()) + whereToFind(name));
+        }
+        if (!failures.isEmpty() && warned.compareAndSet(false, true)) {
+            // the logger is looked up only here: starting logging costs every command that has nothing to say
+            System.Logger log = System.getLogger(BackendRegistry.class.getName());
+            failures.forEach(f -> log.log(System.Logger.Level.WARNING, "backend plugin " + f.describe()
+                    + " (gantry backends lists every backend and plugin)"));
         }
         return provider;
+    }
+
+    /** The artifact of one of Gantry's backends, the plugin directories searched and the plugins that failed. */
+    private String whereToFind(String name) {
+        StringBuilder text = new StringBuilder();
+        String artifact = GANTRY_BACKENDS.get(name);
+        if (artifact != null) {
+            text.append("; '").append(name).append("' is provided by ").append(artifact)
+                    .append(": add it to the class path (a runtime dependency)");
+        }
+        if (!pluginDirectories.isEmpty()) {
+            text.append("; plugins searched in: ").append(pluginDirectories.stream().map(Path::toString)
+                    .collect(Collectors.joining(", ")));
+        }
+        if (!failures.isEmpty()) {
+            text.append("; plugins that failed to load: ").append(failures.stream().map(PluginFailure::describe)
+                    .collect(Collectors.joining("; ")));
+        }
+        return text.toString();
     }
 
     /**

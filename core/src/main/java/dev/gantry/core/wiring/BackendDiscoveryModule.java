@@ -5,6 +5,8 @@ import dagger.Provides;
 import dagger.multibindings.ElementsIntoSet;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.core.backends.BackendRegistry;
+import dev.gantry.core.plugins.PluginDirectories;
+import dev.gantry.core.plugins.PluginLoader;
 import java.util.LinkedHashSet;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -12,7 +14,8 @@ import javax.inject.Singleton;
 
 /**
  * The bridge between ServiceLoader and Dagger: backends are never wired by Dagger, they are discovered on the class
- * path and handed to the registry as one set, to which code (and tests) can add their own providers.
+ * path and handed to the registry as one set, to which code (and tests) can add their own providers; backend plugins
+ * are loaded from the plugin directories, each in a class loader of its own, when the registry is first needed.
  */
 @Module
 final class BackendDiscoveryModule {
@@ -39,7 +42,12 @@ final class BackendDiscoveryModule {
 
     @Provides
     @Singleton
-    static BackendRegistry registry(Set<BackendProvider> providers) {
-        return new BackendRegistry(providers);
+    static BackendRegistry registry(Set<BackendProvider> providers, GantrySettings settings) {
+        if (!settings.discoverBackends()) {
+            return new BackendRegistry(providers);
+        }
+        PluginLoader.Loaded plugins = new PluginLoader(BackendRegistry.class.getClassLoader())
+                .load(settings.pluginDirectories(), PluginDirectories.named(settings.environment()));
+        return new BackendRegistry(providers, plugins, settings.pluginDirectories());
     }
 }
