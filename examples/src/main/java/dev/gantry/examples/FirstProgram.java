@@ -57,7 +57,7 @@ public final class FirstProgram {
         System.out.println(job.id() + " is " + gantry.job(job.id()).state() + " on " + job.backend());
         gantry.logs(job.id(), LogOptions.following(), line -> System.out.println("| " + line.text()));
         JobRecord done = gantry.await(job.id(), Duration.ofMinutes(10));
-        System.out.println(done.id() + ": " + done.state() + ", exit " + done.exitCode());
+        done.exitCode().ifPresent(code -> System.out.println(done.id() + ": " + done.state() + ", exit " + code));
         // end::first-program[]
         return done;
     }

@@ -54,7 +54,7 @@ public final class FollowRun {
 
         @Override
         public void evicted(String runId, String step, Eviction eviction, boolean requeued) {
-            System.out.println(step + " evicted at " + eviction.at() + (requeued ? " (requeued by the orchestrator)" : ""));
+            System.out.println(step + " evicted at " + eviction.at() + (requeued ? ", requeued" : ""));
         }
     }
     // end::listener[]
