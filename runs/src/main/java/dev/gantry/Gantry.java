@@ -209,14 +209,16 @@ public final class Gantry implements AutoCloseable {
 
     /** Plans the workload and submits it to the configured backend. */
     public JobRecord run(Workload workload) {
-        return submit(plan(workload), Optional.empty(), Optional.empty());
+        return submit(SubmitRequest.of(plan(workload)));
     }
 
     /**
      * Submits a plan to the configured backend after the backend validated it; nothing is submitted when it has
-     * problems (PLAN_REJECTED, listing them). With an idempotency key, a retry returns the same job.
+     * problems (PLAN_REJECTED, listing them). With an idempotency key, a retry returns the same job; without one the
+     * job gets a fresh id. The request's labels are added to the workload's and kept in the job's record.
      */
-    public JobRecord submit(Plan plan, Optional<String> idempotencyKey, Optional<String> specFile) {
+    public JobRecord submit(SubmitRequest request) {
+        Plan plan = request.labelledPlan();
         String backendName = config().backend();
         Backend backend = backend(backendName);
         List<Problem> problems = backend.validate(plan);
@@ -225,8 +227,27 @@ public final class Gantry implements AutoCloseable {
                     + plan.workload().name() + "':\n" + String.join("\n", problems.stream().map(Problem::toString)
                     .toList()), problems, null);
         }
-        String id = idempotencyKey.orElseGet(() -> jobs.newJobId(plan.workload().name()));
-        return jobs.submit(plan, backendName, id, specFile);
+        String id = request.idempotencyKey().orElseGet(() -> jobs.newJobId(plan.workload().name()));
+        return jobs.submit(plan, backendName, id, request.specFile().map(Path::toString));
+    }
+
+    /**
+     * Submits a plan with an optional idempotency key and spec file.
+     *
+     * @deprecated two optional strings in a row are easy to swap; use {@link #submit(SubmitRequest)}, naming each
+     *     part: {@code submit(SubmitRequest.of(plan).idempotencyKey(key).specFile(Path.of(spec)))}. This method
+     *     builds that request and submits it.
+     */
+    @Deprecated(since = "0.1.0")
+    public JobRecord submit(Plan plan, Optional<String> idempotencyKey, Optional<String> specFile) {
+        SubmitRequest request = SubmitRequest.of(plan);
+        if (idempotencyKey.isPresent()) {
+            request = request.idempotencyKey(idempotencyKey.get());
+        }
+        if (specFile.isPresent()) {
+            request = request.specFile(Path.of(specFile.get()));
+        }
+        return submit(request);
     }
 
     /**

@@ -42,6 +42,10 @@ final class Checks {
         }
     }
 
+    List<Problem> problems() {
+        return List.copyOf(problems);
+    }
+
     boolean isEmpty() {
         return problems.isEmpty();
     }

@@ -65,12 +65,7 @@ public record Workload(
         Checks checks = new Checks();
         checks.require(NAME.matcher(name).matches(), "metadata.name", "must be 1-63 lower-case letters, digits or '-', "
                 + "starting and ending with a letter or digit, got '" + name + "'");
-        labels.forEach((key, value) -> {
-            checks.require(LABEL_KEY.matcher(key).matches(), "metadata.labels." + key,
-                    "label keys must be 1-63 letters, digits, '-', '_' or '.', got '" + key + "'");
-            checks.require(value.length() <= 63, "metadata.labels." + key,
-                    "label values must be at most 63 characters, got " + value.length());
-        });
+        labelProblems("metadata.labels", labels).forEach(checks::add);
         checks.require(!command.isEmpty(), "command",
                 "must list the program and its arguments, got an empty list (for example [python, train.py])");
         for (int i = 0; i < command.size(); i++) {
@@ -117,6 +112,22 @@ public record Workload(
      */
     public static boolean isValidName(String name) {
         return NAME.matcher(name).matches();
+    }
+
+    /**
+     * What is wrong with these labels, each problem under {@code path.KEY}: keys are 1-63 letters, digits, '-', '_' or
+     * '.', starting and ending with a letter or digit; values are at most 63 characters. Empty when they are valid.
+     * The facade's submit request checks the labels it adds to a workload with the same rule.
+     */
+    public static List<Problem> labelProblems(String path, Map<String, String> labels) {
+        Checks checks = new Checks();
+        labels.forEach((key, value) -> {
+            checks.require(LABEL_KEY.matcher(key).matches(), path + "." + key,
+                    "label keys must be 1-63 letters, digits, '-', '_' or '.', got '" + key + "'");
+            checks.require(value.length() <= 63, path + "." + key,
+                    "label values must be at most 63 characters, got " + value.length());
+        });
+        return checks.problems();
     }
 
     /**

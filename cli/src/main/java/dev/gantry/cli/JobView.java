@@ -28,6 +28,8 @@ final class JobView {
         node.put("createdAt", r.createdAt().toString());
         r.startedAt().ifPresentOrElse(t -> node.put("startedAt", t.toString()), () -> node.putNull("startedAt"));
         r.endedAt().ifPresentOrElse(t -> node.put("endedAt", t.toString()), () -> node.putNull("endedAt"));
+        ObjectNode labels = node.putObject("labels");
+        r.labels().forEach(labels::put);
         return node;
     }
 

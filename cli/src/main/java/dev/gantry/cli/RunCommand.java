@@ -6,13 +6,13 @@ import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.Gantry;
 import dev.gantry.Runs;
+import dev.gantry.SubmitRequest;
 import dev.gantry.model.PlanOverrides;
 import dev.gantry.model.JobRecord;
 import dev.gantry.model.RunRecord;
 import dev.gantry.model.SpecDocument;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,7 +47,8 @@ final class RunCommand extends Verb {
         }
         Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
         Plan plan = gantry.plan(workload, PlanOverrides.none());
-        JobRecord job = gantry.submit(plan, Optional.ofNullable(idempotencyKey), Optional.of(spec.toString()));
+        SubmitRequest request = SubmitRequest.of(plan).specFile(spec);
+        JobRecord job = gantry.submit(idempotencyKey == null ? request : request.idempotencyKey(idempotencyKey));
         env().err().println("gantry: submitted " + job.id() + " to " + job.backend() + " (plan: " + job.placement()
                 + ")");
         env().err().flush();

@@ -4,6 +4,9 @@ import dev.gantry.api.backend.Eviction;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -30,6 +33,8 @@ import java.util.OptionalInt;
  * @param evictions how often its capacity was evicted so far, as the backend counts (a requeueing orchestrator keeps
  *     the job and raises this; one that cannot ends it PREEMPTED)
  * @param lastEviction the last of those evictions; present exactly when {@code evictions > 0}
+ * @param labels the labels of the workload as submitted: its spec's {@code metadata.labels} with those of the
+ *     submit request over them; empty for a record from before labels were kept
  */
 public record JobRecord(
         String id,
@@ -47,7 +52,8 @@ public record JobRecord(
         Optional<Instant> startedAt,
         Optional<Instant> endedAt,
         int evictions,
-        Optional<Eviction> lastEviction) {
+        Optional<Eviction> lastEviction,
+        Map<String, String> labels) {
 
     /** How far submission got. */
     public enum Stage {
@@ -73,18 +79,28 @@ public record JobRecord(
         Objects.requireNonNull(startedAt, "startedAt");
         Objects.requireNonNull(endedAt, "endedAt");
         Objects.requireNonNull(lastEviction, "lastEviction");
+        labels = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(labels, "labels")));
         if (evictions < 0 || (evictions > 0) != lastEviction.isPresent()) {
             throw new IllegalArgumentException("a job has 0 or more evictions, and a last one exactly when more than "
                     + "0: " + evictions + ", " + lastEviction);
         }
     }
 
-    /** A record of a job never evicted. */
+    /** A record without labels. */
+    public JobRecord(String id, String workload, Optional<String> specFile, String backend, Optional<JobRef> ref,
+            Stage stage, JobState state, OptionalInt exitCode, String message, String placement, Instant createdAt,
+            Instant updatedAt, Optional<Instant> startedAt, Optional<Instant> endedAt, int evictions,
+            Optional<Eviction> lastEviction) {
+        this(id, workload, specFile, backend, ref, stage, state, exitCode, message, placement, createdAt, updatedAt,
+                startedAt, endedAt, evictions, lastEviction, Map.of());
+    }
+
+    /** A record of a job never evicted, without labels. */
     public JobRecord(String id, String workload, Optional<String> specFile, String backend, Optional<JobRef> ref,
             Stage stage, JobState state, OptionalInt exitCode, String message, String placement, Instant createdAt,
             Instant updatedAt, Optional<Instant> startedAt, Optional<Instant> endedAt) {
         this(id, workload, specFile, backend, ref, stage, state, exitCode, message, placement, createdAt, updatedAt,
-                startedAt, endedAt, 0, Optional.empty());
+                startedAt, endedAt, 0, Optional.empty(), Map.of());
     }
 
     public static JobRecord submitting(String id, String workload, Optional<String> specFile, String backend,
@@ -95,7 +111,13 @@ public record JobRecord(
 
     public JobRecord submitted(JobRef jobRef, Instant now) {
         return new JobRecord(id, workload, specFile, backend, Optional.of(jobRef), Stage.SUBMITTED, state, exitCode,
-                "submitted", placement, createdAt, now, startedAt, endedAt, evictions, lastEviction);
+                "submitted", placement, createdAt, now, startedAt, endedAt, evictions, lastEviction, labels);
+    }
+
+    /** This record with these labels instead of its own. */
+    public JobRecord withLabels(Map<String, String> values) {
+        return new JobRecord(id, workload, specFile, backend, ref, stage, state, exitCode, message, placement,
+                createdAt, updatedAt, startedAt, endedAt, evictions, lastEviction, values);
     }
 
     public JobRecord withStatus(dev.gantry.api.backend.JobStatus status, Instant now) {
@@ -103,6 +125,6 @@ public record JobRecord(
                 status.message(), placement, createdAt, now, status.startedAt().or(() -> startedAt),
                 status.endedAt().or(() -> endedAt), Math.max(evictions, status.evictions()),
                 status.evictions() >= evictions && status.lastEviction().isPresent() ? status.lastEviction()
-                : lastEviction);
+                : lastEviction, labels);
     }
 }

@@ -6,10 +6,10 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.Gantry;
+import dev.gantry.SubmitRequest;
 import dev.gantry.model.JobRecord;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * Gantry as a library: load a spec, show the plan and why, run it on the configured backend, stream its output and
@@ -38,8 +38,9 @@ public final class RunWorkload {
             for (Reason reason : plan.reasons()) {
                 System.out.println("  " + reason.rule() + ": " + reason.text());
             }
-            // Optional.of(key) instead of empty() makes a retried run reattach to its job instead of starting twice.
-            JobRecord job = gantry.submit(plan, Optional.empty(), Optional.of(args[0]));
+            // .idempotencyKey("nightly-2026-11-29") would make a retried run reattach to its job instead of starting
+            // twice; the label is kept in the job's record.
+            JobRecord job = gantry.submit(SubmitRequest.of(plan).specFile(Path.of(args[0])).label("team", "examples"));
             gantry.logs(job.id(), LogOptions.following(), line -> System.out.println("| " + line.text()));
             JobRecord done = gantry.await(job.id(), Duration.ofHours(1));
             System.out.println(done.id() + ": " + done.state() + done.exitCode().stream()

@@ -21,18 +21,25 @@ import java.util.regex.Pattern;
  * @param dependencies jobs that must end before this one starts, and how (SPI v2); see {@link JobDependency}
  */
 public record SubmitOptions(String idempotencyKey, int attempt, boolean resume, List<JobDependency> dependencies) {
+    /** What an idempotency key may hold, as messages about one say it. */
+    public static final String KEY_RULE = "1-128 letters, digits, '.', '_' or '-'";
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
     public SubmitOptions {
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
         if (!KEY.matcher(idempotencyKey).matches()) {
-            throw new IllegalArgumentException("idempotency key must be 1-128 letters, digits, '.', '_' or '-', got '"
-                    + idempotencyKey + "'");
+            throw new IllegalArgumentException("idempotency key must be " + KEY_RULE + ", got '" + idempotencyKey
+                    + "'");
         }
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be 1 or more, got " + attempt);
         }
         dependencies = List.copyOf(Objects.requireNonNull(dependencies, "dependencies"));
+    }
+
+    /** Whether {@code key} can be an idempotency key ({@link #KEY_RULE}), and so a Gantry job id. */
+    public static boolean isValidKey(String key) {
+        return key != null && KEY.matcher(key).matches();
     }
 
     /** A first attempt, not resuming, with no dependencies (the SPI v1 form). */

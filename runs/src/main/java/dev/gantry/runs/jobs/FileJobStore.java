@@ -18,6 +18,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.LinkedHashMap;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
@@ -90,7 +92,16 @@ public final class FileJobStore {
         node.put("updatedAt", r.updatedAt().toString());
         r.startedAt().ifPresent(t -> node.put("startedAt", t.toString()));
         r.endedAt().ifPresent(t -> node.put("endedAt", t.toString()));
+        if (!r.labels().isEmpty()) {
+            r.labels().forEach(node.putObject("labels")::put);
+        }
         return node;
+    }
+
+    private static Map<String, String> labels(JsonNode node) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        node.fields().forEachRemaining(field -> labels.put(field.getKey(), field.getValue().asText()));
+        return labels;
     }
 
     private static JobRecord read(Path file) {
@@ -111,7 +122,7 @@ public final class FileJobStore {
                     Instant.parse(n.path("createdAt").asText()),
                     Instant.parse(n.path("updatedAt").asText()),
                     text(n, "startedAt").map(Instant::parse),
-                    text(n, "endedAt").map(Instant::parse));
+                    text(n, "endedAt").map(Instant::parse)).withLabels(labels(n.path("labels")));
         } catch (IOException | RuntimeException e) {
             throw new GantryException(ErrorCode.INTERNAL, "job record " + file + " is unreadable (" + e.getMessage()
                     + "); move it aside to continue", e);

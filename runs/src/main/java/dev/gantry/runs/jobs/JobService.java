@@ -93,7 +93,7 @@ public final class JobService {
                         + "another idempotency key");
             }
             records[i] = existing.orElseGet(() -> JobRecord.submitting(id, plan.workload().name(), specFile,
-                    backendName, placement(plan), clock.instant()));
+                    backendName, placement(plan), clock.instant()).withLabels(plan.workload().labels()));
             if (records[i].stage() == JobRecord.Stage.SUBMITTED) {
                 continue;
             }

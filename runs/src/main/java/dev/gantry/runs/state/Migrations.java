@@ -23,7 +23,7 @@ import java.util.List;
 final class Migrations {
     /** Every step this version knows, in order; a new one is appended, never inserted or edited. */
     static final List<String> STEPS = List.of("V1__jobs", "V2__job_events", "V3__runs", "V4__run_events",
-            "V5__attempt_regions");
+            "V5__attempt_regions", "V6__job_labels");
 
     private Migrations() {
     }

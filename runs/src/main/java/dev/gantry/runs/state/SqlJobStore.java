@@ -43,7 +43,7 @@ public final class SqlJobStore implements JobStore {
             .withZone(ZoneOffset.UTC);
     private static final String COLUMNS = "id, workload, spec_file, backend, backend_job_id, stage, state, exit_code, "
             + "message, placement, created_at, updated_at, started_at, ended_at, evictions, last_eviction_at, "
-            + "last_eviction_reason";
+            + "last_eviction_reason, labels";
     /** Each job's history, numbered under the lock {@code job-events:JOB}. */
     private static final NumberedEvents<JobEvent> EVENTS = new NumberedEvents<>("job_events", "job_id",
             List.of("at", "kind", "detail"), "job-events:", JobEvent::jobId, (insert, event) -> {
@@ -233,13 +233,14 @@ public final class SqlJobStore implements JobStore {
                 + "state = excluded.state, exit_code = excluded.exit_code, message = excluded.message, placement = "
                 + "excluded.placement, created_at = excluded.created_at, updated_at = excluded.updated_at, "
                 + "started_at = excluded.started_at, ended_at = excluded.ended_at, evictions = excluded.evictions, "
-                + "last_eviction_at = excluded.last_eviction_at, last_eviction_reason = excluded.last_eviction_reason");
+                + "last_eviction_at = excluded.last_eviction_at, last_eviction_reason = excluded.last_eviction_reason, "
+                + "labels = excluded.labels");
     }
 
     /** Inserts the record; when its id is taken, does what {@code onConflict} says (both databases' syntax). */
     private static void write(Connection connection, JobRecord r, String onConflict) throws SQLException {
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO jobs (" + COLUMNS + ") VALUES "
-                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) " + onConflict)) {
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) " + onConflict)) {
             upsert.setString(1, r.id());
             upsert.setString(2, r.workload());
             upsert.setString(3, r.specFile().orElse(null));
@@ -261,6 +262,7 @@ public final class SqlJobStore implements JobStore {
             upsert.setInt(15, r.evictions());
             upsert.setString(16, r.lastEviction().map(e -> TIME.format(e.at())).orElse(null));
             upsert.setString(17, r.lastEviction().map(Eviction::reason).orElse(null));
+            upsert.setString(18, JobLabels.toColumn(r.labels()));
             upsert.executeUpdate();
         }
     }
@@ -280,7 +282,7 @@ public final class SqlJobStore implements JobStore {
                 row.getString("message"), row.getString("placement"), time(row.getString("created_at")),
                 time(row.getString("updated_at")), Optional.ofNullable(row.getString("started_at"))
                 .map(SqlJobStore::time), Optional.ofNullable(row.getString("ended_at")).map(SqlJobStore::time),
-                row.getInt("evictions"), lastEviction);
+                row.getInt("evictions"), lastEviction, JobLabels.fromColumn(row.getString("labels")));
     }
 
     @Override

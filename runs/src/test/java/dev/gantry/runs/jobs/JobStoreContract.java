@@ -10,7 +10,9 @@ import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,20 @@ public abstract class JobStoreContract {
         JobRecord record = full("a-1", T0);
         store.save(record);
         assertEquals(Optional.of(record), store.find("a-1"));
+    }
+
+    @Test
+    void labelsRoundTripInTheirOrder() {
+        JobStore store = store(state);
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("team", "search");
+        labels.put("cost.center", "quote\" and ü");
+        labels.put("a", "");
+        JobRecord record = full("l-1", T0).withLabels(labels);
+        store.save(record);
+        JobRecord read = store.find("l-1").orElseThrow();
+        assertEquals(record, read);
+        assertEquals(List.copyOf(labels.keySet()), List.copyOf(read.labels().keySet()));
     }
 
     @Test
