@@ -141,6 +141,9 @@ class JobLauncherTest {
         JobLaunch start = launch(dir, List.of("true"), Map.of(), Optional.empty(), Optional.empty(), temp.toString());
         assertEquals(JobLauncher.Outcome.STARTED, JobLauncher.launch(host, start));
         assertEquals("rank=1 hosts=a,b gpus= vcpus=1 memoryGib=1.000\n", Files.readString(dir.resolve("placement")));
+        // The started job writes its files into the directory until it has ended: the temporary directory's removal
+        // failed on "directory not empty" in a full run when the test returned first.
+        awaitFile(dir.resolve(JobDirectory.EXIT));
     }
 
     @Test
