@@ -31,22 +31,17 @@ public final class AzureModule {
     private AzureModule() {
     }
 
-    /** Entra ID tokens through the {@code DefaultAzureCredential} chain, made on the first token asked for. */
-    public static AccessTokenSource tokens(String neededFor) {
-        require(neededFor);
-        return SignedIn.tokens();
-    }
-
     /**
-     * Entra ID sign-in for a Batch account: {@link #tokens} for the Batch scope of the cloud gantry-azure reaches
-     * ({@code AZURE_CLOUD}, {@code ARM_CLOUD_METADATA_URL}; the public cloud's when neither is set).
+     * Entra ID sign-in for a Batch account: tokens through the {@code DefaultAzureCredential} chain (made on the first
+     * token asked for) for the Batch scope of the cloud gantry-azure reaches ({@code AZURE_CLOUD},
+     * {@code ARM_CLOUD_METADATA_URL}; the public cloud's when neither is set).
      */
     public static BatchAuth.Entra entra(String neededFor) {
         require(neededFor);
         return new BatchAuth.Entra(SignedIn.tokens(), SignedIn.batchScope());
     }
 
-    /** The secrets container's blobs, signed in as {@link #tokens} signs in. */
+    /** The secrets container's blobs, signed in as {@link #entra} signs in. */
     public static BlobStore blobs(String neededFor) {
         require(neededFor);
         return SignedIn.blobs();
