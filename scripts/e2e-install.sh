@@ -246,6 +246,60 @@ check "a corrupt jar in the plugins directory is reported with its path and the 
     | startswith(\"cannot be read: broken.jar is not a readable jar\")) and ([.[] | select(.loaded)] | length == 5)' \
     '$out' >/dev/null"
 
+# The example plugin examples/podman-backend (jobs as containers of the local Podman), as the reactor built it: its
+# jar copied into the user's plugins directory is listed with its version, and the quickstart runs on it. The
+# quickstart's train.py is in the checkout, not the archive: the run starts in the checkout, whose directory the job
+# sees as its working directory.
+plugin_jars=()
+for jar in examples/podman-backend/target/gantry-example-podman-backend-*.jar; do
+  [[ $jar == *-sources.jar || $jar == *-javadoc.jar || $jar == *-tests.jar ]] || plugin_jars+=("$jar")
+done
+if ((${#plugin_jars[@]} != 1)); then
+  echo "FAIL the podman plugin: expected one examples/podman-backend/target/gantry-example-podman-backend-VERSION.jar," \
+    "found [${plugin_jars[*]:-}]; build it with ./mvnw -pl examples/podman-backend -am package -DskipTests"
+  failed=$((failed + 1))
+else
+  plugin_jar=$root/${plugin_jars[0]}
+  plugin_version=$(basename "$plugin_jar" .jar)
+  plugin_version=${plugin_version#gantry-example-podman-backend-}
+  mkdir -p "$work/home5/.local/share/gantry/plugins"
+  cp "$plugin_jar" "$work/home5/.local/share/gantry/plugins/"
+  podman_jar="$work/home5/.local/share/gantry/plugins/$(basename "$plugin_jar")"
+  user_gantry "$work/home5" backends
+  check "gantry backends lists the podman plugin from the plugins directory with its version and jar" bash -c \
+    "[[ $code -eq 0 ]] && grep -qE '^podman +yes +${plugin_version//./\\.} +$podman_jar +containers,follow-logs +jobs as containers' '$out'"
+  # Podman as the tests drive it (scripts/setup-podman.sh, test-support's TestPodman): a storage root of its own,
+  # runc with cgroupfs, events in a file, ulimits a restricted host grants, no network.
+  podman_root=${GANTRY_PODMAN_ROOT:-/var/tmp/gantry-podman}
+  cat >"$work/podman.yaml" <<YAML
+backends:
+  podman:
+    podmanOptions: [--root, $podman_root/storage, --runroot, $podman_root/run, --storage-driver, vfs,
+      --runtime, runc, --cgroup-manager, cgroupfs, --events-backend, file]
+    runOptions: [--network=none, --ulimit=nofile=1024:1024, --ulimit=nproc=4096:4096]
+YAML
+  # podman_gantry ARGS...: the installed gantry with the plugin, run from the checkout
+  podman_gantry() {
+    (cd "$root" && env -u JAVA_HOME -u XDG_CACHE_HOME -u GANTRY_STATE_DIR -u GANTRY_JAVA_OPTS PATH="$user_path" \
+      HOME="$work/home5" gantry "$@") >"$out" 2>"$err"
+    code=$?
+  }
+  podman_job=e2e-podman-$$
+  podman_gantry run --config "$work/podman.yaml" --backend podman --idempotency-key "$podman_job" \
+    examples/quickstart.yaml
+  check "examples/quickstart.yaml runs on the podman plugin and succeeds" bash -c \
+    "[[ $code -eq 0 ]] && grep -q '^done: accuracy 0\.9' '$out' && grep -q '^gantry: $podman_job: SUCCEEDED (exit 0) after .* on podman$' '$out'"
+  podman_gantry status --config "$work/podman.yaml" --output json "$podman_job"
+  check "gantry status asks the plugin: SUCCEEDED, exit 0, the container's message" bash -c \
+    "[[ $code -eq 0 ]] && jq -e '.backend == \"podman\" and .state == \"SUCCEEDED\" and .exitCode == 0
+      and .message == \"exited with code 0\"' '$out' >/dev/null"
+  podman_gantry logs --config "$work/podman.yaml" "$podman_job"
+  check "gantry logs reads the job's output through the plugin" bash -c \
+    "[[ $code -eq 0 ]] && grep -q '^epoch 5/5 ' '$out' && grep -q '^done: accuracy 0\.9' '$out'"
+  podman --root "$podman_root/storage" --runroot "$podman_root/run" --storage-driver vfs --runtime runc \
+    --cgroup-manager cgroupfs --events-backend file rm --force "gantry-$podman_job" >/dev/null 2>&1
+fi
+
 listing >"$work/install.after"
 check "nothing was created or changed in the installation directory" diff "$work/install.before" "$work/install.after"
 
