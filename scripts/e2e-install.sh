@@ -297,7 +297,7 @@ YAML
   check "gantry logs reads the job's output through the plugin" bash -c \
     "[[ $code -eq 0 ]] && grep -q '^epoch 5/5 ' '$out' && grep -q '^done: accuracy 0\.9' '$out'"
   podman --root "$podman_root/storage" --runroot "$podman_root/run" --storage-driver vfs --runtime runc \
-    --cgroup-manager cgroupfs --events-backend file rm --force "gantry-$podman_job" >/dev/null 2>&1
+    --cgroup-manager cgroupfs --events-backend file rm --force "gantry-podman-$podman_job" >/dev/null 2>&1
 fi
 
 listing >"$work/install.after"

@@ -50,9 +50,9 @@ class PodmanConformanceTest extends BackendConformanceTest {
         };
     }
 
-    /** The kit's containers go once it is done (its jobs' keys start with tck-); the kit then cancels nothing. */
+    /** The kit's containers go once it is done (its keys start with tck-); the kit then cancels nothing. */
     @AfterAll
     void removeTheKitsContainers() {
-        PodmanTestSettings.removeContainers("^gantry-tck-");
+        PodmanTestSettings.removeContainers("^gantry-podman-tck-");
     }
 }

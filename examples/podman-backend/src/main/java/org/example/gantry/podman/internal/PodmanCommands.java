@@ -16,7 +16,7 @@ import java.util.Optional;
 public final class PodmanCommands {
     /** The label every job's container carries, its value the job's idempotency key: how a later process finds it. */
     public static final String JOB_LABEL = "org.example.gantry.podman.job";
-    static final String NAME_PREFIX = "gantry-";
+    static final String NAME_PREFIX = "gantry-podman-";
     /** The host's root, copy-on-write: the job sees the host's programs, and what it writes there is discarded. */
     static final String HOST_ROOT_OVERLAY = "/:O";
     /** One line per container: the job label, the state, the exit code, started and exited (Unix seconds). */
@@ -26,7 +26,10 @@ public final class PodmanCommands {
     private PodmanCommands() {
     }
 
-    /** The container of a job: the key behind a prefix, so that it starts with a letter as podman requires. */
+    /**
+     * The container of a job: the key behind a prefix, so that it starts with a letter as podman requires and meets
+     * no other backend's containers in a shared podman (the manual backend names its own gantry-ID).
+     */
     public static String containerName(String key) {
         return NAME_PREFIX + key;
     }

@@ -78,9 +78,9 @@ class PodmanCommandsTest {
         assertEquals(List.of("podman", "--root", "/var/lib/podman-jobs", "ps", "--all", "--no-trunc", "--filter",
                 "label=org.example.gantry.podman.job", "--format", PodmanCommands.LIST_FORMAT),
                 PodmanCommands.list(SETTINGS));
-        assertEquals(List.of("podman", "--root", "/var/lib/podman-jobs", "stop", "--time", "5", "gantry-k"),
+        assertEquals(List.of("podman", "--root", "/var/lib/podman-jobs", "stop", "--time", "5", "gantry-podman-k"),
                 PodmanCommands.stop(SETTINGS, "k"));
-        assertEquals(List.of("podman", "--root", "/var/lib/podman-jobs", "kill", "--signal", "KILL", "gantry-k"),
+        assertEquals(List.of("podman", "--root", "/var/lib/podman-jobs", "kill", "--signal", "KILL", "gantry-podman-k"),
                 PodmanCommands.kill(SETTINGS, "k"));
     }
 
