@@ -21,6 +21,8 @@ import java.util.function.BooleanSupplier;
  */
 final class LogReader {
     private static final Duration POLL = Duration.ofMillis(200);
+    /** Read at most this much at a time: podman splits long lines into records of a few KiB, so a chunk has some. */
+    private static final int CHUNK = 1 << 20;
     private final Path file;
     private final LogOptions options;
     private final CriLog log = new CriLog();
@@ -79,19 +81,18 @@ final class LogReader {
         }
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
             long length = in.length();
-            if (length <= offset) {
-                return lines;
-            }
-            byte[] bytes = new byte[(int) (length - offset)];
-            in.seek(offset);
-            in.readFully(bytes);
-            int end = lastLineBreak(bytes);
-            if (end < 0) {
-                return lines; // a record still being written
-            }
-            offset += end + 1;
-            for (String record : new String(bytes, 0, end, StandardCharsets.UTF_8).split("\n", -1)) {
-                log.accept(record).filter(this::wanted).ifPresent(lines::add);
+            while (offset < length) {
+                byte[] bytes = new byte[(int) Math.min(length - offset, CHUNK)];
+                in.seek(offset);
+                in.readFully(bytes);
+                int end = lastLineBreak(bytes);
+                if (end < 0) {
+                    return lines; // a record still being written
+                }
+                offset += end + 1;
+                for (String record : new String(bytes, 0, end, StandardCharsets.UTF_8).split("\n", -1)) {
+                    log.accept(record).filter(this::wanted).ifPresent(lines::add);
+                }
             }
             return lines;
         } catch (IOException e) {

@@ -28,12 +28,4 @@ class CriLogTest {
     void aTornOrForeignRecordCarriesNoOutput() {
         assertEquals(List.of(), CriLog.parse("2026-12-05T17:52:27Z\nx stdin F y\n\n"));
     }
-
-    @Test
-    void tailKeepsTheLastLinesOfEachStreamInOrder() {
-        List<LogLine> lines = List.of(new LogLine(Stream.STDOUT, 0, "tick"), new LogLine(Stream.STDERR, 0, "e1"),
-                new LogLine(Stream.STDOUT, 0, "tick"), new LogLine(Stream.STDOUT, 0, "tick"),
-                new LogLine(Stream.STDERR, 0, "e2"), new LogLine(Stream.STDOUT, 0, "last"));
-        assertEquals(List.of(lines.get(1), lines.get(3), lines.get(4), lines.get(5)), LogReader.tail(lines, 2));
-    }
 }

@@ -30,7 +30,7 @@ class PodmanCommandsTest {
 
     @Test
     void aJobOverTheHostRootMountsItsWorkingDirectoryAndCheckpoint() {
-        Workload workload = Workload.builder("quickstart").phase(Phase.TRAINING).model(ModelClass.SMALL).command("python3", "train.py", "--epochs", "5")
+        Workload workload = workload("quickstart").command("python3", "train.py", "--epochs", "5")
                 .env("SEED", "7").checkpoint(new Checkpoint("/data/ckpt", Duration.ofMinutes(5))).build();
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SEED", "7");
@@ -42,7 +42,7 @@ class PodmanCommandsTest {
 
     @Test
     void aJobWithAnImageGetsItsWorkingDirectoryButNoHostMount() {
-        Workload workload = Workload.builder("infer").phase(Phase.TRAINING).model(ModelClass.SMALL).container("docker.io/library/busybox:1.36")
+        Workload workload = workload("infer").container("docker.io/library/busybox:1.36")
                 .command("sh", "-c", "echo \"$A\"; pwd").workingDir("/srv/app").build();
         List<String> argv = run(workload, Map.of("A", "x"), Optional.of(Path.of("/var/tmp/gantry-podman-1.env")),
                 Optional.empty());
@@ -54,7 +54,7 @@ class PodmanCommandsTest {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("TOKEN", "s3cr3t value");
         env.put("MULTI", "line one\nline two");
-        Workload workload = Workload.builder("w").phase(Phase.TRAINING).model(ModelClass.SMALL).command("printenv", "TOKEN").build();
+        Workload workload = workload("w").command("printenv", "TOKEN").build();
         List<String> argv = run(workload, env, Optional.empty(), Optional.of("/w"));
         assertTrue(argv.contains("TOKEN") && argv.contains("MULTI"), "the names are: " + argv);
         assertFalse(String.join(" ", argv).contains("s3cr3t"), "no value on the command line: " + argv);
@@ -65,7 +65,7 @@ class PodmanCommandsTest {
     void theDefaultImageRunsWorkloadsWithoutOne() {
         PodmanSettings settings = PodmanSettings.bind(new BackendConfig("podman",
                 Map.of("defaultImage", "docker.io/library/python:3.12-slim")));
-        Workload workload = Workload.builder("w").phase(Phase.TRAINING).model(ModelClass.SMALL).command("python3", "-V").build();
+        Workload workload = workload("w").command("python3", "-V").build();
         List<String> argv = PodmanCommands.run(settings, Plan.builder(workload, BackendFixture.smallCpuSize()).build(),
                 "k", LOG, ContainerEnvironment.of(Map.of()), Optional.empty(), Optional.empty());
         assertEquals(List.of("docker.io/library/python:3.12-slim", "python3", "-V"),
@@ -82,6 +82,10 @@ class PodmanCommandsTest {
                 PodmanCommands.stop(SETTINGS, "k"));
         assertEquals(List.of("podman", "--root", "/var/lib/podman-jobs", "kill", "--signal", "KILL", "gantry-podman-k"),
                 PodmanCommands.kill(SETTINGS, "k"));
+    }
+
+    private static Workload.Builder workload(String name) {
+        return Workload.builder(name).phase(Phase.TRAINING).model(ModelClass.SMALL);
     }
 
     private static List<String> run(Workload workload, Map<String, String> env, Optional<Path> envFile,
