@@ -46,6 +46,6 @@ public final class PodmanBackendProvider implements BackendProvider {
 
     @Override
     public Backend create(BackendConfig config, BackendContext context) {
-        return new PodmanBackend(config.backend(), PodmanSettings.bind(config), context, config.describe("program"));
+        return new PodmanBackend(config, PodmanSettings.bind(config), context);
     }
 }

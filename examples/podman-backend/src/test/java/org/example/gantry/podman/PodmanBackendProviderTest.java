@@ -48,6 +48,19 @@ class PodmanBackendProviderTest {
     }
 
     @Test
+    void aLineBreakInAVariablePodmanReadsItselfIsAProblemOfThePlan() {
+        try (TckContext context = TckContext.create();
+             Backend backend = new PodmanBackendProvider().create(BackendConfig.empty("podman"), context)) {
+            Workload workload = Workload.builder("w").phase(Phase.TRAINING).model(ModelClass.SMALL).command("true")
+                    .env("TMPDIR", "/a\n/b").build();
+            List<Problem> problems = backend.validate(Plan.builder(workload, BackendFixture.smallCpuSize()).build());
+            assertEquals(1, problems.size(), problems.toString());
+            assertTrue(problems.get(0).toString().startsWith("env.TMPDIR: podman reads TMPDIR itself"),
+                    problems.toString());
+        }
+    }
+
+    @Test
     void severalNodesAndGpusAreRefusedNamingWhatIsAllowed() {
         try (TckContext context = TckContext.create();
              Backend backend = new PodmanBackendProvider().create(BackendConfig.empty("podman"), context)) {

@@ -33,12 +33,9 @@ public record ContainerEnvironment(List<String> names, Map<String, String> proce
         StringBuilder file = new StringBuilder();
         environment.forEach((name, value) -> {
             if (readByPodman(name)) {
-                if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
-                    throw new GantryException(ErrorCode.PLAN_REJECTED, "env." + name + ": podman reads " + name
-                            + " itself, so its value travels in an env file, which holds one line per variable;"
-                            + " the value given has a line break (allowed: a value on one line); put the lines in"
-                            + " a file the job reads, or use another name");
-                }
+                problem(name, value).ifPresent(problem -> {
+                    throw new GantryException(ErrorCode.PLAN_REJECTED, "env." + name + ": " + problem);
+                });
                 file.append(name).append('=').append(value).append('\n');
             } else {
                 names.add(name);
@@ -46,6 +43,16 @@ public record ContainerEnvironment(List<String> names, Map<String, String> proce
             }
         });
         return new ContainerEnvironment(names, process, file.toString());
+    }
+
+    /** Why a variable cannot reach the container, if it cannot: a name podman reads itself, with a line break. */
+    public static java.util.Optional<String> problem(String name, String value) {
+        if (readByPodman(name) && (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)) {
+            return java.util.Optional.of("podman reads " + name + " itself, so its value travels in an env file,"
+                    + " which holds one line per variable; the value given has a line break (allowed: a value on"
+                    + " one line); put the lines in a file the job reads, or use another name");
+        }
+        return java.util.Optional.empty();
     }
 
     /**

@@ -2,6 +2,7 @@ package org.example.gantry.podman.internal;
 
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
+import dev.gantry.api.backend.BackendConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,12 +18,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Podman {
     private static final long CALL_TIMEOUT_SECONDS = 120;
-    private final String setting;
+    private final BackendConfig config;
     private final AtomicLong calls = new AtomicLong();
 
-    /** @param setting the setting that names the program, for errors ({@code backends.podman.program}) */
-    public Podman(String setting) {
-        this.setting = setting;
+    /** @param config the backend's settings, whose keys the errors name */
+    public Podman(BackendConfig config) {
+        this.config = config;
     }
 
     /** What a podman call printed and how it ended. */
@@ -47,9 +48,10 @@ public final class Podman {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot run '" + argv.get(0) + "' (" + setting
-                    + "): " + e.getMessage() + "; install podman (Debian and Ubuntu: apt-get install podman) or set "
-                    + setting + " to the path of the podman program", e);
+            throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "cannot run '" + argv.get(0) + "' ("
+                    + config.describe(PodmanSettings.PROGRAM) + "): " + e.getMessage() + "; install podman (Debian"
+                    + " and Ubuntu: apt-get install podman) or set " + config.qualifiedKey(PodmanSettings.PROGRAM)
+                    + " to the path of the podman program", e);
         }
         try {
             process.getOutputStream().close();
@@ -78,7 +80,7 @@ public final class Podman {
         if (!result.ok()) {
             throw new GantryException(ErrorCode.BACKEND_UNAVAILABLE, "podman could not " + what + ": "
                     + result.error() + "; check that podman works here ('podman info') with the options in "
-                    + setting.replace(".program", ".podmanOptions"));
+                    + config.qualifiedKey(PodmanSettings.PODMAN_OPTIONS));
         }
         return result;
     }

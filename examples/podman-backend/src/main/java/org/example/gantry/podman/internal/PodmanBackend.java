@@ -5,6 +5,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.Eviction;
@@ -35,18 +36,20 @@ import java.util.OptionalLong;
  * state directory.
  */
 public final class PodmanBackend implements Backend {
+    /** One container per job on this machine: one node, CPU only, logs followed, evictions end the job. */
+    public static final Capabilities CAPABILITIES = Capabilities.builder().containers(true).followLogs(true).build();
     private final String name;
     private final PodmanSettings settings;
     private final BackendContext context;
     private final JobRecords records;
     private final Podman podman;
 
-    public PodmanBackend(String name, PodmanSettings settings, BackendContext context, String programSetting) {
-        this.name = name;
+    public PodmanBackend(BackendConfig config, PodmanSettings settings, BackendContext context) {
+        this.name = config.backend();
         this.settings = settings;
         this.context = context;
         this.records = new JobRecords(context.stateDirectory());
-        this.podman = new Podman(programSetting);
+        this.podman = new Podman(config);
     }
 
     @Override
@@ -58,9 +61,6 @@ public final class PodmanBackend implements Backend {
     public Capabilities capabilities() {
         return CAPABILITIES;
     }
-
-    /** One container per job on this machine: one node, CPU only, logs followed, evictions end the job. */
-    public static final Capabilities CAPABILITIES = Capabilities.builder().containers(true).followLogs(true).build();
 
     @Override
     public List<Problem> validate(Plan plan) {
@@ -75,6 +75,8 @@ public final class PodmanBackend implements Backend {
             problems.add(Problem.of("resources.gpus", "the podman backend runs CPU jobs only, got " + gpus
                     + " GPU(s) per node (allowed: 0); run GPU jobs on another backend"));
         }
+        plan.workload().env().forEach((variable, value) -> ContainerEnvironment.problem(variable, value)
+                .ifPresent(problem -> problems.add(Problem.of("env." + variable, problem))));
         if (plan.workload().container().isEmpty() && settings.defaultImage().isEmpty()) {
             plan.workload().workingDir().filter(dir -> !Files.isDirectory(Path.of(dir))).ifPresent(dir ->
                     problems.add(Problem.of("workingDir", "'" + dir + "' is not a directory on this machine, where"
