@@ -89,8 +89,8 @@ public final class PodmanBackend implements Backend {
     public JobRef submit(Plan plan, SubmitOptions options) {
         String key = options.idempotencyKey();
         JobRef job = new JobRef(name, key);
-        if (records.read(key).startFailure().isPresent() || exists(key)) {
-            return job; // a retried submit: the first one made the container
+        if (records.read(key).startFailure().isPresent()) {
+            return job; // a retried submit of a job whose container could not start
         }
         records.create(key);
         Map<String, String> environment = new LinkedHashMap<>(plan.workload().env());
@@ -122,13 +122,14 @@ public final class PodmanBackend implements Backend {
     }
 
     /**
-     * After {@code podman run} failed: the same key's container made meanwhile is this job; a container that was made
-     * but could not start (its program missing) is a job that FAILED, saying why; no container at all is podman
-     * failing, an error.
+     * After {@code podman run} failed: a container of the key's name already there is this job (a retried submit, or
+     * a concurrent one that came first: podman's unique names make the submit idempotent without asking first); a
+     * container that was made but could not start (its program missing) is a job that FAILED, saying why; no
+     * container at all is podman failing, an error.
      */
     private void startFailed(String key, Podman.Result result) {
         if (result.stderr().contains("already in use")) {
-            return; // a concurrent submit with the same key made it first
+            return;
         }
         if (exists(key)) {
             records.startFailed(key, new JobRecords.StartFailure(result.code(), result.error()));
