@@ -177,6 +177,10 @@ fi
 log "end-to-end: the gantry command"
 scripts/e2e.sh
 
+# --- end to end as a library: the project of docs/library.md, from its blocks, on this build's artifacts ----------
+log "end-to-end: a new Maven project built and run from docs/library.md"
+scripts/e2e-library.sh
+
 # --- start-up of the command, against a bare java -version (reported, not failed on, as the benchmarks above) ---
 log "benchmark: start-up of ./gantry and of the installed archive against java -version"
 archive="$(compgen -G 'cli/target/gantry-*.tar.gz' | head -n 1 || true)"

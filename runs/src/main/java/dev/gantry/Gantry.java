@@ -39,6 +39,7 @@ import dev.gantry.model.SpecDocument;
 import dev.gantry.core.wiring.CoreServices;
 import dev.gantry.core.wiring.CoreWiring;
 import dev.gantry.core.wiring.GantrySettings;
+import dev.gantry.core.plugins.PluginPlaces;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.model.Progress;
 import dev.gantry.model.CatalogSummary;
@@ -449,6 +450,7 @@ public final class Gantry implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final List<BackendProvider> providers = new ArrayList<>();
         private boolean discoverBackends = true;
+        private Optional<List<Path>> pluginDirectories = Optional.empty();
         private Catalog catalog;
         private Clock clock = Clock.systemUTC();
 
@@ -499,6 +501,23 @@ public final class Gantry implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Looks for backend plugins in these places only, in this order, instead of where the {@code gantry} command
+         * looks ({@code GANTRY_PLUGIN_PATH}, then {@code $XDG_DATA_HOME/gantry/plugins}): each a directory of plugins
+         * or one plugin jar (docs/plugins.md); a relative one is taken from {@link #workingDirectory}. Each must exist:
+         * one that does not is reported as a plugin that failed to load ({@link Gantry#installedBackends()}), and the
+         * others still load. An empty list loads no plugin. Plugins are looked for only while
+         * {@link #discoverBackends} is on, as it is by default.
+         */
+        public Builder pluginDirectories(List<Path> places) {
+            Objects.requireNonNull(places, "places");
+            for (int i = 0; i < places.size(); i++) {
+                Objects.requireNonNull(places.get(i), "places[" + i + "]");
+            }
+            this.pluginDirectories = Optional.of(List.copyOf(places));
+            return this;
+        }
+
         /** Plans from this catalog file (the CLI's {@code --catalog}) instead of the configured or embedded one. */
         public Builder catalogFile(Path file) {
             return catalog(CatalogLoader.fromFile(file));
@@ -517,8 +536,12 @@ public final class Gantry implements AutoCloseable {
         public Gantry build() {
             GantryConfig resolved = config != null ? config : new ConfigLoader().load(
                     new ConfigSources(configFile, environment, workingDirectory, home, overrides));
+            PluginPlaces plugins = pluginDirectories
+                    .map(places -> PluginPlaces.only(places.stream().map(workingDirectory::resolve).toList(),
+                            "Gantry.Builder.pluginDirectories"))
+                    .orElseGet(() -> PluginPlaces.of(environment, home));
             GantrySettings settings = new GantrySettings(resolved, environment, workingDirectory, home, providers,
-                    discoverBackends, Optional.ofNullable(catalog), clock, AzureModule.keyVault());
+                    discoverBackends, Optional.ofNullable(catalog), clock, AzureModule.keyVault(), plugins);
             return new Gantry(CoreWiring.create(settings));
         }
     }

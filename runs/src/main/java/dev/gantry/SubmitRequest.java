@@ -28,8 +28,8 @@ import java.util.Optional;
  *
  * <p>Labels are the workload's: they are added to the plan's workload labels ({@code metadata.labels}; on the same
  * key the request's value wins), follow the same rule, reach the backend with the plan and are kept in the job's
- * record ({@link dev.gantry.model.JobRecord#labels()}), where {@link Gantry#jobs()} and {@code gantry jobs --output
- * json} show them.
+ * record ({@link dev.gantry.model.JobRecord#labels()}), where {@link Gantry#jobs()} and {@code gantry status --output
+ * json} show them; {@code gantry run --label KEY=VALUE} gives them on the command line.
  */
 public final class SubmitRequest {
     private final Plan plan;

@@ -11,8 +11,14 @@ import dev.gantry.model.PlanOverrides;
 import dev.gantry.model.JobRecord;
 import dev.gantry.model.RunRecord;
 import dev.gantry.model.SpecDocument;
+import dev.gantry.api.Problem;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,20 +40,31 @@ final class RunCommand extends Verb {
             description = "Job id to use; running again with the same key returns the same job instead of a second one.")
     String idempotencyKey;
 
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label for the job, added to the workload's "
+            + "metadata.labels (on the same key this one wins); repeat it for more. Keys: 1-63 letters, digits, '-', "
+            + "'_' or '.', starting and ending with a letter or digit; values: at most 63 characters. Shown by "
+            + "'gantry status --output json'. A workload only: a workflow's steps take their workload's labels.")
+    Map<String, String> labels = new LinkedHashMap<>();
+
     @Mixin
     DriveOptions drive;
 
     @Override
     public Integer call() throws Exception {
+        checkLabels();
         Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
         Gantry gantry = root.gantry();
         SpecDocument document = gantry.loadAny(file);
         if (document instanceof SpecDocument.WorkflowSpec) {
+            if (!labels.isEmpty()) {
+                throw usage("--label " + labels.keySet().iterator().next() + "=...: labels are given to a workload's "
+                        + "job; a workflow's steps take their workload's metadata.labels (set them in the spec)");
+            }
             return runWorkflow(gantry, file);
         }
         Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
         Plan plan = gantry.plan(workload, PlanOverrides.none());
-        SubmitRequest request = SubmitRequest.of(plan).specFile(spec);
+        SubmitRequest request = SubmitRequest.of(plan).specFile(spec).labels(labels);
         JobRecord job = gantry.submit(idempotencyKey == null ? request : request.idempotencyKey(idempotencyKey));
         env().err().println("gantry: submitted " + job.id() + " to " + job.backend() + " (plan: " + job.placement()
                 + ")");
@@ -75,6 +92,25 @@ final class RunCommand extends Verb {
             env().out().println("gantry: " + JobView.summary(done));
         }
         return done.state().name().toUpperCase(Locale.ROOT).equals("SUCCEEDED") ? Main.OK : Main.RUNTIME_FAILURE;
+    }
+
+    /**
+     * Each --label by the workload's label rule, before anything is read or planned: a usage error (exit 2) naming the
+     * option, the value given and what is allowed.
+     */
+    private void checkLabels() {
+        labels.forEach((key, value) -> {
+            List<Problem> problems = Workload.labelProblems("labels", Map.of(key, value));
+            if (!problems.isEmpty()) {
+                throw usage("--label '" + key + "=" + value + "': " + problems.stream().map(Problem::message)
+                        .collect(Collectors.joining("; ")) + " (allowed: keys of 1-63 letters, digits, '-', '_' or "
+                        + "'.' that start and end with a letter or digit; values of at most 63 characters)");
+            }
+        });
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(root.spec.commandLine().getSubcommands().get("run"), message);
     }
 
     private int runWorkflow(Gantry gantry, Path file) throws InterruptedException {

@@ -84,7 +84,7 @@ class StartupClassesTest {
         // the plugin directories are looked up (PluginLoader reads them); no plugin loader and no Gantry-API-only
         // parent are made when there is nothing to load
         assertEquals(List.of("dev.gantry.core.plugins.PluginDirectories", "dev.gantry.core.plugins.PluginLoader",
-                "dev.gantry.core.plugins.PluginLoader$Loaded"),
+                "dev.gantry.core.plugins.PluginLoader$Loaded", "dev.gantry.core.plugins.PluginPlaces"),
                 backends.loaded("dev.gantry.core.plugins.").stream().sorted().toList());
         assertEquals(List.of(), backends.loaded("dev.gantry.core.plugins.ApiOnlyClassLoader"), "made for no plugin");
         Started plan = start("plan", QUICKSTART.toString(), "--no-quota");

@@ -13,21 +13,15 @@ import dev.gantry.model.JobRecord;
 import java.time.Duration;
 
 /**
- * The first program of docs/library.md: a workload built in code, planned, submitted with a {@link SubmitRequest} to
- * the backend the configuration names, its status, its output and its end. With no configuration it runs on this
- * machine (the manual backend's local transport). Run it from the repository root:
- *
- * <pre>
- * ./mvnw -q -pl examples -am package -DskipTests
- * java -cp "examples/target/classes:$(cat examples/target/examples.classpath)" dev.gantry.examples.FirstProgram
- * </pre>
+ * A workload built in code, planned, submitted with a {@link SubmitRequest} to the backend the configuration names,
+ * its status, its output and its end. With no configuration it runs on this machine (the manual backend's local
+ * transport).
  */
 public final class FirstProgram {
     private FirstProgram() {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        // tag::main[]
         try (Gantry gantry = Gantry.builder().build()) {    // the CLI's configuration lookup; closes the backends
             JobRecord done = runHello(gantry, "hello-" + System.currentTimeMillis());
             System.exit(done.state().name().equals("SUCCEEDED") ? 0 : 1);
@@ -35,7 +29,6 @@ public final class FirstProgram {
             System.err.println(e.code() + ": " + e.getMessage());
             System.exit(e.code().isUserError() ? 2 : 1);   // as the gantry command exits
         }
-        // end::main[]
     }
 
     /**
@@ -43,7 +36,6 @@ public final class FirstProgram {
      * works with, so that its tests can hand it one of their own (see FirstProgramTest).
      */
     public static JobRecord runHello(Gantry gantry, String key) throws InterruptedException {
-        // tag::first-program[]
         Workload workload = Workload.builder("hello")
                 .phase(Phase.TRAINING)
                 .model(ModelClass.SMALL)
@@ -58,7 +50,6 @@ public final class FirstProgram {
         gantry.logs(job.id(), LogOptions.following(), line -> System.out.println("| " + line.text()));
         JobRecord done = gantry.await(job.id(), Duration.ofMinutes(10));
         done.exitCode().ifPresent(code -> System.out.println(done.id() + ": " + done.state() + ", exit " + code));
-        // end::first-program[]
         return done;
     }
 }

@@ -40,20 +40,20 @@ public final class PluginLoader {
 
     /** What the plugins found in these places provide; a place that does not exist holds no plugin. */
     public Loaded load(List<Path> places) {
-        return load(places, List.of());
+        return load(new PluginPlaces(places, List.of(), PluginDirectories.PATH_VARIABLE));
     }
 
     /**
-     * What the plugins found in these places provide, in the order of the places, then of the names in each. A place
-     * in {@code named} that does not exist is a failure (a mistyped {@code GANTRY_PLUGIN_PATH} entry); any other
-     * place that does not exist holds no plugin.
+     * What the plugins found in these places provide, in the order of the places, then of the names in each. A named
+     * place that does not exist is a failure (a mistyped {@code GANTRY_PLUGIN_PATH} entry, say); any other place that
+     * does not exist holds no plugin.
      */
-    public Loaded load(List<Path> places, List<Path> named) {
+    public Loaded load(PluginPlaces places) {
         List<InstalledBackend> backends = new ArrayList<>();
         List<PluginFailure> failures = new ArrayList<>();
-        for (Path place : places) {
-            if (named.contains(place) && !Files.exists(place)) {
-                failures.add(new PluginFailure(place, "does not exist; " + PluginDirectories.PATH_VARIABLE
+        for (Path place : places.searched()) {
+            if (places.named().contains(place) && !Files.exists(place)) {
+                failures.add(new PluginFailure(place, "does not exist; " + places.namedBy()
                         + " names it: correct or remove the entry"));
                 continue;
             }

@@ -5,7 +5,6 @@ import dagger.Provides;
 import dagger.multibindings.ElementsIntoSet;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.core.backends.BackendRegistry;
-import dev.gantry.core.plugins.PluginDirectories;
 import dev.gantry.core.plugins.PluginLoader;
 import java.util.LinkedHashSet;
 import java.util.ServiceLoader;
@@ -47,7 +46,7 @@ final class BackendDiscoveryModule {
             return new BackendRegistry(providers);
         }
         PluginLoader.Loaded plugins = new PluginLoader(BackendRegistry.class.getClassLoader())
-                .load(settings.pluginDirectories(), PluginDirectories.named(settings.environment()));
-        return new BackendRegistry(providers, plugins, settings.pluginDirectories());
+                .load(settings.pluginPlaces());
+        return new BackendRegistry(providers, plugins, settings.pluginPlaces().searched());
     }
 }

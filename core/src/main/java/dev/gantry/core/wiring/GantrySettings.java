@@ -3,7 +3,7 @@ package dev.gantry.core.wiring;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.config.GantryConfig;
-import dev.gantry.core.plugins.PluginDirectories;
+import dev.gantry.core.plugins.PluginPlaces;
 import dev.gantry.core.secrets.SecretStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,13 +24,13 @@ import java.util.Optional;
  * @param catalog a catalog given in code, instead of the configured or embedded one
  * @param clock the clock
  * @param keyVault where {@code keyvault:} secret references are fetched (Azure Key Vault, from the Azure module)
- * @param pluginDirectories where backend plugins are looked for when {@code discoverBackends} is set, in order: a
- *     directory of plugins or one plugin jar each (see {@link PluginDirectories})
+ * @param pluginPlaces where backend plugins are looked for when {@code discoverBackends} is set, in order: a
+ *     directory of plugins or one plugin jar each, and which of them must exist (see {@link PluginPlaces})
  */
 public record GantrySettings(GantryConfig config, Map<String, String> environment, Path workingDirectory, Path home,
                              List<BackendProvider> extraProviders, boolean discoverBackends,
                              Optional<Catalog> catalog, Clock clock, SecretStore keyVault,
-                             List<Path> pluginDirectories) {
+                             PluginPlaces pluginPlaces) {
     /**
      * Settings that look for plugins where the CLI does: {@code GANTRY_PLUGIN_PATH} of {@code environment}, then
      * {@code $XDG_DATA_HOME/gantry/plugins} (by default under {@code home}).
@@ -39,7 +39,7 @@ public record GantrySettings(GantryConfig config, Map<String, String> environmen
                           List<BackendProvider> extraProviders, boolean discoverBackends, Optional<Catalog> catalog,
                           Clock clock, SecretStore keyVault) {
         this(config, environment, workingDirectory, home, extraProviders, discoverBackends, catalog, clock, keyVault,
-                PluginDirectories.of(environment, home));
+                PluginPlaces.of(environment, home));
     }
 
     public GantrySettings {
@@ -51,6 +51,6 @@ public record GantrySettings(GantryConfig config, Map<String, String> environmen
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(keyVault, "keyVault");
-        pluginDirectories = List.copyOf(pluginDirectories);
+        Objects.requireNonNull(pluginPlaces, "pluginPlaces");
     }
 }

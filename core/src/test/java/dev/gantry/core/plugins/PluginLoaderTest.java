@@ -204,8 +204,9 @@ class PluginLoaderTest {
     void aMissingPlaceIsAFailureOnlyWhereThePluginPathNamesIt() {
         Path typo = home.resolve("plugns");
         Path user = home.resolve(".local/share/gantry/plugins");
-        PluginLoader.Loaded loaded = loader.load(List.of(typo, user),
-                PluginDirectories.named(Map.of("GANTRY_PLUGIN_PATH", typo.toString())));
+        PluginPlaces places = PluginPlaces.of(Map.of("GANTRY_PLUGIN_PATH", typo.toString()), home);
+        assertEquals(List.of(typo, user), places.searched());
+        PluginLoader.Loaded loaded = loader.load(places);
         assertEquals(List.of(new PluginFailure(typo, "does not exist; GANTRY_PLUGIN_PATH names it: correct or remove "
                 + "the entry")), loaded.failures());
         assertEquals(List.of(), loaded.backends());
