@@ -91,31 +91,32 @@ public final class Gantry implements AutoCloseable {
         this.jobs = new JobService(jobStore, backends::backend, services.clock());
     }
 
+    /** {@return a builder that looks configuration up as the CLI does; see {@link Builder}} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** This Gantry's version, as built; recorded with every run. */
+    /** {@return this Gantry's version, as built, e.g. {@code 0.1.0}; recorded with every run} */
     public static String version() {
         return BuildVersion.VALUE;
     }
 
-    /** The configuration in force (file, environment and overrides merged). */
+    /** {@return the configuration in force (file, environment and overrides merged)} */
     public GantryConfig config() {
         return services.config();
     }
 
-    /** The backend the configuration names ({@code backend:}), which jobs and runs go to. */
+    /** {@return the name of the backend the configuration names ({@code backend:}), which jobs and runs go to} */
     public String backendName() {
         return services.config().backend();
     }
 
-    /** Where job records, run records and event logs live ({@code state.dir}). */
+    /** {@return the directory where job records, run records and event logs live ({@code state.dir})} */
     public Path stateDirectory() {
         return services.config().stateDirectory();
     }
 
-    /** The most jobs one workflow may expand to ({@code runs.maxJobs}). */
+    /** {@return the most jobs one workflow may expand to ({@code runs.maxJobs})} */
     public int maxJobs() {
         return services.config().runs().maxJobs();
     }
@@ -124,18 +125,22 @@ public final class Gantry implements AutoCloseable {
      * Checks a spec of either kind without a configuration, a backend or a catalog: every located problem, and for a
      * valid workflow its job count. {@code maxJobs} is the most jobs a workflow may expand to; empty takes the
      * default of {@code runs.maxJobs}, so that a configuration that cannot be read does not hide the spec's problems.
+     *
+     * @param spec the spec file, a workload or a workflow
+     * @param maxJobs the most jobs a workflow may expand to, or empty for the default
+     * @return the document when it is valid, and every problem found with its location
      */
     public static SpecCheck checkSpec(Path spec, OptionalInt maxJobs) {
         SpecReader.Result result = new SpecReader(maxJobs.orElse(RunSettings.DEFAULT_MAX_JOBS)).check(spec);
         return new SpecCheck(result.document(), result.problems());
     }
 
-    /** The catalog this build ships (not the refresh cache): its source and date. Loads no Azure SDK class. */
+    /** {@return the catalog this build ships (not the refresh cache): its source and date} Loads no Azure SDK class. */
     public static CatalogInfo embeddedCatalog() {
         return CatalogLoader.embedded().info();
     }
 
-    /** What {@link #catalog()} holds, as {@code gantry catalog show} prints it. */
+    /** {@return what {@link #catalog()} holds, as {@code gantry catalog show} prints it: source, age, sizes, regions} */
     public CatalogSummary catalogSummary() {
         return catalog().summarize(services.clock());
     }
@@ -143,13 +148,18 @@ public final class Gantry implements AutoCloseable {
     /**
      * What a run of the workflow would record it was made from (spec and referenced files' hash, git commit, the
      * catalog of its plan, this version), without starting it: {@code gantry plan} shows it.
+     *
+     * @param spec the workflow's spec file, whose hash is recorded
+     * @param workflow the workflow read from it, for the files it references
+     * @param plan its plan, for the catalog its first step used
+     * @return the provenance a run would record
      */
     public RunProvenance provenance(Path spec, SpecDocument.WorkflowSpec workflow, WorkflowPlan plan) {
         return ProvenanceCapture.capture(spec, workflow.referencedFiles(), plan.steps().get(0).plan().catalog(),
                 BuildVersion.VALUE);
     }
 
-    /** Installed backend providers, sorted by name. */
+    /** {@return the installed backend providers, sorted by name} */
     public List<BackendProvider> backends() {
         return backends.registry().providers();
     }
@@ -157,35 +167,61 @@ public final class Gantry implements AutoCloseable {
     /**
      * Every backend with where it came from (built in, or a plugin's jar) and its version, the plugins that failed to
      * load with why, and the places searched for plugins: what {@code gantry backends} lists.
+     *
+     * @return the installed backends, the failed plugins and the plugin directories
      */
     public dev.gantry.model.InstalledBackends installedBackends() {
         return backends.registry().installed(BuildVersion.VALUE);
     }
 
-    /** Reads and validates a workload spec; fails with SPEC_INVALID listing every located problem. */
+    /**
+     * Reads and validates a workload spec.
+     *
+     * @param spec the workload's YAML file
+     * @return the workload
+     * @throws GantryException {@link ErrorCode#SPEC_INVALID} listing every located problem
+     */
     public Workload load(Path spec) {
         return planner.load(spec);
     }
 
     /**
      * Reads and validates a spec of either kind: a workload, or a workflow of steps (each step's workload bound, its
-     * file references read); fails with SPEC_INVALID listing every located problem.
+     * file references read).
+     *
+     * @param spec the YAML file
+     * @return the workload or the workflow it holds
+     * @throws GantryException {@link ErrorCode#SPEC_INVALID} listing every located problem
      */
     public SpecDocument loadAny(Path spec) {
         return planner.loadAny(spec);
     }
 
-    /** Every problem in a spec file; empty when it is valid. */
+    /**
+     * Every problem in a workload spec file.
+     *
+     * @param spec the YAML file
+     * @return every problem with its location; empty when it is valid
+     */
     public List<Problem> validate(Path spec) {
         return planner.validate(spec);
     }
 
-    /** The catalog plans are made from. */
+    /**
+     * {@return the catalog plans are made from} The builder's catalog, else the configured file, else the refresh
+     * cache when there is one, else the embedded snapshot; loaded on first use.
+     */
     public Catalog catalog() {
         return planner.catalog();
     }
 
-    /** Chooses size, region, capacity, image and orchestrator; fails with NO_FEASIBLE_VM when nothing fits. */
+    /**
+     * Chooses size, region, capacity, image and orchestrator, with the reasons and the alternatives that lost.
+     *
+     * @param workload what to plan
+     * @return the plan
+     * @throws GantryException {@link ErrorCode#NO_FEASIBLE_VM} when no size in the catalog fits
+     */
     public Plan plan(Workload workload) {
         return plan(workload, PlanOverrides.none());
     }
@@ -194,6 +230,11 @@ public final class Gantry implements AutoCloseable {
      * The same with the command line's overrides. The plan carries what its nodes run at boot
      * ({@link Plan#boot()}: Gantry's cloud-init config for the image, the Batch node agent that fits it and the
      * start-task script).
+     *
+     * @param workload what to plan
+     * @param overrides the size, region or Spot choice the command line forces; {@link PlanOverrides#none()} for none
+     * @return the plan
+     * @throws GantryException {@link ErrorCode#NO_FEASIBLE_VM} when nothing fits
      */
     public Plan plan(Workload workload, PlanOverrides overrides) {
         return planner.plan(workload, overrides);
@@ -203,12 +244,23 @@ public final class Gantry implements AutoCloseable {
      * Plans every job of a workflow (each step, or each combination of its matrix) with the advisor, dependencies
      * first. A step that cannot be planned fails the whole plan, naming the step: nothing of a workflow should start
      * when one of its later steps can never run.
+     *
+     * @param workflow the workflow, as {@link #loadAny} read it
+     * @param overrides what the command line forces for every job
+     * @return the plan of every job, dependencies first
+     * @throws GantryException {@link ErrorCode#NO_FEASIBLE_VM} naming the step that cannot be planned
      */
     public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
         return planner.plan(workflow, overrides);
     }
 
-    /** Plans the workload and submits it to the configured backend. */
+    /**
+     * Plans the workload and submits it to the configured backend, with a fresh job id.
+     *
+     * @param workload what to run
+     * @return the job's record, as saved after the submit
+     * @throws GantryException as {@link #plan(Workload)} and {@link #submit(SubmitRequest)} do
+     */
     public JobRecord run(Workload workload) {
         return submit(SubmitRequest.of(plan(workload)));
     }
@@ -217,6 +269,11 @@ public final class Gantry implements AutoCloseable {
      * Submits a plan to the configured backend after the backend validated it; nothing is submitted when it has
      * problems (PLAN_REJECTED, listing them). With an idempotency key, a retry returns the same job; without one the
      * job gets a fresh id. The request's labels are added to the workload's and kept in the job's record.
+     *
+     * @param request the plan with its idempotency key, spec file and labels
+     * @return the job's record, as saved after the submit
+     * @throws GantryException {@link ErrorCode#PLAN_REJECTED} listing the backend's problems with the plan; the
+     *     backend's own error when the submit fails
      */
     public JobRecord submit(SubmitRequest request) {
         Plan plan = request.labelledPlan();
@@ -238,6 +295,10 @@ public final class Gantry implements AutoCloseable {
      * @deprecated two optional strings in a row are easy to swap; use {@link #submit(SubmitRequest)}, naming each
      *     part: {@code submit(SubmitRequest.of(plan).idempotencyKey(key).specFile(Path.of(spec)))}. This method
      *     builds that request and submits it.
+     * @param plan what to run
+     * @param idempotencyKey the job id to retry under, or empty for a fresh one
+     * @param specFile the spec file's path to record, or empty
+     * @return the job's record
      */
     @Deprecated(since = "0.1.0")
     public JobRecord submit(Plan plan, Optional<String> idempotencyKey, Optional<String> specFile) {
@@ -254,6 +315,8 @@ public final class Gantry implements AutoCloseable {
     /**
      * Workflow runs: start or resume, drive, follow, cancel and explain them. Runs share the state database with the
      * job records.
+     *
+     * @return the runs, opened on first call and closed with this Gantry
      */
     public synchronized Runs runs() {
         if (runs == null) {
@@ -269,12 +332,18 @@ public final class Gantry implements AutoCloseable {
         return runs;
     }
 
-    /** One job, its status refreshed. */
+    /**
+     * One job, its status refreshed from its backend.
+     *
+     * @param id the job's id
+     * @return its record
+     * @throws GantryException {@link ErrorCode#JOB_NOT_FOUND} when no job has that id
+     */
     public JobRecord job(String id) {
         return jobs.job(id);
     }
 
-    /** All known jobs, oldest first, as the state database holds them: no backend is asked (shell completion). */
+    /** {@return all known jobs, oldest first, as the state database holds them: no backend is asked (shell completion)} */
     public List<JobRecord> storedJobs() {
         return jobs.stored();
     }
@@ -283,25 +352,49 @@ public final class Gantry implements AutoCloseable {
      * Whether there is a state database to read: a configured server ({@code state.url}), or the SQLite file in the
      * state directory. Reading jobs or runs creates the SQLite file when it is absent; a caller that only looks
      * (shell completion) asks this first, so that looking leaves nothing behind.
+     *
+     * @return whether a state database exists
      */
     public boolean stateExists() {
         return config().stateServer().isPresent() || StateDatabase.sqliteExists(config().stateDirectory());
     }
 
-    /** All known jobs, oldest first, unfinished ones refreshed with one status call per backend. */
+    /** {@return all known jobs, oldest first, unfinished ones refreshed with one status call per backend} */
     public List<JobRecord> jobs() {
         return jobs.jobs();
     }
 
+    /**
+     * Delivers a job's output to the sink, from its backend.
+     *
+     * @param id the job's id
+     * @param options which streams, how many lines, and whether to follow until the job ends
+     * @param sink where each line goes, on the calling thread
+     * @throws InterruptedException when the calling thread is interrupted while following
+     * @throws GantryException {@link ErrorCode#JOB_NOT_FOUND} for an unknown id; {@link ErrorCode#USAGE} for
+     *     standard error alone on a backend whose logs are merged
+     */
     public void logs(String id, LogOptions options, LogSink sink) throws InterruptedException {
         jobs.logs(id, options, sink);
     }
 
+    /**
+     * Asks the job's backend to stop it on every node, and records the request.
+     *
+     * @param id the job's id
+     * @return its record afterwards, its status refreshed (CANCELLED once the backend has stopped it)
+     * @throws GantryException {@link ErrorCode#JOB_NOT_FOUND} for an unknown id
+     */
     public JobRecord cancel(String id) {
         return jobs.cancel(id);
     }
 
-    /** What happened to the job, oldest first: each submit's intent and outcome, each state seen, each cancel. */
+    /**
+     * What happened to the job, oldest first: each submit's intent and outcome, each state seen, each cancel.
+     *
+     * @param id the job's id
+     * @return its events; empty for an unknown id
+     */
     public List<JobEvent> history(String id) {
         return jobs.history(id);
     }
@@ -309,6 +402,10 @@ public final class Gantry implements AutoCloseable {
     /**
      * Probes the configured backend's hosts for what the plan needs (or, without a plan, for their own hardware):
      * drivers, GPUs, container runtime, InfiniBand, CPUs, memory and disk, each with how to fix what is missing.
+     *
+     * @param plan the plan the hosts must suit, or empty
+     * @return one report per host
+     * @throws GantryException {@link ErrorCode#BACKEND_UNAVAILABLE} for a backend without hosts of its own
      */
     public List<HostReport> doctor(Optional<Plan> plan) {
         return backend(config().backend()).doctor(plan);
@@ -318,6 +415,9 @@ public final class Gantry implements AutoCloseable {
      * What a backend created that is idle and costs money, or holds quota, until it is released ({@code gantry gc}):
      * pools with no work for their idle timeout, preempted nodes. {@code backend} names the backend; empty asks the
      * configured one. Looks and changes nothing; a backend without such resources reports none.
+     *
+     * @param backend the backend's name, or empty for the configured one
+     * @return the idle resources; empty when none
      */
     public List<IdleResource> idleResources(Optional<String> backend) {
         return backend(backend.orElse(backendName())).idleResources();
@@ -327,13 +427,24 @@ public final class Gantry implements AutoCloseable {
      * Releases one resource {@link #idleResources} reported, on the same backend, after the backend has checked again
      * that nothing uses it.
      *
+     * @param backend the backend's name, or empty for the configured one
+     * @param resource one that {@link #idleResources} reported
      * @return true when it was released or already gone; false when it was in use again and was kept
      */
     public boolean release(Optional<String> backend, IdleResource resource) {
         return backend(backend.orElse(backendName())).release(Objects.requireNonNull(resource, "resource"));
     }
 
-    /** Waits until the job ends or the timeout passes, and returns its latest record. */
+    /**
+     * Waits until the job ends or the timeout passes, polling its status (every 50 ms at first, then up to every
+     * second).
+     *
+     * @param id the job's id
+     * @param timeout the longest to wait
+     * @return its latest record: ended, or still running when the timeout passed
+     * @throws InterruptedException when the calling thread is interrupted while waiting
+     * @throws GantryException {@link ErrorCode#JOB_NOT_FOUND} for an unknown id
+     */
     public JobRecord await(String id, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         long pause = 50;
@@ -346,17 +457,29 @@ public final class Gantry implements AutoCloseable {
         return record;
     }
 
-    /** The live backend of that name, created from the configuration on first use. */
+    /**
+     * The live backend of that name, created from the configuration on first use and closed with this Gantry.
+     *
+     * @param name the backend's name, e.g. {@code manual}
+     * @return the backend
+     * @throws GantryException {@link ErrorCode#UNKNOWN_BACKEND} when none is installed under that name;
+     *     {@link ErrorCode#CONFIG_INVALID} when its settings are wrong
+     */
     public Backend backend(String name) {
         return backends.backend(name);
     }
 
-    /** The context a backend of that name is created with: its state directory, secrets, clock, provisioned VMs. */
+    /**
+     * The context a backend of that name is created with: its state directory, secrets, clock, provisioned VMs.
+     *
+     * @param name the backend's name
+     * @return its context
+     */
     public CoreBackendContext backendContext(String name) {
         return backends.context(name);
     }
 
-    /** The VMs {@code gantry vm up} recorded: {@code vms.json} under {@code STATE_DIR/vms}. */
+    /** {@return the VMs {@code gantry vm up} recorded: {@code vms.json} under {@code STATE_DIR/vms}} */
     public VmInventory vmInventory() {
         return backends.vmInventory();
     }
@@ -364,6 +487,12 @@ public final class Gantry implements AutoCloseable {
     /**
      * The VMs Gantry creates for the manual backend, through {@code azure}; notices for the user (what is being
      * created, an inventory moved from an earlier version) go to {@code notices}.
+     *
+     * @param azure the connection to Azure Resource Manager
+     * @param notices where messages for the user go, one line each
+     * @return the VM operations
+     * @throws GantryException {@link ErrorCode#USAGE} when the Azure module ({@code dev.gantry:gantry-azure}) is not
+     *     on the class path
      */
     public Vms vms(ArmConnector azure, Consumer<String> notices) {
         AzureModule.require("VM provisioning (vm up, vm down)");
@@ -373,6 +502,12 @@ public final class Gantry implements AutoCloseable {
     /**
      * Every vCPU quota of the subscription the plan would exceed in its region (Compute usages, read with
      * {@code DefaultAzureCredential}); empty when it fits.
+     *
+     * @param plan the plan whose size, region, nodes and Spot choice are checked
+     * @param subscription the Azure subscription id
+     * @return one problem per quota exceeded
+     * @throws GantryException {@link ErrorCode#USAGE} when the Azure module is not on the class path;
+     *     {@link ErrorCode#AUTH_FAILED} or {@link ErrorCode#REMOTE_ERROR} when Azure refuses
      */
     public List<Problem> quotaProblems(Plan plan, String subscription) {
         AzureModule.require("the quota check");
@@ -385,6 +520,10 @@ public final class Gantry implements AutoCloseable {
      * it is offered) for the regions, writes it to the user's catalog cache ({@code ~/.gantry/catalog}), where later
      * plans find it, and returns it; each page of prices read and the sizes priced go to {@code progress}.
      *
+     * @param subscription the subscription whose Resource SKUs to read, or empty for prices only
+     * @param regions the Azure regions to refresh, e.g. {@code eastus}
+     * @param progress where progress goes
+     * @return the refreshed catalog
      * @throws GantryException USAGE when the Azure module ({@code dev.gantry:gantry-azure}) is not on the class path
      */
     public Catalog refreshCatalog(Optional<String> subscription, Collection<String> regions, Progress progress) {
@@ -392,13 +531,20 @@ public final class Gantry implements AutoCloseable {
         return AzureSources.refresher(subscription).refreshTo(catalogCache(), regions, progress);
     }
 
-    /** {@link #refreshCatalog}, answered as {@code gantry catalog refresh} prints it. */
+    /**
+     * {@link #refreshCatalog}, answered as {@code gantry catalog refresh} prints it.
+     *
+     * @param subscription the subscription whose Resource SKUs to read, or empty
+     * @param regions the regions to refresh
+     * @param progress where progress goes
+     * @return the summary of the refreshed catalog
+     */
     public CatalogSummary refreshCatalogSummary(Optional<String> subscription, Collection<String> regions,
             Progress progress) {
         return refreshCatalog(subscription, regions, progress).summarize(services.clock());
     }
 
-    /** The file {@link #refreshCatalog} writes and later plans read: {@code catalog.csv} in {@code ~/.gantry/catalog}. */
+    /** {@return the file {@link #refreshCatalog} writes and later plans read: {@code catalog.csv} in {@code ~/.gantry/catalog}} */
     public Path catalogCacheFile() {
         return catalogCache().resolve(CatalogLoader.CACHE_FILE);
     }
@@ -407,7 +553,7 @@ public final class Gantry implements AutoCloseable {
         return services.settings().home().resolve(".gantry").resolve("catalog");
     }
 
-    /** The installed backends by name (the providers ServiceLoader found plus those added in code). */
+    /** {@return the installed backends by name (the providers ServiceLoader found plus those added in code)} */
     public BackendRegistry registry() {
         return backends.registry();
     }
@@ -457,45 +603,92 @@ public final class Gantry implements AutoCloseable {
         private Builder() {
         }
 
-        /** Uses this configuration as it is (no files, no environment overrides). */
+        /**
+         * Uses this configuration as it is (no files, no environment overrides).
+         *
+         * @param value the configuration
+         * @return this builder
+         * @throws NullPointerException when {@code value} is null
+         */
         public Builder config(GantryConfig value) {
             this.config = Objects.requireNonNull(value, "config");
             return this;
         }
 
+        /**
+         * Reads configuration from this file first, as the CLI's {@code --config} does.
+         *
+         * @param file the YAML file; it must exist when {@link #build()} reads it
+         * @return this builder
+         */
         public Builder configFile(Path file) {
             this.configFile = Optional.of(file);
             return this;
         }
 
+        /**
+         * The environment to read {@code GANTRY_*} overrides and {@code HOME} from; default this process's.
+         *
+         * @param values the variables, copied
+         * @return this builder
+         */
         public Builder environment(Map<String, String> values) {
             this.environment = Map.copyOf(values);
             return this;
         }
 
+        /**
+         * The directory {@code ./gantry.yaml} and relative paths are resolved against; default the process's.
+         *
+         * @param dir the directory, made absolute
+         * @return this builder
+         */
         public Builder workingDirectory(Path dir) {
             this.workingDirectory = dir.toAbsolutePath();
             return this;
         }
 
+        /**
+         * The home directory for {@code ~/.gantry} and {@code ~} in settings; default {@link UserHome#ofProcess()}.
+         *
+         * @param dir the home directory
+         * @return this builder
+         */
         public Builder home(Path dir) {
             this.home = dir;
             return this;
         }
 
-        /** A configuration value that wins over files and environment, e.g. {@code backend} → {@code manual}. */
+        /**
+         * A configuration value that wins over files and environment, e.g. {@code backend} → {@code manual}.
+         *
+         * @param key the dotted key, e.g. {@code backends.manual.hosts[0].address}
+         * @param value its value
+         * @return this builder
+         */
         public Builder override(String key, String value) {
             overrides.put(key, value);
             return this;
         }
 
-        /** Adds a backend provider besides those on the class path (for tests and embedding programs). */
+        /**
+         * Adds a backend provider besides those on the class path (for tests and embedding programs).
+         *
+         * @param provider the provider
+         * @return this builder
+         * @throws NullPointerException when {@code provider} is null
+         */
         public Builder addBackendProvider(BackendProvider provider) {
             providers.add(Objects.requireNonNull(provider, "provider"));
             return this;
         }
 
-        /** Whether to discover providers with ServiceLoader (default true). */
+        /**
+         * Whether to discover providers with ServiceLoader (default true).
+         *
+         * @param value false to use only the providers added in code
+         * @return this builder
+         */
         public Builder discoverBackends(boolean value) {
             this.discoverBackends = value;
             return this;
@@ -508,6 +701,9 @@ public final class Gantry implements AutoCloseable {
          * one that does not is reported as a plugin that failed to load ({@link Gantry#installedBackends()}), and the
          * others still load. An empty list loads no plugin. Plugins are looked for only while
          * {@link #discoverBackends} is on, as it is by default.
+         *
+         * @param places the plugin directories or jars, searched in this order
+         * @return this builder
          */
         public Builder pluginDirectories(List<Path> places) {
             Objects.requireNonNull(places, "places");
@@ -518,21 +714,46 @@ public final class Gantry implements AutoCloseable {
             return this;
         }
 
-        /** Plans from this catalog file (the CLI's {@code --catalog}) instead of the configured or embedded one. */
+        /**
+         * Plans from this catalog file (the CLI's {@code --catalog}) instead of the configured or embedded one.
+         *
+         * @param file the catalog CSV
+         * @return this builder
+         * @throws GantryException {@link ErrorCode#CATALOG_INVALID} when the file cannot be read as a catalog
+         */
         public Builder catalogFile(Path file) {
             return catalog(CatalogLoader.fromFile(file));
         }
 
+        /**
+         * Plans from this catalog instead of the configured or embedded one.
+         *
+         * @param value the catalog, or null for the default
+         * @return this builder
+         */
         public Builder catalog(Catalog value) {
             this.catalog = value;
             return this;
         }
 
+        /**
+         * The clock for timestamps and catalog ages; default the system's, in UTC.
+         *
+         * @param value the clock
+         * @return this builder
+         * @throws NullPointerException when {@code value} is null
+         */
         public Builder clock(Clock value) {
             this.clock = Objects.requireNonNull(value, "clock");
             return this;
         }
 
+        /**
+         * Reads the configuration and wires Gantry; backends, the state database and the catalog open on first use.
+         *
+         * @return the Gantry, to close when done
+         * @throws GantryException {@link ErrorCode#CONFIG_INVALID} listing every problem of the configuration
+         */
         public Gantry build() {
             GantryConfig resolved = config != null ? config : new ConfigLoader().load(
                     new ConfigSources(configFile, environment, workingDirectory, home, overrides));

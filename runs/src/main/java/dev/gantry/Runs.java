@@ -65,7 +65,14 @@ public final class Runs {
         this.eventLog = new JsonLinesEventLog(planner.config().stateDirectory().resolve("runs"));
     }
 
-    /** A run as {@link #start} found or made it, with the plan it runs. */
+    /**
+     * A run as {@link #start} found or made it, with the plan it runs.
+     *
+     * @param run the run's record
+     * @param resumed true when an unfinished run of the same workflow and spec was found and is taken up again
+     * @param plan the plan of every job of the workflow
+     * @param provenance what the run was made from: spec hash, git commit, catalog, Gantry version
+     */
     public record Started(RunRecord run, boolean resumed, WorkflowPlan plan, RunProvenance provenance) {
     }
 
@@ -75,6 +82,8 @@ public final class Runs {
      *
      * @throws GantryException SPEC_INVALID for a spec that is not a valid workflow, NO_FEASIBLE_VM for a step that
      *     cannot be placed, PLAN_REJECTED when the backend cannot run a step; nothing is recorded then
+     * @param spec the workflow's spec file
+     * @return the run, whether it was resumed, its plan and provenance
      */
     public Started start(Path spec) {
         Path file = spec.toAbsolutePath().normalize();
@@ -91,7 +100,13 @@ public final class Runs {
      * unfinished (timeout, interrupt, a killed process) is taken up again by the next {@code drive} or
      * {@link #start} of the same spec.
      *
-     * @throws GantryException USAGE when another live process drives it, or its spec changed since it started
+     * @param runId the run's id
+     * @param timeout the longest to drive before returning with the run unfinished
+     * @param listeners told of every step change, job event and log line, on the driving thread
+     * @return the run's record when it ended or the timeout passed; at once for a run already finished
+     * @throws InterruptedException when the calling thread is interrupted; the run stays unfinished, to drive again
+     * @throws GantryException USAGE when another live process drives it, or its spec changed since it started;
+     *     JOB_NOT_FOUND for an unknown id
      */
     public RunRecord drive(String runId, Duration timeout, List<RunListener> listeners) throws InterruptedException {
         RunRecord run = find(runId);
@@ -112,6 +127,10 @@ public final class Runs {
     /**
      * Cancels the run: every active job is cancelled and what has not started is skipped, by this process when no
      * live one drives the run, else by its driver at its next poll.
+     *
+     * @param runId the run's id
+     * @return the run's record afterwards
+     * @throws GantryException JOB_NOT_FOUND for an unknown id
      */
     public RunRecord cancel(String runId) {
         RunRecord run = find(runId);
@@ -124,6 +143,9 @@ public final class Runs {
      * steps wait again with their retries afresh, and the run is RUNNING again; {@link #drive} then runs them. Their
      * earlier attempts stay in the run's history.
      *
+     * @param runId the run's id
+     * @param step a step's or a matrix instance's name, or empty for every step that did not succeed
+     * @return the run's record, RUNNING again
      * @throws GantryException USAGE when a live process drives the run, the step is unknown, has succeeded or has
      *     not ended, or nothing is left to retry
      */
@@ -150,23 +172,46 @@ public final class Runs {
         return find(runId);
     }
 
-    /** The run's record; JOB_NOT_FOUND when there is none. */
+    /**
+     * The run's record, as stored.
+     *
+     * @param runId the run's id
+     * @return the record
+     * @throws GantryException JOB_NOT_FOUND when there is none
+     */
     public RunRecord find(String runId) {
         return store.find(runId).orElseThrow(() -> new GantryException(ErrorCode.JOB_NOT_FOUND, "no run '" + runId
                 + "'; 'gantry list --all' lists known runs"));
     }
 
-    /** Whether a run of that id exists. */
+    /**
+     * Whether a run of that id exists.
+     *
+     * @param runId the run's id
+     * @return true when the state database holds it
+     */
     public boolean exists(String runId) {
         return store.find(runId).isPresent();
     }
 
-    /** Up to {@code limit} runs, newest first; only unfinished ones unless {@code includeFinished}. */
+    /**
+     * Up to {@code limit} runs, newest first; only unfinished ones unless {@code includeFinished}.
+     *
+     * @param limit the most runs to return
+     * @param includeFinished true to list finished runs too
+     * @return the runs, newest first
+     */
     public List<RunRecord> list(int limit, boolean includeFinished) {
         return store.list(limit, includeFinished);
     }
 
-    /** Where the run stands: its steps, attempts and their jobs, the active jobs refreshed in one call a backend. */
+    /**
+     * Where the run stands: its steps, attempts and their jobs, the active jobs refreshed in one call a backend.
+     *
+     * @param runId the run's id
+     * @return the run's status now
+     * @throws GantryException JOB_NOT_FOUND for an unknown id
+     */
     public RunStatus status(String runId) {
         return status(runId, jobs::jobs);
     }
@@ -174,6 +219,10 @@ public final class Runs {
     /**
      * Where the run stands as recorded, without asking any backend: what a live view redraws from between the
      * driver's polls.
+     *
+     * @param runId the run's id
+     * @return the run's status as recorded
+     * @throws GantryException JOB_NOT_FOUND for an unknown id
      */
     public RunStatus snapshot(String runId) {
         return status(runId, jobs::stored);
@@ -188,23 +237,49 @@ public final class Runs {
         return new RunStatus(run, ordered(store.steps(runId), attempts), attempts, byId, clock.instant());
     }
 
-    /** What happened to the run, oldest first. */
+    /**
+     * What happened to the run, oldest first.
+     *
+     * @param runId the run's id
+     * @return its events, numbered in the order stored
+     * @throws GantryException JOB_NOT_FOUND for an unknown id
+     */
     public List<RunEvent> history(String runId) {
         find(runId);
         return store.events(runId);
     }
 
-    /** Events stored after {@code sequence}: what a follower has not seen yet. */
+    /**
+     * Events stored after {@code sequence}: what a follower has not seen yet.
+     *
+     * @param runId the run's id
+     * @param sequence the sequence number of the last event seen; 0 for all
+     * @return the later events, oldest first; empty for an unknown id
+     */
     public List<RunEvent> historyAfter(String runId, long sequence) {
         return store.eventsAfter(runId, sequence);
     }
 
-    /** Who drives the run now, if anyone holds its lease. */
+    /**
+     * Who drives the run now, if anyone holds its lease.
+     *
+     * @param runId the run's id
+     * @return the lease that has not expired; empty when no live process drives the run
+     */
     public Optional<RunLease> driver(String runId) {
         return store.lease(runId).filter(lease -> lease.expiresAt().isAfter(clock.instant()));
     }
 
-    /** The output of the step's latest attempt (a step's name, or a matrix instance's). */
+    /**
+     * The output of the step's latest attempt (a step's name, or a matrix instance's).
+     *
+     * @param runId the run's id
+     * @param step the step's or matrix instance's name
+     * @param options which streams, how many lines, and whether to follow
+     * @param sink where each line goes, on the calling thread
+     * @throws InterruptedException when the calling thread is interrupted while following
+     * @throws GantryException JOB_NOT_FOUND for an unknown run, or a step not submitted yet
+     */
     public void logs(String runId, String step, LogOptions options, LogSink sink) throws InterruptedException {
         RunRecord run = find(runId);
         AttemptRecord attempt = store.attempts(runId).stream().filter(a -> a.step().equals(step))
@@ -237,7 +312,12 @@ public final class Runs {
         return all;
     }
 
-    /** The file the run's events are mirrored to as JSON lines, on the machine that drove it. */
+    /**
+     * The file the run's events are mirrored to as JSON lines, on the machine that drove it.
+     *
+     * @param runId the run's id
+     * @return {@code STATE_DIR/runs/RUN.events.jsonl}; it may not exist on this machine
+     */
     public Path eventLog(String runId) {
         return eventLog.file(runId);
     }

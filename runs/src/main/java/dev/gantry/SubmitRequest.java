@@ -45,7 +45,13 @@ public final class SubmitRequest {
         this.labels = Collections.unmodifiableMap(labels);
     }
 
-    /** A request to submit {@code plan} under a fresh job id, with no spec file and no labels of its own. */
+    /**
+     * A request to submit {@code plan} under a fresh job id, with no spec file and no labels of its own.
+     *
+     * @param plan what to run, as {@link Gantry#plan} made it
+     * @return the request
+     * @throws NullPointerException when {@code plan} is null
+     */
     public static SubmitRequest of(Plan plan) {
         return new SubmitRequest(Objects.requireNonNull(plan, "plan"), Optional.empty(), Optional.empty(), Map.of());
     }
@@ -54,6 +60,8 @@ public final class SubmitRequest {
      * This request with {@code key} as its idempotency key, which is also the job id: submitting the same key again
      * returns the same job instead of starting a second one.
      *
+     * @param key the key, {@link SubmitOptions#KEY_RULE}
+     * @return a new request with that key
      * @throws GantryException USAGE when the key is blank or holds characters a job id cannot carry
      */
     public SubmitRequest idempotencyKey(String key) {
@@ -69,7 +77,13 @@ public final class SubmitRequest {
         return new SubmitRequest(plan, Optional.of(key), specFile, labels);
     }
 
-    /** This request recording {@code file} as the spec the plan came from (shown with the job, for example). */
+    /**
+     * This request recording {@code file} as the spec the plan came from (shown with the job, for example).
+     *
+     * @param file the spec file, recorded as given
+     * @return a new request with that spec file
+     * @throws NullPointerException when {@code file} is null
+     */
     public SubmitRequest specFile(Path file) {
         return new SubmitRequest(plan, idempotencyKey, Optional.of(Objects.requireNonNull(file, "specFile")), labels);
     }
@@ -79,6 +93,8 @@ public final class SubmitRequest {
      *
      * @throws GantryException USAGE when a key or a value is null or breaks the workload's label rule
      *     ({@link Workload#labelProblems})
+     * @param values the labels to add, in the order to keep them
+     * @return a new request with the merged labels
      */
     public SubmitRequest labels(Map<String, String> values) {
         if (values == null) {
@@ -100,26 +116,36 @@ public final class SubmitRequest {
         return new SubmitRequest(plan, idempotencyKey, specFile, merged);
     }
 
-    /** This request with one more label; see {@link #labels(Map)}. */
+    /**
+     * This request with one more label; see {@link #labels(Map)}.
+     *
+     * @param key the label's key
+     * @param value its value
+     * @return a new request with the label added
+     * @throws GantryException USAGE as {@link #labels(Map)} throws it
+     */
     public SubmitRequest label(String key, String value) {
         Map<String, String> one = new LinkedHashMap<>();
         one.put(key, value);
         return labels(one);
     }
 
+    /** {@return the plan to submit, without the request's labels} */
     public Plan plan() {
         return plan;
     }
 
+    /** {@return the idempotency key, which becomes the job id; empty for a fresh id} */
     public Optional<String> idempotencyKey() {
         return idempotencyKey;
     }
 
+    /** {@return the spec file the plan came from; empty when none was given} */
     public Optional<Path> specFile() {
         return specFile;
     }
 
-    /** The labels this request adds to the workload's own, in the order given. */
+    /** {@return the labels this request adds to the workload's own, in the order given; unmodifiable} */
     public Map<String, String> labels() {
         return labels;
     }

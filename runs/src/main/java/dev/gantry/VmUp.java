@@ -24,6 +24,22 @@ import java.util.Optional;
 public record VmUp(Path spec, String subscription, String resourceGroup, Optional<Integer> count, String adminUser,
                    Path publicKeyFile, Optional<Path> identity, Optional<String> publicIpSource,
                    Optional<String> namePrefix, boolean skipDoctor, Duration waitTimeout) {
+    /**
+     * Checks that every component is given (the optional ones may be empty).
+     *
+     * @param spec the workload spec
+     * @param subscription the subscription id
+     * @param resourceGroup the resource group
+     * @param count the VM count, or empty
+     * @param adminUser the login user
+     * @param publicKeyFile the SSH public key file
+     * @param identity the private key, or empty
+     * @param publicIpSource the SSH source range, or empty
+     * @param namePrefix the name prefix, or empty
+     * @param skipDoctor whether to skip the doctor
+     * @param waitTimeout the longest wait
+     * @throws NullPointerException when a component is null
+     */
     public VmUp {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(subscription, "subscription");

@@ -51,7 +51,7 @@ public final class Vms {
         this.notices = Objects.requireNonNull(notices, "notices");
     }
 
-    /** The VMs Gantry created and has not deleted. */
+    /** {@return the VMs Gantry created and has not deleted, as its inventory records them} */
     public List<VmInventoryEntry> list() {
         return inventory().list();
     }
@@ -62,6 +62,8 @@ public final class Vms {
      *
      * @throws GantryException USAGE when the doctor could not log in to the new VMs: decided before anything is
      *     created, since a doctor that cannot log in would leave billing VMs behind
+     * @param request the spec, subscription, login and wait settings
+     * @return the VMs, ready
      */
     public List<VmInventoryEntry> up(VmUp request) {
         return up(request, Progress.NONE);
@@ -70,6 +72,11 @@ public final class Vms {
     /**
      * As {@link #up(VmUp)}, telling {@code progress} what it is doing while it waits: creating the VMs, reading their
      * host keys, waiting until they answer SSH and pass doctor (each can take minutes).
+     *
+     * @param request the spec, subscription, login and wait settings
+     * @param progress told of each phase and wait
+     * @return the VMs, ready
+     * @throws GantryException USAGE as {@link #up(VmUp)} throws it
      */
     public List<VmInventoryEntry> up(VmUp request, Progress progress) {
         Objects.requireNonNull(progress, "progress");
@@ -122,6 +129,7 @@ public final class Vms {
     /**
      * Deletes the named VMs with their disks, NICs and public IPs.
      *
+     * @param names the VMs' names, as {@link #list()} shows them
      * @throws GantryException USAGE when no name is given or one is not in the inventory; nothing is deleted then
      */
     public void down(List<String> names) {

@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
 /**
  * The container a workload runs in: an image reference of the form {@code [registry/]repository[:tag|@digest]}.
  * Backends run it with the NVIDIA container runtime (or the AMD device flags) when the plan has GPUs.
+ *
+ * @param image the image reference, e.g. {@code nvcr.io/nvidia/pytorch:24.05-py3}
  */
 public record ContainerSpec(String image) {
     /** The longest image reference accepted. */
@@ -18,6 +20,14 @@ public record ContainerSpec(String image) {
     private static final Pattern DIGEST = Pattern.compile("[a-z0-9]+(?:[+._-][a-z0-9]+)*:[0-9a-fA-F]{32,}");
     private static final Pattern SHA256 = Pattern.compile("sha256:[0-9a-f]{64}");
 
+    /**
+     * Checks the image reference with {@link #isValidImage(String)}.
+     *
+     * @param image the image reference
+     * @throws NullPointerException when {@code image} is null
+     * @throws GantryException with {@link ErrorCode#SPEC_INVALID} when it is not a valid reference; the message
+     *     shows the form expected and an example
+     */
     public ContainerSpec {
         Objects.requireNonNull(image, "image");
         Checks checks = new Checks();
@@ -33,6 +43,9 @@ public record ContainerSpec(String image) {
      * ({@code host[:port]}) when it has a {@code .} or a {@code :} or is {@code localhost}; the rest is the repository,
      * lower-case components separated by {@code /}. At most {@value #MAX_IMAGE_LENGTH} characters.
      * {@code dev.gantry.images.ContainerImageName} takes its accept/reject decision from here and explains it.
+     *
+     * @param image the reference to check; null and the empty string are invalid
+     * @return whether Docker would accept it as an image reference
      */
     public static boolean isValidImage(String image) {
         if (image == null || image.isEmpty() || image.length() > MAX_IMAGE_LENGTH) {
@@ -65,7 +78,12 @@ public record ContainerSpec(String image) {
         return REPOSITORY.matcher(rest).matches();
     }
 
-    /** Whether the part before the first {@code /} is a registry host rather than the repository's first part. */
+    /**
+     * Whether the part before the first {@code /} is a registry host rather than the repository's first part.
+     *
+     * @param firstPart the text before the first {@code /} of an image reference
+     * @return true when it holds a {@code .} or a {@code :} or is {@code localhost}, as Docker decides
+     */
     public static boolean namesRegistry(String firstPart) {
         return firstPart.contains(".") || firstPart.contains(":") || firstPart.equals("localhost");
     }

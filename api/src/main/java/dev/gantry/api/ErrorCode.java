@@ -49,7 +49,12 @@ public enum ErrorCode {
         this.userError = userError;
     }
 
-    /** True when the user's input is at fault and retrying the same input cannot succeed. */
+    /**
+     * Whether the user's input is at fault.
+     *
+     * @return true when the user's input is at fault and retrying the same input cannot succeed (the CLI exits 2);
+     *     false when the cause lies elsewhere and a retry may succeed (exit 1)
+     */
     public boolean isUserError() {
         return userError;
     }

@@ -21,16 +21,36 @@ public record ImageRef(String name, String id, Kind kind) {
         HOST
     }
 
+    /**
+     * Checks that every component is given.
+     *
+     * @param name a short human name
+     * @param id the URN, gallery resource ID, or {@code host}
+     * @param kind where the image comes from
+     * @throws NullPointerException when a component is null
+     */
     public ImageRef {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
     }
 
+    /**
+     * A marketplace image.
+     *
+     * @param name a short human name, e.g. {@code Ubuntu HPC 22.04}
+     * @param urn its URN, {@code publisher:offer:sku:version}
+     * @return the reference, of kind {@link Kind#MARKETPLACE}
+     */
     public static ImageRef marketplace(String name, String urn) {
         return new ImageRef(name, urn, Kind.MARKETPLACE);
     }
 
+    /**
+     * The host's own OS, for machines Gantry does not create (the manual backend, existing clusters).
+     *
+     * @return the reference named {@code host OS}, id {@code host}, of kind {@link Kind#HOST}
+     */
     public static ImageRef host() {
         return new ImageRef("host OS", "host", Kind.HOST);
     }

@@ -11,11 +11,20 @@ import java.util.Optional;
  * candidate listed first, so the suggestion never depends on hash order.
  */
 public final class NearMiss {
+    /** The largest edit distance at which a candidate is still suggested. */
     public static final int MAX_DISTANCE = 2;
 
     private NearMiss() {
     }
 
+    /**
+     * The candidate closest to what was given.
+     *
+     * @param given the unknown name as written
+     * @param candidates the names allowed, in the order to prefer on ties
+     * @return the closest candidate within {@link #MAX_DISTANCE} edits (and fewer edits than {@code given} has
+     *     characters) or equal ignoring case; empty when none is that close
+     */
     public static Optional<String> closest(String given, Collection<String> candidates) {
         record Scored(String candidate, int distance, int order) {
         }
@@ -28,7 +37,13 @@ public final class NearMiss {
                 .map(Scored::candidate);
     }
 
-    /** {@code "; did you mean 'x'?"} or the empty string. */
+    /**
+     * The suggestion to append to an error message.
+     *
+     * @param given the unknown name as written
+     * @param candidates the names allowed
+     * @return {@code "; did you mean 'x'?"} for the {@link #closest closest} candidate, or the empty string
+     */
     public static String suggestion(String given, Collection<String> candidates) {
         return closest(given, candidates).map(c -> "; did you mean '" + c + "'?").orElse("");
     }

@@ -20,18 +20,35 @@ import java.util.Optional;
 public record NodeBoot(Optional<String> cloudConfig, Optional<String> batchNodeAgentSku, Optional<String> shellScript) {
     private static final NodeBoot NONE = new NodeBoot(Optional.empty(), Optional.empty(), Optional.empty());
 
+    /**
+     * Checks that every component is given (each may be empty).
+     *
+     * @param cloudConfig the cloud-init document, or empty
+     * @param batchNodeAgentSku the Batch node agent SKU, or empty
+     * @param shellScript the boot steps as a shell script, or empty
+     * @throws NullPointerException when a component is null
+     */
     public NodeBoot {
         Objects.requireNonNull(cloudConfig, "cloudConfig");
         Objects.requireNonNull(batchNodeAgentSku, "batchNodeAgentSku");
         Objects.requireNonNull(shellScript, "shellScript");
     }
 
-    /** Boot instructions without the shell form (the SPI v1 form). */
+    /**
+     * Boot instructions without the shell form (the SPI v1 form).
+     *
+     * @param cloudConfig the cloud-init document, or empty
+     * @param batchNodeAgentSku the Batch node agent SKU, or empty
+     */
     public NodeBoot(Optional<String> cloudConfig, Optional<String> batchNodeAgentSku) {
         this(cloudConfig, batchNodeAgentSku, Optional.empty());
     }
 
-    /** Nothing to run at boot: hosts Gantry does not create, or a plan built directly without one. */
+    /**
+     * Nothing to run at boot: hosts Gantry does not create, or a plan built directly without one.
+     *
+     * @return the instance with every component empty
+     */
     public static NodeBoot none() {
         return NONE;
     }

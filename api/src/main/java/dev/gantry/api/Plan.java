@@ -44,6 +44,27 @@ public record Plan(
         CatalogInfo catalog,
         NodeBoot boot) {
 
+    /**
+     * Checks the plan and copies its lists.
+     *
+     * @param workload what runs; required
+     * @param vmSize the chosen VM size; required
+     * @param region the Azure region; required
+     * @param nodes number of VMs, at least 1
+     * @param spot whether Spot capacity is used
+     * @param pricePerHour the price; required
+     * @param estimatedHours hours to completion, or empty; required
+     * @param estimatedCost cost to completion, or empty; required
+     * @param image the VM image; required
+     * @param orchestrator the recommended orchestrator; required
+     * @param reasons the reasons, copied
+     * @param alternatives the rejected candidates, copied
+     * @param warnings the warnings, copied
+     * @param catalog the catalog used; required
+     * @param boot the boot instructions; required, {@link NodeBoot#none()} for none
+     * @throws NullPointerException when a required component or a list (or an element of one) is null
+     * @throws IllegalArgumentException when {@code nodes} is below 1
+     */
     public Plan {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(vmSize, "vmSize");
@@ -63,7 +84,24 @@ public record Plan(
         }
     }
 
-    /** A plan without boot instructions (the SPI v1 form). */
+    /**
+     * A plan without boot instructions (the SPI v1 form): {@link #boot()} is {@link NodeBoot#none()}.
+     *
+     * @param workload the workload that runs
+     * @param vmSize the VM size it runs on
+     * @param region the region of the VMs
+     * @param nodes how many VMs, at least 1
+     * @param spot whether they are Spot VMs
+     * @param pricePerHour what they cost per hour
+     * @param estimatedHours the estimate of hours, if any
+     * @param estimatedCost the estimate of cost, if any
+     * @param image the image the VMs boot
+     * @param orchestrator the advice on orchestrators
+     * @param reasons why each decision was made
+     * @param alternatives what lost and why
+     * @param warnings what the user should know
+     * @param catalog where sizes and prices came from
+     */
     public Plan(Workload workload, VmSize vmSize, String region, int nodes, boolean spot, HourlyPrice pricePerHour,
                 OptionalDouble estimatedHours, OptionalDouble estimatedCost, ImageRef image,
                 OrchestratorAdvice orchestrator, List<Reason> reasons, List<Alternative> alternatives,
@@ -72,7 +110,12 @@ public record Plan(
                 reasons, alternatives, warnings, catalog, NodeBoot.none());
     }
 
-    /** This plan with {@code value} as what its nodes run at boot. */
+    /**
+     * This plan with {@code value} as what its nodes run at boot.
+     *
+     * @param value the boot instructions; not null
+     * @return a new plan, every other component unchanged
+     */
     public Plan withBoot(NodeBoot value) {
         return new Plan(workload, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image,
                 orchestrator, reasons, alternatives, warnings, catalog, value);
@@ -81,22 +124,40 @@ public record Plan(
     /**
      * This plan for {@code value} instead of its workload, everything else as planned: for a workload whose
      * environment is only known when it is submitted (a workflow step's inputs from the steps before it).
+     *
+     * @param value the workload to run instead; not null
+     * @return a new plan, every other component unchanged (the size, nodes and price are not re-planned)
      */
     public Plan withWorkload(Workload value) {
         return new Plan(value, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image,
                 orchestrator, reasons, alternatives, warnings, catalog, boot);
     }
 
-    /** {@code GPU} or {@code CPU}. */
+    /**
+     * The kind of hardware, for display.
+     *
+     * @return {@code GPU} when the VM size has GPUs, otherwise {@code CPU}
+     */
     public String hardware() {
         return vmSize.hasGpu() ? "GPU" : "CPU";
     }
 
-    /** GPUs per node, 0 for CPU sizes. */
+    /**
+     * The GPUs each node has.
+     *
+     * @return GPUs per node, 0 for CPU sizes
+     */
     public int gpusPerNode() {
         return vmSize.gpuCount();
     }
 
+    /**
+     * A builder for a plan made by code rather than by the advisor (tests, a platform that chose the size itself).
+     *
+     * @param workload what runs; a null is reported by {@link Builder#build()}
+     * @param vmSize the VM size it runs on; a null is reported by {@link Builder#build()}
+     * @return a builder with the defaults {@link Builder} lists
+     */
     public static Builder builder(Workload workload, VmSize vmSize) {
         return new Builder(workload, vmSize);
     }
@@ -131,47 +192,101 @@ public record Plan(
             this.nodes = workload == null ? 1 : workload.resources().nodes();
         }
 
+        /**
+         * The Azure region; default {@code local}.
+         *
+         * @param value the region name, e.g. {@code eastus}
+         * @return this builder
+         */
         public Builder region(String value) {
             this.region = value;
             return this;
         }
 
+        /**
+         * The number of VMs; default the workload's {@code resources.nodes}.
+         *
+         * @param value the count; below 1 fails at {@link #build()}
+         * @return this builder
+         */
         public Builder nodes(int value) {
             this.nodes = value;
             return this;
         }
 
+        /**
+         * Whether the plan uses Spot capacity; default false.
+         *
+         * @param value true for Spot VMs
+         * @return this builder
+         */
         public Builder spot(boolean value) {
             this.spot = value;
             return this;
         }
 
-        /** The price per hour; unset (or null), zero. */
+        /**
+         * The price per hour; unset (or null), zero in USD for the plan's nodes.
+         *
+         * @param value the price, or null for zero
+         * @return this builder
+         */
         public Builder pricePerHour(HourlyPrice value) {
             this.pricePerHour = value;
             return this;
         }
 
+        /**
+         * The estimated hours to completion on this size; default none.
+         *
+         * @param hours the estimate in hours
+         * @return this builder
+         */
         public Builder estimatedHours(double hours) {
             this.estimatedHours = OptionalDouble.of(hours);
             return this;
         }
 
+        /**
+         * The estimated cost to completion; default none.
+         *
+         * @param cost the estimate in the price's currency (USD), all nodes together
+         * @return this builder
+         */
         public Builder estimatedCost(double cost) {
             this.estimatedCost = OptionalDouble.of(cost);
             return this;
         }
 
+        /**
+         * The VM image; default {@link ImageRef#host()}.
+         *
+         * @param value the image
+         * @return this builder
+         */
         public Builder image(ImageRef value) {
             this.image = value;
             return this;
         }
 
+        /**
+         * The orchestrator advice; default {@link Orchestrator#MANUAL}, "built directly, not advised".
+         *
+         * @param value the advice
+         * @return this builder
+         */
         public Builder orchestrator(OrchestratorAdvice value) {
             this.orchestrator = value;
             return this;
         }
 
+        /**
+         * Adds one reason after those added before.
+         *
+         * @param rule the rule applied, e.g. {@code R2}
+         * @param text what it decided
+         * @return this builder
+         */
         public Builder reason(String rule, String text) {
             if (rule == null || text == null) {
                 nulls.add("reasons[" + reasons.size() + "]: a reason's rule and text must not be null");
@@ -181,24 +296,54 @@ public record Plan(
             return this;
         }
 
+        /**
+         * Adds reasons after those added before.
+         *
+         * @param values the reasons; give an empty list for none
+         * @return this builder
+         */
         public Builder reasons(List<Reason> values) {
             return addAll("reasons", reasons, values);
         }
 
+        /**
+         * Adds rejected candidates after those added before.
+         *
+         * @param values the candidates; give an empty list for none
+         * @return this builder
+         */
         public Builder alternatives(List<Alternative> values) {
             return addAll("alternatives", alternatives, values);
         }
 
+        /**
+         * Adds one warning for the user.
+         *
+         * @param text the warning, one sentence
+         * @return this builder
+         */
         public Builder warning(String text) {
             warnings.add(text);
             return this;
         }
 
+        /**
+         * The catalog the plan came from; default one named {@code none}, dated 1970-01-01.
+         *
+         * @param value the catalog's information
+         * @return this builder
+         */
         public Builder catalog(CatalogInfo value) {
             this.catalog = value;
             return this;
         }
 
+        /**
+         * What each node runs at boot; default {@link NodeBoot#none()}.
+         *
+         * @param value the boot instructions
+         * @return this builder
+         */
         public Builder boot(NodeBoot value) {
             this.boot = value;
             return this;
@@ -213,7 +358,12 @@ public record Plan(
             return this;
         }
 
-        /** The plan; IllegalArgumentException naming every null where a value is needed, and a node count below 1. */
+        /**
+         * Builds the plan.
+         *
+         * @return the plan
+         * @throws IllegalArgumentException naming every null where a value is needed, and a node count below 1
+         */
         public Plan build() {
             List<String> problems = new ArrayList<>(nulls);
             required(problems, "workload", workload);

@@ -11,21 +11,39 @@ import java.util.Optional;
  * list, so that the advice and the backend never disagree on the names.
  */
 public enum Scheduler {
-    SLURM, GRIDENGINE, PBS;
+    /** Slurm: jobs submitted with {@code sbatch}. */
+    SLURM,
+    /** Grid Engine (Altair or Son of Grid Engine): jobs submitted with {@code qsub}. */
+    GRIDENGINE,
+    /** OpenPBS: for advice; the cyclecloud backend refuses it in this version (its scripts are tested, never live). */
+    PBS;
 
     private static final List<String> CONFIG_NAMES = Arrays.stream(values()).map(Scheduler::configName).toList();
 
-    /** The name {@code gantry.yaml} spells, e.g. {@code gridengine}. */
+    /**
+     * The name configuration uses.
+     *
+     * @return the name {@code gantry.yaml} spells, e.g. {@code gridengine}
+     */
     public String configName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Every name {@code gantry.yaml} accepts, in this order: slurm, gridengine, pbs (for "must be one of"). */
+    /**
+     * Every name configuration accepts, for "must be one of" messages.
+     *
+     * @return every name {@code gantry.yaml} accepts, in this order: slurm, gridengine, pbs; unmodifiable
+     */
     public static List<String> configNames() {
         return CONFIG_NAMES;
     }
 
-    /** The scheduler a configuration names, exactly as {@link #configName()} spells it; empty for any other text. */
+    /**
+     * The scheduler a configuration names.
+     *
+     * @param name the name, exactly as {@link #configName()} spells it (lower case)
+     * @return the scheduler; empty for any other text, null included
+     */
     public static Optional<Scheduler> ofConfigName(String name) {
         return Arrays.stream(values()).filter(s -> s.configName().equals(name)).findFirst();
     }

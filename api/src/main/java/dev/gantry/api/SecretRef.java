@@ -7,6 +7,10 @@ import java.util.regex.Pattern;
  * Where a secret lives, never the secret itself: {@code env:NAME}, {@code file:PATH}, or an Azure Key Vault secret
  * URI ({@code https://VAULT.vault.azure.net/secrets/NAME[/VERSION]}). References are resolved only when a job is
  * submitted, and resolved values are never printed, logged or written into generated scripts.
+ *
+ * @param kind which store holds the secret
+ * @param location the variable name ({@link Kind#ENV}), the path ({@link Kind#FILE}) or the whole secret URI
+ *     ({@link Kind#KEY_VAULT})
  */
 public record SecretRef(Kind kind, String location) {
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -24,12 +28,27 @@ public record SecretRef(Kind kind, String location) {
         KEY_VAULT
     }
 
+    /**
+     * Checks that both components are given; {@link #parse(String)} checks their form.
+     *
+     * @param kind the store
+     * @param location where in it
+     * @throws NullPointerException when a component is null
+     */
     public SecretRef {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(location, "location");
     }
 
-    /** Parses {@code env:NAME}, {@code file:PATH} or a Key Vault secret URI. */
+    /**
+     * Parses {@code env:NAME}, {@code file:PATH} or a Key Vault secret URI.
+     *
+     * @param text the reference as written in a spec
+     * @return the reference
+     * @throws GantryException with {@link ErrorCode#SPEC_INVALID} when the text is blank, an {@code env:} name is
+     *     not a variable name, a {@code file:} path is empty, or a URI is not a Key Vault secret URI; the message
+     *     shows the forms accepted
+     */
     public static SecretRef parse(String text) {
         Checks checks = new Checks();
         SecretRef ref = null;

@@ -13,7 +13,12 @@ public final class UserHome {
     private UserHome() {
     }
 
-    /** The home directory by the given environment. */
+    /**
+     * The home directory by the given environment.
+     *
+     * @param environment the environment variables to read {@code HOME} from
+     * @return {@code HOME} when it is set to an absolute path, else the JVM's {@code user.home}
+     */
     public static Path of(Map<String, String> environment) {
         String home = environment.get("HOME");
         if (home != null && !home.isBlank()) {
@@ -25,12 +30,22 @@ public final class UserHome {
         return Path.of(System.getProperty("user.home"));
     }
 
-    /** The home directory of this process. */
+    /**
+     * The home directory of this process.
+     *
+     * @return {@link #of(Map)} of this process's environment
+     */
     public static Path ofProcess() {
         return of(System.getenv());
     }
 
-    /** {@code text} with a leading {@code ~} or {@code ~/} replaced by {@code home}; other text as a path. */
+    /**
+     * A path as settings write it, with the home directory for {@code ~}.
+     *
+     * @param text the path as written; {@code ~user} forms are not expanded
+     * @param home the home directory
+     * @return {@code text} with a leading {@code ~} or {@code ~/} replaced by {@code home}; other text as a path
+     */
     public static Path expand(String text, Path home) {
         if (text.equals("~")) {
             return home;

@@ -26,6 +26,20 @@ public record VmSize(
         Architecture architecture,
         Set<String> hyperVGenerations) {
 
+    /**
+     * Checks the size's facts and copies its Hyper-V generations.
+     *
+     * @param name the size name
+     * @param family the family
+     * @param vcpus vCPUs, at least 1
+     * @param memoryGib memory in GiB, greater than zero
+     * @param gpu the GPUs, or empty
+     * @param rdma whether it has RDMA
+     * @param architecture the CPU architecture
+     * @param hyperVGenerations the Hyper-V generations, copied
+     * @throws NullPointerException when a component other than a number is null
+     * @throws IllegalArgumentException when {@code vcpus} is below 1 or {@code memoryGib} not above zero
+     */
     public VmSize {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(family, "family");
@@ -40,10 +54,20 @@ public record VmSize(
         }
     }
 
+    /**
+     * Whether this size has GPUs.
+     *
+     * @return true when {@link #gpu()} is present
+     */
     public boolean hasGpu() {
         return gpu.isPresent();
     }
 
+    /**
+     * The GPUs of one VM of this size.
+     *
+     * @return GPUs per VM, 0 for CPU-only sizes
+     */
     public int gpuCount() {
         return gpu.map(GpuSpec::count).orElse(0);
     }

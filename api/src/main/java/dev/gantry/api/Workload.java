@@ -16,6 +16,24 @@ import java.util.regex.Pattern;
  * check reports all problems at once with the spec's field paths.
  *
  * <p>The command is an argv list and never passes through a shell: each element arrives verbatim.
+ *
+ * @param name the workload's name ({@code metadata.name}): 1-63 lower-case letters, digits or '-'
+ * @param labels free key-value labels ({@code metadata.labels}), kept in the order given
+ * @param phase training or inference
+ * @param model the model's class, which decides GPU or CPU hardware
+ * @param resources what one node needs, and how many nodes
+ * @param modelSize the model's size, from which GPU memory is derived; empty when not given
+ * @param container the container image to run in; empty to run on the host
+ * @param command the program and its arguments, never through a shell
+ * @param workingDir the absolute directory the command starts in; empty for the backend's job directory
+ * @param env environment variables the job sees, in the order given
+ * @param secrets environment variables whose values are resolved from a secret store at submit
+ * @param checkpoint where and how often the workload checkpoints; empty when it does not
+ * @param spot whether Spot capacity may be used; empty for the configuration's default
+ * @param regions the Azure regions allowed, in order of preference; empty for any
+ * @param budget the most it may cost per hour; empty for no ceiling
+ * @param estimate how long it runs on a reference GPU; empty when unknown
+ * @param optimize what the advisor minimizes
  */
 public record Workload(
         String name,
@@ -43,6 +61,30 @@ public record Workload(
     /** Environment names Gantry sets for every job; a workload cannot override them. */
     public static final String RESERVED_ENV_PREFIX = "GANTRY_";
 
+    /**
+     * Checks the whole workload and reports every problem at once, each under its spec field path. Maps and lists
+     * are copied; maps keep their order.
+     *
+     * @param name the name
+     * @param labels the labels
+     * @param phase the phase
+     * @param model the model class
+     * @param resources the resources
+     * @param modelSize the model size, or empty
+     * @param container the container, or empty
+     * @param command the argv, not empty, no NUL characters
+     * @param workingDir an absolute path, or empty
+     * @param env the variables; no name may start with {@link #RESERVED_ENV_PREFIX}
+     * @param secrets the secret variables; no name may also be in {@code env}
+     * @param checkpoint the checkpoints, or empty; required for training with {@link SpotPolicy#PREFERRED}
+     * @param spot the Spot policy, or empty
+     * @param regions the region names, e.g. {@code eastus}
+     * @param budget the budget, or empty
+     * @param estimate the runtime estimate, or empty
+     * @param optimize the objective
+     * @throws NullPointerException when a component is null
+     * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found
+     */
     public Workload {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(phase, "phase");
@@ -109,6 +151,9 @@ public record Workload(
     /**
      * Whether {@code name} is a valid workload name: 1-63 lower-case letters, digits or '-', starting and ending with
      * a letter or digit. Workflow step names follow the same rule, since a step's name becomes its workload's.
+     *
+     * @param name the name to check; not null
+     * @return whether it is valid
      */
     public static boolean isValidName(String name) {
         return NAME.matcher(name).matches();
@@ -118,6 +163,10 @@ public record Workload(
      * What is wrong with these labels, each problem under {@code path.KEY}: keys are 1-63 letters, digits, '-', '_' or
      * '.', starting and ending with a letter or digit; values are at most 63 characters. Empty when they are valid.
      * The facade's submit request checks the labels it adds to a workload with the same rule.
+     *
+     * @param path the field path the labels were read at, e.g. {@code metadata.labels}
+     * @param labels the labels to check
+     * @return every problem found, in the labels' order; empty when they are valid
      */
     public static List<Problem> labelProblems(String path, Map<String, String> labels) {
         Checks checks = new Checks();
@@ -132,15 +181,29 @@ public record Workload(
 
     /**
      * Whether {@code name} is a valid environment variable name: letters, digits and '_', not starting with a digit.
+     *
+     * @param name the name to check; not null
+     * @return whether it is valid
      */
     public static boolean isValidEnvName(String name) {
         return ENV_NAME.matcher(name).matches();
     }
 
+    /**
+     * A builder for a workload made in code.
+     *
+     * @param name the workload's name; checked by {@link Builder#build()}
+     * @return a builder with the defaults the record lists
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
 
+    /**
+     * A builder holding this workload, to change some of it.
+     *
+     * @return a new builder with every part set from this workload
+     */
     public Builder toBuilder() {
         Builder b = new Builder(name);
         b.labels.putAll(labels);
@@ -162,7 +225,11 @@ public record Workload(
         return b;
     }
 
-    /** True when an eviction costs little: inference, or training that checkpoints. */
+    /**
+     * Whether an eviction costs little.
+     *
+     * @return true for inference, or for training that checkpoints
+     */
     public boolean toleratesEviction() {
         return phase == Phase.INFERENCE || checkpoint.isPresent();
     }
@@ -206,6 +273,13 @@ public record Workload(
             this.name = name;
         }
 
+        /**
+         * Adds or replaces one label.
+         *
+         * @param key the label's key: 1-63 letters, digits, '-', '_' or '.'
+         * @param value the label's value, at most 63 characters
+         * @return this builder
+         */
         public Builder label(String key, String value) {
             if (key == null || value == null) {
                 nulls.add(Problem.of("metadata.labels." + key, "a label's key and value must not be null"));
@@ -215,6 +289,12 @@ public record Workload(
             return this;
         }
 
+        /**
+         * Adds or replaces labels, in the map's order.
+         *
+         * @param values the labels; give an empty map for none
+         * @return this builder
+         */
         public Builder labels(Map<String, String> values) {
             if (values == null) {
                 nulls.add(Problem.of("metadata.labels", "must not be null; give an empty map for no labels"));
@@ -224,16 +304,34 @@ public record Workload(
             return this;
         }
 
+        /**
+         * Training or inference; required.
+         *
+         * @param phase the phase
+         * @return this builder
+         */
         public Builder phase(Phase phase) {
             this.phase = phase;
             return this;
         }
 
+        /**
+         * The model's class; required.
+         *
+         * @param model the class, which decides GPU or CPU hardware
+         * @return this builder
+         */
         public Builder model(ModelClass model) {
             this.model = model;
             return this;
         }
 
+        /**
+         * Resources built already; default {@link Resources#defaults()}.
+         *
+         * @param resources the resources
+         * @return this builder
+         */
         public Builder resources(Resources resources) {
             if (resources == null) {
                 nulls.add(Problem.of("resources", "must not be null; leave it unset for the defaults"));
@@ -244,7 +342,12 @@ public record Workload(
             return this;
         }
 
-        /** Resources built with the workload, so that their problems are listed with its own as {@code resources.*}. */
+        /**
+         * Resources built with the workload, so that their problems are listed with its own as {@code resources.*}.
+         *
+         * @param builder the resources' builder, built by {@link #build()}
+         * @return this builder
+         */
         public Builder resources(Resources.Builder builder) {
             if (builder == null) {
                 nulls.add(Problem.of("resources", "must not be null; leave it unset for the defaults"));
@@ -254,22 +357,47 @@ public record Workload(
             return this;
         }
 
+        /**
+         * The model's size; null leaves it unset.
+         *
+         * @param size the size
+         * @return this builder
+         */
         public Builder modelSize(ModelSize size) {
             this.modelSize = Optional.ofNullable(size);
             return this;
         }
 
+        /**
+         * The container image to run in; null leaves it unset (the job runs on the host).
+         *
+         * @param image the image reference, e.g. {@code nvcr.io/nvidia/pytorch:24.05-py3}
+         * @return this builder
+         * @throws GantryException with {@link ErrorCode#SPEC_INVALID} at once when the reference is invalid
+         */
         public Builder container(String image) {
             this.container = Optional.ofNullable(image).map(ContainerSpec::new);
             return this;
         }
 
+        /**
+         * The container to run in; null leaves it unset (the job runs on the host).
+         *
+         * @param spec the container
+         * @return this builder
+         */
         public Builder container(ContainerSpec spec) {
             this.container = Optional.ofNullable(spec);
             return this;
         }
 
-        /** The program and its arguments; a null list, or a null element, is reported by {@link #build()}. */
+        /**
+         * The program and its arguments, replacing any given before; a null list, or a null element, is reported
+         * by {@link #build()}.
+         *
+         * @param argv the program first, then its arguments, each passed verbatim
+         * @return this builder
+         */
         public Builder command(List<String> argv) {
             command.clear();
             if (argv == null) {
@@ -280,15 +408,34 @@ public record Workload(
             return this;
         }
 
+        /**
+         * The program and its arguments, as {@link #command(List)} does.
+         *
+         * @param argv the program first, then its arguments
+         * @return this builder
+         */
         public Builder command(String... argv) {
             return command(argv == null ? null : java.util.Arrays.asList(argv));
         }
 
+        /**
+         * The directory the command starts in; null leaves it unset (the backend's job directory).
+         *
+         * @param dir an absolute path on the node or in the container
+         * @return this builder
+         */
         public Builder workingDir(String dir) {
             this.workingDir = Optional.ofNullable(dir);
             return this;
         }
 
+        /**
+         * Adds or replaces one environment variable.
+         *
+         * @param key the name: letters, digits and '_', not starting with a digit or {@code GANTRY_}
+         * @param value the value, without NUL characters
+         * @return this builder
+         */
         public Builder env(String key, String value) {
             if (key == null || value == null) {
                 nulls.add(Problem.of("env." + key, "an environment variable's name and value must not be null"));
@@ -298,6 +445,12 @@ public record Workload(
             return this;
         }
 
+        /**
+         * Adds or replaces environment variables, in the map's order.
+         *
+         * @param values the variables; give an empty map for none
+         * @return this builder
+         */
         public Builder env(Map<String, String> values) {
             if (values == null) {
                 nulls.add(Problem.of("env", "must not be null; give an empty map for no variables"));
@@ -307,6 +460,13 @@ public record Workload(
             return this;
         }
 
+        /**
+         * Adds or replaces one secret environment variable, resolved when the job is submitted.
+         *
+         * @param name the variable's name; not also given to {@link #env(String, String)}
+         * @param ref where the value lives
+         * @return this builder
+         */
         public Builder secret(String name, SecretRef ref) {
             if (name == null || ref == null) {
                 nulls.add(Problem.of("secrets." + name, "a secret's name and reference must not be null"));
@@ -316,17 +476,34 @@ public record Workload(
             return this;
         }
 
+        /**
+         * Where and how often the workload checkpoints; null leaves it unset.
+         *
+         * @param value the checkpoints
+         * @return this builder
+         */
         public Builder checkpoint(Checkpoint value) {
             this.checkpoint = Optional.ofNullable(value);
             return this;
         }
 
-        /** The spot policy; unset (or null), the configuration's default applies (else never). */
+        /**
+         * The spot policy; unset (or null), the configuration's default applies (else never).
+         *
+         * @param policy the policy
+         * @return this builder
+         */
         public Builder spot(SpotPolicy policy) {
             this.spot = Optional.ofNullable(policy);
             return this;
         }
 
+        /**
+         * The regions allowed, in order of preference, replacing any given before.
+         *
+         * @param values Azure region names; give an empty list for any region
+         * @return this builder
+         */
         public Builder regions(List<String> values) {
             regions.clear();
             if (values == null) {
@@ -337,16 +514,34 @@ public record Workload(
             return this;
         }
 
+        /**
+         * The most the workload may cost per hour; null leaves it unset (no ceiling).
+         *
+         * @param value the budget
+         * @return this builder
+         */
         public Builder budget(Budget value) {
             this.budget = Optional.ofNullable(value);
             return this;
         }
 
+        /**
+         * How long the workload runs on a reference GPU; null leaves it unset.
+         *
+         * @param value the estimate
+         * @return this builder
+         */
         public Builder estimate(RuntimeEstimate value) {
             this.estimate = Optional.ofNullable(value);
             return this;
         }
 
+        /**
+         * What the advisor minimizes; default {@link Optimize#COST}.
+         *
+         * @param value the objective
+         * @return this builder
+         */
         public Builder optimize(Optimize value) {
             if (value == null) {
                 nulls.add(Problem.of("optimize", "must not be null; leave it unset for cost"));
@@ -356,7 +551,13 @@ public record Workload(
             return this;
         }
 
-        /** The workload, or SPEC_INVALID listing every problem found, the resources' included. */
+        /**
+         * Builds the workload.
+         *
+         * @return the workload
+         * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found, the resources'
+         *     included
+         */
         public Workload build() {
             Checks checks = new Checks();
             checks.require(name != null, "metadata.name", "must not be null; give the workload's name");

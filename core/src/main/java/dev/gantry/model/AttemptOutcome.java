@@ -2,6 +2,7 @@ package dev.gantry.model;
 
 /** How one attempt of a step ended; only {@link #FAILED} and {@link #TIMED_OUT} use up the step's retries. */
 public enum AttemptOutcome {
+    /** The job ended with exit code 0. */
     SUCCEEDED,
     /** The workload's own failure: a non-zero exit, or it could not start. */
     FAILED,
@@ -14,7 +15,7 @@ public enum AttemptOutcome {
     /** Cancelled on request (the run's, or someone's outside Gantry). */
     CANCELLED;
 
-    /** Whether this end counts against the step's {@code retries}. */
+    /** {@return whether this end counts against the step's {@code retries}: true for FAILED and TIMED_OUT} */
     public boolean failure() {
         return this == FAILED || this == TIMED_OUT;
     }

@@ -19,6 +19,9 @@ public final class CatalogAge {
     /**
      * The day-independent statement, e.g. {@code prices of 2026-12-01 (fetched that day)} or {@code copied
      * 2026-11-29; price date unknown (the source gives none); refresh with 'gantry catalog refresh --region REGION'}.
+     *
+     * @param info the catalog's source and dates
+     * @return the statement, one line
      */
     public static String provenance(CatalogInfo info) {
         return info.priceDate().map(day -> "prices of " + day + (day.equals(info.date()) ? " (fetched that day)"
@@ -28,6 +31,10 @@ public final class CatalogAge {
     /**
      * The statement with the age on {@code today}, e.g. {@code prices of 2026-12-01 (fetched that day), 3 days old}
      * or {@code copied 2026-11-29, 2 days ago; price date unknown (the source gives none); refresh with ...}.
+     *
+     * @param info the catalog's source and dates
+     * @param today the day to count the age to; a date after it counts as today
+     * @return the statement, one line
      */
     public static String describe(CatalogInfo info, LocalDate today) {
         long days = Math.max(0, ChronoUnit.DAYS.between(info.date(), today));
@@ -42,6 +49,10 @@ public final class CatalogAge {
      * A plan's reason C1 on {@code today}: {@code catalog SOURCE with prices of 2026-11-01, 30 days old on 2026-12-01}
      * when the price date is known, else {@code catalog SOURCE copied 2026-11-29, 2 days before 2026-12-01; price
      * date unknown (the source gives none); refresh with ...}.
+     *
+     * @param info the catalog's source and dates
+     * @param today the day the plan is made
+     * @return the reason's text, one line
      */
     public static String reason(CatalogInfo info, LocalDate today) {
         if (info.priceDate().isPresent()) {
@@ -56,6 +67,11 @@ public final class CatalogAge {
     /**
      * The warning for prices older than {@code staleAfterDays} on {@code today}, or null when they are not: by the
      * price date when known, else by the copy date, which the prices are at least as old as.
+     *
+     * @param info the catalog's source and dates
+     * @param today the day to judge on
+     * @param staleAfterDays the most days old prices may be without a warning
+     * @return the warning, one line with how to refresh; null when the prices are not that old
      */
     public static String staleWarning(CatalogInfo info, LocalDate today, long staleAfterDays) {
         LocalDate since = info.priceDate().orElse(info.date());
@@ -72,7 +88,12 @@ public final class CatalogAge {
                 + "before relying on them";
     }
 
-    /** {@code 1 day}, {@code 3 days}. */
+    /**
+     * A count of days in words.
+     *
+     * @param count the days
+     * @return {@code 1 day}, {@code 3 days}, {@code 0 days}
+     */
     public static String days(long count) {
         return count + (count == 1 ? " day" : " days");
     }

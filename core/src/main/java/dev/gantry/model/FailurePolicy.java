@@ -6,6 +6,9 @@ import java.util.Optional;
 /**
  * What a workflow does when a step fails for good (after its retries). Written in a spec as {@code stop},
  * {@code continue} or {@code cleanup:NAME}.
+ *
+ * @param action what to do
+ * @param cleanupStep the step to run after stopping, present exactly for {@link Action#CLEANUP}
  */
 public record FailurePolicy(Action action, Optional<String> cleanupStep) {
     /** The default: a failure ends the workflow, since later steps usually need the failed step's output. */
@@ -13,6 +16,7 @@ public record FailurePolicy(Action action, Optional<String> cleanupStep) {
     /** Keep running the branches that do not depend on the failed step. */
     public static final FailurePolicy CONTINUE = new FailurePolicy(Action.CONTINUE, Optional.empty());
 
+    /** What a failure does to the rest of the workflow. */
     public enum Action {
         /** Stop the workflow: no new steps start. */
         STOP,
@@ -22,6 +26,14 @@ public record FailurePolicy(Action action, Optional<String> cleanupStep) {
         CLEANUP
     }
 
+    /**
+     * Checks that a cleanup step is named exactly for {@link Action#CLEANUP}.
+     *
+     * @param action the action
+     * @param cleanupStep the cleanup step, or empty
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when the cleanup step and the action disagree
+     */
     public FailurePolicy {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(cleanupStep, "cleanupStep");
@@ -30,6 +42,12 @@ public record FailurePolicy(Action action, Optional<String> cleanupStep) {
         }
     }
 
+    /**
+     * Stop the workflow, then run a cleanup step.
+     *
+     * @param step the cleanup step's name
+     * @return the policy, {@link Action#CLEANUP}
+     */
     public static FailurePolicy cleanup(String step) {
         return new FailurePolicy(Action.CLEANUP, Optional.of(step));
     }

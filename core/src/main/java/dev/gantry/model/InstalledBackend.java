@@ -16,19 +16,29 @@ import java.util.Optional;
 public record InstalledBackend(BackendProvider provider, Optional<Path> plugin, String version) {
     /** The origin of a backend on Gantry's class path. */
     public static final String BUILT_IN = "built in";
+    /** The version shown when neither the provider's jar nor Gantry's build names one. */
     public static final String UNKNOWN_VERSION = "unknown";
 
+    /**
+     * Checks that every component is given.
+     *
+     * @param provider the provider
+     * @param plugin the plugin jar, or empty when built in
+     * @param version the version
+     * @throws NullPointerException when a component is null
+     */
     public InstalledBackend {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(plugin, "plugin");
         Objects.requireNonNull(version, "version");
     }
 
+    /** {@return the backend's name, as configuration names it} */
     public String name() {
         return provider.name();
     }
 
-    /** {@code built in}, or the plugin jar's path. */
+    /** {@return where the backend came from: {@code built in}, or the plugin jar's path} */
     public String origin() {
         return plugin.map(Path::toString).orElse(BUILT_IN);
     }

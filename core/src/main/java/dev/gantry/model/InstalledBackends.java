@@ -13,6 +13,14 @@ import java.util.List;
  */
 public record InstalledBackends(List<InstalledBackend> backends, List<PluginFailure> failures,
                                 List<Path> pluginDirectories) {
+    /**
+     * Copies the lists.
+     *
+     * @param backends the usable backends, copied
+     * @param failures the failed plugins, copied
+     * @param pluginDirectories the directories searched, copied
+     * @throws NullPointerException when a list or an element is null
+     */
     public InstalledBackends {
         backends = List.copyOf(backends);
         failures = List.copyOf(failures);

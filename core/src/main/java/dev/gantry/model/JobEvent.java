@@ -23,6 +23,17 @@ public record JobEvent(String jobId, long sequence, Instant at, String kind, Str
     /** Before the backend is asked to cancel. */
     public static final String CANCELLING = "cancelling";
 
+    /**
+     * Checks the event and puts its detail on one line.
+     *
+     * @param jobId the job
+     * @param sequence its place from 1, or 0 when not stored yet
+     * @param at when it happened
+     * @param kind one lower-case word, e.g. {@link #SUBMITTED}
+     * @param detail one line; line breaks become spaces
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code sequence} is negative or {@code kind} is not one lower-case word
+     */
     public JobEvent {
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(at, "at");
@@ -33,7 +44,15 @@ public record JobEvent(String jobId, long sequence, Instant at, String kind, Str
         detail = EventText.detail(detail);
     }
 
-    /** An event to store: the store gives it its sequence. */
+    /**
+     * An event to store: the store gives it its sequence.
+     *
+     * @param jobId the job's id
+     * @param at when it happened
+     * @param kind what happened, e.g. {@link #CANCELLING}
+     * @param detail what there is to say, one line
+     * @return the event, sequence 0
+     */
     public static JobEvent of(String jobId, Instant at, String kind, String detail) {
         return new JobEvent(jobId, 0, at, kind, detail);
     }

@@ -63,6 +63,29 @@ public record JobRecord(
         SUBMITTED
     }
 
+    /**
+     * Checks the record and copies its labels.
+     *
+     * @param id the job id; required
+     * @param workload the workload's name; required
+     * @param specFile the spec file, or empty
+     * @param backend the backend's name; required
+     * @param ref the backend's reference, or empty before the backend answered
+     * @param stage how far submission got; required
+     * @param state the last state; required
+     * @param exitCode the exit code, or empty
+     * @param message the last message, may be empty text
+     * @param placement the plan's summary line
+     * @param createdAt the creation time; required
+     * @param updatedAt the last change; required
+     * @param startedAt the start, or empty
+     * @param endedAt the end, or empty
+     * @param evictions evictions so far, 0 or more
+     * @param lastEviction the last eviction, present exactly when {@code evictions > 0}
+     * @param labels the labels, copied in order
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code evictions} is negative or disagrees with {@code lastEviction}
+     */
     public JobRecord {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(workload, "workload");
@@ -86,7 +109,26 @@ public record JobRecord(
         }
     }
 
-    /** A record without labels. */
+    /**
+     * A record without labels, as records from before labels were kept read.
+     *
+     * @param id see {@link #id()}
+     * @param workload see {@link #workload()}
+     * @param specFile see {@link #specFile()}
+     * @param backend see {@link #backend()}
+     * @param ref see {@link #ref()}
+     * @param stage see {@link #stage()}
+     * @param state see {@link #state()}
+     * @param exitCode see {@link #exitCode()}
+     * @param message see {@link #message()}
+     * @param placement see {@link #placement()}
+     * @param createdAt see {@link #createdAt()}
+     * @param updatedAt see {@link #updatedAt()}
+     * @param startedAt see {@link #startedAt()}
+     * @param endedAt see {@link #endedAt()}
+     * @param evictions see {@link #evictions()}
+     * @param lastEviction see {@link #lastEviction()}
+     */
     public JobRecord(String id, String workload, Optional<String> specFile, String backend, Optional<JobRef> ref,
             Stage stage, JobState state, OptionalInt exitCode, String message, String placement, Instant createdAt,
             Instant updatedAt, Optional<Instant> startedAt, Optional<Instant> endedAt, int evictions,
@@ -95,7 +137,24 @@ public record JobRecord(
                 startedAt, endedAt, evictions, lastEviction, Map.of());
     }
 
-    /** A record of a job never evicted, without labels. */
+    /**
+     * A record of a job never evicted, without labels.
+     *
+     * @param id Gantry's job id
+     * @param workload the name of the workload it runs
+     * @param specFile where its spec was read, if anywhere
+     * @param backend which backend runs it
+     * @param ref the backend's reference, once it answered
+     * @param stage how far its submission got
+     * @param state its last state seen
+     * @param exitCode its exit code, once ended with one
+     * @param message its last status message
+     * @param placement its plan in one line
+     * @param createdAt when its record was made
+     * @param updatedAt when its record last changed
+     * @param startedAt when it started running
+     * @param endedAt when it ended
+     */
     public JobRecord(String id, String workload, Optional<String> specFile, String backend, Optional<JobRef> ref,
             Stage stage, JobState state, OptionalInt exitCode, String message, String placement, Instant createdAt,
             Instant updatedAt, Optional<Instant> startedAt, Optional<Instant> endedAt) {
@@ -103,23 +162,54 @@ public record JobRecord(
                 startedAt, endedAt, 0, Optional.empty(), Map.of());
     }
 
+    /**
+     * The record saved before the submit call: PENDING, with no backend reference yet.
+     *
+     * @param id the job id, which is also the idempotency key
+     * @param workload the workload's name
+     * @param specFile the spec file, or empty
+     * @param backend the backend's name
+     * @param placement the plan in one line: size, region, capacity, price
+     * @param now the time, for both created and updated
+     * @return the record, {@link Stage#SUBMITTING}
+     */
     public static JobRecord submitting(String id, String workload, Optional<String> specFile, String backend,
                                        String placement, Instant now) {
         return new JobRecord(id, workload, specFile, backend, Optional.empty(), Stage.SUBMITTING, JobState.PENDING,
                 OptionalInt.empty(), "submitting", placement, now, now, Optional.empty(), Optional.empty());
     }
 
+    /**
+     * This record once the backend answered the submit.
+     *
+     * @param jobRef the backend's reference to the job
+     * @param now the time of the answer
+     * @return a copy, {@link Stage#SUBMITTED}, with the reference and the message {@code submitted}
+     */
     public JobRecord submitted(JobRef jobRef, Instant now) {
         return new JobRecord(id, workload, specFile, backend, Optional.of(jobRef), Stage.SUBMITTED, state, exitCode,
                 "submitted", placement, createdAt, now, startedAt, endedAt, evictions, lastEviction, labels);
     }
 
-    /** This record with these labels instead of its own. */
+    /**
+     * This record with these labels instead of its own.
+     *
+     * @param values the labels, in the order to keep them
+     * @return a copy with those labels
+     */
     public JobRecord withLabels(Map<String, String> values) {
         return new JobRecord(id, workload, specFile, backend, ref, stage, state, exitCode, message, placement,
                 createdAt, updatedAt, startedAt, endedAt, evictions, lastEviction, values);
     }
 
+    /**
+     * This record with a status the backend reported. Times the status leaves out keep their recorded values, and
+     * the eviction count never goes down (a backend that forgot an eviction does not erase it).
+     *
+     * @param status the backend's status of the job
+     * @param now the time it was read
+     * @return a copy with the state, exit code, message, times and evictions of the status
+     */
     public JobRecord withStatus(dev.gantry.api.backend.JobStatus status, Instant now) {
         return new JobRecord(id, workload, specFile, backend, ref, stage, status.state(), status.exitCode(),
                 status.message(), placement, createdAt, now, status.startedAt().or(() -> startedAt),

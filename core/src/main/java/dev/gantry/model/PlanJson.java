@@ -21,6 +21,13 @@ public final class PlanJson {
     private PlanJson() {
     }
 
+    /**
+     * The plan in its stable JSON form.
+     *
+     * @param plan the plan
+     * @return the object: workload, size, region, nodes, GPUs, prices, image, orchestrator, reasons, alternatives
+     *     and catalog, as the schema lists them
+     */
     public static ObjectNode toJson(Plan plan) {
         VmSize size = plan.vmSize();
         ObjectNode json = NODES.objectNode();
@@ -83,7 +90,13 @@ public final class PlanJson {
         return json;
     }
 
-    /** A plan that could not be made: {@code {"workload": NAME, "error": {"code": CODE, "message": TEXT}}}. */
+    /**
+     * A plan that could not be made: {@code {"workload": NAME, "error": {"code": CODE, "message": TEXT}}}.
+     *
+     * @param workload the workload's name
+     * @param e why it could not be planned
+     * @return the object
+     */
     public static ObjectNode error(String workload, GantryException e) {
         ObjectNode json = NODES.objectNode();
         json.put("workload", workload);

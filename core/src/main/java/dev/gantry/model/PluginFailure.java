@@ -13,18 +13,31 @@ import java.util.Optional;
  * @param reason why, with what to do where there is something to do
  */
 public record PluginFailure(Path plugin, Optional<String> backend, String reason) {
+    /**
+     * Checks that every component is given.
+     *
+     * @param plugin the jar or directory
+     * @param backend the backend's name, or empty
+     * @param reason why it provides no backend
+     * @throws NullPointerException when a component is null
+     */
     public PluginFailure {
         Objects.requireNonNull(plugin, "plugin");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(reason, "reason");
     }
 
-    /** A plugin that failed before naming a backend. */
+    /**
+     * A plugin that failed before naming a backend.
+     *
+     * @param plugin the plugin's jar or directory
+     * @param reason why, with what to do
+     */
     public PluginFailure(Path plugin, String reason) {
         this(plugin, Optional.empty(), reason);
     }
 
-    /** {@code PATH: REASON}, as a warning prints it. */
+    /** {@return {@code PATH: REASON}, as a warning prints it} */
     public String describe() {
         return plugin + ": " + reason;
     }

@@ -12,8 +12,19 @@ public interface Progress {
     /** Shows nothing: for callers that have no one watching. */
     Progress NONE = (what, detail) -> { };
 
+    /**
+     * The operation is at a new step, or further in the same one.
+     *
+     * @param what the step, e.g. "creating 2 VMs"
+     * @param detail how far it got or what it waits on; empty text when there is nothing to add
+     */
     void step(String what, String detail);
 
+    /**
+     * The operation is at a new step, with nothing to add.
+     *
+     * @param what the step
+     */
     default void step(String what) {
         step(what, "");
     }

@@ -19,18 +19,25 @@ import java.util.Optional;
  * @param detail what there is to say about it, one line; never a secret's value
  */
 public record RunEvent(String runId, long sequence, Instant at, Optional<String> step, String kind, String detail) {
+    /** A new run was opened. */
     public static final String STARTED = "started";
+    /** An unfinished run was taken up again (by {@code start} of the same spec, or {@code drive}). */
     public static final String RESUMED = "resumed";
     /** The attempt is recorded; the backend is asked next. */
     public static final String SUBMITTING = "submitting";
+    /** The backend accepted the attempt's job. */
     public static final String SUBMITTED = "submitted";
     /** A step's job was seen in a new state. */
     public static final String STATE = "state";
+    /** A step's job lost its capacity (Spot eviction, a lost node). */
     public static final String EVICTED = "evicted";
     /** A step waits to be tried again. */
     public static final String RETRY = "retry";
+    /** A step will not run: a dependency it needs did not succeed, or the run was cancelled first. */
     public static final String SKIPPED = "skipped";
+    /** A cancel was asked for: the active jobs are cancelled, what has not started is skipped. */
     public static final String CANCELLING = "cancelling";
+    /** A step's job ran past its time limit and was stopped. */
     public static final String TIMED_OUT = "timed-out";
     /** A poll the backend could not answer; the driver tries again at the next one. */
     public static final String POLL_FAILED = "poll-failed";
@@ -39,6 +46,18 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
     /** The run (or a step) ended. */
     public static final String ENDED = "ended";
 
+    /**
+     * Checks the event and puts its detail on one line.
+     *
+     * @param runId the run
+     * @param sequence its place from 1, or 0 when not stored yet
+     * @param at when it happened
+     * @param step the step, or empty for the run
+     * @param kind one lower-case word, e.g. {@link #SUBMITTED}
+     * @param detail one line; line breaks become spaces
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code sequence} is negative or {@code kind} is not one lower-case word
+     */
     public RunEvent {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(at, "at");
@@ -50,12 +69,29 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
         detail = EventText.detail(detail);
     }
 
-    /** An event of the run as a whole, to store. */
+    /**
+     * An event of the run as a whole, to store.
+     *
+     * @param runId the run's id
+     * @param at when it happened
+     * @param kind what happened, e.g. {@link #STARTED}
+     * @param detail what there is to say, one line
+     * @return the event, not numbered yet (sequence 0)
+     */
     public static RunEvent ofRun(String runId, Instant at, String kind, String detail) {
         return new RunEvent(runId, 0, at, Optional.empty(), kind, detail);
     }
 
-    /** An event of one step (job), to store. */
+    /**
+     * An event of one step (job), to store.
+     *
+     * @param runId the run's id
+     * @param step the step's or matrix instance's name
+     * @param at when it happened
+     * @param kind what happened, e.g. {@link #EVICTED}
+     * @param detail what there is to say, one line
+     * @return the event, not numbered yet (sequence 0)
+     */
     public static RunEvent ofStep(String runId, String step, Instant at, String kind, String detail) {
         return new RunEvent(runId, 0, at, Optional.of(step), kind, detail);
     }
@@ -63,6 +99,8 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
     /**
      * The event as one line of JSON ({@code run}, {@code sequence}, {@code at}, {@code step} when there is one,
      * {@code kind}, {@code detail}): what a run's event log holds and {@code gantry history --output json} prints.
+     *
+     * @return the JSON object, without a line break
      */
     public String jsonLine() {
         ObjectNode node = JsonNodeFactory.instance.objectNode();

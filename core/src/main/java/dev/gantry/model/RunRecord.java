@@ -42,6 +42,26 @@ public record RunRecord(
         Instant updatedAt,
         Optional<Instant> endedAt) {
 
+    /**
+     * Checks that every component is given.
+     *
+     * @param id the run id
+     * @param name the workflow's name
+     * @param specFile the spec file
+     * @param specHash the spec's hash
+     * @param gitCommit the commit, or empty
+     * @param gitDirty whether uncommitted, or empty
+     * @param catalogSource the catalog's source
+     * @param catalogDate the catalog's date
+     * @param gantryVersion the Gantry version
+     * @param backend the backend's name
+     * @param state the state
+     * @param message the message, or empty
+     * @param createdAt when started
+     * @param updatedAt when last changed
+     * @param endedAt when ended, or empty
+     * @throws NullPointerException when a component is null
+     */
     public RunRecord {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");

@@ -11,10 +11,21 @@ import java.util.Objects;
  */
 public sealed interface SpecDocument permits SpecDocument.WorkloadSpec, SpecDocument.WorkflowSpec {
 
-    /** The name in {@code metadata.name}. */
+    /** {@return the name in {@code metadata.name}} */
     String name();
 
+    /**
+     * A spec of {@code kind: Workload}.
+     *
+     * @param workload the workload it holds
+     */
     record WorkloadSpec(Workload workload) implements SpecDocument {
+        /**
+         * Checks that the workload is given.
+         *
+         * @param workload the workload
+         * @throws NullPointerException when {@code workload} is null
+         */
         public WorkloadSpec {
             Objects.requireNonNull(workload, "workload");
         }
@@ -25,8 +36,20 @@ public sealed interface SpecDocument permits SpecDocument.WorkloadSpec, SpecDocu
         }
     }
 
-    /** A workflow and the workload spec files its steps name ({@code file:}), absolute, in the order read. */
+    /**
+     * A workflow and the workload spec files its steps name ({@code file:}), absolute, in the order read.
+     *
+     * @param workflow the workflow
+     * @param referencedFiles the files its steps name, absolute; their contents are part of a run's spec hash
+     */
     record WorkflowSpec(WorkflowDefinition workflow, List<Path> referencedFiles) implements SpecDocument {
+        /**
+         * Checks that both components are given and copies the files.
+         *
+         * @param workflow the workflow
+         * @param referencedFiles the files, copied
+         * @throws NullPointerException when a component is null
+         */
         public WorkflowSpec {
             Objects.requireNonNull(workflow, "workflow");
             referencedFiles = List.copyOf(Objects.requireNonNull(referencedFiles, "referencedFiles"));

@@ -11,10 +11,33 @@ import java.util.Optional;
  * matrix expansion: one instance named like the step when there is no matrix, else one per combination, named
  * {@code STEP-v1-v2}. A step counts as done when all its instances are. {@code outputs} are the values the step
  * publishes for later steps (see {@code dev.gantry.core.runs.StepOutputs}); a step with a matrix publishes none.
+ *
+ * @param name the step's name, unique in its workflow; also its workload's name
+ * @param workload what the step runs
+ * @param dependsOn the names of the steps that must succeed first
+ * @param retries how often a failed job is tried again, and after how long
+ * @param onFailure what a failure that used up its retries does to the rest of the workflow
+ * @param timeout the longest one attempt may run; empty for no limit
+ * @param instances the matrix expansion, at least one
+ * @param outputs the names of the values the step publishes
  */
 public record StepDefinition(String name, Workload workload, List<String> dependsOn, RetryPolicy retries,
         FailurePolicy onFailure, Optional<Duration> timeout, List<StepInstance> instances, List<String> outputs) {
 
+    /**
+     * Checks the step and copies its lists.
+     *
+     * @param name the name
+     * @param workload the workload
+     * @param dependsOn the dependencies, copied
+     * @param retries the retry policy
+     * @param onFailure the failure policy
+     * @param timeout the timeout, positive, or empty
+     * @param instances the instances, copied; not empty
+     * @param outputs the output names, copied
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when there are no instances or the timeout is not positive
+     */
     public StepDefinition {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(workload, "workload");
@@ -32,13 +55,30 @@ public record StepDefinition(String name, Workload workload, List<String> depend
         }
     }
 
-    /** A step that publishes no outputs. */
+    /**
+     * A step that publishes no outputs.
+     *
+     * @param name its name
+     * @param workload what it runs
+     * @param dependsOn what it waits for
+     * @param retries its retry policy
+     * @param onFailure its failure policy
+     * @param timeout its time limit per attempt, if any
+     * @param instances its matrix instances
+     */
     public StepDefinition(String name, Workload workload, List<String> dependsOn, RetryPolicy retries,
             FailurePolicy onFailure, Optional<Duration> timeout, List<StepInstance> instances) {
         this(name, workload, dependsOn, retries, onFailure, timeout, instances, List.of());
     }
 
-    /** A step without matrix, retries or timeout that stops the workflow on failure. */
+    /**
+     * A step without matrix, retries or timeout that stops the workflow on failure.
+     *
+     * @param name the step's name
+     * @param workload what it runs
+     * @param dependsOn the steps it waits for; empty for none
+     * @return the step, with one instance named like it
+     */
     public static StepDefinition of(String name, Workload workload, List<String> dependsOn) {
         return new StepDefinition(name, workload, dependsOn, RetryPolicy.NONE, FailurePolicy.STOP, Optional.empty(),
                 List.of(new StepInstance(name, java.util.Map.of(), workload)));

@@ -47,6 +47,26 @@ public record VmInventoryEntry(
         List<String> hostKeyFingerprints,
         Map<String, String> labels) {
 
+    /**
+     * Checks that every component is given and copies the fingerprints and labels (sorted by key).
+     *
+     * @param name the VM name
+     * @param resourceId the VM's resource ID
+     * @param resourceGroup the resource group
+     * @param region the region
+     * @param vmSize the size name
+     * @param adminUser the Linux account
+     * @param privateIp the private address
+     * @param publicIp the public address, or empty
+     * @param spot whether it is a Spot VM
+     * @param createdAt when it was created
+     * @param nicId the NIC's resource ID
+     * @param publicIpId the public IP's resource ID, or empty
+     * @param osDiskId the OS disk's resource ID
+     * @param hostKeyFingerprints the host key fingerprints, copied; may be empty
+     * @param labels the labels, copied
+     * @throws NullPointerException when a component is null
+     */
     public VmInventoryEntry {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(resourceId, "resourceId");
@@ -64,7 +84,23 @@ public record VmInventoryEntry(
         labels = Collections.unmodifiableMap(new TreeMap<>(labels));
     }
 
-    /** An entry without recorded host keys or labels. */
+    /**
+     * An entry without recorded host keys or labels, as older inventories hold them.
+     *
+     * @param name see {@link #name()}
+     * @param resourceId see {@link #resourceId()}
+     * @param resourceGroup see {@link #resourceGroup()}
+     * @param region see {@link #region()}
+     * @param vmSize see {@link #vmSize()}
+     * @param adminUser see {@link #adminUser()}
+     * @param privateIp see {@link #privateIp()}
+     * @param publicIp see {@link #publicIp()}
+     * @param spot see {@link #spot()}
+     * @param createdAt see {@link #createdAt()}
+     * @param nicId see {@link #nicId()}
+     * @param publicIpId see {@link #publicIpId()}
+     * @param osDiskId see {@link #osDiskId()}
+     */
     public VmInventoryEntry(String name, String resourceId, String resourceGroup, String region, String vmSize,
             String adminUser, String privateIp, Optional<String> publicIp, boolean spot, Instant createdAt,
             String nicId, Optional<String> publicIpId, String osDiskId) {
@@ -72,34 +108,39 @@ public record VmInventoryEntry(
                 publicIpId, osDiskId, List.of(), Map.of());
     }
 
-    /** This entry with the host-key fingerprints read on the VM. */
+    /**
+     * This entry with the host-key fingerprints read on the VM.
+     *
+     * @param fingerprints the fingerprints, {@code SHA256:...}, replacing any recorded
+     * @return a copy with those fingerprints
+     */
     public VmInventoryEntry withHostKeyFingerprints(List<String> fingerprints) {
         return new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp,
                 spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels);
     }
 
-    /** Whether SSH to this VM can verify its host key from the record alone. */
+    /** {@return whether SSH to this VM can verify its host key from the record alone (fingerprints were recorded)} */
     public boolean hostKeyPinned() {
         return !hostKeyFingerprints.isEmpty();
     }
 
-    /** The subscription, read from the resource ID. */
+    /** {@return the subscription id, read from the resource ID; empty text when the ID has none} */
     public String subscriptionId() {
         String[] parts = resourceId.split("/");
         return parts.length > 2 ? parts[2] : "";
     }
 
-    /** The address to reach the VM at: the public one when it has one, else the private one. */
+    /** {@return the address to reach the VM at: the public one when it has one, else the private one} */
     public String sshAddress() {
         return publicIp.orElse(privateIp);
     }
 
-    /** {@code user@address}, the form the manual backend's SSH hosts take. */
+    /** {@return {@code user@address}, the form the manual backend's SSH hosts take} */
     public String sshTarget() {
         return adminUser + "@" + sshAddress();
     }
 
-    /** This VM as backends see it through {@link dev.gantry.api.backend.BackendContext#provisionedHosts()}. */
+    /** {@return this VM as backends see it through {@link dev.gantry.api.backend.BackendContext#provisionedHosts()}} */
     public ProvisionedHost asProvisionedHost() {
         return new ProvisionedHost(name, sshAddress(), adminUser, vmSize, region, spot, hostKeyFingerprints, labels);
     }

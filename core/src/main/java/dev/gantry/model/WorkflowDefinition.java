@@ -20,10 +20,26 @@ import java.util.Set;
  *
  * <p>{@code parallelism} is the most steps running at once; 0 means no limit, because the backends already queue
  * jobs beyond their quota and a limit is only needed to spread cost.
+ *
+ * @param name the workflow's name
+ * @param labels its labels, in the order given
+ * @param steps its steps, in the order written
+ * @param parallelism the most steps running at once; 0 for no limit
  */
 public record WorkflowDefinition(String name, Map<String, String> labels, List<StepDefinition> steps,
         int parallelism) {
 
+    /**
+     * Checks the graph of steps and copies the labels and steps.
+     *
+     * @param name the name
+     * @param labels the labels, copied
+     * @param steps the steps, copied; at least one
+     * @param parallelism 0 or more
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when there are no steps, {@code parallelism} is negative, a step name repeats,
+     *     a dependency or cleanup step is unknown, or the dependencies form a cycle (which the message shows)
+     */
     public WorkflowDefinition {
         Objects.requireNonNull(name, "name");
         labels = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(labels, "labels")));
@@ -56,6 +72,12 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
         });
     }
 
+    /**
+     * The step of that name.
+     *
+     * @param stepName the step's name
+     * @return the step; empty when there is none
+     */
     public Optional<StepDefinition> step(String stepName) {
         return steps.stream().filter(s -> s.name().equals(stepName)).findFirst();
     }
@@ -63,6 +85,8 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
     /**
      * The steps in an order where every step comes after the steps it depends on. Ties keep the order written, so
      * the order is stable from run to run (Kahn's algorithm, always taking the first ready step).
+     *
+     * @return every step, dependencies first
      */
     public List<StepDefinition> topologicalOrder() {
         Map<String, Integer> waiting = new HashMap<>();
@@ -79,7 +103,12 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
         return order;
     }
 
-    /** The steps that name {@code stepName} in their {@code dependsOn} (direct dependents only), in written order. */
+    /**
+     * The steps that name {@code stepName} in their {@code dependsOn} (direct dependents only), in written order.
+     *
+     * @param stepName the step depended on
+     * @return its direct dependents; empty when none
+     */
     public List<StepDefinition> dependentsOf(String stepName) {
         return steps.stream().filter(s -> s.dependsOn().contains(stepName)).toList();
     }
@@ -88,6 +117,9 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
      * A dependency cycle of {@code graph} (step name to the names it depends on) as a path that starts and ends at the
      * same step, e.g. {@code [a, b, a]}; empty when there is none. Names missing from the graph are ignored. The first
      * cycle found from the steps in map order is returned, so the answer is stable.
+     *
+     * @param graph each step's name to the names it depends on
+     * @return the cycle as a path, or empty
      */
     public static Optional<List<String>> findCycle(Map<String, List<String>> graph) {
         Set<String> finished = new HashSet<>();

@@ -30,23 +30,46 @@ import java.util.regex.Pattern;
 public record BackendConfig(String backend, Map<String, String> values, Map<String, SourceLocation> locations) {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
+    /**
+     * Copies the maps, sorted by key.
+     *
+     * @param backend the backend's name, e.g. {@code manual}
+     * @param values the settings by dotted key
+     * @param locations where each key was read; may leave keys out
+     * @throws NullPointerException when a component is null
+     */
     public BackendConfig {
         Objects.requireNonNull(backend, "backend");
         values = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(values, "values")));
         locations = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(locations, "locations")));
     }
 
-    /** Settings that were not read from a file (the SPI v1 form). */
+    /**
+     * Settings that were not read from a file (the SPI v1 form).
+     *
+     * @param backend the backend's name
+     * @param values the settings by dotted key
+     */
     public BackendConfig(String backend, Map<String, String> values) {
         this(backend, values, Map.of());
     }
 
-    /** Where {@code key}'s value was read, when it came from a file. */
+    /**
+     * Where a key's value was read.
+     *
+     * @param key the key, relative to the backend's section
+     * @return the file, line and column; empty when it was not read from a file
+     */
     public Optional<SourceLocation> locationOf(String key) {
         return Optional.ofNullable(locations.get(key));
     }
 
-    /** The full name of one of these settings, as users write it: {@code backends.manual.hosts[0].port}. */
+    /**
+     * The full name of one of these settings, as users write it.
+     *
+     * @param key the key, relative to the backend's section, e.g. {@code hosts[0].port}
+     * @return the name under {@code backends.NAME}, e.g. {@code backends.manual.hosts[0].port}
+     */
     public String qualifiedKey(String key) {
         return "backends." + backend + "." + key;
     }
@@ -55,19 +78,41 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
      * The full name of a setting with where it was read, for messages about its value that are not configuration
      * problems (an address that cannot be reached): {@code backends.cyclecloud.address at gantry.yaml:4:12}, or the
      * name alone when the key was not read from a file.
+     *
+     * @param key the key, relative to the backend's section
+     * @return its full name, with {@code at FILE:LINE:COL} when known
      */
     public String describe(String key) {
         return qualifiedKey(key) + locationOf(key).map(where -> " at " + where).orElse("");
     }
 
+    /**
+     * No settings at all, as for a backend whose section is absent.
+     *
+     * @param backend the backend's name
+     * @return settings without keys
+     */
     public static BackendConfig empty(String backend) {
         return new BackendConfig(backend, Map.of());
     }
 
+    /**
+     * A setting as given.
+     *
+     * @param key the key
+     * @return its value, untrimmed; empty when absent
+     */
     public Optional<String> get(String key) {
         return Optional.ofNullable(values.get(key));
     }
 
+    /**
+     * A setting that must be given.
+     *
+     * @param key the key
+     * @return its value
+     * @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming the key when it is absent or blank
+     */
     public String require(String key) {
         String value = values.get(key);
         if (value == null || value.isBlank()) {
@@ -76,10 +121,28 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return value;
     }
 
+    /**
+     * A text setting.
+     *
+     * @param key the key
+     * @param defaultValue what to return when it is absent; may be null
+     * @return its value as given, or {@code defaultValue}
+     */
     public String getString(String key, String defaultValue) {
         return values.getOrDefault(key, defaultValue);
     }
 
+    /**
+     * A whole-number setting within bounds.
+     *
+     * @param key the key
+     * @param defaultValue what to return when it is absent (not checked against the bounds)
+     * @param min the smallest value allowed
+     * @param max the largest value allowed
+     * @return its value
+     * @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming the key when it is not a whole number or out
+     *     of bounds
+     */
     public int getInt(String key, int defaultValue, int min, int max) {
         String text = values.get(key);
         if (text == null) {
@@ -96,6 +159,15 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         }
     }
 
+    /**
+     * A true-or-false setting.
+     *
+     * @param key the key
+     * @param defaultValue what to return when it is absent
+     * @return its value
+     * @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming the key when it is neither {@code true} nor
+     *     {@code false}
+     */
     public boolean getBoolean(String key, boolean defaultValue) {
         String text = values.get(key);
         if (text == null) {
@@ -108,7 +180,15 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         };
     }
 
-    /** Durations as {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 1d}. */
+    /**
+     * A duration setting, written as {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h} or {@code 1d}.
+     *
+     * @param key the key
+     * @param defaultValue what to return when it is absent; may be null
+     * @return its value
+     * @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming the key when it is not a whole number with one
+     *     of those units
+     */
     public Duration getDuration(String key, Duration defaultValue) {
         String text = values.get(key);
         if (text == null) {
@@ -128,7 +208,15 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         };
     }
 
-    /** One of the allowed values, compared exactly. */
+    /**
+     * A setting that must be one of the allowed values, compared exactly.
+     *
+     * @param key the key
+     * @param defaultValue what to return when it is absent; may be null
+     * @param allowed the values accepted
+     * @return its value, or {@code defaultValue}
+     * @throws GantryException {@link ErrorCode#CONFIG_INVALID} naming the key and listing the values allowed
+     */
     public String getChoice(String key, String defaultValue, List<String> allowed) {
         String value = values.getOrDefault(key, defaultValue);
         if (value != null && !allowed.contains(value)) {
@@ -137,7 +225,12 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return value;
     }
 
-    /** Values of a list written as {@code key[0]}, {@code key[1]}, ...; or one comma-separated value under key. */
+    /**
+     * A list setting, written as {@code key[0]}, {@code key[1]}, ...; or as one comma-separated value under key.
+     *
+     * @param key the list's key, without an index
+     * @return the comma-separated values (trimmed, blanks dropped) and then the indexed ones; empty when absent
+     */
     public List<String> getList(String key) {
         List<String> result = new ArrayList<>();
         if (values.containsKey(key)) {
@@ -153,7 +246,13 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return result;
     }
 
-    /** The number of elements of a list of objects, e.g. 2 for {@code hosts[0].address}, {@code hosts[1].address}. */
+    /**
+     * The number of elements of a list of objects.
+     *
+     * @param listKey the list's key, e.g. {@code hosts}
+     * @return the highest index given plus one, e.g. 2 for {@code hosts[0].address}, {@code hosts[1].address}; 0 when
+     *     none
+     */
     public int count(String listKey) {
         TreeSet<Integer> indexes = new TreeSet<>();
         Pattern element = Pattern.compile(Pattern.quote(listKey) + "\\[(\\d+)](?:\\..*)?");
@@ -166,7 +265,13 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return indexes.isEmpty() ? 0 : indexes.last() + 1;
     }
 
-    /** The settings under a prefix, without it: {@code subset("hosts[0]")} turns {@code hosts[0].port} into {@code port}. */
+    /**
+     * The settings under a prefix, without it: {@code subset("hosts[0]")} turns {@code hosts[0].port} into {@code port}.
+     *
+     * @param prefix the dotted prefix, e.g. {@code hosts[0]} or {@code login}
+     * @return the settings under it, named {@code BACKEND.PREFIX} so that messages give the full key, with their
+     *     locations
+     */
     public BackendConfig subset(String prefix) {
         Map<String, String> inner = new TreeMap<>();
         Map<String, SourceLocation> innerLocations = new TreeMap<>();
@@ -186,7 +291,12 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
         return new BackendConfig(backend + "." + prefix, inner, innerLocations);
     }
 
-    /** Keys given that none of the declarations accepts: typos, usually. */
+    /**
+     * Keys given that none of the declarations accepts: typos, usually.
+     *
+     * @param accepted the keys the backend declares
+     * @return the keys given and not accepted, sorted; empty when all are
+     */
     public List<String> unknownKeys(List<ConfigKey> accepted) {
         List<String> unknown = new ArrayList<>();
         for (String key : values.keySet()) {
@@ -200,6 +310,10 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
     /**
      * A CONFIG_INVALID error for one key of this backend's settings: {@code FILE:LINE:COL: backends.NAME.KEY: message}
      * when the key was read from a file, else without the location. It carries the one {@link #problem}.
+     *
+     * @param key the key, relative to the backend's section
+     * @param message what is wrong: the value given, what is allowed
+     * @return the exception, to throw
      */
     public GantryException invalid(String key, String message) {
         return GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(problem(key, message)));
@@ -209,6 +323,10 @@ public record BackendConfig(String backend, Map<String, String> values, Map<Stri
      * The problem with one key of these settings, located where it was read; a key that was not written at all (a
      * required key left out) is located at the mapping that should hold it ({@code hosts[0]}, or the backend's own
      * section), where the file reader recorded one.
+     *
+     * @param key the key, relative to the backend's section
+     * @param message what is wrong
+     * @return the problem under the key's full name
      */
     public Problem problem(String key, String message) {
         Problem problem = Problem.of(qualifiedKey(key), message);

@@ -8,13 +8,16 @@ import java.util.List;
  * What core hands a backend besides its settings. An interface so that it can grow with default methods.
  */
 public interface BackendContext {
-    /** A directory this backend owns for its own state (job records, caches); it exists and survives restarts. */
+    /**
+     * {@return a directory this backend owns for its own state (job records, caches)} It exists and survives
+     * restarts.
+     */
     Path stateDirectory();
 
-    /** Resolves secret references at submit time. */
+    /** {@return the resolver of secret references, to call at submit time} */
     SecretResolver secrets();
 
-    /** The clock to use for timestamps, so tests can control time. */
+    /** {@return the clock to use for timestamps, so tests can control time} By default the system's, in UTC. */
     default Clock clock() {
         return Clock.systemUTC();
     }
@@ -23,12 +26,14 @@ public interface BackendContext {
      * The VMs Gantry provisioned and recorded ({@code gantry vm up}), for backends whose configuration may refer to
      * them by name (the manual backend's {@code provisioned} key). Read when the backend is created; empty for a
      * context that has no VM inventory.
+     *
+     * @return the provisioned VMs, as recorded when the backend was created
      */
     default List<ProvisionedHost> provisionedHosts() {
         return List.of();
     }
 
-    /** Where the backend logs. */
+    /** {@return the logger the backend writes to} By default {@code dev.gantry.backend}. */
     default System.Logger logger() {
         return System.getLogger("dev.gantry.backend");
     }

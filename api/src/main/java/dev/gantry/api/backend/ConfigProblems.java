@@ -25,11 +25,25 @@ public final class ConfigProblems {
     private final BackendConfig config;
     private final List<Problem> problems = new ArrayList<>();
 
+    /**
+     * Starts with no problems.
+     *
+     * @param config the settings being bound, which locate each problem
+     * @throws NullPointerException when {@code config} is null
+     */
     public ConfigProblems(BackendConfig config) {
         this.config = Objects.requireNonNull(config, "config");
     }
 
-    /** The getter's value, or {@code fallback} after keeping its CONFIG_INVALID problems. */
+    /**
+     * The getter's value, or {@code fallback} after keeping its CONFIG_INVALID problems.
+     *
+     * @param <T> the setting's type
+     * @param getter a call of one of {@link BackendConfig}'s getters
+     * @param fallback what to bind when the getter fails; it is never used, since {@link #throwIfAny()} throws
+     * @return the getter's value, or {@code fallback}
+     * @throws GantryException any failure of the getter other than {@link ErrorCode#CONFIG_INVALID}, at once
+     */
     public <T> T read(Supplier<T> getter, T fallback) {
         try {
             return getter.get();
@@ -49,6 +63,8 @@ public final class ConfigProblems {
     /**
      * Keeps a problem for every given key that is none of {@code accepted}, each with the accepted key it most
      * likely meant, or, when none is near, where the accepted keys are listed: never the whole list in the message.
+     *
+     * @param accepted the keys the backend declares
      */
     public void unknownKeys(List<ConfigKey> accepted) {
         List<String> names = accepted.stream().map(ConfigKey::name).toList();
@@ -61,20 +77,32 @@ public final class ConfigProblems {
         }
     }
 
-    /** Keeps a problem found by the backend's own checks (two settings that contradict each other, ...). */
+    /**
+     * Keeps a problem found by the backend's own checks (two settings that contradict each other, ...).
+     *
+     * @param key the key the problem is about, relative to the backend's section
+     * @param message what is wrong and the fix
+     */
     public void add(String key, String message) {
         problems.add(config.problem(key, message));
     }
 
-    /** Keeps a problem a shared binding found (it names its key itself, e.g. the SSH login settings). */
+    /**
+     * Keeps a problem a shared binding found (it names its key itself, e.g. the SSH login settings).
+     *
+     * @param problem the problem, kept as it is
+     * @throws NullPointerException when {@code problem} is null
+     */
     public void add(Problem problem) {
         problems.add(java.util.Objects.requireNonNull(problem, "problem"));
     }
 
+    /** {@return whether no problem has been kept} */
     public boolean isEmpty() {
         return problems.isEmpty();
     }
 
+    /** {@return the problems kept so far, in the order found; a copy} */
     public List<Problem> problems() {
         return List.copyOf(problems);
     }

@@ -11,6 +11,13 @@ import java.util.Objects;
  * @param reason the orchestrator's own words, e.g. {@code Azure Scheduled Event Preempt} or {@code NODE_FAIL}
  */
 public record Eviction(Instant at, String reason) {
+    /**
+     * Checks that both components are given.
+     *
+     * @param at when it happened or was first seen
+     * @param reason the orchestrator's words
+     * @throws NullPointerException when a component is null
+     */
     public Eviction {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(reason, "reason");

@@ -23,6 +23,18 @@ import java.util.Optional;
 public record IdleResource(String kind, String id, Optional<String> location, String reason,
         Optional<Instant> idleSince, Optional<HourlyPrice> costPerHour) {
 
+    /**
+     * Checks that the texts are not blank.
+     *
+     * @param kind what it is
+     * @param id its id
+     * @param location where it is, or empty
+     * @param reason why it is idle
+     * @param idleSince since when, or empty
+     * @param costPerHour what it costs, or empty
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code kind}, {@code id}, {@code reason} or a present location is blank
+     */
     public IdleResource {
         requireText(kind, "kind");
         requireText(id, "id");
@@ -33,29 +45,59 @@ public record IdleResource(String kind, String id, Optional<String> location, St
         location.ifPresent(value -> requireText(value, "location"));
     }
 
-    /** An idle resource at the backend's one place, with no time or price known. */
+    /**
+     * An idle resource at the backend's one place, with no time or price known.
+     *
+     * @param kind what it is, e.g. {@code pool}
+     * @param id the orchestrator's id of it
+     * @param reason why it is idle, for a person
+     * @return the resource, without location, time or price
+     */
     public static IdleResource of(String kind, String id, String reason) {
         return new IdleResource(kind, id, Optional.empty(), reason, Optional.empty(), Optional.empty());
     }
 
+    /**
+     * This resource at a place.
+     *
+     * @param value where it is, e.g. an account; not blank
+     * @return a copy with that location
+     */
     public IdleResource withLocation(String value) {
         return new IdleResource(kind, id, Optional.of(value), reason, idleSince, costPerHour);
     }
 
+    /**
+     * This resource with the time it became idle.
+     *
+     * @param value when it became idle
+     * @return a copy with that time
+     */
     public IdleResource withIdleSince(Instant value) {
         return new IdleResource(kind, id, location, reason, Optional.of(value), costPerHour);
     }
 
+    /**
+     * This resource with what it costs while it stays.
+     *
+     * @param value its price per hour
+     * @return a copy with that price
+     */
     public IdleResource withCostPerHour(HourlyPrice value) {
         return new IdleResource(kind, id, location, reason, idleSince, Optional.of(value));
     }
 
-    /** Whether {@code other} is the same resource: the same kind, id and location, whatever is said about it. */
+    /**
+     * Whether {@code other} is the same resource: the same kind, id and location, whatever is said about it.
+     *
+     * @param other another report, e.g. from a later {@link Backend#idleResources()}
+     * @return true when both name the same resource
+     */
     public boolean sameResourceAs(IdleResource other) {
         return kind.equals(other.kind) && id.equals(other.id) && location.equals(other.location);
     }
 
-    /** The resource as messages name it: {@code pool gantry-d4-abc (acct-eastus)}, the location in brackets. */
+    /** {@return the resource as messages name it: {@code pool gantry-d4-abc (acct-eastus)}, the location in brackets} */
     public String describe() {
         return kind + " " + id + location.map(value -> " (" + value + ")").orElse("");
     }

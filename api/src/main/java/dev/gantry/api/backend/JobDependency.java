@@ -20,20 +20,45 @@ public record JobDependency(JobRef job, Condition condition) {
         AFTER_ANY
     }
 
+    /**
+     * Checks that both components are given.
+     *
+     * @param job the job depended on
+     * @param condition how it must end
+     * @throws NullPointerException when a component is null
+     */
     public JobDependency {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(condition, "condition");
     }
 
+    /**
+     * A dependency on a job succeeding.
+     *
+     * @param job the job depended on
+     * @return the dependency, {@link Condition#AFTER_SUCCESS}
+     */
     public static JobDependency afterSuccess(JobRef job) {
         return new JobDependency(job, Condition.AFTER_SUCCESS);
     }
 
+    /**
+     * A dependency on a job ending, however it ends.
+     *
+     * @param job the job depended on
+     * @return the dependency, {@link Condition#AFTER_ANY}
+     */
     public static JobDependency afterAny(JobRef job) {
         return new JobDependency(job, Condition.AFTER_ANY);
     }
 
-    /** Whether a dependency that ended in {@code state} lets the dependent job start. */
+    /**
+     * Whether a dependency that ended in {@code state} lets the dependent job start.
+     *
+     * @param state the dependency's state
+     * @return true for SUCCEEDED, or for any terminal state with {@link Condition#AFTER_ANY}; false for a state the
+     *     job may still leave
+     */
     public boolean satisfiedBy(JobState state) {
         return switch (condition) {
             case AFTER_SUCCESS -> state == JobState.SUCCEEDED;

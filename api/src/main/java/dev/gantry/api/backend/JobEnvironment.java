@@ -68,6 +68,15 @@ public final class JobEnvironment {
      * @param masterPort the TCP port there
      */
     public record Rendezvous(int nodeRank, String masterAddress, int masterPort) {
+        /**
+         * Checks the rank, address and port.
+         *
+         * @param nodeRank the rank, from 0
+         * @param masterAddress the master's address, not blank
+         * @param masterPort the port, 1 to 65535
+         * @throws NullPointerException when {@code masterAddress} is null
+         * @throws IllegalArgumentException when a value is out of range or the address is blank
+         */
         public Rendezvous {
             Objects.requireNonNull(masterAddress, "masterAddress");
             if (nodeRank < 0) {
@@ -81,7 +90,7 @@ public final class JobEnvironment {
             }
         }
 
-        /** Rank 0 of a one-node job: the ranks meet on the node itself. */
+        /** {@return rank 0 of a one-node job: the ranks meet on the node itself, 127.0.0.1 at the default port} */
         public static Rendezvous singleNode() {
             return new Rendezvous(0, "127.0.0.1", DEFAULT_MASTER_PORT);
         }
@@ -94,6 +103,8 @@ public final class JobEnvironment {
      * @param plan the plan the job runs (nodes, the workload's GPUs per node and checkpoint)
      * @param options the submit's options (attempt, resume)
      * @param rendezvous this node's rank and where the nodes meet
+     * @return the variables by name, in {@link #NAMES} order, {@link #CHECKPOINT_DIR} only with a checkpoint
+     * @throws IllegalArgumentException when the rank is outside the plan's nodes
      */
     public static Map<String, String> of(String jobId, Plan plan, SubmitOptions options, Rendezvous rendezvous) {
         Objects.requireNonNull(jobId, "jobId");

@@ -40,6 +40,9 @@ public final class JobNames {
     /**
      * A Kubernetes object name (an RFC 1123 label): at most 63 characters of {@code a-z}, {@code 0-9} and '-',
      * starting and ending with a letter or digit.
+     *
+     * @param idempotencyKey the submit's key; not null
+     * @return the key itself when it is such a label, else a cleaned and cut form followed by a hash of the key
      */
     public static String dnsLabel(String idempotencyKey) {
         return derive(idempotencyKey, MAX_DNS_LABEL, Form.LABEL);
@@ -55,6 +58,8 @@ public final class JobNames {
      *
      * @param idempotencyKey the submit's key
      * @param maxLength the longest name wanted, {@value #HASH_DIGITS} + 2 to 63
+     * @return the name, at most {@code maxLength} characters
+     * @throws IllegalArgumentException when {@code maxLength} is out of range
      */
     public static String dnsLabel(String idempotencyKey, int maxLength) {
         if (maxLength > MAX_DNS_LABEL) {
@@ -68,6 +73,11 @@ public final class JobNames {
      * An id for an orchestrator that compares ids without case (Azure Batch jobs and tasks): at most
      * {@code maxLength} characters of {@code a-z}, {@code 0-9}, '-' and '_', always lower case so that two keys
      * differing only in case never meet as one id.
+     *
+     * @param idempotencyKey the submit's key; not null
+     * @param maxLength the longest id wanted, at least {@value #HASH_DIGITS} + 2
+     * @return the id
+     * @throws IllegalArgumentException when {@code maxLength} is too small
      */
     public static String caseInsensitiveId(String idempotencyKey, int maxLength) {
         return derive(idempotencyKey, maxLength, Form.CASE_INSENSITIVE_ID);

@@ -10,6 +10,7 @@ public enum JobState {
     PENDING,
     /** Capacity is being prepared (VMs booting, image pulling). */
     PROVISIONING,
+    /** The workload's command is running. */
     RUNNING,
     /** Ended with exit code 0. */
     SUCCEEDED,
@@ -25,7 +26,7 @@ public enum JobState {
     /** The backend cannot tell right now (e.g. the host is unreachable). */
     UNKNOWN;
 
-    /** True for states a job never leaves. */
+    /** {@return true for states a job never leaves: SUCCEEDED, FAILED, CANCELLED and PREEMPTED} */
     public boolean isTerminal() {
         return this == SUCCEEDED || this == FAILED || this == CANCELLED || this == PREEMPTED;
     }

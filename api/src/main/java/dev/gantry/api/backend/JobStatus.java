@@ -25,6 +25,19 @@ import java.util.OptionalInt;
  */
 public record JobStatus(JobState state, OptionalInt exitCode, String message, Optional<Instant> startedAt,
                         Optional<Instant> endedAt, int evictions, Optional<Eviction> lastEviction) {
+    /**
+     * Checks the status.
+     *
+     * @param state the state
+     * @param exitCode the exit code, or empty
+     * @param message the message, may be empty text
+     * @param startedAt the start, or empty
+     * @param endedAt the end, or empty
+     * @param evictions the evictions so far, 0 or more
+     * @param lastEviction the last one, present exactly when {@code evictions > 0}
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code evictions} is negative or disagrees with {@code lastEviction}
+     */
     public JobStatus {
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(exitCode, "exitCode");
@@ -41,27 +54,54 @@ public record JobStatus(JobState state, OptionalInt exitCode, String message, Op
         }
     }
 
-    /** A status without evictions (the SPI v1 form). */
+    /**
+     * A status without evictions (the SPI v1 form).
+     *
+     * @param state where the job is
+     * @param exitCode its exit code, once it ended with one
+     * @param message what the backend knows beyond the state
+     * @param startedAt when it started
+     * @param endedAt when it ended
+     */
     public JobStatus(JobState state, OptionalInt exitCode, String message, Optional<Instant> startedAt,
                      Optional<Instant> endedAt) {
         this(state, exitCode, message, startedAt, endedAt, 0, Optional.empty());
     }
 
+    /**
+     * A status with a state and a message only.
+     *
+     * @param state where the job is
+     * @param message what the backend knows beyond the state; may be empty text
+     * @return the status, with no exit code, times or evictions
+     */
     public static JobStatus of(JobState state, String message) {
         return new JobStatus(state, OptionalInt.empty(), message, Optional.empty(), Optional.empty());
     }
 
-    /** This status with the job's eviction history. */
+    /**
+     * This status with the job's eviction history.
+     *
+     * @param count evictions so far, 0 or more
+     * @param last the last eviction, present exactly when {@code count > 0}
+     * @return a copy with that history, replacing the one it had
+     * @throws IllegalArgumentException when the count and the last eviction disagree
+     */
     public JobStatus withEvictions(int count, Optional<Eviction> last) {
         return new JobStatus(state, exitCode, message, startedAt, endedAt, count, last);
     }
 
-    /** This status with one more eviction, the given one last. */
+    /**
+     * This status with one more eviction, the given one last.
+     *
+     * @param eviction the newest eviction
+     * @return a copy with the count raised by one
+     */
     public JobStatus withEviction(Eviction eviction) {
         return withEvictions(evictions + 1, Optional.of(eviction));
     }
 
-    /** True when the job lost its capacity at least once and is running or waiting again (a requeue). */
+    /** {@return true when the job lost its capacity at least once and is running or waiting again (a requeue)} */
     public boolean requeued() {
         return evictions > 0 && !state.isTerminal();
     }

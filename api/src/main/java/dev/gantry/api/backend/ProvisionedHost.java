@@ -23,6 +23,19 @@ import java.util.TreeMap;
  */
 public record ProvisionedHost(String name, String address, String adminUser, String vmSize, String region,
                               boolean spot, List<String> hostKeyFingerprints, Map<String, String> labels) {
+    /**
+     * Copies the fingerprints and the labels (sorted by key).
+     *
+     * @param name the VM's name
+     * @param address the SSH address
+     * @param adminUser the Linux account
+     * @param vmSize the VM size
+     * @param region the region
+     * @param spot whether it is a Spot VM
+     * @param hostKeyFingerprints the host key fingerprints, copied; may be empty
+     * @param labels the labels, copied
+     * @throws NullPointerException when a component is null
+     */
     public ProvisionedHost {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(address, "address");

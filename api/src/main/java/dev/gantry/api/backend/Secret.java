@@ -9,10 +9,17 @@ import java.util.Arrays;
 public final class Secret {
     private final char[] value;
 
+    /**
+     * Holds a resolved value.
+     *
+     * @param value the secret, copied
+     * @throws NullPointerException when {@code value} is null
+     */
     public Secret(String value) {
         this.value = value.toCharArray();
     }
 
+    /** {@return the secret itself, to hand to where it must go; never log or print it} */
     public String reveal() {
         return new String(value);
     }

@@ -8,5 +8,13 @@ import dev.gantry.api.SecretRef;
  */
 @FunctionalInterface
 public interface SecretResolver {
+    /**
+     * Reads the secret a reference names.
+     *
+     * @param ref where the secret lives
+     * @return its value
+     * @throws dev.gantry.api.GantryException {@link dev.gantry.api.ErrorCode#SECRET_UNRESOLVED} naming the reference
+     *     when it cannot be read (an unset variable, a missing file, a Key Vault refusal)
+     */
     Secret resolve(SecretRef ref);
 }

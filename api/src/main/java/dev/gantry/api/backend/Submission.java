@@ -10,6 +10,13 @@ import java.util.Objects;
  * @param options its idempotency key, attempt and dependencies
  */
 public record Submission(Plan plan, SubmitOptions options) {
+    /**
+     * Checks that both components are given.
+     *
+     * @param plan the plan
+     * @param options how to submit it
+     * @throws NullPointerException when a component is null
+     */
     public Submission {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(options, "options");

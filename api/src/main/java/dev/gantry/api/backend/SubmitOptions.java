@@ -25,6 +25,16 @@ public record SubmitOptions(String idempotencyKey, int attempt, boolean resume, 
     public static final String KEY_RULE = "1-128 letters, digits, '.', '_' or '-'";
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
+    /**
+     * Checks the key and the attempt, and copies the dependencies.
+     *
+     * @param idempotencyKey the key, {@link #KEY_RULE}
+     * @param attempt the attempt, from 1
+     * @param resume whether to resume from the checkpoint
+     * @param dependencies the dependencies, copied
+     * @throws NullPointerException when the key or the dependencies are null
+     * @throws IllegalArgumentException when the key breaks {@link #KEY_RULE} or {@code attempt} is below 1
+     */
     public SubmitOptions {
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
         if (!KEY.matcher(idempotencyKey).matches()) {
@@ -37,36 +47,72 @@ public record SubmitOptions(String idempotencyKey, int attempt, boolean resume, 
         dependencies = List.copyOf(Objects.requireNonNull(dependencies, "dependencies"));
     }
 
-    /** Whether {@code key} can be an idempotency key ({@link #KEY_RULE}), and so a Gantry job id. */
+    /**
+     * Whether {@code key} can be an idempotency key ({@link #KEY_RULE}), and so a Gantry job id.
+     *
+     * @param key the text to check; null is not valid
+     * @return whether it is valid
+     */
     public static boolean isValidKey(String key) {
         return key != null && KEY.matcher(key).matches();
     }
 
-    /** A first attempt, not resuming, with no dependencies (the SPI v1 form). */
+    /**
+     * A first attempt, not resuming, with no dependencies (the SPI v1 form).
+     *
+     * @param idempotencyKey the key, {@link #KEY_RULE}
+     */
     public SubmitOptions(String idempotencyKey) {
         this(idempotencyKey, 1, false, List.of());
     }
 
+    /**
+     * A first attempt, not resuming, with no dependencies.
+     *
+     * @param idempotencyKey the key, {@link #KEY_RULE}
+     * @return the options
+     * @throws IllegalArgumentException when the key breaks {@link #KEY_RULE}
+     */
     public static SubmitOptions withKey(String idempotencyKey) {
         return new SubmitOptions(idempotencyKey);
     }
 
-    /** These options as attempt {@code number}. */
+    /**
+     * These options as attempt {@code number}.
+     *
+     * @param number the attempt, from 1
+     * @return a copy with that attempt
+     */
     public SubmitOptions attempt(int number) {
         return new SubmitOptions(idempotencyKey, number, resume, dependencies);
     }
 
-    /** These options resuming from the checkpoint, or not. */
+    /**
+     * These options resuming from the checkpoint, or not.
+     *
+     * @param value true to resume
+     * @return a copy with that flag
+     */
     public SubmitOptions resuming(boolean value) {
         return new SubmitOptions(idempotencyKey, attempt, value, dependencies);
     }
 
-    /** These options with {@code values} as the dependencies, replacing any given before. */
+    /**
+     * These options with {@code values} as the dependencies, replacing any given before.
+     *
+     * @param values the dependencies; empty for none
+     * @return a copy with those dependencies
+     */
     public SubmitOptions dependingOn(List<JobDependency> values) {
         return new SubmitOptions(idempotencyKey, attempt, resume, values);
     }
 
-    /** These options with {@code values} as the dependencies, replacing any given before. */
+    /**
+     * These options with {@code values} as the dependencies, replacing any given before.
+     *
+     * @param values the dependencies, none for none
+     * @return a copy with those dependencies
+     */
     public SubmitOptions dependingOn(JobDependency... values) {
         return dependingOn(List.of(values));
     }

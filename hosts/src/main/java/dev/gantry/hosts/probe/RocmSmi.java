@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * Parser for {@code rocm-smi --showproductname --showmeminfo vram --json}: an object with one member per card
  * ({@code card0}, {@code card1}, ...) holding {@code Card Series} (or {@code Card series} in older releases),
  * {@code Card Model} and {@code VRAM Total Memory (B)}. Versions print warnings before the JSON, so parsing starts at
- * the first {@code '{'}.
+ * the first <code>'{'</code>.
  */
 public final class RocmSmi {
     private static final double BYTES_PER_GIB = 1024.0 * 1024.0 * 1024.0;
