@@ -48,7 +48,8 @@ final class PlatformBackends {
      * instead of Batch's 5 minutes, or each new pool would wait that long for its first node.
      */
     static BatchFake batchAccount(String region) {
-        BatchFake fake = new BatchFake(new BatchFakeOptions().account(region).autoscaleInterval(Duration.ofMillis(200)));
+        BatchFake fake = new BatchFake(new BatchFakeOptions().account(region)
+                .autoscaleInterval(Duration.ofMillis(200)));
         ObjectNode image = new ObjectMapper().createObjectNode().put("nodeAgentSKUId", "batch.node.ubuntu 22.04");
         image.putObject("imageReference").put("publisher", "microsoft-dsvm").put("offer", "ubuntu-2204")
                 .put("sku", "2204-gen2").put("version", "latest");
@@ -72,7 +73,7 @@ final class PlatformBackends {
     static String batch(BatchFake fake, String region, Path dir) throws IOException {
         Path key = Files.writeString(dir.resolve("batch.key"), fake.accountKey());
         return String.join("\n", "backend: batch", "defaults: {regions: [" + region + "]}", "backends:", "  batch:",
-                "    accounts:", "      - {url: \"" + fake.url() + "\", region: " + region + ", auth: sharedKey, key: \"file:"
-                        + key + "\"}", POLL);
+                "    accounts:", "      - {url: \"" + fake.url() + "\", region: " + region
+                        + ", auth: sharedKey, key: \"file:" + key + "\"}", POLL);
     }
 }

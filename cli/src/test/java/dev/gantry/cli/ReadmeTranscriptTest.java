@@ -36,7 +36,8 @@ class ReadmeTranscriptTest {
     void theMaskKeepsWhatTheExampleComputes() {
         assertNotEquals(OutputMask.mask("epoch 3/6  perplexity 5.18  checkpoint saved"),
                 OutputMask.mask("epoch 3/6  perplexity 5.19  checkpoint saved"));
-        assertNotEquals(OutputMask.mask("finetune  SUCCEEDED  2  1  5.1s"), OutputMask.mask("finetune  SUCCEEDED  1  0  5.1s"));
+        assertNotEquals(OutputMask.mask("finetune  SUCCEEDED  2  1  5.1s"),
+                OutputMask.mask("finetune  SUCCEEDED  1  0  5.1s"));
         assertNotEquals(OutputMask.mask("price $3.6047/h per node"), OutputMask.mask("price $3.6048/h per node"));
     }
 }

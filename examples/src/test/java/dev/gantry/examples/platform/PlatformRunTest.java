@@ -32,7 +32,8 @@ class PlatformRunTest {
         try (Gantry gantry = Gantry.builder().environment(Map.of()).home(home).workingDirectory(home)
                 .configFile(Path.of("platform", "gantry.yaml").toAbsolutePath()).build();
                 PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8)) {
-            assertTrue(PlatformRun.run(gantry, Path.of("platform", "nightly.yaml").toAbsolutePath(), out), printed.toString());
+            Path workflow = Path.of("platform", "nightly.yaml").toAbsolutePath();
+            assertTrue(PlatformRun.run(gantry, workflow, out), printed.toString());
             JobRecord job = gantry.storedJobs().stream().filter(j -> j.id().startsWith("platform-hello-"))
                     .findFirst().orElseThrow();
             assertEquals(JobState.SUCCEEDED, job.state());
