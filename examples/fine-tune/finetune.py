@@ -70,8 +70,9 @@ def main():
         os.replace(path + ".tmp", path)
         print(f"epoch {epoch}/{epochs}  perplexity {perplexity(counts):.2f}  checkpoint saved", flush=True)
         if attempt == 1 and epoch == int(os.environ.get("EVICT_AFTER_EPOCH", "2")):
-            standin.preempt()
+            # Printed first: from the moment the event is served, Gantry's next poll may stop this process.
             print("the stand-in metadata service now announces a Preempt event for this VM", flush=True)
+            standin.preempt()
             while True:  # Gantry's next status poll sees the event and sends SIGTERM
                 time.sleep(0.2)
     print(f"fine-tuned {epochs} epochs", flush=True)
