@@ -68,7 +68,10 @@ class SchemaTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"spec/llama-finetune.yaml", "spec/minimal-inference.yaml", "spec/cpu-sizes.yaml",
             "spec/gpu-memory-units.yaml", "config/full.yaml", "config/minimal.yaml", "workflow/train-and-serve.yaml",
-            "workflow/steps/train.yaml", "../../../../examples/train-and-serve-workflow.yaml"})
+            "workflow/steps/train.yaml", "../../../../examples/train-and-serve-workflow.yaml",
+            "../../../../examples/fine-tune/run-here.yaml", "../../../../examples/batch-inference/workflow.yaml",
+            "../../../../examples/batch-inference/run-here.yaml", "../../../../examples/train-and-serve/workflow.yaml",
+            "../../../../examples/platform/nightly.yaml"})
     void validExamplesPassTheSchema(String example) throws IOException {
         assertEquals(Set.of(), check(Path.of("src/test/resources", example)));
     }
