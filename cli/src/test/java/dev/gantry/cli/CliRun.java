@@ -23,6 +23,11 @@ public final class CliRun {
         this.err = err;
     }
 
+    /** What a command run elsewhere (in a JVM of its own) ended with. */
+    public static CliRun ended(int exitCode, String out, String err) {
+        return new CliRun(exitCode, out, err);
+    }
+
     public static CliRun run(Path home, Path workingDirectory, String... args) {
         return run(home, workingDirectory, null, args);
     }

@@ -1,6 +1,5 @@
 package dev.gantry.cli.swap;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +21,15 @@ final class ObservationTable {
         rows.computeIfAbsent(row, r -> new LinkedHashMap<>()).put(column, cell);
     }
 
-    /** The cells of every row that are neither {@code same} nor {@code n.a.}, as "row / column: cell". */
-    List<String> differences() {
-        List<String> differences = new ArrayList<>();
+    /**
+     * The cells of the compared rows that are neither {@code same} nor {@code n.a.}, by "row / column" (the row of
+     * what each backend adds is a list, not a comparison).
+     */
+    Map<String, String> differences() {
+        Map<String, String> differences = new LinkedHashMap<>();
         rows.forEach((row, cells) -> cells.forEach((column, cell) -> {
             if (!cell.startsWith("same") && !cell.startsWith("n.a.") && !row.startsWith("adds")) {
-                differences.add(row + " / " + column + ": " + cell);
+                differences.put(row + " / " + column, cell);
             }
         }));
         return differences;

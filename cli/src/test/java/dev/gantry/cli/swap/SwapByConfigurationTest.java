@@ -34,6 +34,7 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,8 +51,13 @@ import org.junit.jupiter.api.io.TempDir;
  *       the same on every backend as on the first (manual, local). The variables a backend adds of its own are
  *       listed, not compared;</li>
  *   <li>{@code two-nodes.yaml}: two ranks meet at the master, on every backend that runs multi-node jobs;</li>
- *   <li>{@code flow.yaml}: a workflow with a dependency and a matrix, on every backend.</li>
+ *   <li>{@code flow.yaml}: a workflow with a dependency and a matrix, on every backend;</li>
+ *   <li>{@code spot.yaml}, last: a Spot step evicted once on every backend by the mechanism of the backend's own
+ *       tests ({@link Evictions}), which must end SUCCEEDED with the eviction counted and the run after it told to
+ *       resume. Spot on Batch needs an Entra ID account, so that backend's fake and CLI run as processes of their
+ *       own ({@link EntraBatchFake}).</li>
  * </ul>
+ * What differs today is listed in {@link #KNOWN_GAPS}; anything else that differs fails the test.
  * The table it prints, backend by observation, is the one docs/backends/README.md shows.
  */
 class SwapByConfigurationTest {
@@ -62,11 +68,15 @@ class SwapByConfigurationTest {
     private static final String SPOT_VM = "swap-spot-vm";
     /** Where the SSH test hosts reach this machine (scripts/test-hosts.sh's bridge): their metadata service. */
     private static final String HOSTS_BRIDGE = "10.200.0.1";
+    private static final String SPOT_ROW = "Spot: evicted once, resumed with GANTRY_RESUME=1, SUCCEEDED";
+    /**
+     * What differs today, by "row / column", and why; docs/backends/README.md lists them. The test fails when one
+     * is no longer different, so that the list and the docs follow the fix.
+     */
+    private static final Map<String, String> KNOWN_GAPS = Map.of(SPOT_ROW + " / batch", "Batch reruns a preempted "
+            + "Spot task with its environment unchanged: the rerun sees GANTRY_RESUME=0");
     private static final Pattern EVICTED = Pattern.compile("(?m)^\\S+ +train +evicted ");
     private static final Pattern STARTED_RUN = Pattern.compile("gantry: started run (\\S+) ");
-    private static final String BATCH_SPOT = "n.a.: Spot on Batch needs a user-subscription account signed in with "
-            + "Microsoft Entra ID; the Azure SDK's credential reads this process's environment and trust store, which "
-            + "an in-process CLI cannot point at the fake (scripts/e2e.sh evicts it through its own process)";
 
     @TempDir
     Path home;
@@ -115,9 +125,11 @@ class SwapByConfigurationTest {
         // Last, once the on-demand test cluster's nodes are gone: its Spot nodes take the same node namespaces.
         spot(table, plan(resource("spot.yaml")), cluster, clusterShare, hostsShare);
         System.out.println("swap by configuration: " + observe.getFileName() + ", two-nodes.yaml, flow.yaml and "
-                + "spot.yaml on every backend; the reference column is " + REFERENCE + "\n" + table.render());
-        assertEquals(List.of(), table.differences(), "every observation the same on every backend:\n"
-                + table.render());
+                + "spot.yaml on every backend; the reference column is " + REFERENCE + "\n" + table.render()
+                + "known gaps: " + KNOWN_GAPS);
+        assertEquals(KNOWN_GAPS.keySet(), table.differences().keySet(), "every observation the same on every "
+                + "backend but the known gaps " + KNOWN_GAPS.keySet() + " (a gap closed: remove it from KNOWN_GAPS "
+                + "and docs/backends/README.md):\n" + table.render());
     }
 
     /**
@@ -126,7 +138,6 @@ class SwapByConfigurationTest {
      */
     private void spot(ObservationTable table, PlannedSize size, TestCluster cluster, Path clusterShare,
             Path hostsShare) throws Exception {
-        String row = "Spot: evicted once, resumed with GANTRY_RESUME=1, SUCCEEDED";
         try (FakeMetadataService localEvents = new FakeMetadataService(SPOT_VM);
              FakeMetadataService hostEvents = new FakeMetadataService(SPOT_VM, InetAddress.getByName(HOSTS_BRIDGE));
              Section local = TestBackends.manualLocalSpot(localEvents.eventsUrl());
@@ -135,7 +146,7 @@ class SwapByConfigurationTest {
              Section gridEngine = TestBackends.gridEngine(cluster, clusterShare.resolve("ge-spot"),
                      List.of(size.vmSize()));
              Section aks = TestBackends.aks(Files.createDirectories(work.resolve("aks-spot")), size, true);
-             Section batch = TestBackends.batch(Files.createDirectories(work.resolve("batch-spot")), size)) {
+             Section batch = TestBackends.batchSpot(Files.createDirectories(work.resolve("batch-spot")), size)) {
             Map<String, Path> configs = new LinkedHashMap<>();
             writeFamily(configs, "spot", size, List.of(local, slurm, aks, batch));
             writeFamily(configs, "spot", size, List.of(ssh, gridEngine, aks, batch));
@@ -145,53 +156,63 @@ class SwapByConfigurationTest {
             evictions.put(slurm, Evictions.slurmNodeFails(clusterShare.resolve("slurm-spot").resolve("jobs")));
             evictions.put(gridEngine, Evictions.gridEngineRunLost(clusterShare.resolve("ge-spot").resolve("jobs")));
             evictions.put(aks, Evictions.aksNodeDeleted((KubeTestCluster) aks.started()));
+            EntraBatchFake batchFake = (EntraBatchFake) batch.started();
+            evictions.put(batch, batchFake::preempt);
             for (Map.Entry<Section, Evictions.Eviction> entry : evictions.entrySet()) {
                 long start = System.nanoTime();
                 String environment = entry.getKey().environment();
-                table.put(row, environment, spotRun(environment, configs.get(environment), entry.getValue()));
+                CliLauncher cli = entry.getKey() == batch ? batchFake.cli(work) : CliLauncher.inProcess(work);
+                table.put(SPOT_ROW, environment, spotRun(environment, cli, configs.get(environment), entry.getValue()));
                 System.out.printf(Locale.ROOT, "swap by configuration: Spot on %s took %.1f s%n", environment,
                         (System.nanoTime() - start) / 1e9);
             }
-            table.put(row, batch.environment(), BATCH_SPOT);
         }
     }
 
     /** Runs spot.yaml, evicts its step's job once it ticks, and checks the run's end. */
-    private String spotRun(String environment, Path config, Evictions.Eviction eviction) throws Exception {
+    private String spotRun(String environment, CliLauncher cli, Path config, Evictions.Eviction eviction)
+            throws Exception {
         Path runHome = home.resolve("spot-" + slug(environment));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CompletableFuture<CliRun> running = CliRun.inBackground(runHome, work, out, err, "--config",
-                config.toString(), "run", resource("spot.yaml").toString(), "--logs");
+        CompletableFuture<CliRun> running = cli.start(runHome, out, err, "--config", config.toString(), "run",
+                resource("spot.yaml").toString(), "--logs");
         Matcher started = STARTED_RUN.matcher("");
         awaitOutput(environment, running, () -> started.reset(err.toString()).find());
         String runId = started.group(1);
         awaitOutput(environment, running, () -> out.toString().contains("train | tick 3"));
-        JsonNode attempts = status(runHome, config, runId).path("steps").path(0).path("attemptList");
+        JsonNode attempts = status(cli, runHome, config, runId).path("steps").path(0).path("attemptList");
         eviction.evict(attempts.path(attempts.size() - 1).path("backendJobId").asText());
         // The run's progress line, the moment its driver counted the eviction: the VM is then back at once, before
         // the driver's next poll (1 s), so that the next attempt does not see the same eviction notice.
         awaitOutput(environment, running, () -> EVICTED.matcher(err.toString()).find());
         eviction.evicted();
         CliRun done = running.get(3, TimeUnit.MINUTES);
-        JsonNode step = status(runHome, config, runId).path("steps").path(0);
-        String what = environment + ": " + done + "\nstep: " + step;
-        assertEquals(0, done.exitCode, what);
-        assertEquals("SUCCEEDED", step.path("state").asText(), what);
-        assertEquals(1, step.path("evictions").asInt(), "the eviction counted once: " + what);
+        JsonNode step = status(cli, runHome, config, runId).path("steps").path(0);
+        System.out.println("swap by configuration: Spot on " + environment + ": " + done.out.lines()
+                .filter(line -> !line.startsWith("train | tick ")).collect(Collectors.joining("\n")));
         // From the step's log once it ended: a run that Slurm requeued writes its output file anew, which the
         // progress's live lines may not show again.
-        CliRun log = CliRun.run(runHome, work, "--config", config.toString(), "logs", runId, "train");
-        assertTrue(log.out.lines().anyMatch(line -> line.startsWith("resume 1 attempt ")),
-                "the resumed run saw GANTRY_RESUME=1: " + log + "\n" + what);
+        CliRun log = cli.run(runHome, "--config", config.toString(), "logs", runId, "train");
+        List<String> starts = log.out.lines().filter(line -> line.startsWith("resume ")).toList();
+        List<String> problems = new ArrayList<>();
+        if (done.exitCode != 0 || !step.path("state").asText().equals("SUCCEEDED")) {
+            problems.add("the step ended " + step.path("state").asText() + " (" + step.path("reason").asText() + ")");
+        }
+        if (step.path("evictions").asInt() != 1) {
+            problems.add(step.path("evictions").asInt() + " evictions counted");
+        }
+        if (starts.stream().noneMatch(line -> line.startsWith("resume 1 attempt "))) {
+            problems.add("the run after the eviction was not told to resume: its log says " + starts);
+        }
         int attemptCount = step.path("attempts").asInt();
-        return "same (1 eviction; " + (attemptCount == 1 ? "requeued by the orchestrator, the same job ran again"
+        return !problems.isEmpty() ? "different: " + String.join("; ", problems)
+                : "same (1 eviction; " + (attemptCount == 1 ? "requeued by the orchestrator, the same job ran again"
                 : "ended PREEMPTED, attempt " + attemptCount + " resumed") + ")";
     }
 
-    private JsonNode status(Path runHome, Path config, String runId) throws IOException {
-        CliRun status = CliRun.run(runHome, work, "--config", config.toString(), "status", runId, "--output",
-                "json");
+    private static JsonNode status(CliLauncher cli, Path runHome, Path config, String runId) throws IOException {
+        CliRun status = cli.run(runHome, "--config", config.toString(), "status", runId, "--output", "json");
         assertEquals(0, status.exitCode, status.toString());
         return JSON.readTree(status.out);
     }

@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  *   <li>{@link #aks}: the aks backend on the Kubernetes test cluster ({@link KubeTestCluster}, started in this
  *       process over the node namespaces of scripts/test-kube.sh), whose two nodes are of the planned VM size;</li>
  *   <li>{@link #batch}: the batch backend on the Batch fake ({@link BatchFake}, started in this process, its nodes
- *       in the namespaces of scripts/test-batch.sh), a shared-key account over HTTP named after the planned region.</li>
+ *       in the namespaces of scripts/test-batch.sh), a shared-key account over HTTP named after the planned region;
+ *       {@link #batchSpot} on the fake as a process, an Entra ID account that can have Spot.</li>
  * </ul>
  *
  * Two sections of one backend name (manual local and over SSH; cyclecloud on Slurm and on Grid Engine) cannot be in
@@ -215,6 +216,20 @@ public final class TestBackends {
             fake.close();
             throw e;
         }
+    }
+
+    /**
+     * The batch backend on a Batch fake as Spot needs it, started now in a process of its own
+     * ({@link EntraBatchFake}): a user-subscription account signed in with Microsoft Entra ID. A {@code gantry}
+     * that uses this section runs in a JVM of its own: {@link EntraBatchFake#cli}.
+     */
+    public static Section batchSpot(Path directory, PlannedSize size) throws Exception {
+        EntraBatchFake fake = EntraBatchFake.start(directory, size, NODE_AGENT);
+        return new Section("batch", "batch", List.of(
+                "  batch:",
+                "    accounts:",
+                "      - " + fake.account(),
+                "    idlePoolTimeout: 5s"), fake);
     }
 
     /** Batch's ImageInformation of a marketplace image {@code PUBLISHER:OFFER:SKU[:VERSION]}, Docker-compatible. */
