@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * How the test environment evicts a Spot job on each backend, as the orchestrator sees an evicted Spot VM: the
- * mechanism each backend's own tests use.
+ * mechanism each backend's own tests use. Batch's, the fake's control endpoint, is {@link EntraBatchFake#preempt}.
  */
 final class Evictions {
     /** The Slurm node's reason while it is down; the node is resumed at once. */

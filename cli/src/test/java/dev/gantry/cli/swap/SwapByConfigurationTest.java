@@ -8,23 +8,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.api.backend.BackendProvider;
 import dev.gantry.api.backend.Capabilities;
 import dev.gantry.api.backend.JobEnvironment;
+import dev.gantry.backend.aks.testcluster.KubeTestCluster;
 import dev.gantry.backend.cyclecloud.slurm.TestCluster;
 import dev.gantry.cli.CliRun;
 import dev.gantry.cli.swap.TestBackends.PlannedSize;
 import dev.gantry.cli.swap.TestBackends.Section;
-import dev.gantry.backend.aks.testcluster.KubeTestCluster;
 import dev.gantry.hosts.events.FakeMetadataService;
-import java.io.StringWriter;
-import java.net.InetAddress;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +32,12 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +94,16 @@ class SwapByConfigurationTest {
         TestCluster cluster = TestCluster.get();
         Path clusterShare = writable(Path.of(cluster.sharedDirectory()).resolve("swap-" + UUID.randomUUID()));
         Path hostsShare = writable(Files.createTempDirectory("gantry-swap-"));
+        try {
+            proveOnEveryBackend(observe, size, cluster, clusterShare, hostsShare);
+        } finally {
+            removeQuietly(clusterShare);
+            removeQuietly(hostsShare);
+        }
+    }
+
+    private void proveOnEveryBackend(Path observe, PlannedSize size, TestCluster cluster, Path clusterShare,
+            Path hostsShare) throws Exception {
         ObservationTable table;
         try (Section local = TestBackends.manualLocal();
              Section ssh = TestBackends.manualSsh(hostsShare);
@@ -359,6 +372,18 @@ class SwapByConfigurationTest {
         directory.toFile().setExecutable(true, false);
         directory.toFile().setReadable(true, false);
         return directory;
+    }
+
+    /**
+     * Removes what the runs left in a shared directory; what cannot be removed (files of the test users, when the
+     * test does not run as root) stays, as the other cluster tests' directories do.
+     */
+    private static void removeQuietly(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // Left for a later clean-up of the shared directory; the test's verdict does not depend on it.
+        }
     }
 
     private static String slug(String environment) {

@@ -196,7 +196,8 @@ public final class TestBackends {
     /**
      * The batch backend on a Batch fake started now: a shared-key (Batch-managed) account over HTTP on loopback,
      * named after the planned region (a loopback URL names no account), that supports the planned image; its key in
-     * {@code directory}. Gantry makes the pools, which the fake scales every 200 ms; an idle one goes after 5 s. Shared-key accounts have no Spot.
+     * {@code directory}. Gantry makes the pools, which the fake scales every 200 ms; an idle one goes after 5 s.
+     * Shared-key accounts have no Spot: {@link #batchSpot} has it.
      */
     public static Section batch(Path directory, PlannedSize size) throws IOException {
         BatchFake fake = new BatchFake(new BatchFakeOptions().account(size.region())
