@@ -6,12 +6,16 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
-/** Runs the real command tree in-process with a private home and state directory, capturing both streams. */
-final class CliRun {
-    final int exitCode;
-    final String out;
-    final String err;
+/**
+ * Runs the real command tree in-process with a private home and state directory, capturing both streams. Public for
+ * the tests of other packages ({@code dev.gantry.cli.swap}).
+ */
+public final class CliRun {
+    public final int exitCode;
+    public final String out;
+    public final String err;
 
     private CliRun(int exitCode, String out, String err) {
         this.exitCode = exitCode;
@@ -19,7 +23,12 @@ final class CliRun {
         this.err = err;
     }
 
-    static CliRun run(Path home, Path workingDirectory, String... args) {
+    /** What a command run elsewhere (in a JVM of its own) ended with. */
+    public static CliRun ended(int exitCode, String out, String err) {
+        return new CliRun(exitCode, out, err);
+    }
+
+    public static CliRun run(Path home, Path workingDirectory, String... args) {
         return run(home, workingDirectory, null, args);
     }
 
@@ -35,10 +44,23 @@ final class CliRun {
         }, true, args);
     }
 
+    /**
+     * Starts the command in a thread of its own; {@code out} and {@code err} fill as it runs, for a test that acts on
+     * what it printed so far (a run's id, a line of its job's output). Azure is not reachable.
+     */
+    public static CompletableFuture<CliRun> inBackground(Path home, Path workingDirectory, StringWriter out,
+            StringWriter err, String... args) {
+        return CompletableFuture.supplyAsync(() -> run(home, workingDirectory, null, false, out, err, args),
+                command -> new Thread(command, "cli-run").start());
+    }
+
     private static CliRun run(Path home, Path workingDirectory, ArmConnector azure, boolean terminal,
             String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+        return run(home, workingDirectory, azure, terminal, new StringWriter(), new StringWriter(), args);
+    }
+
+    private static CliRun run(Path home, Path workingDirectory, ArmConnector azure, boolean terminal,
+            StringWriter out, StringWriter err, String... args) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("HOME", home.toString());
         env.put("GANTRY_STATE_DIR", home.resolve("state").toString());

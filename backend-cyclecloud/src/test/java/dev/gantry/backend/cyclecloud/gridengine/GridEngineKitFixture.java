@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * the queue on this machine, and two-node jobs in the compute nodes' queue. An eviction is the job's host going away under it, as an evicted Spot VM does: its
  * shepherd and the job's processes die at once (SIGKILL), and the job, not rerunnable, ends PREEMPTED.
  */
-class GridEngineKitFixture implements BackendFixture {
+public class GridEngineKitFixture implements BackendFixture {
     /** sge_execd's spool: one directory per running job task, holding the shepherd's and the job's pids. */
     private static final Path EXECD_SPOOL = Path.of("/var/spool/gridengine/execd");
 
@@ -66,9 +66,10 @@ class GridEngineKitFixture implements BackendFixture {
 
     /**
      * What an evicted Spot VM does to the job running on it: its shepherd and the job's process group die at once
-     * (SIGKILL), with no exit record. Grid Engine reruns a rerunnable job, and ends any other in accounting.
+     * (SIGKILL), with no exit record. Grid Engine reruns a rerunnable job, and ends any other in accounting. Public for
+     * the CLI's swap-by-configuration test, which evicts a Spot step on every backend.
      */
-    static void loseTheRun(Path workDir, JobRef job) throws IOException, InterruptedException {
+    public static void loseTheRun(Path workDir, JobRef job) throws IOException, InterruptedException {
         String number = Files.readString(workDir.resolve(job.id()).resolve("ge-id")).strip();
         Path task = activeJob(number);
         String shepherd = Files.readString(task.resolve("pid")).strip();
