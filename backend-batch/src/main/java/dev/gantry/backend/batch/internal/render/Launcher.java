@@ -13,7 +13,8 @@ package dev.gantry.backend.batch.internal.render;
  * there is one, and deletes it at once; rebuilds argv from {@code GANTRY_ARGC} and {@code GANTRY_ARG_<i>} (read with
  * {@code printenv}, with a guard so that trailing newlines survive command substitution) and removes those variables;
  * enters {@code GANTRY_WORKDIR}; sets the contract's per-node names (rank and master, from the coordination command
- * on a multi-node task, else rank 0 on the node itself); checks that argv[0] exists, failing with 127 and the
+ * on a multi-node task, else rank 0 on the node itself); marks a rerun of the task as resuming
+ * ({@code GANTRY_RESUME=1}, see {@link #RUN_MARKER_PREFIX}); checks that argv[0] exists, failing with 127 and the
  * manual backend's "command not found: PROGRAM"; then execs it.
  */
 public final class Launcher {
@@ -25,6 +26,14 @@ public final class Launcher {
     public static final String WORKDIR = "GANTRY_WORKDIR";
     /** The name of the secrets file in the task's directory (single node) or root directory (several nodes). */
     public static final String SECRETS_FILE = "gantry-secrets.env";
+    /**
+     * The start of the file a task's run leaves in the workload's checkpoint directory, named for the Batch job, the
+     * task and the node's rank: a run that finds it is a rerun of that task (Batch requeued it after its Spot node
+     * was preempted, or retried it), so it resumes. Batch gives a rerun no variable that says so, and its
+     * environment is the one the task was added with; the checkpoint directory is the one place a rerun on another
+     * node can find, and the only one where resuming means anything.
+     */
+    public static final String RUN_MARKER_PREFIX = ".gantry-started-";
     /** What the launcher exits with when it could not start the program for a reason of its own. */
     public static final int LAUNCH_FAILED = 125;
 
@@ -56,6 +65,15 @@ public final class Launcher {
             "RANK=\"$GANTRY_NODE_RANK\"",
             "MASTER_ADDR=\"${MASTER_ADDR:-127.0.0.1}\"",
             "export GANTRY_NODE_RANK NODE_RANK RANK MASTER_ADDR",
+            "if [ \"${GANTRY_RESUME:-0}\" = 0 ] && [ -n \"${GANTRY_CHECKPOINT_DIR:-}\" ] && [ -n \"${AZ_BATCH_TASK_ID:-}\" ]; then",
+            "  GANTRY_RM=\"$GANTRY_CHECKPOINT_DIR/" + RUN_MARKER_PREFIX + "${AZ_BATCH_JOB_ID:-}-$AZ_BATCH_TASK_ID-$GANTRY_NODE_RANK\"",
+            "  if [ -e \"$GANTRY_RM\" ]; then",
+            "    GANTRY_RESUME=1; export GANTRY_RESUME",
+            "  else",
+            "    { mkdir -p \"$GANTRY_CHECKPOINT_DIR\" && : >\"$GANTRY_RM\"; } 2>/dev/null || :",
+            "  fi",
+            "  unset GANTRY_RM",
+            "fi",
             "case \"$1\" in",
             "  */*) [ -e \"$1\" ];;",
             "  *) command -v -- \"$1\" >/dev/null 2>&1;;",

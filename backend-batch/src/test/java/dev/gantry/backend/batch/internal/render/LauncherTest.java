@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.azure.batch.protocol.models.EnvironmentSetting;
+import dev.gantry.api.Checkpoint;
 import dev.gantry.api.ModelClass;
 import dev.gantry.api.NodeBoot;
 import dev.gantry.api.Phase;
@@ -129,15 +130,64 @@ class LauncherTest {
         assertTrue(run.stderr().contains("gantry: cannot enter the working directory /no/such/dir"), run.stderr());
     }
 
+    @Test
+    void aRerunOfTheTaskResumesFromItsCheckpointDirectoryAndAFirstRunDoesNot() throws Exception {
+        Path checkpoints = dir.resolve("check points $x");
+        Workload workload = workload(List.of("sh", "-c", "printf %s \"$GANTRY_RESUME\""))
+                .checkpoint(new Checkpoint(checkpoints.toString(), Duration.ofMinutes(5))).build();
+        List<EnvironmentSetting> env = settings(workload);
+        Map<String, String> task = Map.of("AZ_BATCH_JOB_ID", "gantry-d2s", "AZ_BATCH_TASK_ID", "t-1");
+        for (List<String> shell : Shells.available()) {
+            Files.createDirectories(checkpoints);
+            try (var files = Files.list(checkpoints)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            assertEquals("0", launch(shell, env, task).out(), shell + ": the task's first run starts afresh");
+            assertTrue(Files.exists(checkpoints.resolve(Launcher.RUN_MARKER_PREFIX + "gantry-d2s-t-1-0")),
+                    "the first run leaves its mark in the checkpoint directory");
+            assertEquals("1", launch(shell, env, task).out(), shell + ": Batch's rerun of the same task resumes");
+            assertEquals("0", launch(shell, env, Map.of("AZ_BATCH_JOB_ID", "gantry-d2s", "AZ_BATCH_TASK_ID", "t-2"))
+                    .out(), shell + ": another task's first run does not");
+        }
+        Files.delete(checkpoints.resolve(Launcher.RUN_MARKER_PREFIX + "gantry-d2s-t-1-0"));
+        Files.delete(checkpoints.resolve(Launcher.RUN_MARKER_PREFIX + "gantry-d2s-t-2-0"));
+        Files.delete(checkpoints);
+        assertEquals("0", launch(List.of("/bin/sh"), env, task).out(), "a missing checkpoint directory is made");
+        assertTrue(Files.isDirectory(checkpoints));
+
+        List<EnvironmentSetting> resumed = settings(workload, SubmitOptions.withKey("launcher-test").attempt(2)
+                .resuming(true));
+        Path fresh = Files.createDirectories(dir.resolve("fresh"));
+        assertEquals("1", Shells.run(List.of("/bin/sh"), Shells.body(Launcher.COMMAND_LINE), resumed, task, fresh)
+                .out(), "Gantry's own resubmit says resume already");
+        List<EnvironmentSetting> none = settings(workload(List.of("sh", "-c", "printf %s \"$GANTRY_RESUME\"")).build());
+        Path noCheckpoint = Files.createDirectories(dir.resolve("none"));
+        assertEquals("0", Shells.run(List.of("/bin/sh"), Shells.body(Launcher.COMMAND_LINE), none, task, noCheckpoint)
+                .out(), "without a checkpoint there is nothing to resume from");
+    }
+
+    private Shells.Run launch(List<String> shell, List<EnvironmentSetting> env, Map<String, String> task)
+            throws Exception {
+        Shells.Run run = Shells.run(shell, Shells.body(Launcher.COMMAND_LINE), env, task, dir);
+        assertEquals(0, run.exit(), shell + ": " + run.stderr());
+        return run;
+    }
+
     static Workload.Builder workload(List<String> argv) {
         return Workload.builder("launcher").phase(Phase.INFERENCE).model(ModelClass.SMALL).command(argv);
     }
 
     static List<EnvironmentSetting> settings(Workload workload) {
+        return settings(workload, SubmitOptions.withKey("launcher-test"));
+    }
+
+    static List<EnvironmentSetting> settings(Workload workload, SubmitOptions options) {
         Plan plan = Plan.builder(workload, ExamplePlans.D2).region("eastus").image(ExamplePlans.UBUNTU)
                 .boot(new NodeBoot(Optional.empty(), Optional.of(ExamplePlans.NODE_AGENT))).build();
         return assertInstanceOf(TaskBody.Ready.class, TaskBody.render(new TaskBody.Input(plan,
-                SubmitOptions.withKey("launcher-test"), "mlbatch", "gantry-d2s-v5-0123456789ab", 29500,
+                options, "mlbatch", "gantry-d2s-v5-0123456789ab", 29500,
                 Duration.ofDays(7), List.of(), Optional.empty()))).task().environmentSettings();
     }
 }
