@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.backend.cyclecloud.slurm.TestCluster;
+import dev.gantry.cli.swap.TestBackends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,11 +85,11 @@ class KilledRunTest {
     @Test
     void onSlurmEveryStepStillRunsExactlyOnce() throws Exception {
         TestCluster cluster = TestCluster.get();
-        Path shared = ClusterConfigs.sharedDirectory(cluster, "killed");
+        Path shared = TestBackends.sharedDirectory(cluster, "killed");
         killTwentyTimesThenFinish(new Target() {
             @Override
             public String config() {
-                return ClusterConfigs.slurm(cluster, shared);
+                return TestBackends.config(TestBackends.slurm(cluster, shared));
             }
 
             @Override

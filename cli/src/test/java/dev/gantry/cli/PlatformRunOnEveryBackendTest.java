@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.Gantry;
-import dev.gantry.backend.aks.testcluster.KubeTestCluster;
-import dev.gantry.backend.batch.fake.BatchFake;
 import dev.gantry.backend.cyclecloud.slurm.TestCluster;
+import dev.gantry.cli.swap.TestBackends;
+import dev.gantry.cli.swap.TestBackends.PlannedSize;
+import dev.gantry.cli.swap.TestBackends.Section;
 import dev.gantry.examples.platform.PlatformRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The examples' platform program (examples/platform) on cyclecloud, aks and batch, each chosen by a gantry.yaml
- * alone ({@link PlatformBackends}); the examples module runs it on the manual backend. On each, the job built in code
+ * alone ({@link TestBackends}); the examples module runs it on the manual backend. On each, the job built in code
  * prints its greeting and succeeds, and the listener hears every step of the workflow, and its output, succeed.
  */
 class PlatformRunOnEveryBackendTest {
@@ -30,26 +31,37 @@ class PlatformRunOnEveryBackendTest {
     @TempDir
     Path home;
 
-    /** The size every plan of the program takes (2 vCPUs and 4 GiB, small training): the cluster's one node. */
-    private static final String SIZE = "Standard_E2as_v5";
+    /**
+     * What every plan of the program takes (2 vCPUs and 4 GiB, small training), in the one region the
+     * configuration allows: the Kubernetes cluster's one node is of its size, the Batch account supports its image.
+     */
+    private static final PlannedSize SIZE = new PlannedSize("Standard_E2as_v5", 2, 16, "eastus",
+            "microsoft-dsvm:ubuntu-2204:2204-gen2");
 
     @Test
     void onSlurmThroughCycleCloud() throws Exception {
-        runOn("cyclecloud", PlatformBackends.slurm(TestCluster.get()));
+        TestCluster cluster = TestCluster.get();
+        try (Section slurm = TestBackends.slurm(cluster, TestBackends.sharedDirectory(cluster, "platform-run"))) {
+            runOn(slurm);
+        }
     }
 
     @Test
     void onTheKubernetesTestClusterThroughAks() throws Exception {
-        try (KubeTestCluster cluster = PlatformBackends.kubernetes(SIZE, home.resolve("kube"))) {
-            runOn("aks", PlatformBackends.aks(cluster, home));
+        try (Section aks = TestBackends.aksOneNode(home, SIZE)) {
+            runOn(aks);
         }
     }
 
     @Test
     void onTheBatchFakeThroughBatch() throws Exception {
-        try (BatchFake fake = PlatformBackends.batchAccount("eastus")) {
-            runOn("batch", PlatformBackends.batch(fake, "eastus", home));
+        try (Section batch = TestBackends.batch(home, SIZE)) {
+            runOn(batch);
         }
+    }
+
+    private void runOn(Section section) throws Exception {
+        runOn(section.backend(), TestBackends.config(section.backend(), SIZE.region(), List.of(section)));
     }
 
     private void runOn(String backend, String gantryYaml) throws Exception {

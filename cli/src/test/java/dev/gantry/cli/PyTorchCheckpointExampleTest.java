@@ -10,6 +10,7 @@ import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
+import dev.gantry.cli.swap.TestBackends;
 import dev.gantry.Gantry;
 import dev.gantry.Runs;
 import dev.gantry.model.JobRecord;
@@ -66,7 +67,8 @@ class PyTorchCheckpointExampleTest {
         String uninterrupted = lastLoss(python(script, work.resolve("reference-checkpoints")));
 
         try (FakeMetadataService imds = new FakeMetadataService(VM)) {
-            Files.writeString(work.resolve("gantry.yaml"), ClusterConfigs.localSpot(imds.eventsUrl()));
+            Files.writeString(work.resolve("gantry.yaml"),
+                    TestBackends.config(TestBackends.manualLocalSpot(imds.eventsUrl())));
             Files.writeString(work.resolve("train.yaml"), String.join("\n",
                     "apiVersion: gantry.dev/v1",
                     "kind: Workflow",

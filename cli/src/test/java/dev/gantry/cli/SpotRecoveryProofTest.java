@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.backend.cyclecloud.slurm.TestCluster;
+import dev.gantry.cli.swap.TestBackends;
 import dev.gantry.Gantry;
 import dev.gantry.Runs;
 import dev.gantry.model.JobRecord;
@@ -70,7 +71,8 @@ class SpotRecoveryProofTest {
     @Test
     void onTheManualBackendAPreemptEventEndsTheJobAndTheNextAttemptResumes() throws Exception {
         try (FakeMetadataService imds = new FakeMetadataService(VM)) {
-            String config = ClusterConfigs.localSpot(imds.eventsUrl(), "spot:", "  onDemandAfterEvictions: 0");
+            String config = TestBackends.config(TestBackends.manualLocalSpot(imds.eventsUrl()), "spot:",
+                    "  onDemandAfterEvictions: 0");
             Proof proof = prove("manual, local transport, Preempt events", config, work.resolve("progress"),
                     "preferred", EVICT_AT.length, (gantry, job, i) -> imds.preemptAndAwait(
                             gantry.backend("manual"), job, VM, Duration.ofSeconds(30)));
@@ -118,7 +120,7 @@ class SpotRecoveryProofTest {
     @Test
     void onSlurmAFailedNodeAndARequeueRunTheSameJobAgainFromItsCheckpoint() throws Exception {
         TestCluster cluster = TestCluster.get();
-        Path shared = ClusterConfigs.sharedDirectory(cluster, "spot-proof");
+        Path shared = TestBackends.sharedDirectory(cluster, "spot-proof");
         Proof proof = prove("Slurm, Spot (requeued)", slurmConfig(cluster, shared), shared.resolve("progress"),
                 "preferred", 2, (gantry, job, i) -> {
                     String slurmId = Files.readString(shared.resolve("jobs").resolve(job.id()).resolve("slurm-id"))
@@ -136,7 +138,7 @@ class SpotRecoveryProofTest {
     @Test
     void onSlurmAnOnDemandJobWhoseNodeFailsIsResumedByANewAttempt() throws Exception {
         TestCluster cluster = TestCluster.get();
-        Path shared = ClusterConfigs.sharedDirectory(cluster, "spot-proof");
+        Path shared = TestBackends.sharedDirectory(cluster, "spot-proof");
         Proof proof = prove("Slurm, on-demand (preempted, new attempt)", slurmConfig(cluster, shared),
                 shared.resolve("progress"), "never", 1, (gantry, job, i) -> nodeFails(Files.readString(
                         shared.resolve("jobs").resolve(job.id()).resolve("slurm-id")).strip()));
@@ -249,7 +251,7 @@ class SpotRecoveryProofTest {
     }
 
     private static String slurmConfig(TestCluster cluster, Path shared) {
-        return ClusterConfigs.slurm(cluster, shared, "spot:", "  onDemandAfterEvictions: 0");
+        return TestBackends.config(TestBackends.slurm(cluster, shared), "spot:", "  onDemandAfterEvictions: 0");
     }
 
     /** The job's node goes down and comes back at once, as a replacement Spot VM would. */

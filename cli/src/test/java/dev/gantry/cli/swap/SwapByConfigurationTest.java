@@ -84,8 +84,8 @@ class SwapByConfigurationTest {
         Path observe = resource("observe.yaml");
         PlannedSize size = plan(observe);
         TestCluster cluster = TestCluster.get();
-        Path clusterShare = writable(Path.of(cluster.sharedDirectory()).resolve("swap-" + UUID.randomUUID()));
-        Path hostsShare = writable(Files.createTempDirectory("gantry-swap-"));
+        Path clusterShare = TestBackends.sharedDirectory(cluster, "swap");
+        Path hostsShare = TestBackends.writable(Files.createTempDirectory("gantry-swap-"));
         try {
             proveOnEveryBackend(observe, size, cluster, clusterShare, hostsShare);
         } finally {
@@ -292,15 +292,6 @@ class SwapByConfigurationTest {
     private static Capabilities capabilities(String backend) {
         return ServiceLoader.load(BackendProvider.class).stream().map(ServiceLoader.Provider::get)
                 .filter(p -> p.name().equals(backend)).findFirst().orElseThrow().capabilities();
-    }
-
-    /** A directory every test user may write (the SSH hosts' and the cluster's users write their jobs there). */
-    private static Path writable(Path directory) throws IOException {
-        Files.createDirectories(directory);
-        directory.toFile().setWritable(true, false);
-        directory.toFile().setExecutable(true, false);
-        directory.toFile().setReadable(true, false);
-        return directory;
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -34,11 +35,15 @@ import java.util.stream.Collectors;
  *   <li>{@link #slurm} and {@link #gridEngine}: the cyclecloud backend on the test cluster's Slurm and Grid Engine
  *       (scripts/test-cluster.sh; {@link TestCluster});</li>
  *   <li>{@link #aks}: the aks backend on the Kubernetes test cluster ({@link KubeTestCluster}, started in this
- *       process over the node namespaces of scripts/test-kube.sh), whose two nodes are of the planned VM size;</li>
+ *       process over the node namespaces of scripts/test-kube.sh), whose two nodes are of the planned VM size;
+ *       {@link #aksOneNode} with a single on-demand node in the test's own network;</li>
  *   <li>{@link #batch}: the batch backend on the Batch fake ({@link BatchFake}, started in this process, its nodes
  *       in the namespaces of scripts/test-batch.sh), a shared-key account over HTTP named after the planned region;
  *       {@link #batchSpot} on the fake as a process, an Entra ID account that can have Spot.</li>
  * </ul>
+ *
+ * {@link #config(Section, String...)} makes a file of one section, for tests of one backend; {@link #sharedDirectory}
+ * gives a test a fresh directory on the test cluster's share.
  *
  * Two sections of one backend name (manual local and over SSH; cyclecloud on Slurm and on Grid Engine) cannot be in
  * one file: a test that runs on both makes one file per such environment, each holding every backend's section.
@@ -131,6 +136,26 @@ public final class TestBackends {
         return new Section("manual (ssh)", "manual", lines, () -> { });
     }
 
+    /**
+     * A fresh directory {@code PREFIX-UUID} under the test cluster's shared one, that the login user whose jobs
+     * write there can write to.
+     */
+    public static Path sharedDirectory(TestCluster cluster, String prefix) throws IOException {
+        return writable(Path.of(cluster.sharedDirectory()).resolve(prefix + "-" + UUID.randomUUID()));
+    }
+
+    /**
+     * {@code directory}, made if missing, that every test user may read, write and search (the SSH hosts' and the
+     * cluster's users write their jobs there).
+     */
+    static Path writable(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        directory.toFile().setWritable(true, false);
+        directory.toFile().setExecutable(true, false);
+        directory.toFile().setReadable(true, false);
+        return directory;
+    }
+
     /** The cyclecloud backend on the test cluster's Slurm, jobs under {@code shared/jobs} (on the cluster's share). */
     public static Section slurm(TestCluster cluster, Path shared) {
         List<String> lines = new ArrayList<>(login(cluster, shared, "slurm"));
@@ -173,11 +198,28 @@ public final class TestBackends {
     public static Section aks(Path directory, PlannedSize size, boolean spot) {
         List<NodeTemplate> nodes = new ArrayList<>();
         for (int k = 1; k <= 2; k++) {
-            nodes.add(new NodeTemplate(NodeSlot.kube(k), pool(size.vmSize()), size.vmSize(), spot, Map.of(
-                    "cpu", Integer.toString(size.vcpus()),
-                    "memory", Math.round(size.memoryGib() * 1024) + "Mi",
-                    "pods", "110", "ephemeral-storage", "100Gi"), List.of()));
+            nodes.add(node(NodeSlot.kube(k), size, spot));
         }
+        return aks(directory, nodes);
+    }
+
+    /**
+     * {@link #aks} with a single on-demand node of {@code size} whose pods run in the test's own network, so that
+     * it needs none of scripts/test-kube.sh's node namespaces.
+     */
+    public static Section aksOneNode(Path directory, PlannedSize size) {
+        return aks(directory, List.of(node(NodeSlot.host(1), size, false)));
+    }
+
+    /** A node of {@code size}'s vCPUs and memory, in an AKS pool of that size. */
+    private static NodeTemplate node(NodeSlot slot, PlannedSize size, boolean spot) {
+        return new NodeTemplate(slot, pool(size.vmSize()), size.vmSize(), spot, Map.of(
+                "cpu", Integer.toString(size.vcpus()),
+                "memory", Math.round(size.memoryGib() * 1024) + "Mi",
+                "pods", "110", "ephemeral-storage", "100Gi"), List.of());
+    }
+
+    private static Section aks(Path directory, List<NodeTemplate> nodes) {
         KubeTestCluster cluster = KubeTestCluster.builder().nodes(nodes).start();
         Path kubeconfig = cluster.writeKubeconfig(directory.resolve("kubeconfig"));
         return new Section("aks", "aks", List.of(
@@ -246,6 +288,19 @@ public final class TestBackends {
         image.putArray("capabilities").add("DockerCompatible");
         image.put("verificationType", "verified");
         return image;
+    }
+
+    /**
+     * A gantry.yaml of {@code section} alone, for tests of one backend: {@code backend:} its backend, runs polled
+     * every second, then the test's own top-level lines {@code more} (such as {@code spot:} settings).
+     */
+    public static String config(Section section, String... more) {
+        List<String> lines = new ArrayList<>(List.of("backend: " + section.backend(), "backends:"));
+        lines.addAll(section.lines());
+        lines.add("runs:");
+        lines.add("  pollInterval: 1s");
+        lines.addAll(List.of(more));
+        return String.join("\n", lines) + "\n";
     }
 
     /**
