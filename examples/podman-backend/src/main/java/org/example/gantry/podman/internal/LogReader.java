@@ -48,12 +48,30 @@ final class LogReader {
         }
         while (true) {
             // Asked before reading: what the job wrote before it ended is in the file by then.
-            boolean done = ended.getAsBoolean();
+            boolean done = hasEnded(ended);
             next().forEach(sink::accept);
             if (done) {
                 return;
             }
             Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    /**
+     * Asks {@code ended}, which runs podman. An interrupt of the follow while podman runs shows as that call's
+     * failure, with the thread's interrupt status set again; the follow then stops as the SPI says a follow stops,
+     * with {@link InterruptedException}, rather than report the interrupt as a podman failure.
+     */
+    private static boolean hasEnded(BooleanSupplier ended) throws InterruptedException {
+        try {
+            return ended.getAsBoolean();
+        } catch (RuntimeException e) {
+            if (Thread.interrupted()) {
+                InterruptedException stop = new InterruptedException("the follow was interrupted");
+                stop.addSuppressed(e);
+                throw stop;
+            }
+            throw e;
         }
     }
 

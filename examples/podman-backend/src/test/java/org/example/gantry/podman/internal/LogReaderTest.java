@@ -1,6 +1,8 @@
 package org.example.gantry.podman.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
@@ -59,6 +61,27 @@ class LogReaderTest {
         assertEquals(List.of(new LogLine(LogLine.Stream.STDOUT, 0, "first"),
                 new LogLine(LogLine.Stream.STDOUT, 0, "second"), new LogLine(LogLine.Stream.STDERR, 0, "third")),
                 lines);
+    }
+
+    @Test
+    void aFollowInterruptedWhilePodmanRunsStopsWithInterruptedExceptionNotAPodmanFailure() throws Exception {
+        Path file = dir.resolve("output.log");
+        Files.writeString(file, STAMP + "stdout F first\n");
+        // What the status call does when the follow is interrupted while podman runs: podman's failure, with the
+        // interrupt status set again.
+        java.util.function.BooleanSupplier interruptedPodman = () -> {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while podman ran");
+        };
+        InterruptedException stop = assertThrows(InterruptedException.class,
+                () -> read(file, LogOptions.following(), interruptedPodman));
+        assertEquals("interrupted while podman ran", stop.getSuppressed()[0].getMessage());
+        assertFalse(Thread.currentThread().isInterrupted(), "the interrupt is reported once, by the exception");
+        IllegalStateException other = assertThrows(IllegalStateException.class, () -> read(file,
+                LogOptions.following(), () -> {
+                    throw new IllegalStateException("podman is gone");
+                }));
+        assertEquals("podman is gone", other.getMessage(), "a failure without an interrupt is reported as it is");
     }
 
     @Test
