@@ -203,10 +203,22 @@ class ApiServerTest {
         Job patched = jobs.get();
         assertEquals("now", patched.getMetadata().getAnnotations().get("gantry.dev/cancelled-at"));
         assertFalse(patched.getSpec().getSuspend());
-        jobs.edit(j -> {
-            j.getMetadata().getAnnotations().put("second", "yes");
-            return j;
-        });
+        // edit is a read, then a JSON Patch that names the version read: the unsuspended Job's controller may write
+        // its status in between, and the server then answers 409 Conflict, as an API server does. A client applies
+        // its change to the latest version and tries again, as the message says.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                jobs.edit(j -> {
+                    j.getMetadata().getAnnotations().put("second", "yes");
+                    return j;
+                });
+                break;
+            } catch (KubernetesClientException conflict) {
+                if (conflict.getCode() != 409 || attempt == 5) {
+                    throw conflict;
+                }
+            }
+        }
         assertEquals("yes", jobs.get().getMetadata().getAnnotations().get("second"));
     }
 
