@@ -134,7 +134,23 @@ log "build and test all modules"
 bench_classpath=benchmarks/target/benchmarks.classpath
 rm -f "$bench_classpath"
 build_started=$(date +%s)
-./mvnw -B -ntp verify "$@"
+# What a failed test printed goes to its surefire output file, not to this log; when the build fails, the end of each
+# such file is printed here, so that a failure on a machine one cannot log in to (CI) says what happened. A test
+# class with an output file and no report is one whose fork was stopped (a hang past surefire's timeout).
+print_failed_test_output() {
+  local output report
+  while IFS= read -r output; do
+    report="${output%-output.txt}.txt"
+    if [[ ! -f "$report" ]] || grep -q -E 'FAILURE!|ERROR!' "$report"; then
+      printf '\n==> the end of %s\n' "$output"
+      tail -n 400 "$output"
+    fi
+  done < <(find . -path '*/target/surefire-reports/*-output.txt' -newermt "@$build_started" 2>/dev/null | sort)
+}
+if ! ./mvnw -B -ntp verify "$@"; then
+  print_failed_test_output
+  exit 1
+fi
 
 # Whether this run built FILE: it exists and was written after the build started.
 built_by_this_run() { [[ -f "$1" ]] && (($(stat -c %Y "$1") >= build_started)); }

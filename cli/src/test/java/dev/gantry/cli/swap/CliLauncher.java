@@ -10,9 +10,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * How the swap test runs a {@code gantry} command: in this process ({@link #inProcess}), or in a JVM of its own
@@ -24,9 +29,33 @@ interface CliLauncher {
     /** Starts the command with a private home; {@code out} and {@code err} fill as it runs. */
     CompletableFuture<CliRun> start(Path home, StringWriter out, StringWriter err, String... args);
 
-    /** Runs the command to its end. */
+    /** How long a command of the swap test may take: the longest, a Spot run, ends within about 20 s. */
+    Duration LIMIT = Duration.ofMinutes(4);
+
+    /** Runs the command to its end; fails with what it printed so far if it takes longer than {@link #LIMIT}. */
     default CliRun run(Path home, String... args) {
-        return start(home, new StringWriter(), new StringWriter(), args).join();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        return finish(start(home, out, err, args), out, err, args);
+    }
+
+    /**
+     * What the started command ended with; fails, naming the command, with what it printed so far and what the
+     * test cluster's schedulers say, if it does not end within {@link #LIMIT} (a job that waits for ever).
+     */
+    static CliRun finish(CompletableFuture<CliRun> running, StringWriter out, StringWriter err, String... args) {
+        try {
+            return running.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            running.cancel(true);
+            throw new AssertionError("gantry " + String.join(" ", args) + " did not end within " + LIMIT
+                    + "\n--- stdout so far\n" + out + "\n--- stderr so far\n" + err + "\n" + ClusterSnapshot.now());
+        } catch (ExecutionException e) {
+            throw new AssertionError("gantry " + String.join(" ", args) + " failed in the test", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while gantry " + String.join(" ", args) + " ran", e);
+        }
     }
 
     /** The CLI in this process, as {@link CliRun} runs it. */
@@ -56,7 +85,7 @@ interface CliLauncher {
                 process.getOutputStream().close();
                 CompletableFuture<Void> copies = CompletableFuture.allOf(copy(process.getInputStream(), out),
                         copy(process.getErrorStream(), err));
-                return CompletableFuture.supplyAsync(() -> {
+                CompletableFuture<CliRun> ended = CompletableFuture.supplyAsync(() -> {
                     try {
                         int code = process.waitFor();
                         copies.join();
@@ -68,6 +97,13 @@ interface CliLauncher {
                                 + " ran", e);
                     }
                 }, task -> new Thread(task, "separate-cli").start());
+                // A command the test gave up on (finish's time limit) does not outlive it.
+                ended.whenComplete((run, failure) -> {
+                    if (failure instanceof CancellationException) {
+                        process.destroyForcibly();
+                    }
+                });
+                return ended;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

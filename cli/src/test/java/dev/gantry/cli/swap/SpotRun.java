@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One run of the swap test's Spot workflow (swap/spot.yaml, one step, {@code train}) on one backend: started with
@@ -41,23 +42,26 @@ final class SpotRun {
         CompletableFuture<CliRun> running = cli.start(runHome, out, err, "--config", config.toString(), "run",
                 spec.toString(), "--logs");
         Matcher started = STARTED_RUN.matcher("");
-        awaitOutput(environment, running, () -> started.reset(err.toString()).find());
+        awaitOutput(environment, running, out, err, () -> started.reset(err.toString()).find());
         String runId = started.group(1);
-        awaitOutput(environment, running, () -> out.toString().contains("train | tick 3"));
+        awaitOutput(environment, running, out, err, () -> out.toString().contains("train | tick 3"));
         JsonNode attempts = status(cli, runHome, config, runId).path("steps").path(0).path("attemptList");
         eviction.evict(attempts.path(attempts.size() - 1).path("backendJobId").asText());
         // The run's progress line, the moment its driver counted the eviction: the VM is then back at once, before
         // the driver's next poll (1 s), so that the next attempt does not see the same eviction notice.
-        awaitOutput(environment, running, () -> EVICTED.matcher(err.toString()).find());
+        awaitOutput(environment, running, out, err, () -> EVICTED.matcher(err.toString()).find());
         eviction.evicted();
-        CliRun done = running.get(3, TimeUnit.MINUTES);
+        CliRun done = CliLauncher.finish(running, out, err, "run", spec.toString(), "--logs");
         JsonNode step = status(cli, runHome, config, runId).path("steps").path(0);
         System.out.println("swap by configuration: Spot on " + environment + ": " + done.out.lines()
                 .filter(line -> !line.startsWith("train | tick ")).collect(Collectors.joining("\n")));
-        // From the step's log once it ended: a run that Slurm requeued writes its output file anew, which the
-        // progress's live lines may not show again.
+        // What each run of the step said at its start, from the live lines and from the step's log once it ended:
+        // a run that Slurm requeued writes its output file anew, which the live lines may not show again; and the
+        // files of a Batch task go with its node, which the fake retires 5 s after the run (node retention), so
+        // that a log read later (on a loaded machine) finds them gone.
         CliRun log = cli.run(runHome, "--config", config.toString(), "logs", runId, "train");
-        List<String> starts = log.out.lines().filter(line -> line.startsWith("resume ")).toList();
+        List<String> starts = Stream.concat(done.out.lines().map(line -> line.replaceFirst("^train \\| ", "")),
+                log.out.lines()).filter(line -> line.startsWith("resume ")).distinct().toList();
         List<String> problems = new ArrayList<>();
         if (done.exitCode != 0 || !step.path("state").asText().equals("SUCCEEDED")) {
             problems.add("the step ended " + step.path("state").asText() + " (" + step.path("reason").asText() + ")");
@@ -66,7 +70,8 @@ final class SpotRun {
             problems.add(step.path("evictions").asInt() + " evictions counted");
         }
         if (starts.stream().noneMatch(line -> line.startsWith("resume 1 attempt "))) {
-            problems.add("the run after the eviction was not told to resume: its log says " + starts);
+            problems.add("the run after the eviction was not told to resume: its runs said " + starts
+                    + (log.exitCode == 0 ? "" : "; gantry logs: " + log));
         }
         int attemptCount = step.path("attempts").asInt();
         return !problems.isEmpty() ? "different: " + String.join("; ", problems)
@@ -85,13 +90,17 @@ final class SpotRun {
         boolean holds() throws Exception;
     }
 
-    private static void awaitOutput(String environment, CompletableFuture<CliRun> running, Condition condition)
-            throws Exception {
+    private static void awaitOutput(String environment, CompletableFuture<CliRun> running, StringWriter out,
+            StringWriter err, Condition condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (!condition.holds()) {
-            if (running.isDone() || System.nanoTime() > deadline) {
-                throw new AssertionError(environment + ": the Spot run did not get there: "
-                        + (running.isDone() ? running.get() : "still running"));
+            if (running.isDone()) {
+                throw new AssertionError(environment + ": the Spot run ended before it got there: " + running.get());
+            }
+            if (System.nanoTime() > deadline) {
+                running.cancel(true);
+                throw new AssertionError(environment + ": the Spot run did not get there in 2 minutes\n--- stdout so far\n"
+                        + out + "\n--- stderr so far\n" + err + "\n" + ClusterSnapshot.now());
             }
             Thread.sleep(50);
         }

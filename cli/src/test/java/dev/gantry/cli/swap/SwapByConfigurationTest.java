@@ -31,8 +31,10 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -85,7 +87,13 @@ class SwapByConfigurationTest {
     @TempDir
     Path work;
 
+    /**
+     * About 90 s here; a command that does not end fails at {@link CliLauncher#LIMIT} with what it printed, and
+     * this bound, in a thread of its own (a join does not answer an interrupt), ends the test with every thread's
+     * stack whatever else waits.
+     */
     @Test
+    @Timeout(value = 15, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void theSameSpecsRunOnEveryBackendWithOnlyTheBackendLineChanged() throws Exception {
         Path observe = resource("observe.yaml");
         PlannedSize size = plan(observe);
@@ -177,7 +185,7 @@ class SwapByConfigurationTest {
             for (Map.Entry<Section, Evictions.Eviction> entry : evictions.entrySet()) {
                 long start = System.nanoTime();
                 String environment = entry.getKey().environment();
-                CliLauncher cli = entry.getKey() == batch ? batchFake.cli(work) : CliLauncher.inProcess(work);
+                CliLauncher cli = entry.getKey() == batch ? batchFake.cli(work) : inProcess();
                 Path runHome = home.resolve("spot-" + slug(environment));
                 table.put(SPOT_ROW, environment, SpotRun.prove(environment, cli, runHome, configs.get(environment),
                         resource("spot.yaml"), entry.getValue()));
@@ -218,13 +226,12 @@ class SwapByConfigurationTest {
     /** Runs observe.yaml on one environment; its job must end FAILED with the workload's exit code. */
     private Observation observeOn(Section section, Path config, Path spec) throws IOException {
         Path sectionHome = home.resolve(slug(section.environment()));
-        CliRun run = CliRun.run(sectionHome, work, "--config", config.toString(), "run", spec.toString());
+        CliRun run = inProcess().run(sectionHome, "--config", config.toString(), "run", spec.toString());
         assertEquals(1, run.exitCode, section.environment() + ": the job fails with the workload's exit code: " + run);
         String job = run.err.lines().filter(l -> l.startsWith("gantry: submitted ")).findFirst()
                 .orElseThrow(() -> new AssertionError(section.environment() + ": no job submitted: " + run))
                 .split(" ")[2];
-        CliRun status = CliRun.run(sectionHome, work, "--config", config.toString(), "status", job, "--output",
-                "json");
+        CliRun status = inProcess().run(sectionHome, "--config", config.toString(), "status", job, "--output", "json");
         Observation observation = Observation.of(run.out, run.err);
         JsonNode exitCode = JSON.readTree(status.out).path("exitCode");
         observation.values().put("exit code", exitCode.isNumber() ? exitCode.asText() : "none: " + status.out);
@@ -260,7 +267,7 @@ class SwapByConfigurationTest {
 
     /** two-nodes.yaml: on a backend that runs multi-node jobs, the ranks meet; else the refusal says why. */
     private String twoNodes(Section section, Path config) throws Exception {
-        CliRun run = CliRun.run(home.resolve("two-" + UUID.randomUUID()), work, "--config", config.toString(), "run",
+        CliRun run = inProcess().run(home.resolve("two-" + UUID.randomUUID()), "--config", config.toString(), "run",
                 resource("two-nodes.yaml").toString());
         if (section.environment().equals(REFERENCE)) {
             assertEquals(1, run.exitCode, "the local transport refuses a two-node plan: " + run);
@@ -276,7 +283,7 @@ class SwapByConfigurationTest {
 
     /** flow.yaml: prepare, then shard a and shard b after it; the run SUCCEEDED, each job once. */
     private String workflow(Section section, Path config) throws Exception {
-        CliRun run = CliRun.run(home.resolve("flow-" + UUID.randomUUID()), work, "--config", config.toString(), "run",
+        CliRun run = inProcess().run(home.resolve("flow-" + UUID.randomUUID()), "--config", config.toString(), "run",
                 resource("flow.yaml").toString(), "--output", "json");
         assertEquals(0, run.exitCode, section.environment() + ": " + run);
         JsonNode result = JSON.readTree(run.out);
@@ -289,9 +296,14 @@ class SwapByConfigurationTest {
         return "same";
     }
 
+    /** The CLI in this process, each command bounded by {@link CliLauncher#LIMIT}. */
+    private CliLauncher inProcess() {
+        return CliLauncher.inProcess(work);
+    }
+
     /** The planned size, region and image of {@code spec}, from {@code gantry plan SPEC --output json}. */
     private PlannedSize plan(Path spec) throws IOException {
-        CliRun run = CliRun.run(home.resolve("plan"), work, "plan", spec.toString(), "--output", "json");
+        CliRun run = inProcess().run(home.resolve("plan"), "plan", spec.toString(), "--output", "json");
         assertEquals(0, run.exitCode, run.toString());
         JsonNode answer = JSON.readTree(run.out);
         JsonNode plan = answer.has("jobs") ? answer.path("jobs").path(0).path("plan") : answer;
