@@ -18,6 +18,7 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.BackendConfig;
 import dev.gantry.api.backend.BackendProvider;
+import dev.gantry.api.backend.FabricEnvironment;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.JobStatus;
@@ -301,6 +302,22 @@ class ManualBackendTest {
             }
         }
         assertFalse(record.contains("fast"), "env values stay out of the record too: " + record);
+    }
+
+    @Test
+    void anInfiniBandSizesPlanAsTheJobServiceHandsItOverRunsWithItsFamilysNcclEnvironmentAndTheWorkloadsOwnValue()
+            throws Exception {
+        // The size's name and InfiniBand flag choose the family; its shape is this machine's (one node, no GPU).
+        dev.gantry.api.VmSize nd = new dev.gantry.api.VmSize("Standard_ND96isr_H100_v5", "ND", 1, 0.5,
+                java.util.Optional.empty(), true, dev.gantry.api.Architecture.X64, java.util.Set.of("V2"));
+        Workload w = workload("sh", "-c", "echo \"$NCCL_TOPO_FILE $NCCL_IB_PCI_RELAXED_ORDERING $NCCL_SOCKET_IFNAME"
+                + " $CUDA_DEVICE_ORDER $UCX_IB_PCI_RELAXED_ORDERING $NCCL_IGNORE_CPU_AFFINITY\"")
+                .env("NCCL_SOCKET_IFNAME", "lo").build();
+        JobRef job = backend.submit(FabricEnvironment.applyTo(Plan.builder(w, nd).build()),
+                SubmitOptions.withKey("nccl-env"));
+        jobs.add(job);
+        assertEquals(JobState.SUCCEEDED, awaitEnd(job).state());
+        assertEquals("/opt/microsoft/ndv5-topo.xml 1 lo PCI_BUS_ID on 1", stdout(job));
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.Backend;
+import dev.gantry.api.backend.FabricEnvironment;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.JobStatus;
 import dev.gantry.api.backend.LogOptions;
@@ -105,7 +106,7 @@ public final class JobService {
         if (!pending.isEmpty()) {
             store.saveAll(pending.stream().map(i -> records[i]).toList(), intents);
             List<JobRef> refs = backends.backend(backendName).submitAll(pending.stream().map(submissions::get)
-                    .toList());
+                    .map(JobService::withFabricEnvironment).toList());
             if (refs.size() != pending.size()) {
                 // The records stay SUBMITTING: submitting the same keys again finds the jobs the backend made.
                 throw new GantryException(ErrorCode.INTERNAL, "backend '" + backendName + "' answered " + refs.size()
@@ -122,6 +123,16 @@ public final class JobService {
             store.saveAll(pending.stream().map(i -> records[i]).toList(), answers);
         }
         return List.of(records);
+    }
+
+    /**
+     * The submission as every backend gets it: a plan on an InfiniBand size carries the NCCL and UCX variables
+     * Microsoft documents for its family, after the workload's own, which win ({@link FabricEnvironment}). Added
+     * here, the one place every submit passes, so that no backend (nor a plugin) keeps a copy of the table.
+     */
+    static Submission withFabricEnvironment(Submission submission) {
+        Plan plan = FabricEnvironment.applyTo(submission.plan());
+        return plan == submission.plan() ? submission : new Submission(plan, submission.options());
     }
 
     /** The record with its status refreshed from the backend when the job has not ended. */

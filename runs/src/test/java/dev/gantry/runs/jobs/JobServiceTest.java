@@ -4,6 +4,7 @@ import dev.gantry.model.JobEvent;
 import dev.gantry.model.JobRecord;
 import dev.gantry.core.jobs.JobStore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
+import dev.gantry.api.backend.FabricEnvironment;
 import dev.gantry.api.backend.JobState;
 import dev.gantry.api.backend.LogLine;
 import dev.gantry.api.backend.LogOptions;
@@ -27,6 +29,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -185,5 +188,26 @@ class JobServiceTest {
         GantryException e = assertThrows(GantryException.class, () -> service(SqlJobStore.open(state)).job("ghost"));
         assertEquals(ErrorCode.JOB_NOT_FOUND, e.code());
         assertEquals("no job 'ghost'; 'gantry status' lists known jobs", e.getMessage());
+    }
+
+    @Test
+    void anInfiniBandPlanReachesTheBackendWithItsFamilysNcclEnvironmentAndTheWorkloadsOwnValuesWin() {
+        Workload workload = Workload.builder("pretrain").phase(Phase.TRAINING).model(ModelClass.GENERATIVE)
+                .command("torchrun", "pretrain.py").env("NCCL_SOCKET_IFNAME", "ib0")
+                .resources(dev.gantry.api.Resources.builder().nodes(2).gpus(8).build()).build();
+        VmSize h100 = new VmSize("Standard_ND96isr_H100_v5", "ND", 96, 1900, Optional.of(new dev.gantry.api.GpuSpec(
+                "H100", 8, 80, dev.gantry.api.GpuVendor.NVIDIA)), true, dev.gantry.api.Architecture.X64, Set.of("V2"));
+        Plan planned = Plan.builder(workload, h100).region("eastus").build();
+        JobService jobs = service(SqlJobStore.open(state));
+        jobs.submitAll(List.of(new Submission(planned, SubmitOptions.withKey("pretrain-1")),
+                new Submission(plan("prep"), SubmitOptions.withKey("prep-1"))), "fake", Optional.empty());
+
+        Map<String, String> env = backend.submitted.get(0).workload().env();
+        assertEquals("ib0", env.get("NCCL_SOCKET_IFNAME"), "the workload's own value wins");
+        Map<String, String> expected = new java.util.LinkedHashMap<>(FabricEnvironment.of(h100));
+        expected.put("NCCL_SOCKET_IFNAME", "ib0");
+        assertEquals(expected, env);
+        assertSame(workload, planned.workload(), "the caller's plan is not changed");
+        assertEquals(Map.of(), backend.submitted.get(1).workload().env(), "a size without InfiniBand gets nothing");
     }
 }

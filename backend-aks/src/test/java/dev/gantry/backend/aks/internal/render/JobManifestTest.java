@@ -19,6 +19,7 @@ import dev.gantry.api.SecretRef;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.api.backend.BackendConfig;
+import dev.gantry.api.backend.FabricEnvironment;
 import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.Secret;
 import dev.gantry.api.backend.SubmitOptions;
@@ -130,6 +131,29 @@ class JobManifestTest {
         GOLDEN.assertMatches("two-node-infiniband-training-service.yaml",
                 yaml(RankService.render(job, settings.masterPort(), created(manifest))));
         assertEquals(null, manifest.getSpec().getSuspend(), "no Secret to wait for");
+    }
+
+    @Test
+    void anInfiniBandPlanAsTheJobServiceHandsItOverCarriesItsNcclEnvironmentAndTheWorkloadsOwnValue() {
+        Workload workload = training("llama-pretrain").container("nvcr.io/nvidia/pytorch:24.05-py3")
+                .resources(Resources.builder().nodes(2).gpus(8).interconnect(dev.gantry.api.Interconnect.INFINIBAND))
+                .command("torchrun", "pretrain.py").env("NCCL_SOCKET_IFNAME", "ib0").build();
+        Plan plan = FabricEnvironment.applyTo(Plan.builder(workload, H100).region("eastus").build());
+        SubmitOptions options = new SubmitOptions("pretrain-step-1", 1, false, List.of());
+        AksSettings settings = settings("rdmaResource", "rdma/ib");
+        Job manifest = JobManifest.render(JobIdentity.of(plan, options, settings.namespace(), VERSION), plan, options,
+                settings);
+        List<EnvVar> env = manifest.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
+        GOLDEN.assertMatches("two-node-infiniband-training-env.yaml", yaml(env));
+        Map<String, String> values = new LinkedHashMap<>();
+        env.forEach(variable -> assertEquals(null, values.put(variable.getName(), variable.getValue()),
+                "set once: " + variable.getName()));
+        assertEquals("ib0", values.get("NCCL_SOCKET_IFNAME"));
+        FabricEnvironment.of(H100).forEach((name, value) -> {
+            if (!name.equals("NCCL_SOCKET_IFNAME")) {
+                assertEquals(value, values.get(name), name);
+            }
+        });
     }
 
     @Test

@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.azure.batch.protocol.models.EnvironmentSetting;
 import com.microsoft.azure.batch.protocol.models.TaskAddParameter;
 import dev.gantry.api.Plan;
+import dev.gantry.api.backend.FabricEnvironment;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobRef;
 import dev.gantry.api.backend.SubmitOptions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -87,5 +90,21 @@ class TaskBodyTest {
         assertNull(task.resourceFiles(), "no secrets, no resource file");
         assertThrows(IllegalArgumentException.class, () -> render(ExamplePlans.visionTraining().plan(),
                 SubmitOptions.withKey("v"), List.of("--security-opt seccomp=unconfined")));
+    }
+
+    @Test
+    void anInfiniBandPlanAsTheJobServiceHandsItOverGivesTheTaskItsNcclEnvironmentAndTheWorkloadsOwnValue() {
+        Plan planned = ExamplePlans.llmFinetune().plan();
+        Plan plan = FabricEnvironment.applyTo(planned.withWorkload(planned.workload().toBuilder()
+                .env("NCCL_SOCKET_IFNAME", "ib0").build()));
+        TaskAddParameter task = assertInstanceOf(TaskBody.Ready.class, render(plan, SubmitOptions.withKey("f"),
+                List.of())).task();
+        Map<String, String> env = new LinkedHashMap<>();
+        task.environmentSettings().forEach(setting -> assertNull(env.put(setting.name(), setting.value()),
+                "set once: " + setting.name()));
+        Map<String, String> expected = new LinkedHashMap<>(FabricEnvironment.of(ExamplePlans.ND_A100));
+        expected.put("NCCL_SOCKET_IFNAME", "ib0");
+        expected.forEach((name, value) -> assertEquals(value, env.get(name), name));
+        assertEquals("/opt/microsoft/ndv4-topo.xml", env.get("NCCL_TOPO_FILE"));
     }
 }
