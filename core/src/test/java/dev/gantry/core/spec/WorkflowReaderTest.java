@@ -1,5 +1,6 @@
 package dev.gantry.core.spec;
 
+import dev.gantry.api.Budget;
 import dev.gantry.model.SpecDocument;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -129,6 +130,23 @@ class WorkflowReaderTest {
 
     private static final String HEAD = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
             + "  steps:\n";
+
+    @Test
+    void aWorkflowHasATotalBudgetAndEachStepsWorkloadItsOwn() {
+        String yaml = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
+                + "  budget: {maxTotal: 500}\n  steps:\n"
+                + "    - name: train\n"
+                + "      workload: {phase: training, model: small, command: [x], budget: {maxPerHour: 5, maxTotal: 20.5}}\n"
+                + "    - name: eval\n      workload: {phase: inference, model: small, command: [y]}\n";
+        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
+        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
+                .workflow();
+        assertEquals(Optional.of(Budget.total(500)), w.budget());
+        assertEquals(Optional.of(new Budget(5).withMaxTotal(20.5)), w.step("train").orElseThrow().workload().budget());
+        assertEquals(Optional.empty(), w.step("eval").orElseThrow().workload().budget());
+        assertEquals(Optional.empty(), reader.readWorkflow(WORKFLOWS.resolve("train-and-serve.yaml")).budget(),
+                "no budget unless given");
+    }
 
     @Test
     void aStepPublishesOutputsThatADependentStepUsesInItsEnvironment() {
