@@ -30,6 +30,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import dev.gantry.core.runs.RunBudget;
 import java.util.function.Function;
 import dev.gantry.model.RunLease;
 
@@ -226,6 +228,30 @@ public final class Runs {
      */
     public RunStatus snapshot(String runId) {
         return status(runId, jobs::stored);
+    }
+
+    /**
+     * Where the run stands, as {@link #status} says, with the run's budget ({@code spec.budget.maxTotal}) read from
+     * its spec file: what {@code gantry status RUN} prints.
+     *
+     * @param runId the run's id
+     * @return the run's status now, with its budget when its spec has one and can still be read
+     * @throws GantryException JOB_NOT_FOUND for an unknown id
+     */
+    public RunStatus statusWithBudget(String runId) {
+        RunStatus status = status(runId);
+        return new RunStatus(status.run(), status.steps(), status.attempts(), status.jobs(), status.at(),
+                budgetOf(status.run()));
+    }
+
+    /** The run's budget from its spec file; empty when it has none, or the file was removed or no longer reads. */
+    private OptionalDouble budgetOf(RunRecord run) {
+        try {
+            return planner.loadAny(Path.of(run.specFile())) instanceof SpecDocument.WorkflowSpec spec
+                    ? RunBudget.maxTotal(spec.workflow().budget()) : OptionalDouble.empty();
+        } catch (GantryException e) {
+            return OptionalDouble.empty(); // the status stands without it
+        }
     }
 
     /** The run with the job records of its attempts, as {@code records} reads them (refreshed or as stored). */

@@ -136,7 +136,8 @@ class WorkflowReaderTest {
         String yaml = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
                 + "  budget: {maxTotal: 500}\n  steps:\n"
                 + "    - name: train\n"
-                + "      workload: {phase: training, model: small, command: [x], budget: {maxPerHour: 5, maxTotal: 20.5}}\n"
+                + "      workload: {phase: training, model: small, command: [x],"
+                + " budget: {maxPerHour: 5, maxTotal: 20.5}}\n"
                 + "    - name: eval\n      workload: {phase: inference, model: small, command: [y]}\n";
         assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
         WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
