@@ -19,6 +19,7 @@ import dev.gantry.model.RunRecord;
 import dev.gantry.model.RunStatus;
 import dev.gantry.core.runs.RunStore;
 import dev.gantry.model.StepRecord;
+import dev.gantry.model.WorkflowDefinition;
 import dev.gantry.model.WorkflowPlan;
 import dev.gantry.model.SpecDocument;
 import java.nio.file.Path;
@@ -368,8 +369,24 @@ public final class Runs {
         if (document instanceof SpecDocument.WorkflowSpec workflow) {
             return workflow;
         }
+        if (heldToBudget(document)) {
+            return new SpecDocument.WorkflowSpec(WorkflowDefinition.ofWorkload(
+                    ((SpecDocument.WorkloadSpec) document).workload()), List.of());
+        }
         throw new GantryException(ErrorCode.USAGE, file + " is a workload (kind: Workload), not a workflow; run it "
                 + "with 'gantry run " + file + "'");
+    }
+
+    /**
+     * Whether the spec is a workload with a {@code budget.maxTotal}: such a workload runs as a one-step run (its
+     * step named as the workload), since the run engine is what holds a run to its budget.
+     *
+     * @param document a spec as read
+     * @return true for a workload whose budget has a {@code maxTotal}
+     */
+    public static boolean heldToBudget(SpecDocument document) {
+        return document instanceof SpecDocument.WorkloadSpec spec
+                && RunBudget.maxTotal(spec.workload().budget()).isPresent();
     }
 
     /** Closes the run store (the state database's connections); the facade does, when it is closed. */

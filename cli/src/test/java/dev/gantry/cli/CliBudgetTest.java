@@ -52,14 +52,19 @@ class CliBudgetTest {
                 ""));
     }
 
+    /** {@link #SECONDS_OF_BUDGET} of the spec's first job at its plan's price, in USD. */
+    private double budgetOf(String pricePointer) throws IOException {
+        CliRun plan = gantry("plan", "flow.yaml", "--output", "json");
+        assertEquals(0, plan.exitCode, plan.toString());
+        double perHour = Json.MAPPER.readTree(plan.out).at(pricePointer).asDouble();
+        assertTrue(perHour > 0, "the manual backend's plans carry the catalog's price: " + plan.out);
+        return Money.round(perHour * SECONDS_OF_BUDGET / 3600);
+    }
+
     @Test
     void aRunIsWarnedThenStoppedAtItsBudgetFailedWithItsCostTableAndStatusShowsTheBudget() throws IOException {
         workflow("");
-        CliRun plan = gantry("plan", "flow.yaml", "--output", "json");
-        assertEquals(0, plan.exitCode, plan.toString());
-        double perHour = Json.MAPPER.readTree(plan.out).at("/jobs/0/plan/pricePerHour/total").asDouble();
-        assertTrue(perHour > 0, "the manual backend's plans carry the catalog's price: " + plan.out);
-        double budget = Money.round(perHour * SECONDS_OF_BUDGET / 3600);
+        double budget = budgetOf("/jobs/0/plan/pricePerHour/total");
         workflow("  budget: {maxTotal: " + String.format(Locale.ROOT, "%.4f", budget) + "}");
 
         CliRun run = gantry("run", "flow.yaml");
@@ -86,5 +91,27 @@ class CliBudgetTest {
         assertEquals(budget, node.at("/budget/maxTotal").asDouble(), 1e-9);
         assertTrue(node.get("cost").asDouble() >= 0.8 * budget, status.out);
         assertTrue(node.get("message").asText().startsWith("budget reached: $"), status.out);
+    }
+
+    @Test
+    void aWorkloadWithATotalBudgetRunsAsAOneStepRunHeldToIt() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "backend: manual\nruns:\n  pollInterval: 1s\n");
+        String spec = "apiVersion: gantry.dev/v1\nkind: Workload\nmetadata: {name: capped}\nspec:\n"
+                + "  phase: training\n  model: small\n  spot: never\n  command: [sh, -c, \"echo started; sleep 300\"]\n";
+        Files.writeString(work.resolve("flow.yaml"), spec);
+        double budget = budgetOf("/pricePerHour/total");
+        Files.writeString(work.resolve("flow.yaml"), spec + "  budget: {maxTotal: "
+                + String.format(Locale.ROOT, "%.4f", budget) + "}\n");
+
+        CliRun run = gantry("run", "flow.yaml");
+
+        assertEquals(1, run.exitCode, run.toString());
+        assertTrue(run.err.contains("gantry: capped has budget.maxTotal, so it runs as a one-step run that the run "
+                + "engine holds to its budget"), run.err);
+        assertTrue(run.out.contains("capped | started"), "its output is shown: " + run.out);
+        assertTrue(run.err.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  capped  budget-reached  budget "
+                + "reached: \\$[0-9.]+ of \\$" + Money.format(budget).replace(".", "\\.") + ", the budget of step "
+                + "capped .*")), run.err);
+        assertTrue(run.out.lines().anyMatch(l -> l.matches("capped +FAILED +1 +0 .* budget reached: .*")), run.out);
     }
 }
