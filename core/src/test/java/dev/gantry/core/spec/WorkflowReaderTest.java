@@ -131,6 +131,12 @@ class WorkflowReaderTest {
     private static final String HEAD = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
             + "  steps:\n";
 
+    /** The workflow of a spec that has no problem. */
+    private WorkflowDefinition readValid(String yaml) {
+        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
+        return assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml)).workflow();
+    }
+
     @Test
     void aWorkflowHasATotalBudgetAndEachStepsWorkloadItsOwn() {
         String yaml = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
@@ -139,9 +145,7 @@ class WorkflowReaderTest {
                 + "      workload: {phase: training, model: small, command: [x],"
                 + " budget: {maxPerHour: 5, maxTotal: 20.5}}\n"
                 + "    - name: eval\n      workload: {phase: inference, model: small, command: [y]}\n";
-        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
-        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
-                .workflow();
+        WorkflowDefinition w = readValid(yaml);
         assertEquals(Optional.of(Budget.total(500)), w.budget());
         assertEquals(Optional.of(new Budget(5).withMaxTotal(20.5)), w.step("train").orElseThrow().workload().budget());
         assertEquals(Optional.empty(), w.step("eval").orElseThrow().workload().budget());
@@ -159,9 +163,7 @@ class WorkflowReaderTest {
                 + "    - name: serve\n      dependsOn: [check]\n"
                 + "      workload: {phase: inference, model: small, command: [z],"
                 + " env: {MODEL: '${steps.train.outputs.MODEL_URI}', NOTE: 'score ${steps.train.outputs.SCORE}'}}\n";
-        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
-        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
-                .workflow();
+        WorkflowDefinition w = readValid(yaml);
         assertEquals(List.of("MODEL_URI", "SCORE"), w.step("train").orElseThrow().outputs());
         assertEquals(List.of(), w.step("serve").orElseThrow().outputs());
     }
