@@ -248,8 +248,7 @@ public final class Runs {
     /** The run's budget from its spec file; empty when it has none, or the file was removed or no longer reads. */
     private OptionalDouble budgetOf(RunRecord run) {
         try {
-            return planner.loadAny(Path.of(run.specFile())) instanceof SpecDocument.WorkflowSpec spec
-                    ? RunBudget.maxTotal(spec.workflow().budget()) : OptionalDouble.empty();
+            return RunBudget.maxTotal(workflow(Path.of(run.specFile())).workflow().budget());
         } catch (GantryException e) {
             return OptionalDouble.empty(); // the status stands without it
         }

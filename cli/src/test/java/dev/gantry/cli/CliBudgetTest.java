@@ -97,7 +97,8 @@ class CliBudgetTest {
     void aWorkloadWithATotalBudgetRunsAsAOneStepRunHeldToIt() throws IOException {
         Files.writeString(work.resolve("gantry.yaml"), "backend: manual\nruns:\n  pollInterval: 1s\n");
         String spec = "apiVersion: gantry.dev/v1\nkind: Workload\nmetadata: {name: capped}\nspec:\n"
-                + "  phase: training\n  model: small\n  spot: never\n  command: [sh, -c, \"echo started; sleep 300\"]\n";
+                + "  phase: training\n  model: small\n  spot: never\n"
+                + "  command: [sh, -c, \"echo started; sleep 300\"]\n";
         Files.writeString(work.resolve("flow.yaml"), spec);
         double budget = budgetOf("/pricePerHour/total");
         Files.writeString(work.resolve("flow.yaml"), spec + "  budget: {maxTotal: "
@@ -109,9 +110,13 @@ class CliBudgetTest {
         assertTrue(run.err.contains("gantry: capped has budget.maxTotal, so it runs as a one-step run that the run "
                 + "engine holds to its budget"), run.err);
         assertTrue(run.out.contains("capped | started"), "its output is shown: " + run.out);
-        assertTrue(run.err.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  capped  budget-reached  budget "
-                + "reached: \\$[0-9.]+ of \\$" + Money.format(budget).replace(".", "\\.") + ", the budget of step "
-                + "capped .*")), run.err);
-        assertTrue(run.out.lines().anyMatch(l -> l.matches("capped +FAILED +1 +0 .* budget reached: .*")), run.out);
+        assertTrue(run.err.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  run  budget-reached  budget "
+                + "reached: \\$[0-9.]+ of \\$" + Money.format(budget).replace(".", "\\.") + ", the run's budget .*; "
+                + "cost by job: capped \\$[0-9.]+ \\(running, 1 attempt\\)")), run.err);
+        assertTrue(run.out.lines().anyMatch(l -> l.matches("run capped-\\S+ \\(workflow capped\\): FAILED, 1 of 1 jobs "
+                + "done, \\$[0-9.]+ so far of a \\$[0-9.]+ budget \\(\\d+%\\), on backend manual "
+                + "\\(budget reached: .*\\)")),
+                run.out);
+        assertTrue(run.out.lines().anyMatch(l -> l.matches("capped +CANCELLED +1 +0 .* budget reached: .*")), run.out);
     }
 }

@@ -97,15 +97,17 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
 
     /**
      * One workload as a workflow of one step, named as the workload, so that the run engine drives it: how a workload
-     * with a {@code budget.maxTotal} runs, since the engine is what holds a run to its budget. The workload's budget
-     * is its step's; the workflow has none of its own.
+     * with a {@code budget.maxTotal} runs, since the engine is what holds a run to its budget. The workload's
+     * {@code maxTotal} is also the run's, so that reaching it ends the run FAILED with {@code budget reached: ...}.
      *
      * @param workload the workload
      * @return a workflow of the workload's name and labels with one step, which runs it
      */
     public static WorkflowDefinition ofWorkload(dev.gantry.api.Workload workload) {
+        Optional<dev.gantry.api.Budget> total = workload.budget().filter(b -> b.maxTotal().isPresent())
+                .map(b -> dev.gantry.api.Budget.total(b.maxTotal().getAsDouble()));
         return new WorkflowDefinition(workload.name(), workload.labels(),
-                List.of(StepDefinition.of(workload.name(), workload, List.of())), 0);
+                List.of(StepDefinition.of(workload.name(), workload, List.of())), 0, total);
     }
 
     /**
