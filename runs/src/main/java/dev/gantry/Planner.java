@@ -4,6 +4,7 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
+import dev.gantry.core.advisor.EstimateWithinBudget;
 import dev.gantry.core.advisor.NodeBoots;
 import dev.gantry.model.PlanOverrides;
 import dev.gantry.core.catalog.Catalog;
@@ -82,6 +83,6 @@ final class Planner {
                 planned.add(new WorkflowPlan.PlannedStep(step, instance, shape.withWorkload(instance.workload())));
             }
         }
-        return new WorkflowPlan(workflow, planned);
+        return EstimateWithinBudget.check(new WorkflowPlan(workflow, planned));
     }
 }

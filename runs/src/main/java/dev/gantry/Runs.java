@@ -19,6 +19,7 @@ import dev.gantry.model.RunRecord;
 import dev.gantry.model.RunStatus;
 import dev.gantry.core.runs.RunStore;
 import dev.gantry.model.StepRecord;
+import dev.gantry.model.WorkflowDefinition;
 import dev.gantry.model.WorkflowPlan;
 import dev.gantry.model.SpecDocument;
 import java.nio.file.Path;
@@ -30,6 +31,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import dev.gantry.core.runs.RunBudget;
 import java.util.function.Function;
 import dev.gantry.model.RunLease;
 
@@ -228,6 +231,29 @@ public final class Runs {
         return status(runId, jobs::stored);
     }
 
+    /**
+     * Where the run stands, as {@link #status} says, with the run's budget ({@code spec.budget.maxTotal}) read from
+     * its spec file: what {@code gantry status RUN} prints.
+     *
+     * @param runId the run's id
+     * @return the run's status now, with its budget when its spec has one and can still be read
+     * @throws GantryException JOB_NOT_FOUND for an unknown id
+     */
+    public RunStatus statusWithBudget(String runId) {
+        RunStatus status = status(runId);
+        return new RunStatus(status.run(), status.steps(), status.attempts(), status.jobs(), status.at(),
+                budgetOf(status.run()));
+    }
+
+    /** The run's budget from its spec file; empty when it has none, or the file was removed or no longer reads. */
+    private OptionalDouble budgetOf(RunRecord run) {
+        try {
+            return RunBudget.maxTotal(workflow(Path.of(run.specFile())).workflow().budget());
+        } catch (GantryException e) {
+            return OptionalDouble.empty(); // the status stands without it
+        }
+    }
+
     /** The run with the job records of its attempts, as {@code records} reads them (refreshed or as stored). */
     private RunStatus status(String runId, Function<List<String>, List<JobRecord>> records) {
         RunRecord run = find(runId);
@@ -342,8 +368,24 @@ public final class Runs {
         if (document instanceof SpecDocument.WorkflowSpec workflow) {
             return workflow;
         }
+        if (heldToBudget(document)) {
+            return new SpecDocument.WorkflowSpec(WorkflowDefinition.ofWorkload(
+                    ((SpecDocument.WorkloadSpec) document).workload()), List.of());
+        }
         throw new GantryException(ErrorCode.USAGE, file + " is a workload (kind: Workload), not a workflow; run it "
                 + "with 'gantry run " + file + "'");
+    }
+
+    /**
+     * Whether the spec is a workload with a {@code budget.maxTotal}: such a workload runs as a one-step run (its
+     * step named as the workload), since the run engine is what holds a run to its budget.
+     *
+     * @param document a spec as read
+     * @return true for a workload whose budget has a {@code maxTotal}
+     */
+    public static boolean heldToBudget(SpecDocument document) {
+        return document instanceof SpecDocument.WorkloadSpec spec
+                && RunBudget.maxTotal(spec.workload().budget()).isPresent();
     }
 
     /** Closes the run store (the state database's connections); the facade does, when it is closed. */

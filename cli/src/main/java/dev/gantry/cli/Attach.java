@@ -92,7 +92,7 @@ final class Attach {
     }
 
     static int report(Verb verb, Runs runs, RunRecord run) {
-        RunStatus status = runs.status(run.id());
+        RunStatus status = runs.statusWithBudget(run.id());
         if (verb.output.json()) {
             Json.print(verb.env().out(), RunView.json(status));
         } else {

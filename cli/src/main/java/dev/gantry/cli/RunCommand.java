@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "run", description = {"Plan a workload or a workflow and run it on the configured backend.",
-        "A workload: streams the job's output and ends with a summary line. A workflow: runs its steps in dependency "
+        "A workload: streams the job's output and ends with a summary line (one with budget.maxTotal runs as a "
+                + "one-step run, held to its budget). A workflow: runs its steps in dependency "
                 + "order, shows them as they go and ends with the steps table; running the same workflow again "
                 + "resumes its unfinished run. With --detach, prints the job or run id and returns."})
 final class RunCommand extends Verb {
@@ -60,7 +61,17 @@ final class RunCommand extends Verb {
                 throw usage("--label " + labels.keySet().iterator().next() + "=...: labels are given to a workload's "
                         + "job; a workflow's steps take their workload's metadata.labels (set them in the spec)");
             }
-            return runWorkflow(gantry, file);
+            return runWorkflow(gantry, file, drive.logs);
+        }
+        if (Runs.heldToBudget(document)) {
+            if (!labels.isEmpty() || idempotencyKey != null) {
+                throw usage((labels.isEmpty() ? "--idempotency-key" : "--label") + ": a workload with "
+                        + "budget.maxTotal runs as a one-step run, which takes its metadata.labels and names its own "
+                        + "job; set labels in the spec, or leave maxTotal out to run it as a plain job");
+            }
+            env().err().println("gantry: " + document.name() + " has budget.maxTotal, so it runs as a one-step run "
+                    + "that the run engine holds to its budget");
+            return runWorkflow(gantry, file, true);
         }
         Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
         Plan plan = gantry.plan(workload, PlanOverrides.none());
@@ -113,7 +124,7 @@ final class RunCommand extends Verb {
         return new CommandLine.ParameterException(root.spec.commandLine().getSubcommands().get("run"), message);
     }
 
-    private int runWorkflow(Gantry gantry, Path file) throws InterruptedException {
+    private int runWorkflow(Gantry gantry, Path file, boolean logs) throws InterruptedException {
         Runs runs = gantry.runs();
         Runs.Started started = runs.start(file);
         RunRecord run = started.run();
@@ -133,6 +144,6 @@ final class RunCommand extends Verb {
             }
             return Main.OK;
         }
-        return Attach.drive(this, runs, run.id(), drive.timeout, drive.logs);
+        return Attach.drive(this, runs, run.id(), drive.timeout, logs);
     }
 }

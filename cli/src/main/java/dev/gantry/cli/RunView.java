@@ -31,11 +31,16 @@ final class RunView {
         table(status).print(out);
     }
 
-    /** "run ID (workflow NAME): STATE, 3 of 4 jobs done, $0.0123 so far, on backend B". */
+    /**
+     * "run ID (workflow NAME): STATE, 3 of 4 jobs done, $0.0123 so far, on backend B"; with a budget, "$0.0123 so far
+     * of a $1.0000 budget (1%)".
+     */
     static String headline(RunStatus status) {
         RunRecord run = status.run();
         return "run " + run.id() + " (workflow " + run.name() + "): " + run.state() + ", " + status.finishedSteps()
-                + " of " + status.steps().size() + " jobs done, " + money(status.cost()) + " so far, on backend "
+                + " of " + status.steps().size() + " jobs done, " + money(status.cost()) + " so far"
+                + (status.maxTotal().isPresent() ? " of a " + money(status.maxTotal().getAsDouble()) + " budget ("
+                + Math.round(100 * status.cost() / status.maxTotal().getAsDouble()) + "%)" : "") + ", on backend "
                 + run.backend() + run.message().map(m -> " (" + m + ")").orElse("");
     }
 
@@ -53,6 +58,7 @@ final class RunView {
         RunRecord run = status.run();
         ObjectNode node = summaryJson(run);
         node.put("cost", round(status.cost()));
+        status.maxTotal().ifPresent(max -> node.putObject("budget").put("maxTotal", round(max)));
         node.put("specFile", run.specFile());
         node.put("specHash", run.specHash());
         run.gitCommit().ifPresent(c -> node.put("gitCommit", c));

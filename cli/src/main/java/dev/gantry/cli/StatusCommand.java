@@ -17,7 +17,7 @@ final class StatusCommand extends Verb {
     @Override
     public Integer call() {
         if (job != null && root.gantry().runs().exists(job)) {
-            RunStatus status = root.gantry().runs().status(job);
+            RunStatus status = root.gantry().runs().statusWithBudget(job);
             if (output.json()) {
                 Json.print(env().out(), RunView.json(status));
             } else {

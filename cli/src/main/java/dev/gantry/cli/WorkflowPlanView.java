@@ -32,6 +32,8 @@ final class WorkflowPlanView {
         table.print(out);
         out.println(String.format(Locale.ROOT, "all jobs at once: $%.4f/h (an upper bound: dependent steps run one "
                 + "after another)", plan.pricePerHourAllAtOnce()));
+        plan.workflow().budget().ifPresent(budget -> budget.maxTotal().ifPresent(max -> out.println(String.format(
+                Locale.ROOT, "budget: $%.4f for the whole run (warned at 80%%, stopped at 100%%)", max))));
         out.println("made from: " + provenance.specHash() + ", " + provenance.gitCommit()
                 .map(commit -> "git " + commit.substring(0, Math.min(12, commit.length()))
                         + (provenance.gitDirty().orElse(false) ? " with changes not committed" : " (clean)"))
@@ -60,6 +62,8 @@ final class WorkflowPlanView {
         madeFrom.put("gantryVersion", provenance.gantryVersion());
         node.put("parallelism", plan.workflow().parallelism());
         node.put("pricePerHourAllAtOnce", plan.pricePerHourAllAtOnce());
+        plan.workflow().budget().ifPresent(budget -> budget.maxTotal()
+                .ifPresent(max -> node.putObject("budget").put("maxTotal", max)));
         ArrayNode jobs = node.putArray("jobs");
         for (WorkflowPlan.PlannedStep step : plan.steps()) {
             StepDefinition definition = step.step();

@@ -43,6 +43,17 @@ public record RunEvent(String runId, long sequence, Instant at, Optional<String>
     public static final String POLL_FAILED = "poll-failed";
     /** A step published an output: {@code NAME=VALUE} (see {@code dev.gantry.core.runs.StepOutputs}). */
     public static final String OUTPUT = "output";
+    /**
+     * The run (or a step) reached 80% of its
+     * {@code budget.maxTotal}, counting what its running jobs will cost by the next poll; said once per budget.
+     */
+    public static final String BUDGET_WARNING = "budget-warning";
+    /**
+     * The run (or a step) reached its {@code budget.maxTotal}: its active jobs are cancelled, and it ends FAILED with
+     * {@code budget reached: $X of $Y}; the detail gives each job's cost. Stored before the first cancel, so a driver
+     * that takes the run over goes on stopping it.
+     */
+    public static final String BUDGET_REACHED = "budget-reached";
     /** The run (or a step) ended. */
     public static final String ENDED = "ended";
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * A run as it stands: its record, each step, each attempt and the job record of each attempt, as of {@code at}.
@@ -18,9 +19,11 @@ import java.util.Optional;
  * @param attempts every attempt of every step
  * @param jobs the job record of each attempt, by job id
  * @param at the time this status describes; a job still running counts up to it
+ * @param maxTotal the run's budget ({@code spec.budget.maxTotal} of its workflow) in USD, when known; empty when it
+ *     has none or its spec cannot be read
  */
 public record RunStatus(RunRecord run, List<StepRecord> steps, List<AttemptRecord> attempts,
-        Map<String, JobRecord> jobs, Instant at) {
+        Map<String, JobRecord> jobs, Instant at, OptionalDouble maxTotal) {
 
     /**
      * Copies the lists and the map.
@@ -30,6 +33,7 @@ public record RunStatus(RunRecord run, List<StepRecord> steps, List<AttemptRecor
      * @param attempts the attempts, copied
      * @param jobs the job records, copied
      * @param at the time of the status
+     * @param maxTotal the run's budget in USD, or empty
      * @throws NullPointerException when a component or an element is null
      */
     public RunStatus {
@@ -38,6 +42,22 @@ public record RunStatus(RunRecord run, List<StepRecord> steps, List<AttemptRecor
         attempts = List.copyOf(attempts);
         jobs = Map.copyOf(jobs);
         Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(maxTotal, "maxTotal");
+    }
+
+    /**
+     * A status without the run's budget.
+     *
+     * @param run the run
+     * @param steps the steps, copied
+     * @param attempts the attempts, copied
+     * @param jobs the job records, copied
+     * @param at the time of the status
+     * @throws NullPointerException when a component or an element is null
+     */
+    public RunStatus(RunRecord run, List<StepRecord> steps, List<AttemptRecord> attempts, Map<String, JobRecord> jobs,
+            Instant at) {
+        this(run, steps, attempts, jobs, at, OptionalDouble.empty());
     }
 
     /**

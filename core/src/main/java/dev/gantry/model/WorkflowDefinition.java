@@ -25,9 +25,11 @@ import java.util.Set;
  * @param labels its labels, in the order given
  * @param steps its steps, in the order written
  * @param parallelism the most steps running at once; 0 for no limit
+ * @param budget what the whole run may cost ({@code spec.budget}: {@code maxTotal} only, over every step and
+ *     attempt); empty for no ceiling. Each step's workload may carry its own budget besides.
  */
 public record WorkflowDefinition(String name, Map<String, String> labels, List<StepDefinition> steps,
-        int parallelism) {
+        int parallelism, Optional<dev.gantry.api.Budget> budget) {
 
     /**
      * Checks the graph of steps and copies the labels and steps.
@@ -36,12 +38,19 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
      * @param labels the labels, copied
      * @param steps the steps, copied; at least one
      * @param parallelism 0 or more
+     * @param budget the run's budget, or empty
      * @throws NullPointerException when a component is null
      * @throws IllegalArgumentException when there are no steps, {@code parallelism} is negative, a step name repeats,
-     *     a dependency or cleanup step is unknown, or the dependencies form a cycle (which the message shows)
+     *     a dependency or cleanup step is unknown, the dependencies form a cycle (which the message shows), or the
+     *     budget has a {@code maxPerHour} (an hourly ceiling belongs to each step's workload)
      */
     public WorkflowDefinition {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(budget, "budget");
+        if (budget.isPresent() && budget.get().maxPerHour().isPresent()) {
+            throw new IllegalArgumentException("a workflow's budget holds maxTotal only; put maxPerHour on each step's "
+                    + "workload");
+        }
         labels = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(labels, "labels")));
         steps = List.copyOf(Objects.requireNonNull(steps, "steps"));
         if (steps.isEmpty()) {
@@ -70,6 +79,35 @@ public record WorkflowDefinition(String name, Map<String, String> labels, List<S
         findCycle(graph).ifPresent(cycle -> {
             throw new IllegalArgumentException("dependency cycle: " + String.join(" -> ", cycle));
         });
+    }
+
+    /**
+     * A workflow without a budget of its own.
+     *
+     * @param name the name
+     * @param labels the labels, copied
+     * @param steps the steps, copied; at least one
+     * @param parallelism 0 or more
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException as the canonical constructor does
+     */
+    public WorkflowDefinition(String name, Map<String, String> labels, List<StepDefinition> steps, int parallelism) {
+        this(name, labels, steps, parallelism, Optional.empty());
+    }
+
+    /**
+     * One workload as a workflow of one step, named as the workload, so that the run engine drives it: how a workload
+     * with a {@code budget.maxTotal} runs, since the engine is what holds a run to its budget. The workload's
+     * {@code maxTotal} is also the run's, so that reaching it ends the run FAILED with {@code budget reached: ...}.
+     *
+     * @param workload the workload
+     * @return a workflow of the workload's name and labels with one step, which runs it
+     */
+    public static WorkflowDefinition ofWorkload(dev.gantry.api.Workload workload) {
+        Optional<dev.gantry.api.Budget> total = workload.budget().filter(b -> b.maxTotal().isPresent())
+                .map(b -> dev.gantry.api.Budget.total(b.maxTotal().getAsDouble()));
+        return new WorkflowDefinition(workload.name(), workload.labels(),
+                List.of(StepDefinition.of(workload.name(), workload, List.of())), 0, total);
     }
 
     /**

@@ -132,7 +132,7 @@ public final class Advisor {
             plan.estimatedHours(hours).estimatedCost(best.total() * hours);
         }
         warnings.forEach(plan::warning);
-        return plan.build();
+        return EstimateWithinBudget.check(plan.build());
     }
 
     private Reason catalogAge(List<String> warnings) {

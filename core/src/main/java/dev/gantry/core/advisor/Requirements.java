@@ -169,14 +169,15 @@ record Requirements(
                         + "); they offer no candidates");
             }
         }
-        OptionalDouble maxPerHour = workload.budget().map(b -> OptionalDouble.of(b.maxPerHour()))
+        OptionalDouble maxPerHour = workload.budget().map(dev.gantry.api.Budget::maxPerHour)
                 .orElse(OptionalDouble.empty());
         reasons.add(new Reason("R7", (regions.isEmpty()
                 ? "every region in the catalog " + index.catalog.regions() + " (no regions named by the command line, "
                 + "the workload or the configuration)"
-                : "regions " + regions + " from " + regionSource) + (workload.budget().isPresent()
+                : "regions " + regions + " from " + regionSource) + (maxPerHour.isPresent()
                 ? "; budget.maxPerHour = " + Money.perHour(maxPerHour.getAsDouble()) + " for all nodes excludes dearer candidates"
-                : "; no budget")));
+                : workload.budget().isPresent() ? "; no budget per hour (budget.maxTotal limits the estimate and the "
+                + "run's spend, not the candidates)" : "; no budget")));
 
         // Rule 8 inputs: the runtime estimate.
         Optional<Estimate> estimate = Optional.empty();

@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * location and field names of that file, so an editor jumps to the right place.
  */
 final class WorkflowBinder {
-    static final List<String> SPEC_FIELDS = List.of("parallelism", "steps");
+    static final List<String> SPEC_FIELDS = List.of("parallelism", "budget", "steps");
     static final List<String> STEP_FIELDS = List.of("name", "workload", "file", "dependsOn", "retries", "onFailure",
             "timeout", "matrix", "outputs");
     private static final String NAME_RULE = "1-63 lower-case letters, digits or '-', starting and ending with a letter "
@@ -128,6 +128,7 @@ final class WorkflowBinder {
             in.report("parallelism", in.keyLocation(spec.get(), "parallelism"), "must be 0 (no limit) or a positive "
                     + "number of steps running at once, got " + parallelism.getAsInt());
         }
+        Optional<dev.gantry.api.Budget> budget = new BudgetBinder(in).workflow(spec.get());
         List<Step> steps = steps(spec.get(), specAt);
         crossChecks(steps);
         if (in.hasProblems() || steps.isEmpty() || !withinJobLimit(steps)) {
@@ -142,7 +143,8 @@ final class WorkflowBinder {
             definitions.add(new StepDefinition(step.name().orElseThrow(), step.workload().orElseThrow(),
                     step.dependsOn(), step.retries(), step.onFailure(), step.timeout(), instances, step.outputs()));
         }
-        return Optional.of(new WorkflowDefinition(name.orElseThrow(), labels, definitions, parallelism.orElse(0)));
+        return Optional.of(new WorkflowDefinition(name.orElseThrow(), labels, definitions, parallelism.orElse(0),
+                budget));
     }
 
     private List<Step> steps(YamlNode.Mapping spec, SourceLocation specAt) {

@@ -49,7 +49,7 @@ final class WorkloadBinder {
     private static final Map<String, String> SPEC_ELSEWHERE = elsewhere(Map.of(
             "at the top level", List.of("apiVersion", "kind", "metadata"), "under metadata", METADATA_FIELDS,
             "under resources", RESOURCE_FIELDS, "under container", List.of("image"),
-            "under modelSize", List.of("parameters", "precision"), "under budget", List.of("maxPerHour")));
+            "under modelSize", List.of("parameters", "precision"), "under budget", BudgetBinder.WORKLOAD_FIELDS));
     /** Stands in for a checkpoint that was written but is invalid, so "spot: preferred needs checkpoint" stays quiet. */
     private static final Checkpoint PLACEHOLDER_CHECKPOINT = new Checkpoint("/checkpoint", Duration.ofHours(1));
 
@@ -175,7 +175,7 @@ final class WorkloadBinder {
                 .flatMap(this::checkpoint);
         Optional<SpotPolicy> spot = in.choice(spec, "", "spot", SpotPolicy.class);
         List<String> regions = in.list(spec, "", "regions", "Azure region names", true).orElse(List.of());
-        Optional<Budget> budget = section(spec, "budget", List.of("maxPerHour")).flatMap(this::budget);
+        Optional<Budget> budget = new BudgetBinder(in).workload(spec);
         Optional<RuntimeEstimate> estimate = section(spec, "estimate", List.of("hours", "gpu")).flatMap(this::estimate);
         Optional<Optimize> optimize = in.choice(spec, "", "optimize", Optimize.class);
 
@@ -280,11 +280,6 @@ final class WorkloadBinder {
     private <T> Optional<T> reportMissing(String path, String parent, String help) {
         in.report(path, in.locate(parent), "is required: " + help);
         return Optional.empty();
-    }
-
-    private Optional<Budget> budget(YamlNode.Mapping b) {
-        OptionalDouble max = requiredNumber(b, "budget", "maxPerHour", "USD per hour, all nodes, e.g. 120");
-        return max.isEmpty() ? Optional.empty() : in.construct("budget", () -> new Budget(max.getAsDouble()));
     }
 
     private Optional<RuntimeEstimate> estimate(YamlNode.Mapping e) {

@@ -284,7 +284,8 @@ class AdvisorPropertyTest {
             if (w.estimate().isPresent() && gpu && !(tflops > 0)) {
                 continue;
             }
-            if (w.budget().isPresent() && price * nodes > w.budget().get().maxPerHour()) {
+            if (w.budget().isPresent()
+                    && price * nodes > w.budget().get().maxPerHour().orElse(Double.POSITIVE_INFINITY)) {
                 continue;
             }
             int preference = gpu && training ? (family.equals("NC") ? 1 : 0)

@@ -102,7 +102,8 @@ class ExampleWorkloadsTest {
         out.put("checkpoint", w.checkpoint().map(c -> c.path() + " " + Durations.format(c.every())).orElse("-"));
         out.put("spot", w.spot().map(ExampleWorkloadsTest::lower).orElse("-"));
         out.put("regions", w.regions().toString());
-        out.put("budget", w.budget().map(b -> Money.format(b.maxPerHour())).orElse("-"));
+        out.put("budget", w.budget().map(b -> b.maxPerHour().isPresent()
+                ? Money.format(b.maxPerHour().getAsDouble()) : "-").orElse("-"));
         out.put("estimate", w.estimate().map(e -> Money.format(e.hours()) + " " + e.gpu()).orElse("-"));
         out.put("optimize", lower(w.optimize()));
         return out;

@@ -1,5 +1,6 @@
 package dev.gantry.core.spec;
 
+import dev.gantry.api.Budget;
 import dev.gantry.model.SpecDocument;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -130,6 +131,28 @@ class WorkflowReaderTest {
     private static final String HEAD = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
             + "  steps:\n";
 
+    /** The workflow of a spec that has no problem. */
+    private WorkflowDefinition readValid(String yaml) {
+        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
+        return assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml)).workflow();
+    }
+
+    @Test
+    void aWorkflowHasATotalBudgetAndEachStepsWorkloadItsOwn() {
+        String yaml = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
+                + "  budget: {maxTotal: 500}\n  steps:\n"
+                + "    - name: train\n"
+                + "      workload: {phase: training, model: small, command: [x],"
+                + " budget: {maxPerHour: 5, maxTotal: 20.5}}\n"
+                + "    - name: eval\n      workload: {phase: inference, model: small, command: [y]}\n";
+        WorkflowDefinition w = readValid(yaml);
+        assertEquals(Optional.of(Budget.total(500)), w.budget());
+        assertEquals(Optional.of(new Budget(5).withMaxTotal(20.5)), w.step("train").orElseThrow().workload().budget());
+        assertEquals(Optional.empty(), w.step("eval").orElseThrow().workload().budget());
+        assertEquals(Optional.empty(), reader.readWorkflow(WORKFLOWS.resolve("train-and-serve.yaml")).budget(),
+                "no budget unless given");
+    }
+
     @Test
     void aStepPublishesOutputsThatADependentStepUsesInItsEnvironment() {
         String yaml = HEAD
@@ -140,9 +163,7 @@ class WorkflowReaderTest {
                 + "    - name: serve\n      dependsOn: [check]\n"
                 + "      workload: {phase: inference, model: small, command: [z],"
                 + " env: {MODEL: '${steps.train.outputs.MODEL_URI}', NOTE: 'score ${steps.train.outputs.SCORE}'}}\n";
-        assertEquals(List.of(), lines(reader.validate("f.yaml", yaml)));
-        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
-                .workflow();
+        WorkflowDefinition w = readValid(yaml);
         assertEquals(List.of("MODEL_URI", "SCORE"), w.step("train").orElseThrow().outputs());
         assertEquals(List.of(), w.step("serve").orElseThrow().outputs());
     }

@@ -153,6 +153,7 @@ public final class RunEngine {
     private final Settings settings;
     private final LeaseHolder holder;
     private final RunNotifier notifier;
+    private final BudgetGuard budgets;
     private final SecureRandom random = new SecureRandom();
 
     public RunEngine(RunStore runs, JobService jobs, Function<String, Backend> backends, Replanner replanner,
@@ -165,6 +166,7 @@ public final class RunEngine {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.holder = Objects.requireNonNull(holder, "holder");
         this.notifier = new RunNotifier(runs, listeners);
+        this.budgets = new BudgetGuard(jobs, notifier, settings.pollInterval());
     }
 
     /**
@@ -256,8 +258,18 @@ public final class RunEngine {
         if (notifier.cancelAsked(runId)) {
             return cancelNow(pass);
         }
+        BudgetGuard.Stops before = budgets.stoppedBefore(pass);
+        if (before.run().isPresent()) {
+            return stopAtBudget(pass, before.run().get());
+        }
+        before.jobs().forEach((name, message) -> failAtBudget(pass, name, message));
         finishInterruptedSubmissions(pass);
         observe(pass);
+        BudgetGuard.Stops stops = budgets.check(pass, plan);
+        if (stops.run().isPresent()) {
+            return stopAtBudget(pass, stops.run().get());
+        }
+        stops.jobs().forEach((name, message) -> failAtBudget(pass, name, message));
         act(pass, RunScheduler.decide(plan.workflow(), pass.standings(), pass.now, passDown(pass)));
         pass.flush();
         notifier.catchUp(runId);
@@ -633,17 +645,56 @@ public final class RunEngine {
     }
 
     private RunRecord cancelNow(RunPass pass) {
+        return stopAll(pass, "the run was cancelled", RunState.CANCELLED, "cancelled on request");
+    }
+
+    /**
+     * The run's budget is reached: as a cancel, but the run ends FAILED with the budget's message. The
+     * {@code budget-reached} event is stored first (in the pass, flushed before the first cancel), so a successor
+     * goes on with the stop.
+     */
+    private RunRecord stopAtBudget(RunPass pass, String message) {
+        return stopAll(pass, message + " (the run's budget)", RunState.FAILED, message);
+    }
+
+    /** Cancels every active job, skips what has not started, and ends the run. */
+    private RunRecord stopAll(RunPass pass, String reason, RunState state, String message) {
+        pass.flush();
         for (StepRecord step : List.copyOf(pass.steps.values())) {
-            if (step.state() == StepState.SUBMITTED || step.state() == StepState.RUNNING) {
-                cancelStep(pass, step, "the run was cancelled");
+            if (active(step)) {
+                cancelStep(pass, step, reason);
             } else if (!step.state().finished()) {
-                pass.setStep(step, StepState.SKIPPED, Optional.empty(), "the run was cancelled");
+                pass.setStep(step, StepState.SKIPPED, Optional.empty(), reason);
             }
         }
-        end(pass, RunState.CANCELLED, "cancelled on request");
+        end(pass, state, message);
         pass.flush();
         notifier.catchUp(pass.run.id());
         return runs.find(pass.run.id()).orElseThrow(() -> notFound(pass.run.id()));
+    }
+
+    /**
+     * A step's own budget is reached: its job is cancelled and the step FAILS, with no retry (a retry would spend
+     * past the budget); the workflow's {@code onFailure} then applies as for any failed step.
+     */
+    private void failAtBudget(RunPass pass, String name, String message) {
+        StepRecord step = pass.steps.get(name);
+        if (step.state().finished()) {
+            return;
+        }
+        if (active(step)) {
+            AttemptRecord attempt = pass.current(name).orElseThrow();
+            pass.event(name, RunEvent.CANCELLING, message + " (the step's budget)");
+            pass.flush();
+            cancelJob(attempt.jobId());
+            pass.updateAttempt(attempt.ended(AttemptOutcome.CANCELLED));
+        }
+        pass.setStep(step, StepState.FAILED, Optional.empty(), message);
+        pass.event(name, RunEvent.ENDED, "FAILED: " + message);
+    }
+
+    private static boolean active(StepRecord step) {
+        return step.state() == StepState.SUBMITTED || step.state() == StepState.RUNNING;
     }
 
     private void end(RunPass pass, RunState state, String message) {

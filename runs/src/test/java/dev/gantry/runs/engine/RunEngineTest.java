@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.Architecture;
+import dev.gantry.api.Budget;
 import dev.gantry.api.Checkpoint;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
@@ -725,6 +726,116 @@ class RunEngineTest {
         finisher.join();
         assertEquals(List.of("login node 10.0.0.4 does not answer; trying again at each poll"), runs.events(id)
                 .stream().filter(e -> e.kind().equals(RunEvent.POLL_FAILED)).map(RunEvent::detail).toList());
+    }
+
+    /** The job is running since now, as the backend says: the cost table counts it from here. */
+    private void runningSinceNow(String key) {
+        backend.set(key, new JobStatus(JobState.RUNNING, OptionalInt.empty(), "", Optional.of(clock.instant()),
+                Optional.empty()));
+    }
+
+    private static WorkflowDefinition withBudget(WorkflowDefinition workflow, double maxTotal) {
+        return new WorkflowDefinition(workflow.name(), workflow.labels(), workflow.steps(), workflow.parallelism(),
+                Optional.of(Budget.total(maxTotal)));
+    }
+
+    private List<String> details(String runId, String kind) {
+        return runs.events(runId).stream().filter(e -> e.kind().equals(kind)).map(RunEvent::detail).toList();
+    }
+
+    @Test
+    void aRunIsWarnedOnceAt80PercentOfItsBudgetAcrossStepsAndStoppedAtItFailedWithItsCostTable() {
+        // $0.1/h on-demand: prepare runs 5 h ($0.5), then train 5 h more reaches the run's $1.
+        WorkflowPlan plan = planned(withBudget(flow(step("prepare"), step("train", "prepare"),
+                step("report", "train")), 1), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        Instant started = clock.instant();
+        runningSinceNow(key(id, "prepare", 1));
+        engine.tick(id, plan);
+        clock.advance(Duration.ofHours(5));
+        backend.set(key(id, "prepare", 1), new JobStatus(JobState.SUCCEEDED, OptionalInt.of(0), "",
+                Optional.of(started), Optional.of(clock.instant())));
+        engine.tick(id, plan);
+        runningSinceNow(key(id, "train", 1));
+        engine.tick(id, plan);
+        clock.advance(Duration.ofHours(3));
+        engine.tick(id, plan);
+        assertEquals(List.of("80% of the budget: $0.8 of $1, the run's budget ($0.8 spent, $0 due by the next poll "
+                + "from 1 running job); at $1 Gantry cancels the active jobs and ends the run FAILED"),
+                details(id, RunEvent.BUDGET_WARNING));
+        assertTrue(heard.stream().anyMatch(e -> e.kind().equals(RunEvent.BUDGET_WARNING)), "listeners hear it");
+        clock.advance(Duration.ofHours(1));
+        engine.tick(id, plan);
+        // A driver that takes the run over reads the warning from its history and does not give it again.
+        RunEngine successor = engine();
+        successor.tick(id, plan);
+        assertEquals(1, details(id, RunEvent.BUDGET_WARNING).size(), "warned once: " + details(id,
+                RunEvent.BUDGET_WARNING));
+        assertEquals(RunState.RUNNING, runs.find(id).orElseThrow().state());
+
+        clock.advance(Duration.ofHours(1));
+        RunRecord done = successor.tick(id, plan);
+
+        assertEquals(RunState.FAILED, done.state());
+        assertEquals(Optional.of("budget reached: $1 of $1"), done.message());
+        assertEquals(List.of("budget reached: $1 of $1, the run's budget ($1 spent, $0 due by the next poll from 1 "
+                + "running job); cancelling the active jobs and skipping those not started; cost by job: prepare "
+                + "$0.5 (succeeded, 1 attempt), train $0.5 (running, 1 attempt)"), details(id, RunEvent.BUDGET_REACHED));
+        assertEquals(List.of(key(id, "train", 1)), backend.cancelled);
+        assertEquals(Map.of("prepare", StepState.SUCCEEDED, "train", StepState.CANCELLED, "report", StepState.SKIPPED),
+                states(id));
+        assertEquals(2, backend.made(), "nothing is submitted once the budget is reached");
+    }
+
+    @Test
+    void aDriverThatTakesOverARunWhoseBudgetWasReachedGoesOnStoppingItThoughTheSpendNowReadsLess() {
+        WorkflowPlan plan = planned(withBudget(flow(step("a"), step("b", "a")), 1), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        runningSinceNow(key(id, "a", 1));
+        engine.tick(id, plan);
+        // What a driver killed right after storing the stop leaves: the event, and the job still running.
+        runs.append(List.of(RunEvent.ofRun(id, clock.instant(), RunEvent.BUDGET_REACHED, "budget reached: $1.2 of $1, "
+                + "the run's budget ($0.9 spent, $0.3 due by the next poll from 1 running job)")));
+
+        RunRecord done = engine().tick(id, plan);
+
+        assertEquals(RunState.FAILED, done.state());
+        assertEquals(Optional.of("budget reached: $1.2 of $1"), done.message());
+        assertEquals(List.of(key(id, "a", 1)), backend.cancelled);
+        assertEquals(Map.of("a", StepState.CANCELLED, "b", StepState.SKIPPED), states(id));
+    }
+
+    @Test
+    void aStepsOwnBudgetFailsThatStepWithoutARetryAndTheWorkflowsOnFailureApplies() {
+        Workload capped = Workload.builder("train").phase(Phase.TRAINING).model(ModelClass.SMALL)
+                .command("python", "train.py").budget(Budget.total(0.2)).build();
+        WorkflowPlan plan = planned(flow(retried(withWorkload("train", capped), 2, Duration.ZERO),
+                step("report", "train")), false);
+        RunEngine engine = engine();
+        String id = engine.open(plan, PROVENANCE, "flow.yaml", "scripted").run().id();
+        engine.tick(id, plan);
+        runningSinceNow(key(id, "train", 1));
+        engine.tick(id, plan);
+        clock.advance(Duration.ofMinutes(100)); // $0.1667 of $0.2
+        engine.tick(id, plan);
+        assertEquals(List.of("80% of the budget: $0.1667 of $0.2, the budget of step train ($0.1667 spent, $0 due by "
+                + "the next poll from 1 running job); at $0.2 Gantry cancels the step's job and fails the step"),
+                details(id, RunEvent.BUDGET_WARNING));
+        clock.advance(Duration.ofMinutes(20));
+
+        RunRecord done = engine.tick(id, plan);
+
+        assertEquals(List.of(key(id, "train", 1)), backend.cancelled);
+        StepRecord train = runs.steps(id).stream().filter(s -> s.name().equals("train")).findFirst().orElseThrow();
+        assertEquals(StepState.FAILED, train.state());
+        assertEquals(Optional.of("budget reached: $0.2 of $0.2"), train.reason());
+        assertEquals(1, backend.made(), "no retry and no dependent: a retry would spend past the budget");
+        assertEquals(StepState.SKIPPED, states(id).get("report"));
+        assertEquals(RunState.FAILED, done.state());
     }
 
     @Test

@@ -1,0 +1,94 @@
+package dev.gantry.core.advisor;
+
+import static dev.gantry.core.advisor.AdvisorRulesTest.failure;
+import static dev.gantry.core.advisor.AdvisorRulesTest.plan;
+import static dev.gantry.core.advisor.AdvisorRulesTest.resources;
+import static dev.gantry.core.advisor.AdvisorRulesTest.workload;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gantry.api.Budget;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
+import dev.gantry.api.Interconnect;
+import dev.gantry.api.ModelClass;
+import dev.gantry.api.Phase;
+import dev.gantry.api.Plan;
+import dev.gantry.api.RuntimeEstimate;
+import dev.gantry.api.Workload;
+import dev.gantry.model.StepDefinition;
+import dev.gantry.model.StepInstance;
+import dev.gantry.model.WorkflowDefinition;
+import dev.gantry.model.WorkflowPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class EstimateWithinBudgetTest {
+    /** 8 GPUs over InfiniBand for 100 h on an A100: the MI300X size wins at 60 × 100 × 312/1307 = 1432.29 USD. */
+    private static Workload.Builder training() {
+        return workload(Phase.TRAINING, ModelClass.GENERATIVE)
+                .resources(resources().gpus(8).interconnect(Interconnect.INFINIBAND).build())
+                .estimate(new RuntimeEstimate(100, "A100-80GB"));
+    }
+
+    @Test
+    void aWorkloadWhoseCheapestEstimateExceedsItsTotalBudgetIsRefusedNamingTheFieldTheFiguresAndTheFix() {
+        GantryException e = failure(TestCatalogs.world(), training().budget(Budget.total(1400)).build());
+
+        assertEquals(ErrorCode.NO_FEASIBLE_VM, e.code());
+        assertEquals("workload 'w': budget.maxTotal: the plan's estimated cost $1432.2877 (23.8715 h x 60 USD/h for "
+                + "1 x Standard_ND96isr_MI300X_v5 in eastus) exceeds the budget of $1400; allowed: an estimate of at "
+                + "most $1400. Raise budget.maxTotal to at least $1432.2877, or lower estimate.hours if the work is "
+                + "shorter", e.getMessage());
+        assertEquals("budget.maxTotal", e.problems().get(0).path());
+    }
+
+    @Test
+    void aWorkloadWithinItsTotalBudgetOrWithoutAnEstimateIsPlannedAsBefore() {
+        Plan within = plan(training().budget(Budget.total(1500)).build());
+        assertEquals("Standard_ND96isr_MI300X_v5", within.vmSize().name());
+        // Without an estimate there is no cost to completion to compare: the run engine holds the run to it.
+        Plan unknown = plan(training().estimate(null).budget(Budget.total(1)).build());
+        assertTrue(unknown.estimatedCost().isEmpty());
+    }
+
+    @Test
+    void aWorkflowWhoseJobsEstimatesAddUpToMoreThanItsBudgetIsRefusedJobsWithoutOneAddNothing() {
+        WorkflowPlan plan = workflow(Budget.total(50), 30, 25, -1);
+
+        GantryException e = assertThrows(GantryException.class, () -> EstimateWithinBudget.check(plan));
+        assertEquals(ErrorCode.NO_FEASIBLE_VM, e.code());
+        assertEquals("workflow 'flow': budget.maxTotal: the estimates of 2 of the workflow's 3 jobs add up to $55, "
+                + "more than the budget of $50 (s0 $30, s1 $25); allowed: estimates adding up to at most $50. Raise "
+                + "budget.maxTotal to at least $55, or lower the steps' estimate.hours if the work is shorter",
+                e.getMessage());
+        WorkflowPlan within = workflow(Budget.total(55), 30, 25, -1);
+        assertSame(within, EstimateWithinBudget.check(within));
+        WorkflowPlan noBudget = workflow(null, 30, 25, -1);
+        assertSame(noBudget, EstimateWithinBudget.check(noBudget));
+    }
+
+    /** One step per cost: a plan with that estimated cost, or none for a negative one. */
+    private static WorkflowPlan workflow(Budget budget, double... costs) {
+        List<StepDefinition> steps = new ArrayList<>();
+        List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
+        Plan shape = plan(workload(Phase.TRAINING, ModelClass.SMALL).build());
+        for (int i = 0; i < costs.length; i++) {
+            Workload w = Workload.builder("s" + i).phase(Phase.TRAINING).model(ModelClass.SMALL).command("x").build();
+            StepDefinition step = StepDefinition.of("s" + i, w, List.of());
+            steps.add(step);
+            Plan.Builder p = Plan.builder(w, shape.vmSize()).region("eastus").pricePerHour(shape.pricePerHour());
+            if (costs[i] >= 0) {
+                p.estimatedHours(1).estimatedCost(costs[i]);
+            }
+            planned.add(new WorkflowPlan.PlannedStep(step, new StepInstance("s" + i, Map.of(), w), p.build()));
+        }
+        return new WorkflowPlan(new WorkflowDefinition("flow", Map.of(), steps, 0, Optional.ofNullable(budget)),
+                planned);
+    }
+}
