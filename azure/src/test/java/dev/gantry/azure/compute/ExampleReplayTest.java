@@ -50,11 +50,12 @@ class ExampleReplayTest {
 
     static SkuOffer a0 = new SkuOffer("Standard_A0", "standardA0_A7Family", "westus", OptionalInt.of(1),
             OptionalInt.of(1), OptionalDouble.of(0.75), OptionalInt.empty(), Set.of("V1"), Optional.of(false),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), List.of("1", "2"));
     static SkuOffer a1 = new SkuOffer("Standard_A1", "standardA0_A7Family", "westus", OptionalInt.of(1),
             OptionalInt.of(1), OptionalDouble.of(1.75), OptionalInt.empty(), Set.of("V1"), Optional.of(false),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), List.of("1", "2", "3"));
 
+    /** The examples' zones are A0's "2", "1" and A1's "1", "2", "3": read in order, whatever order Azure lists. */
     @Test
     void theRegionsSkuListReadsAsItsTwoVmSizes() throws Exception {
         arm.replay("/providers/Microsoft.Compute/skus",

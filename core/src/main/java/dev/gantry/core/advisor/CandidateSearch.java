@@ -41,6 +41,10 @@ final class CandidateSearch {
     private int unpricedRow = -1;
     private int unpricedPreference = Integer.MAX_VALUE;
     private int unpricedCount;
+    /** Per region id, the best row lost only to quota; null where none was. */
+    private final SearchPass.Lost[] quotaLost;
+    private int unofferedExample = -1;
+    private int zoneExample = -1;
 
     private CandidateSearch(CatalogIndex index, Requirements req, boolean spot) {
         this.index = index;
@@ -66,6 +70,7 @@ final class CandidateSearch {
         }
         this.shared = Layout.shared(req);
         this.rowRejections = spot ? index.spotRejections : index.onDemandRejections;
+        this.quotaLost = new SearchPass.Lost[index.regionNames.length];
     }
 
     /** Searches the rows of the workload's families on spot or on-demand prices. */
@@ -92,6 +97,12 @@ final class CandidateSearch {
                 retiredExample = row;
             } else if (constraint instanceof Constraint.Restricted && earlier(row, restrictedExample)) {
                 restrictedExample = row;
+            } else if (constraint instanceof Constraint.Offered && earlier(row, unofferedExample)) {
+                unofferedExample = row;
+            } else if (constraint instanceof Constraint.Zones && earlier(row, zoneExample)) {
+                zoneExample = row;
+            } else if (constraint instanceof Constraint.Quota) {
+                lostToQuota(row, layout, perNode);
             }
             if (index.group[row] == CatalogIndex.ND) {
                 ndFailedFirst[position[failed]]++;
@@ -106,10 +117,29 @@ final class CandidateSearch {
                 }
             }
         }
+        List<SearchPass.Lost> lost = new ArrayList<>();
+        for (SearchPass.Lost region : quotaLost) {
+            if (region != null) {
+                lost.add(region);
+            }
+        }
+        lost.sort((a, b) -> a.before(b) ? -1 : b.before(a) ? 1 : Integer.compare(index.region[a.row()],
+                index.region[b.row()]));
         return new SearchPass(spot, top, considered, feasible, new Removals(failedFirst),
                 new Removals(ndFailedFirst), present(retiredExample), present(restrictedExample),
                 unpricedRow < 0 ? Optional.empty()
-                        : Optional.of(new SearchPass.Unpriced(unpricedRow, unpricedPreference, unpricedCount)));
+                        : Optional.of(new SearchPass.Unpriced(unpricedRow, unpricedPreference, unpricedCount)),
+                lost, present(unofferedExample), present(zoneExample));
+    }
+
+    /** Keeps the row as its region's best lost to quota when it is (the first by size name among equals). */
+    private void lostToQuota(int row, Layout layout, double perNode) {
+        SearchPass.Lost candidate = new SearchPass.Lost(row, layout.nodes(), preference(row),
+                primary(perNode * layout.nodes(), hours(row)));
+        SearchPass.Lost kept = quotaLost[index.region[row]];
+        if (kept == null || candidate.before(kept) || !kept.before(candidate) && earlier(row, kept.row())) {
+            quotaLost[index.region[row]] = candidate;
+        }
     }
 
     /**
@@ -122,7 +152,7 @@ final class CandidateSearch {
         for (int i = from; i < active.length; i++) {
             Constraint.OfCandidate check = candidateCheck[i];
             boolean rejected = check == null ? (rejections >>> position[i] & 1L) != 0
-                    : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price);
+                    : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price, spot);
             if (rejected) {
                 return i;
             }

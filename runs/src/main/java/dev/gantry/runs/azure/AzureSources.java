@@ -95,7 +95,7 @@ public final class AzureSources {
         return new SizeOffer(sku.name(), sku.quotaFamily(), sku.region(), sku.vcpus(), sku.vcpusAvailable(),
                 sku.memoryGib(), sku.gpus(), sku.hyperVGenerations(), sku.rdma(),
                 sku.cpuArchitecture().map(arch -> arch.equalsIgnoreCase("Arm64") ? Architecture.ARM64
-                        : Architecture.X64), sku.restriction());
+                        : Architecture.X64), sku.restriction(), sku.zones());
     }
 
     static QuotaUsage usage(ComputeUsage usage) {
