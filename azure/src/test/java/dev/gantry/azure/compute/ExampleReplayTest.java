@@ -71,6 +71,23 @@ class ExampleReplayTest {
         assertEquals(List.of(), client().vmSkus(List.of("eastus")), "the example's SKUs are all in westus");
     }
 
+    /**
+     * The published example with one restriction added at replay (in the shape the 2021-07-01 spec gives
+     * {@code restrictions}): A1 closed in zone 3 for the subscription is allocatable in zones 1 and 2, and still
+     * usable in the region.
+     */
+    @Test
+    void aZoneRestrictionRemovesItsZonesOnly() throws Exception {
+        ObjectNode body = (ObjectNode) body("skus/2021-07-01/examples/ListAvailableResourceSkusForARegion.json");
+        ((ObjectNode) body.path("value").get(1)).set("restrictions", JSON.readTree("[{\"type\":\"Zone\","
+                + "\"values\":[\"westus\"],\"restrictionInfo\":{\"locations\":[\"westus\"],\"zones\":[\"3\"]},"
+                + "\"reasonCode\":\"NotAvailableForSubscription\"}]"));
+        arm.replay("/providers/Microsoft.Compute/skus", body.toString());
+        SkuOffer restricted = client().vmSkus(List.of("westus")).get(1);
+        assertEquals(List.of("1", "2"), restricted.zones());
+        assertEquals(Optional.empty(), restricted.restriction(), "a zone restriction leaves the region usable");
+    }
+
     @Test
     void theMaximumUsageExampleReadsAsOneQuotaWithoutItsPlaceholderNextLink() throws Exception {
         ObjectNode body = (ObjectNode) body("usages/2025-11-01/examples/Usage_List_MaximumSet_Gen.json");

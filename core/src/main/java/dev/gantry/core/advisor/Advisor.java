@@ -42,8 +42,8 @@ public final class Advisor {
         this(catalog, images, settings, Clock.systemUTC());
     }
 
-    /** With a clock, so that the catalog's age in a plan is reproducible in tests. */
-    Advisor(Catalog catalog, ImageChooser images, AdvisorSettings settings, Clock clock) {
+    /** With a clock, which dates the catalog's age in plans (reproducible in tests). */
+    public Advisor(Catalog catalog, ImageChooser images, AdvisorSettings settings, Clock clock) {
         this.index = new CatalogIndex(Objects.requireNonNull(catalog, "catalog"));
         this.images = Objects.requireNonNull(images, "images");
         this.settings = Objects.requireNonNull(settings, "settings");

@@ -41,8 +41,8 @@ final class CandidateSearch {
     private int unpricedRow = -1;
     private int unpricedPreference = Integer.MAX_VALUE;
     private int unpricedCount;
-    /** Per region id, the best row lost only to quota; null where none was. */
-    private final SearchPass.Lost[] quotaLost;
+    /** Per region id, the best candidate lost only to quota; null where none was. */
+    private final Candidate[] quotaLost;
     private int unofferedExample = -1;
     private int zoneExample = -1;
 
@@ -70,7 +70,7 @@ final class CandidateSearch {
         }
         this.shared = Layout.shared(req);
         this.rowRejections = spot ? index.spotRejections : index.onDemandRejections;
-        this.quotaLost = new SearchPass.Lost[index.regionNames.length];
+        this.quotaLost = new Candidate[index.regionNames.length];
     }
 
     /** Searches the rows of the workload's families on spot or on-demand prices. */
@@ -117,14 +117,13 @@ final class CandidateSearch {
                 }
             }
         }
-        List<SearchPass.Lost> lost = new ArrayList<>();
-        for (SearchPass.Lost region : quotaLost) {
+        List<Candidate> lost = new ArrayList<>();
+        for (Candidate region : quotaLost) {
             if (region != null) {
                 lost.add(region);
             }
         }
-        lost.sort((a, b) -> a.before(b) ? -1 : b.before(a) ? 1 : Integer.compare(index.region[a.row()],
-                index.region[b.row()]));
+        lost.sort(Candidate.ORDER);
         return new SearchPass(spot, top, considered, feasible, new Removals(failedFirst),
                 new Removals(ndFailedFirst), present(retiredExample), present(restrictedExample),
                 unpricedRow < 0 ? Optional.empty()
@@ -132,14 +131,21 @@ final class CandidateSearch {
                 lost, present(unofferedExample), present(zoneExample));
     }
 
-    /** Keeps the row as its region's best lost to quota when it is (the first by size name among equals). */
+    /** Keeps the row as its region's best candidate lost to quota when it is. */
     private void lostToQuota(int row, Layout layout, double perNode) {
-        SearchPass.Lost candidate = new SearchPass.Lost(row, layout.nodes(), preference(row),
-                primary(perNode * layout.nodes(), hours(row)));
-        SearchPass.Lost kept = quotaLost[index.region[row]];
-        if (kept == null || candidate.before(kept) || !kept.before(candidate) && earlier(row, kept.row())) {
+        Candidate candidate = candidate(row, layout, perNode);
+        Candidate kept = quotaLost[index.region[row]];
+        if (kept == null || Candidate.ORDER.compare(candidate, kept) < 0) {
             quotaLost[index.region[row]] = candidate;
         }
+    }
+
+    private Candidate candidate(int row, Layout layout, double perNode) {
+        double total = perNode * layout.nodes();
+        OptionalDouble hours = hours(row);
+        return new Candidate(row, index.sizeNames[index.sizeRank[row]], index.regionNames[index.region[row]], layout,
+                perNode, total, hours, preference(row), primary(total, hours), secondary(total, hours),
+                index.releaseYear[row], index.sizeRank[row], index.region[row]);
     }
 
     /**
@@ -229,9 +235,7 @@ final class CandidateSearch {
             // Most feasible rows lose to the kept ones on the first steps of the order: no candidate is made for them.
             return;
         }
-        Candidate candidate = new Candidate(row, index.sizeNames[index.sizeRank[row]],
-                index.regionNames[index.region[row]], layout, perNode, total, hours, preference, primary,
-                secondary(total, hours), index.releaseYear[row], index.sizeRank[row], index.region[row]);
+        Candidate candidate = candidate(row, layout, perNode);
         if (replaced >= 0) {
             if (Candidate.ORDER.compare(candidate, top.get(replaced)) >= 0) {
                 return;

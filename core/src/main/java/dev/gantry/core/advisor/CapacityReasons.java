@@ -28,18 +28,22 @@ final class CapacityReasons {
         this.capacity = req.capacity();
     }
 
-    /** Q1, Q2 for the passes made (the spot pass that found nothing first), then Z1. */
+    /**
+     * Q1, Q2 for the passes made (every region the spot pass that found nothing lost, then those of the last pass
+     * whose candidate would have beaten the chosen one), then Z1.
+     */
     void add(SearchPass search, Optional<SearchPass> failedSpotPass, List<Reason> out) {
         Candidate best = search.best();
         out.add(checked(best, search.spot()));
-        lost(failedSpotPass, search, out);
+        failedSpotPass.ifPresent(pass -> lost(pass, Optional.empty(), out));
+        lost(search, Optional.of(best), out);
         zones(best.row()).ifPresent(out::add);
     }
 
-    /** Q2 for the passes made: the spot pass that found nothing, if one ran, then the last. */
+    /** Q2 for passes that found nothing: every region each lost to quota. */
     void lost(Optional<SearchPass> failedSpotPass, SearchPass last, List<Reason> out) {
-        failedSpotPass.ifPresent(pass -> lost(pass, out));
-        lost(last, out);
+        failedSpotPass.ifPresent(pass -> lost(pass, Optional.empty(), out));
+        lost(last, Optional.empty(), out);
     }
 
     private Reason checked(Candidate best, boolean spot) {
@@ -73,20 +77,27 @@ final class CapacityReasons {
         return usage.name() + " (limit " + usage.limit() + ", " + usage.inUse() + " in use, " + usage.free() + " free)";
     }
 
-    /** Q2: each region whose best candidate the quota removed. */
-    private void lost(SearchPass pass, List<Reason> out) {
-        List<SearchPass.Lost> regions = pass.quotaLost();
+    /**
+     * Q2: each region whose best candidate the quota removed, when that candidate would have beaten {@code chosen}
+     * (a quota that removed only dearer candidates changed nothing).
+     */
+    private void lost(SearchPass pass, Optional<Candidate> chosen, List<Reason> out) {
+        List<Candidate> regions = pass.quotaLost().stream().filter(lost -> chosen.isEmpty()
+                || Candidate.ORDER.compare(lost, chosen.get()) < 0).toList();
         for (int i = 0; i < regions.size() && i < REGIONS_NAMED; i++) {
-            SearchPass.Lost lost = regions.get(i);
+            Candidate lost = regions.get(i);
             int row = lost.row();
-            double total = index.price(row, pass.spot()) * lost.nodes();
+            String region = index.regionName(row);
+            boolean elsewhere = chosen.isEmpty() || !chosen.get().region().equals(region);
+            double total = lost.total();
             List<String> figures = new ArrayList<>();
             for (QuotaShortfall shortfall : capacity.shortfalls(row, lost.nodes(), pass.spot())) {
                 figures.add(shortfall.describe());
             }
-            out.add(new Reason("Q2", "region " + index.regionName(row) + " lost to quota: " + lost.nodes() + " × "
-                    + index.name(row) + " (" + (pass.spot() ? "spot" : "on-demand") + ", " + Money.perHour(total)
-                    + ") would be its best candidate; " + String.join("; ", figures)));
+            out.add(new Reason("Q2", (elsewhere ? "region " + region + " lost to quota: " : "quota in " + region
+                    + ": ") + lost.nodes() + " × " + index.name(row) + " (" + (pass.spot() ? "spot" : "on-demand")
+                    + ", " + Money.perHour(total) + ") would " + (chosen.isPresent() ? "have been chosen" : "fit")
+                    + "; " + String.join("; ", figures)));
         }
         if (regions.size() > REGIONS_NAMED) {
             out.add(new Reason("Q2", (regions.size() - REGIONS_NAMED) + " more region(s) lost to quota on "

@@ -17,33 +17,18 @@ import java.util.OptionalInt;
  * @param retiredExample a row of a retired series (the first by size name, then region), to name in the reasons
  * @param restrictedExample a restricted row (the first by size name, then region)
  * @param unpriced rows that satisfy every constraint but have no price
- * @param quotaLost per region lost to quota, its best row that every other constraint allowed, best first
+ * @param quotaLost per region lost to quota, its best candidate that every other constraint allowed, best first by
+ *     {@link Candidate#ORDER}
  * @param unofferedExample a row the subscription is not offered (the first by size name, then region)
  * @param zoneExample a row not allocatable in the zones asked (the first by size name, then region)
  */
 record SearchPass(boolean spot, List<Candidate> ranked, int considered, int feasible, Removals removed,
                   Removals ndRemoved, OptionalInt retiredExample, OptionalInt restrictedExample,
-                  Optional<Unpriced> unpriced, List<Lost> quotaLost, OptionalInt unofferedExample,
+                  Optional<Unpriced> unpriced, List<Candidate> quotaLost, OptionalInt unofferedExample,
                   OptionalInt zoneExample) {
     SearchPass {
         ranked = List.copyOf(ranked);
         quotaLost = List.copyOf(quotaLost);
-    }
-
-    /**
-     * A row that passed every constraint but the quota: what its region would have given.
-     *
-     * @param row the catalog row
-     * @param nodes its nodes
-     * @param preference rule 9's preference
-     * @param primary the objective minimized first
-     */
-    record Lost(int row, int nodes, int preference, double primary) {
-        /** Better by the first steps of rule 9's order. */
-        boolean before(Lost other) {
-            return preference != other.preference ? preference < other.preference
-                    : Double.compare(primary, other.primary) < 0;
-        }
     }
 
     /**
