@@ -28,6 +28,8 @@ final class CandidateSearch {
     private final Constraint.OfCandidate[] candidateCheck;
     /** Per row, the row checks that reject it on this pass's capacity type (see {@link CatalogIndex}). */
     private final long[] rowRejections;
+    /** The index in {@link #active} of the subscription's first check, {@link #active}'s length when none applies. */
+    private final int subscriptionFrom;
     /** The layout shared by every row, or null when it depends on the row (M1). */
     private final Layout shared;
 
@@ -65,9 +67,14 @@ final class CandidateSearch {
         this.active = Arrays.copyOf(applicable, count);
         this.position = Arrays.copyOf(positions, count);
         this.candidateCheck = new Constraint.OfCandidate[count];
+        int firstSubscription = count;
         for (int i = 0; i < count; i++) {
             candidateCheck[i] = active[i] instanceof Constraint.OfCandidate check ? check : null;
+            if (active[i] instanceof Constraint.OfSubscription && firstSubscription == count) {
+                firstSubscription = i;
+            }
         }
+        this.subscriptionFrom = firstSubscription;
         this.shared = Layout.shared(req);
         this.rowRejections = spot ? index.spotRejections : index.onDemandRejections;
         this.quotaLost = new Candidate[index.regionNames.length];
@@ -155,13 +162,19 @@ final class CandidateSearch {
     private int firstFailure(int row, Layout layout, double price, int from) {
         boolean priced = !Double.isNaN(price);
         long rejections = rowRejections[row];
-        for (int i = from; i < active.length; i++) {
+        int end = from <= subscriptionFrom ? subscriptionFrom : active.length;
+        for (int i = from; i < end; i++) {
             Constraint.OfCandidate check = candidateCheck[i];
             boolean rejected = check == null ? (rejections >>> position[i] & 1L) != 0
                     : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price, spot);
             if (rejected) {
                 return i;
             }
+        }
+        if (end == subscriptionFrom && end < active.length) {
+            // The subscription's checks, at once: they share the lookup of the row's region.
+            int failed = req.capacity().firstFailure(row, layout.nodes(), spot);
+            return failed < 0 ? -1 : subscriptionFrom + failed;
         }
         return -1;
     }

@@ -377,8 +377,15 @@ sealed interface Constraint {
         }
     }
 
+    /**
+     * The subscription's checks, last in {@link #ALL} and in this order (offered, zones, quota): the search runs them
+     * together through {@link PlanCapacity#firstFailure} when it reaches the first.
+     */
+    sealed interface OfSubscription extends OfCandidate {
+    }
+
     /** The subscription is offered the size in the region, unrestricted (Resource SKUs, read live). */
-    record Offered() implements OfCandidate {
+    record Offered() implements OfSubscription {
         @Override
         public boolean appliesTo(Requirements req) {
             return req.capacity().checked();
@@ -402,7 +409,7 @@ sealed interface Constraint {
     }
 
     /** The zones the workload asks in a region: the size must be allocatable in one of them (Resource SKUs). */
-    record Zones() implements OfCandidate {
+    record Zones() implements OfSubscription {
         @Override
         public boolean appliesTo(Requirements req) {
             return req.capacity().checked() && req.capacity().zonesAsked();
@@ -429,7 +436,7 @@ sealed interface Constraint {
      * The subscription's vCPU quotas, less what is in use, must hold the plan's nodes: the VM family's and the
      * region's total on on-demand capacity, the region's Spot vCPUs on spot (see {@code QuotaShortfall}).
      */
-    record Quota() implements OfCandidate {
+    record Quota() implements OfSubscription {
         @Override
         public boolean appliesTo(Requirements req) {
             return req.capacity().checked();

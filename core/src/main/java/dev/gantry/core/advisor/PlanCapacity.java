@@ -22,7 +22,10 @@ final class PlanCapacity {
     /** Per region id, the zones the workload allows there; null where it allows any. */
     private final List<String>[] asked;
     private final boolean anyAsked;
+    /** Per region id, the zones asked as a {@link RegionRows#mask}; 0 where any zone is allowed. */
+    private final byte[] askedMask;
     private final RegionCapacity[] read;
+    private final RegionRows[] rows;
     private int regionsRead;
 
     @SuppressWarnings("unchecked")
@@ -31,14 +34,17 @@ final class PlanCapacity {
         this.index = index;
         this.subscription = subscription;
         this.asked = new List[index.regionNames.length];
+        this.askedMask = new byte[index.regionNames.length];
         zones.forEach((region, names) -> {
             Integer id = index.regionIds.get(region);
             if (id != null) {
                 asked[id] = List.copyOf(names);
+                askedMask[id] = RegionRows.mask(names);
             }
         });
         this.anyAsked = !zones.isEmpty();
         this.read = new RegionCapacity[index.regionNames.length];
+        this.rows = new RegionRows[index.regionNames.length];
     }
 
     /** For a plan with a subscription to ask, or without one (nothing is checked), and the zones asked per region. */
@@ -78,30 +84,43 @@ final class PlanCapacity {
 
     /** Whether the subscription is offered the row's size in its region without a restriction (checked only). */
     boolean offered(int row) {
-        return offer(row).isPresent();
+        return rows(row).offered(index.sizeRank[row]);
     }
 
     /** Whether the size can be allocated in a zone the workload asks in the row's region (checked only). */
     boolean zonesAllow(int row) {
-        List<String> zones = asked[index.region[row]];
-        if (zones == null) {
-            return true;
-        }
-        Optional<SizeOffer> offer = offer(row);
-        if (offer.isEmpty()) {
-            return false;
-        }
-        for (String zone : offer.get().zones()) {
-            if (zones.contains(zone)) {
-                return true;
-            }
-        }
-        return false;
+        byte zones = askedMask[index.region[row]];
+        return asked[index.region[row]] == null || rows(row).offered(index.sizeRank[row])
+                && rows(row).inZones(index.sizeRank[row], zones);
     }
 
     /** Whether {@code nodes} VMs of the row's size fit the region's quotas on the capacity type (checked only). */
     boolean quotaFits(int row, int nodes, boolean spot) {
-        return region(row).fits(index.sizeKeys[index.sizeRank[row]], nodes, spot);
+        RegionRows region = rows(row);
+        int rank = index.sizeRank[row];
+        return region.offered(rank) && region.fits(rank, nodes, spot);
+    }
+
+    /**
+     * The subscription's checks of the row at once, in {@link Constraint#ALL}'s order, with one lookup of its region:
+     * 0 when the size is not offered, then (when zones are asked) 1 when it is not allocatable in them, then the next
+     * when the quotas cannot hold {@code nodes} VMs; -1 when it passes all. The search calls this rather than each
+     * constraint, since it runs for every row that passes the others (docs/PERFORMANCE.md).
+     */
+    int firstFailure(int row, int nodes, boolean spot) {
+        RegionRows region = rows(row);
+        int rank = index.sizeRank[row];
+        if (!region.offered(rank)) {
+            return 0;
+        }
+        if (!anyAsked) {
+            return region.fits(rank, nodes, spot) ? -1 : 1;
+        }
+        int id = index.region[row];
+        if (asked[id] != null && !region.inZones(rank, askedMask[id])) {
+            return 1;
+        }
+        return region.fits(rank, nodes, spot) ? -1 : 2;
     }
 
     /** The quotas {@code nodes} VMs of the row would exceed (checked only; empty when they fit). */
@@ -131,6 +150,17 @@ final class PlanCapacity {
             }
         }
         return usable;
+    }
+
+    /** The row's region by size rank: made once per region read and catalog, shared by the plans that read it. */
+    private RegionRows rows(int row) {
+        int id = index.region[row];
+        RegionRows region = rows[id];
+        if (region == null) {
+            region = region(row).derived(index, capacity -> new RegionRows(index, capacity));
+            rows[id] = region;
+        }
+        return region;
     }
 
     RegionCapacity region(int row) {

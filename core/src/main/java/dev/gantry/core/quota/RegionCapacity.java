@@ -8,16 +8,20 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * What a subscription can start in one region, as read at one moment: the sizes it is offered (with their quota
- * family, vCPUs, restriction and allocatable zones) and its vCPU quotas with what is in use. Immutable.
+ * family, vCPUs, restriction and allocatable zones) and its vCPU quotas with what is in use. Immutable, but for the
+ * facts callers derive from it ({@link #derived}).
  */
 public final class RegionCapacity {
     private final String region;
-    private final Map<String, Offered> offers;
+    private final Map<String, SizeOffer> offers;
     private final Map<String, QuotaUsage> usages;
     private final Instant usagesReadAt;
+    private final Map<Object, Object> derived = new ConcurrentHashMap<>();
 
     /**
      * @param region the region
@@ -29,10 +33,9 @@ public final class RegionCapacity {
                           Instant usagesReadAt) {
         this.region = Objects.requireNonNull(region, "region");
         this.usages = Map.copyOf(usages);
-        Map<String, Offered> byName = new HashMap<>();
+        Map<String, SizeOffer> byName = new HashMap<>();
         for (SizeOffer offer : offers) {
-            byName.put(offer.name().toLowerCase(Locale.ROOT), new Offered(offer,
-                    this.usages.get(offer.quotaFamily().toLowerCase(Locale.ROOT)), QuotaShortfall.quotaVcpus(offer)));
+            byName.put(offer.name().toLowerCase(Locale.ROOT), offer);
         }
         this.offers = Map.copyOf(byName);
         this.usagesReadAt = Objects.requireNonNull(usagesReadAt, "usagesReadAt");
@@ -42,6 +45,18 @@ public final class RegionCapacity {
         return region;
     }
 
+    /**
+     * Facts a caller derives from this capacity, made once per key and kept with it, since the capacity does not
+     * change: the advisor keeps its lookup by catalog row here, so that plans sharing a read region share it too.
+     *
+     * @param key whose facts: the same key gives the same value
+     * @param make derives them, called at most once per key
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, Function<RegionCapacity, T> make) {
+        return (T) derived.computeIfAbsent(key, k -> make.apply(this));
+    }
+
     /** When the usages were read. */
     public Instant usagesReadAt() {
         return usagesReadAt;
@@ -49,8 +64,7 @@ public final class RegionCapacity {
 
     /** The size as offered here, by its name in lower case; empty when the subscription is not offered it here. */
     public Optional<SizeOffer> offer(String lowerCaseName) {
-        Offered offered = offers.get(lowerCaseName);
-        return offered == null ? Optional.empty() : Optional.of(offered.offer);
+        return Optional.ofNullable(offers.get(lowerCaseName));
     }
 
     /** The quota of that name (any case), if the region reports it. */
@@ -61,30 +75,5 @@ public final class RegionCapacity {
     /** Every quota that {@code nodes} VMs of the offered size would exceed here (see {@link QuotaShortfall#of}). */
     public List<QuotaShortfall> shortfalls(SizeOffer offer, int nodes, boolean spot) {
         return QuotaShortfall.of(usages, offer, nodes, spot);
-    }
-
-    /**
-     * Whether {@code nodes} VMs of the size (by its name in lower case, offered here) fit every quota they draw on:
-     * the arithmetic of {@link QuotaShortfall#of} without making the shortfalls, since the advisor asks it for every
-     * candidate row; a size not offered here fits nothing.
-     */
-    public boolean fits(String lowerCaseName, int nodes, boolean spot) {
-        Offered offered = offers.get(lowerCaseName);
-        if (offered == null) {
-            return false;
-        }
-        long needed = (long) nodes * offered.vcpus;
-        return spot ? fits(usages.get(SPOT_KEY), needed)
-                : fits(offered.family, needed) && fits(usages.get(QuotaShortfall.REGIONAL), needed);
-    }
-
-    private static final String SPOT_KEY = QuotaShortfall.SPOT.toLowerCase(Locale.ROOT);
-
-    private static boolean fits(QuotaUsage usage, long needed) {
-        return usage == null || needed <= usage.free();
-    }
-
-    /** An offered size with its family's quota (null when the region reports none) and its quota vCPUs. */
-    private record Offered(SizeOffer offer, QuotaUsage family, int vcpus) {
     }
 }

@@ -3,7 +3,6 @@ package dev.gantry.core.quota;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.core.catalog.refresh.SizeOffer;
 import java.time.Clock;
@@ -68,11 +67,10 @@ class SubscriptionCapacityTest {
     void aRegionFitsWhatItsFreeQuotasHold() {
         RegionCapacity region = capacity().region("eastus");
         String h100 = QuotaCheckerTest.H100.toLowerCase(java.util.Locale.ROOT);
-        assertTrue(region.fits(h100, 1, false), "96 of 104 free family vCPUs and 96 of 310 regional");
-        assertFalse(region.fits(h100, 2, false), "192 > 104 free of the family");
-        assertTrue(region.fits(h100, 100, true), "no Spot quota reported: not enforced");
-        assertFalse(region.fits("standard_q1_v1", 1, false), "a size not offered fits nothing");
         SizeOffer offer = region.offer(h100).orElseThrow();
+        assertEquals(List.of(), region.shortfalls(offer, 1, false), "96 of 104 free family vCPUs, 96 of 310 regional");
+        assertEquals(List.of(), region.shortfalls(offer, 100, true), "no Spot quota reported: not enforced");
+        assertFalse(region.offer("standard_q1_v1").isPresent(), "a size not offered");
         assertEquals(List.of(new QuotaShortfall("eastus", "standardNDSH100v5Family", "", 200, 96, 192, 2,
                 QuotaCheckerTest.H100, 96)), region.shortfalls(offer, 2, false));
         assertEquals("standardNDSH100v5Family: limit 200 vCPUs, 96 in use, needs 192 (2 × Standard_ND96isr_H100_v5 at"
