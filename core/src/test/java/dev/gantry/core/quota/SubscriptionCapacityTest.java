@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.gantry.core.catalog.refresh.SizeOffer;
-import java.time.Clock;
+import dev.gantry.core.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -20,23 +18,7 @@ import org.junit.jupiter.api.Test;
 class SubscriptionCapacityTest {
     final List<Collection<String>> skuReads = new ArrayList<>();
     final List<String> usageReads = new ArrayList<>();
-    Instant now = Instant.parse("2026-12-01T10:00:00Z");
-    final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
 
     SubscriptionCapacity capacity() {
         return new SubscriptionCapacity("sub", regions -> {
@@ -53,11 +35,11 @@ class SubscriptionCapacityTest {
     void sizesAreReadOncePerRegionAndUsagesAgainAfterAMinute() {
         SubscriptionCapacity capacity = capacity();
         RegionCapacity first = capacity.region("EastUS");
-        now = now.plus(SubscriptionCapacity.USAGES_KEPT).minusSeconds(1);
+        clock.advance(SubscriptionCapacity.USAGES_KEPT.minusSeconds(1));
         assertSame(first, capacity.region("eastus"), "usages kept for " + SubscriptionCapacity.USAGES_KEPT);
-        now = now.plusSeconds(1);
+        clock.advance(Duration.ofSeconds(1));
         RegionCapacity second = capacity.region("eastus");
-        assertEquals(now, second.usagesReadAt());
+        assertEquals(clock.instant(), second.usagesReadAt());
         assertEquals(List.of("eastus", "eastus"), usageReads, "read again once a minute old");
         assertEquals(List.of(List.of("eastus")), skuReads, "the sizes offered are read once");
         assertEquals(Duration.ofSeconds(60), SubscriptionCapacity.USAGES_KEPT);
