@@ -81,7 +81,7 @@ public final class Gantry implements AutoCloseable {
     private final JobStore jobStore;
     private final JobService jobs;
     private Runs runs;
-    private final Map<String, SubscriptionCapacity> capacities = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<CapacityKey, SubscriptionCapacity> capacities = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Gantry(CoreServices services) {
         this.services = services;
@@ -263,7 +263,23 @@ public final class Gantry implements AutoCloseable {
      *     Azure module is not on the class path
      */
     public Plan plan(Workload workload, PlanOverrides overrides, Optional<String> subscription) {
-        return planner.plan(workload, overrides, subscription.map(this::capacity));
+        return planner.plan(workload, overrides, subscription.map(id -> capacity(null, id)));
+    }
+
+    /**
+     * {@link #plan(Workload, PlanOverrides, Optional)} with the subscription read through {@code azure} (another
+     * cloud, another credential, a test's fake).
+     *
+     * @param workload what to plan
+     * @param overrides what the command line forces
+     * @param azure the connection to Azure Resource Manager
+     * @param subscription the Azure subscription id to ask
+     * @return the plan
+     * @throws GantryException as {@link #plan(Workload, PlanOverrides, Optional)}
+     */
+    public Plan plan(Workload workload, PlanOverrides overrides, ArmConnector azure, String subscription) {
+        return planner.plan(workload, overrides, Optional.of(capacity(Objects.requireNonNull(azure, "azure"),
+                subscription)));
     }
 
     /**
@@ -292,14 +308,37 @@ public final class Gantry implements AutoCloseable {
      *     when the subscription cannot be read, USAGE when the Azure module is not on the class path
      */
     public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides, Optional<String> subscription) {
-        return planner.plan(workflow, overrides, subscription.map(this::capacity));
+        return planner.plan(workflow, overrides, subscription.map(id -> capacity(null, id)));
     }
 
-    /** One capacity per subscription for the life of this Gantry, so that its plans share what was read. */
-    private SubscriptionCapacity capacity(String subscription) {
+    /**
+     * {@link #plan(WorkflowDefinition, PlanOverrides, Optional)} with the subscription read through {@code azure}.
+     *
+     * @param workflow the workflow
+     * @param overrides what the command line forces for every job
+     * @param azure the connection to Azure Resource Manager
+     * @param subscription the Azure subscription id to ask
+     * @return the plan of every job, dependencies first
+     * @throws GantryException as {@link #plan(WorkflowDefinition, PlanOverrides, Optional)}
+     */
+    public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides, ArmConnector azure,
+                             String subscription) {
+        return planner.plan(workflow, overrides, Optional.of(capacity(Objects.requireNonNull(azure, "azure"),
+                subscription)));
+    }
+
+    /**
+     * One capacity per connection and subscription for the life of this Gantry, so that its plans share what was
+     * read; {@code azure} null for {@code DefaultAzureCredential}, made only when a region is first read.
+     */
+    private SubscriptionCapacity capacity(ArmConnector azure, String subscription) {
         AzureModule.require("the quota and zone checks");
-        return capacities.computeIfAbsent(subscription,
-                id -> AzureSources.capacity(ArmConnector.defaultAzureCredential(), id, services.clock()));
+        return capacities.computeIfAbsent(new CapacityKey(azure, subscription), key -> AzureSources.capacity(
+                azure != null ? azure : ArmConnector.defaultAzureCredential(), subscription, services.clock()));
+    }
+
+    /** A connection (null for the default credential) and a subscription; connections compare by identity. */
+    private record CapacityKey(ArmConnector azure, String subscription) {
     }
 
     /**

@@ -78,7 +78,8 @@ final class PlanCommand extends Verb {
                 }
                 if (document instanceof SpecDocument.WorkflowSpec workflow) {
                     WorkflowPlan plan = withCapacity(quota, document.name(),
-                            capacity -> gantry.plan(workflow.workflow(), overrides, capacity));
+                            id -> id.isEmpty() ? gantry.plan(workflow.workflow(), overrides)
+                                    : gantry.plan(workflow.workflow(), overrides, env().azure(), id.get()));
                     // What a run of this plan would record as made from: shown now, so the two can be compared.
                     RunProvenance provenance = gantry.provenance(file, workflow, plan);
                     if (output.json()) {
@@ -89,7 +90,8 @@ final class PlanCommand extends Verb {
                 } else {
                     Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
                     Plan plan = withCapacity(quota, document.name(),
-                            capacity -> gantry.plan(workload, overrides, capacity));
+                            id -> id.isEmpty() ? gantry.plan(workload, overrides)
+                                    : gantry.plan(workload, overrides, env().azure(), id.get()));
                     if (output.json()) {
                         results.add(PlanJson.toJson(plan));
                     } else {
