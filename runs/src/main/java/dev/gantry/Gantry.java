@@ -17,6 +17,7 @@ import dev.gantry.model.PlanOverrides;
 import dev.gantry.core.backends.BackendRegistry;
 import dev.gantry.core.backends.CoreBackendContext;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.quota.SubscriptionCapacity;
 import dev.gantry.runs.azure.AzureModule;
 import dev.gantry.runs.azure.AzureSources;
 import dev.gantry.core.config.ConfigLoader;
@@ -80,6 +81,7 @@ public final class Gantry implements AutoCloseable {
     private final JobStore jobStore;
     private final JobService jobs;
     private Runs runs;
+    private final Map<CapacityKey, SubscriptionCapacity> capacities = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Gantry(CoreServices services) {
         this.services = services;
@@ -241,6 +243,46 @@ public final class Gantry implements AutoCloseable {
     }
 
     /**
+     * The same within what a subscription allows: sizes it is not offered, sizes not allocatable in the zones the
+     * workload asks, and candidates its vCPU quotas (less usage) cannot hold are lost, and the next best feasible one
+     * wins; the plan's reasons give each region lost to quota with its figures, and {@link Plan#zones()} the zones
+     * its VMs may use. Without a subscription the plan is as {@link #plan(Workload, PlanOverrides)} makes it and says
+     * that quota and zones were not checked.
+     *
+     * <p>What a subscription allows is read with {@code DefaultAzureCredential} as the search needs it: the sizes it
+     * is offered in a region with their zones (Resource SKUs, read once per region) and its vCPU quotas with their
+     * usage (Compute usages, kept {@link SubscriptionCapacity#USAGES_KEPT} across plans), shared by every plan of
+     * this Gantry.
+     *
+     * @param workload what to plan
+     * @param overrides what the command line forces
+     * @param subscription the Azure subscription id to ask, or empty
+     * @return the plan
+     * @throws GantryException {@link ErrorCode#NO_FEASIBLE_VM} when nothing fits; {@link ErrorCode#AUTH_FAILED} or
+     *     {@link ErrorCode#REMOTE_ERROR} when the subscription cannot be read; {@link ErrorCode#USAGE} when the
+     *     Azure module is not on the class path
+     */
+    public Plan plan(Workload workload, PlanOverrides overrides, Optional<String> subscription) {
+        return planner.plan(workload, overrides, subscription.map(id -> capacity(null, id)));
+    }
+
+    /**
+     * {@link #plan(Workload, PlanOverrides, Optional)} with the subscription read through {@code azure} (another
+     * cloud, another credential, a test's fake).
+     *
+     * @param workload what to plan
+     * @param overrides what the command line forces
+     * @param azure the connection to Azure Resource Manager
+     * @param subscription the Azure subscription id to ask
+     * @return the plan
+     * @throws GantryException as {@link #plan(Workload, PlanOverrides, Optional)}
+     */
+    public Plan plan(Workload workload, PlanOverrides overrides, ArmConnector azure, String subscription) {
+        return planner.plan(workload, overrides, Optional.of(capacity(Objects.requireNonNull(azure, "azure"),
+                subscription)));
+    }
+
+    /**
      * Plans every job of a workflow (each step, or each combination of its matrix) with the advisor, dependencies
      * first. A step that cannot be planned fails the whole plan, naming the step: nothing of a workflow should start
      * when one of its later steps can never run.
@@ -252,6 +294,51 @@ public final class Gantry implements AutoCloseable {
      */
     public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
         return planner.plan(workflow, overrides);
+    }
+
+    /**
+     * Every job of a workflow planned within what a subscription allows (see
+     * {@link #plan(Workload, PlanOverrides, Optional)}); its steps share what was read of each region.
+     *
+     * @param workflow the workflow
+     * @param overrides what the command line forces for every job
+     * @param subscription the Azure subscription id to ask, or empty
+     * @return the plan of every job, dependencies first
+     * @throws GantryException as {@link #plan(WorkflowDefinition, PlanOverrides)}, and AUTH_FAILED or REMOTE_ERROR
+     *     when the subscription cannot be read, USAGE when the Azure module is not on the class path
+     */
+    public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides, Optional<String> subscription) {
+        return planner.plan(workflow, overrides, subscription.map(id -> capacity(null, id)));
+    }
+
+    /**
+     * {@link #plan(WorkflowDefinition, PlanOverrides, Optional)} with the subscription read through {@code azure}.
+     *
+     * @param workflow the workflow
+     * @param overrides what the command line forces for every job
+     * @param azure the connection to Azure Resource Manager
+     * @param subscription the Azure subscription id to ask
+     * @return the plan of every job, dependencies first
+     * @throws GantryException as {@link #plan(WorkflowDefinition, PlanOverrides, Optional)}
+     */
+    public WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides, ArmConnector azure,
+                             String subscription) {
+        return planner.plan(workflow, overrides, Optional.of(capacity(Objects.requireNonNull(azure, "azure"),
+                subscription)));
+    }
+
+    /**
+     * One capacity per connection and subscription for the life of this Gantry, so that its plans share what was
+     * read; {@code azure} null for {@code DefaultAzureCredential}, made only when a region is first read.
+     */
+    private SubscriptionCapacity capacity(ArmConnector azure, String subscription) {
+        AzureModule.require("the quota and zone checks");
+        return capacities.computeIfAbsent(new CapacityKey(azure, subscription), key -> AzureSources.capacity(
+                azure != null ? azure : ArmConnector.defaultAzureCredential(), subscription, services.clock()));
+    }
+
+    /** A connection (null for the default credential) and a subscription; connections compare by identity. */
+    private record CapacityKey(ArmConnector azure, String subscription) {
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.gantry.core.advisor.EstimateWithinBudget;
 import dev.gantry.core.advisor.NodeBoots;
 import dev.gantry.model.PlanOverrides;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.quota.SubscriptionCapacity;
 import dev.gantry.core.config.GantryConfig;
 import dev.gantry.model.StepDefinition;
 import dev.gantry.model.StepInstance;
@@ -19,6 +20,7 @@ import dev.gantry.images.ImageCatalog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Core's decisions as the facade and its sub-facades ask for them: specs read, workloads and workflows planned, the
@@ -56,7 +58,12 @@ final class Planner {
 
     /** The advisor's plan, with what its nodes run at boot for the chosen image. */
     Plan plan(Workload workload, PlanOverrides overrides) {
-        return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides));
+        return plan(workload, overrides, Optional.empty());
+    }
+
+    /** The same within what the subscription allows, when one is given. */
+    Plan plan(Workload workload, PlanOverrides overrides, Optional<SubscriptionCapacity> subscription) {
+        return NODE_BOOTS.withBoot(services.advisor().get().plan(workload, overrides, subscription));
     }
 
     /**
@@ -67,12 +74,18 @@ final class Planner {
      * plan, not 100,000).
      */
     WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
+        return plan(workflow, overrides, Optional.empty());
+    }
+
+    /** The same within what the subscription allows, when one is given: its regions read once for all steps. */
+    WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides,
+                      Optional<SubscriptionCapacity> subscription) {
         List<WorkflowPlan.PlannedStep> planned = new ArrayList<>();
         for (StepDefinition step : workflow.topologicalOrder()) {
             StepInstance first = step.instances().get(0);
             Plan shape;
             try {
-                shape = plan(first.workload(), overrides);
+                shape = plan(first.workload(), overrides, subscription);
             } catch (GantryException e) {
                 throw new GantryException(e.code(), "step '" + first.name() + "' of workflow '" + workflow.name()
                         + "'" + (step.instances().size() > 1 ? " (and the " + (step.instances().size() - 1)

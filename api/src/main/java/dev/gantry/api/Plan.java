@@ -26,6 +26,9 @@ import java.util.OptionalDouble;
  * @param warnings things the user should know (e.g. a request far above what the model needs)
  * @param catalog the catalog the plan was made from
  * @param boot what each node runs at boot for the image (SPI v2); {@link NodeBoot#none()} when nothing
+ * @param zones the availability zones of the region its VMs may be placed in, in order: those where the subscription
+ *     can allocate the VM size (when it was checked), within those the workload allows there; empty for a regional
+ *     placement (no zones asked, and none known for the size there)
  */
 public record Plan(
         Workload workload,
@@ -42,7 +45,8 @@ public record Plan(
         List<Alternative> alternatives,
         List<String> warnings,
         CatalogInfo catalog,
-        NodeBoot boot) {
+        NodeBoot boot,
+        List<String> zones) {
 
     /**
      * Checks the plan and copies its lists.
@@ -62,6 +66,7 @@ public record Plan(
      * @param warnings the warnings, copied
      * @param catalog the catalog used; required
      * @param boot the boot instructions; required, {@link NodeBoot#none()} for none
+     * @param zones the zones its VMs may be placed in, copied; empty for a regional placement
      * @throws NullPointerException when a required component or a list (or an element of one) is null
      * @throws IllegalArgumentException when {@code nodes} is below 1
      */
@@ -79,9 +84,37 @@ public record Plan(
         reasons = List.copyOf(reasons);
         alternatives = List.copyOf(alternatives);
         warnings = List.copyOf(warnings);
+        zones = List.copyOf(zones);
         if (nodes < 1) {
             throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
         }
+    }
+
+    /**
+     * A plan placed regionally, in no particular zone (the form before {@link #zones()}).
+     *
+     * @param workload the workload that runs
+     * @param vmSize the VM size it runs on
+     * @param region the region of the VMs
+     * @param nodes how many VMs, at least 1
+     * @param spot whether they are Spot VMs
+     * @param pricePerHour what they cost per hour
+     * @param estimatedHours the estimate of hours, if any
+     * @param estimatedCost the estimate of cost, if any
+     * @param image the image the VMs boot
+     * @param orchestrator the advice on orchestrators
+     * @param reasons why each decision was made
+     * @param alternatives what lost and why
+     * @param warnings what the user should know
+     * @param catalog where sizes and prices came from
+     * @param boot what each node runs at boot
+     */
+    public Plan(Workload workload, VmSize vmSize, String region, int nodes, boolean spot, HourlyPrice pricePerHour,
+                OptionalDouble estimatedHours, OptionalDouble estimatedCost, ImageRef image,
+                OrchestratorAdvice orchestrator, List<Reason> reasons, List<Alternative> alternatives,
+                List<String> warnings, CatalogInfo catalog, NodeBoot boot) {
+        this(workload, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image, orchestrator,
+                reasons, alternatives, warnings, catalog, boot, List.of());
     }
 
     /**
@@ -118,7 +151,7 @@ public record Plan(
      */
     public Plan withBoot(NodeBoot value) {
         return new Plan(workload, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image,
-                orchestrator, reasons, alternatives, warnings, catalog, value);
+                orchestrator, reasons, alternatives, warnings, catalog, value, zones);
     }
 
     /**
@@ -130,7 +163,7 @@ public record Plan(
      */
     public Plan withWorkload(Workload value) {
         return new Plan(value, vmSize, region, nodes, spot, pricePerHour, estimatedHours, estimatedCost, image,
-                orchestrator, reasons, alternatives, warnings, catalog, boot);
+                orchestrator, reasons, alternatives, warnings, catalog, boot, zones);
     }
 
     /**
@@ -184,6 +217,7 @@ public record Plan(
         private final List<String> warnings = new ArrayList<>();
         private CatalogInfo catalog = new CatalogInfo("none", LocalDate.EPOCH);
         private NodeBoot boot = NodeBoot.none();
+        private final List<String> zones = new ArrayList<>();
         private final List<String> nulls = new ArrayList<>();
 
         private Builder(Workload workload, VmSize vmSize) {
@@ -349,6 +383,16 @@ public record Plan(
             return this;
         }
 
+        /**
+         * Adds availability zones the VMs may be placed in, after those added before; default none (regional).
+         *
+         * @param values zone names such as {@code 1}; give an empty list for none
+         * @return this builder
+         */
+        public Builder zones(List<String> values) {
+            return addAll("zones", zones, values);
+        }
+
         private <T> Builder addAll(String field, List<T> into, List<T> values) {
             if (values == null) {
                 nulls.add(field + ": must not be null; give an empty list for none");
@@ -376,6 +420,7 @@ public record Plan(
             elements(problems, "reasons", reasons);
             elements(problems, "alternatives", alternatives);
             elements(problems, "warnings", warnings);
+            elements(problems, "zones", zones);
             if (nodes < 1) {
                 problems.add("nodes: must be >= 1, got " + nodes);
             }
@@ -384,7 +429,7 @@ public record Plan(
             }
             HourlyPrice price = pricePerHour != null ? pricePerHour : HourlyPrice.usd(0, nodes);
             return new Plan(workload, vmSize, region, nodes, spot, price, estimatedHours, estimatedCost, image,
-                    orchestrator, reasons, alternatives, warnings, catalog, boot);
+                    orchestrator, reasons, alternatives, warnings, catalog, boot, zones);
         }
 
         private static void required(List<String> problems, String field, Object value) {

@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  * @param budget the most it may cost per hour; empty for no ceiling
  * @param estimate how long it runs on a reference GPU; empty when unknown
  * @param optimize what the advisor minimizes
+ * @param zones the availability zones allowed per region ({@code spec.zones}), by region name; a region not named may
+ *     use any zone its VM size can be allocated in
  */
 public record Workload(
         String name,
@@ -52,12 +54,19 @@ public record Workload(
         List<String> regions,
         Optional<Budget> budget,
         Optional<RuntimeEstimate> estimate,
-        Optimize optimize) {
+        Optimize optimize,
+        Map<String, List<String>> zones) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern REGION = Pattern.compile("[a-z][a-z0-9]*");
+    /**
+     * Azure's logical availability zones of a subscription in a region: "1", "2" and "3" ("The logical availability
+     * zone resolved for this subscription (e.g., "1", "2", "3")", PhysicalToLogicalZoneMapping.LogicalZone,
+     * https://learn.microsoft.com/dotnet/api/azure.resourcemanager.chaos.models.physicaltologicalzonemapping.logicalzone).
+     */
+    private static final List<String> ZONES = List.of("1", "2", "3");
     /** Environment names Gantry sets for every job; a workload cannot override them. */
     public static final String RESERVED_ENV_PREFIX = "GANTRY_";
 
@@ -82,6 +91,8 @@ public record Workload(
      * @param budget the budget, or empty
      * @param estimate the runtime estimate, or empty
      * @param optimize the objective
+     * @param zones the zones allowed per region: each a region name with a non-empty list of distinct zones "1", "2"
+     *     or "3", a region of {@code regions} when those are named; copied in order
      * @throws NullPointerException when a component is null
      * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found
      */
@@ -103,6 +114,7 @@ public record Workload(
         regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
         budget = Objects.requireNonNull(budget, "budget");
         estimate = Objects.requireNonNull(estimate, "estimate");
+        zones = copyZones(Objects.requireNonNull(zones, "zones"));
 
         Checks checks = new Checks();
         checks.require(NAME.matcher(name).matches(), "metadata.name", "must be 1-63 lower-case letters, digits or '-', "
@@ -140,12 +152,76 @@ public record Workload(
             checks.require(REGION.matcher(region).matches(), "regions[" + i + "]",
                     "must be an Azure region name such as eastus or westus2, got '" + region + "'");
         }
+        zoneProblems(zones, regions).forEach(checks::add);
         if (spot.equals(Optional.of(SpotPolicy.PREFERRED)) && phase == Phase.TRAINING && checkpoint.isEmpty()) {
             checks.add(Problem.of("spot", "preferred needs checkpoint for training: an evicted training run "
                     + "without checkpoints loses all its work; add checkpoint: {path: ..., every: 30m} or use "
                     + "spot: allowed"));
         }
         checks.throwIfAny();
+    }
+
+    /**
+     * A workload without zones asked (the form before {@code spec.zones}): every zone of every region is allowed.
+     *
+     * @param name the name
+     * @param labels the labels
+     * @param phase the phase
+     * @param model the model class
+     * @param resources the resources
+     * @param modelSize the model size, or empty
+     * @param container the container, or empty
+     * @param command the argv
+     * @param workingDir an absolute path, or empty
+     * @param env the variables
+     * @param secrets the secret variables
+     * @param checkpoint the checkpoints, or empty
+     * @param spot the Spot policy, or empty
+     * @param regions the region names
+     * @param budget the budget, or empty
+     * @param estimate the runtime estimate, or empty
+     * @param optimize the objective
+     * @throws NullPointerException when a component is null
+     * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found
+     */
+    public Workload(String name, Map<String, String> labels, Phase phase, ModelClass model, Resources resources,
+                    Optional<ModelSize> modelSize, Optional<ContainerSpec> container, List<String> command,
+                    Optional<String> workingDir, Map<String, String> env, Map<String, SecretRef> secrets,
+                    Optional<Checkpoint> checkpoint, Optional<SpotPolicy> spot, List<String> regions,
+                    Optional<Budget> budget, Optional<RuntimeEstimate> estimate, Optimize optimize) {
+        this(name, labels, phase, model, resources, modelSize, container, command, workingDir, env, secrets,
+                checkpoint, spot, regions, budget, estimate, optimize, Map.of());
+    }
+
+    private static Map<String, List<String>> copyZones(Map<String, List<String>> zones) {
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        zones.forEach((region, names) -> copy.put(region, names == null ? null
+                : Collections.unmodifiableList(new ArrayList<>(names))));
+        return Collections.unmodifiableMap(copy);
+    }
+
+    private static List<Problem> zoneProblems(Map<String, List<String>> zones, List<String> regions) {
+        Checks checks = new Checks();
+        zones.forEach((region, names) -> {
+            String path = "zones." + region;
+            checks.require(REGION.matcher(region).matches(), path,
+                    "must be keyed by an Azure region name such as eastus or westus2, got '" + region + "'");
+            checks.require(regions.isEmpty() || regions.contains(region), path, "region '" + region
+                    + "' is not in regions " + regions + "; add it to regions or remove its zones");
+            if (names == null || names.isEmpty()) {
+                checks.add(Problem.of(path, "must list the zones allowed in " + region + ", one or more of "
+                        + ZONES + "; remove the entry to allow any zone"));
+                return;
+            }
+            for (int i = 0; i < names.size(); i++) {
+                String zone = names.get(i);
+                checks.require(zone != null && ZONES.contains(zone), path + "[" + i + "]",
+                        "must be an availability zone " + String.join(", ", ZONES) + ", got '" + zone + "'");
+                checks.require(zone == null || names.indexOf(zone) == i, path + "[" + i + "]",
+                        "zone '" + zone + "' is listed twice");
+            }
+        });
+        return checks.problems();
     }
 
     /**
@@ -222,6 +298,7 @@ public record Workload(
         b.budget = budget;
         b.estimate = estimate;
         b.optimize = optimize;
+        b.zones.putAll(zones);
         return b;
     }
 
@@ -263,6 +340,7 @@ public record Workload(
         private Optional<Checkpoint> checkpoint = Optional.empty();
         private Optional<SpotPolicy> spot = Optional.empty();
         private final List<String> regions = new ArrayList<>();
+        private final Map<String, List<String>> zones = new LinkedHashMap<>();
         private Optional<Budget> budget = Optional.empty();
         private Optional<RuntimeEstimate> estimate = Optional.empty();
         private Optimize optimize = Optimize.COST;
@@ -515,6 +593,22 @@ public record Workload(
         }
 
         /**
+         * The availability zones allowed in one region, replacing any given before for it.
+         *
+         * @param region the Azure region name, e.g. {@code eastus}
+         * @param values zones "1", "2" or "3"
+         * @return this builder
+         */
+        public Builder zones(String region, List<String> values) {
+            if (region == null || values == null) {
+                nulls.add(Problem.of("zones", "a region and its zones must not be null"));
+            } else {
+                zones.put(region, new ArrayList<>(values));
+            }
+            return this;
+        }
+
+        /**
          * The most the workload may cost per hour; null leaves it unset (no ceiling).
          *
          * @param value the budget
@@ -586,7 +680,7 @@ public record Workload(
             Optional<Workload> built = checks.attempt(() -> new Workload(name == null ? "unnamed" : name, labels,
                     phase == null ? Phase.INFERENCE : phase, model == null ? ModelClass.SMALL : model,
                     bound.orElse(Resources.defaults()), modelSize, container, argv, workingDir, env, secrets,
-                    checkpoint, spot, regionNames, budget, estimate, optimize));
+                    checkpoint, spot, regionNames, budget, estimate, optimize, zones));
             checks.throwIfAny();
             return built.orElseThrow();
         }

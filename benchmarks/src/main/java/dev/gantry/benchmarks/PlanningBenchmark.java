@@ -50,7 +50,13 @@ public class PlanningBenchmark {
     public void setUp() {
         Catalog catalog = CatalogLoader.embedded();
         advisor = new Advisor(catalog, ImageCatalog.builtIn(), AdvisorSettings.defaults());
-        subject = switch (workload) {
+        subject = workload(workload);
+        advisor.plan(subject, PlanOverrides.none());
+    }
+
+    /** The benchmark's workloads by name, shared with {@link CapacityPlanningBenchmark}. */
+    static Workload workload(String name) {
+        return switch (name) {
             case "gpu-training-multinode" -> Workload.builder("llm-train").phase(Phase.TRAINING)
                     .model(ModelClass.GENERATIVE)
                     .resources(Resources.builder().gpus(8).nodes(2).interconnect(Interconnect.INFINIBAND).build())
@@ -62,9 +68,8 @@ public class PlanningBenchmark {
             case "cpu-small-training" -> Workload.builder("tabular").phase(Phase.TRAINING).model(ModelClass.SMALL)
                     .resources(Resources.builder().vcpus(8).memoryGib(32).build()).command("python3", "fit.py")
                     .build();
-            default -> throw new IllegalArgumentException(workload);
+            default -> throw new IllegalArgumentException(name);
         };
-        advisor.plan(subject, PlanOverrides.none());
     }
 
     @Benchmark

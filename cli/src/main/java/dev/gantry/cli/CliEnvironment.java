@@ -53,9 +53,15 @@ public record CliEnvironment(PrintWriter out, PrintWriter err, Map<String, Strin
      * 0.1 s of every command's start, Azure or not.
      */
     private static final class DefaultAzure implements Supplier<ArmConnector> {
+        /** One per command, so that what it reads (a subscription's quotas for several plans) is shared. */
+        private ArmConnector connector;
+
         @Override
-        public ArmConnector get() {
-            return ArmConnector.defaultAzureCredential();
+        public synchronized ArmConnector get() {
+            if (connector == null) {
+                connector = ArmConnector.defaultAzureCredential();
+            }
+            return connector;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.gantry.api.Alternative;
+import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.Plan;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,8 +43,8 @@ final class PlanCommand extends Verb {
             description = "never, allowed or preferred; replaces the spec's spot policy.")
     SpotPolicy spot;
 
-    @Option(names = "--no-quota", description = "Do not check the subscription's vCPU quota even when "
-            + "AZURE_SUBSCRIPTION_ID is set.")
+    @Option(names = "--no-quota", description = "Do not check the subscription's sizes, zones and vCPU quota even "
+            + "when AZURE_SUBSCRIPTION_ID is set.")
     boolean noQuota;
 
     @Option(names = "--catalog", paramLabel = "FILE",
@@ -57,7 +59,8 @@ final class PlanCommand extends Verb {
         Gantry gantry = root.gantry();
         PlanOverrides overrides = new PlanOverrides(List.copyOf(regions), Optional.ofNullable(spot));
         int exit = Main.OK;
-        // With credentials at hand (a subscription to ask), plans are checked against the family vCPU quota.
+        // With a subscription to ask, the search keeps to the sizes, zones and vCPU quota it allows; the plans of
+        // this command share what was read of each region.
         String subscription = env().environment().get("AZURE_SUBSCRIPTION_ID");
         Optional<String> quota = noQuota || subscription == null || subscription.isBlank() ? Optional.empty()
                 : Optional.of(subscription);
@@ -74,8 +77,9 @@ final class PlanCommand extends Verb {
                     env().out().println();
                 }
                 if (document instanceof SpecDocument.WorkflowSpec workflow) {
-                    WorkflowPlan plan = gantry.plan(workflow.workflow(), overrides);
-                    quota.ifPresent(q -> plan.steps().forEach(step -> checkQuota(gantry, q, step.plan())));
+                    WorkflowPlan plan = withCapacity(quota, document.name(),
+                            id -> id.isEmpty() ? gantry.plan(workflow.workflow(), overrides)
+                                    : gantry.plan(workflow.workflow(), overrides, env().azure(), id.get()));
                     // What a run of this plan would record as made from: shown now, so the two can be compared.
                     RunProvenance provenance = gantry.provenance(file, workflow, plan);
                     if (output.json()) {
@@ -85,10 +89,9 @@ final class PlanCommand extends Verb {
                     }
                 } else {
                     Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
-                    Plan plan = gantry.plan(workload, overrides);
-                    if (quota.isPresent()) {
-                        checkQuota(gantry, quota.get(), plan);
-                    }
+                    Plan plan = withCapacity(quota, document.name(),
+                            id -> id.isEmpty() ? gantry.plan(workload, overrides)
+                                    : gantry.plan(workload, overrides, env().azure(), id.get()));
                     if (output.json()) {
                         results.add(PlanJson.toJson(plan));
                     } else {
@@ -111,17 +114,28 @@ final class PlanCommand extends Verb {
         return exit;
     }
 
-    /** Quota problems are warnings on stderr: the plan stays valid, the subscription needs more quota to run it. */
-    private void checkQuota(Gantry gantry, String subscription, Plan plan) {
-        try {
-            for (dev.gantry.api.Problem problem : gantry.quotaProblems(plan, subscription)) {
-                env().err().println("gantry: warning: " + plan.workload().name() + ": quota: " + problem.message());
-            }
-        } catch (GantryException e) {
-            env().err().println("gantry: warning: " + plan.workload().name() + ": quota not checked: "
-                    + e.getMessage().lines().findFirst().orElse(""));
+    /**
+     * Plans within the subscription's capacity when there is one to ask. When Azure cannot be read (no sign-in, no
+     * role, the Azure module missing), the plan is made without it, as before, with a warning saying why; its Q1
+     * reason says that quota and zones were not checked.
+     */
+    private <T> T withCapacity(Optional<String> subscription, String name,
+                               Function<Optional<String>, T> planning) {
+        if (subscription.isEmpty()) {
+            return planning.apply(Optional.empty());
         }
-        env().err().flush();
+        try {
+            return planning.apply(subscription);
+        } catch (GantryException e) {
+            if (e.code() != ErrorCode.AUTH_FAILED && e.code() != ErrorCode.REMOTE_ERROR
+                    && e.code() != ErrorCode.USAGE) {
+                throw e;
+            }
+            env().err().println("gantry: warning: " + name + ": quota and zones not checked: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+            env().err().flush();
+            return planning.apply(Optional.empty());
+        }
     }
 
     static void printPlan(PrintWriter out, Plan plan) {
@@ -134,6 +148,7 @@ final class PlanCommand extends Verb {
         facts.row("estimate", plan.estimatedCost().isPresent()
                 ? String.format(Locale.ROOT, "$%.2f for %.1f h", plan.estimatedCost().getAsDouble(),
                 plan.estimatedHours().orElse(0)) : "- (add spec.estimate for a cost to completion)");
+        facts.row("zones", plan.zones().isEmpty() ? "- (regional placement)" : String.join(", ", plan.zones()));
         facts.row("image", plan.image().name() + " (" + plan.image().id() + ")");
         facts.row("orchestrator", plan.orchestrator().recommended().backendName() + ": "
                 + plan.orchestrator().reason());

@@ -37,6 +37,12 @@ public final class CliRun {
         return run(home, workingDirectory, azure, false, args);
     }
 
+    /** The same with these environment variables set (AZURE_SUBSCRIPTION_ID, ...) over the process's. */
+    static CliRun run(Path home, Path workingDirectory, ArmConnector azure, Map<String, String> environment,
+            String... args) {
+        return run(home, workingDirectory, azure, false, environment, new StringWriter(), new StringWriter(), args);
+    }
+
     /** As on a terminal: standard error may be redrawn in place. Azure is not reachable. */
     static CliRun onTerminal(Path home, Path workingDirectory, String... args) {
         return run(home, workingDirectory, subscription -> {
@@ -50,18 +56,20 @@ public final class CliRun {
      */
     public static CompletableFuture<CliRun> inBackground(Path home, Path workingDirectory, StringWriter out,
             StringWriter err, String... args) {
-        return CompletableFuture.supplyAsync(() -> run(home, workingDirectory, null, false, out, err, args),
+        return CompletableFuture.supplyAsync(() -> run(home, workingDirectory, null, false, Map.of(), out, err, args),
                 command -> new Thread(command, "cli-run").start());
     }
 
     private static CliRun run(Path home, Path workingDirectory, ArmConnector azure, boolean terminal,
             String... args) {
-        return run(home, workingDirectory, azure, terminal, new StringWriter(), new StringWriter(), args);
+        return run(home, workingDirectory, azure, terminal, Map.of(), new StringWriter(), new StringWriter(), args);
     }
 
     private static CliRun run(Path home, Path workingDirectory, ArmConnector azure, boolean terminal,
-            StringWriter out, StringWriter err, String... args) {
+            Map<String, String> environment, StringWriter out, StringWriter err, String... args) {
         Map<String, String> env = new HashMap<>(System.getenv());
+        env.remove("AZURE_SUBSCRIPTION_ID"); // a subscription to ask only where the test gives one
+        env.putAll(environment);
         env.put("HOME", home.toString());
         env.put("GANTRY_STATE_DIR", home.resolve("state").toString());
         env.keySet().removeIf(k -> k.startsWith("GANTRY_") && !k.equals("GANTRY_STATE_DIR"));

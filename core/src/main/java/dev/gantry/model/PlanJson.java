@@ -34,6 +34,8 @@ public final class PlanJson {
         json.put("workload", plan.workload().name());
         json.put("vmSize", size.name());
         json.put("region", plan.region());
+        ArrayNode zones = json.putArray("zones");
+        plan.zones().forEach(zones::add);
         json.put("nodes", plan.nodes());
         json.put("spot", plan.spot());
         json.put("hardware", plan.hardware());

@@ -8,6 +8,7 @@ import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
 import com.azure.resourcemanager.compute.fluent.models.UsageInner;
 import com.azure.resourcemanager.compute.models.ResourceSkuCapabilities;
+import com.azure.resourcemanager.compute.models.ResourceSkuLocationInfo;
 import com.azure.resourcemanager.compute.models.ResourceSkuRestrictions;
 import com.azure.resourcemanager.compute.models.ResourceSkuRestrictionsType;
 import dev.gantry.api.ErrorCode;
@@ -25,6 +26,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * VM sizes, capabilities, restrictions and vCPU usage of one subscription, through the Azure Compute SDK
@@ -116,7 +118,36 @@ public final class ResourceSkusClient {
                 integer(capabilities.get("vCPUs")), integer(capabilities.get("vCPUsAvailable")),
                 decimal(capabilities.get("MemoryGB")), integer(capabilities.get("GPUs")), generations,
                 rdma == null ? Optional.empty() : Optional.of(Boolean.parseBoolean(rdma)),
-                Optional.ofNullable(capabilities.get("CpuArchitectureType")), restriction(sku, region));
+                Optional.ofNullable(capabilities.get("CpuArchitectureType")), restriction(sku, region),
+                zones(sku, region));
+    }
+
+    /**
+     * The region's zones where the subscription can allocate the SKU: its {@code locationInfo} zones for the region
+     * less every zone a restriction of type {@code Zone} for the region lists in {@code restrictionInfo.zones}
+     * ("ResourceSkuRestrictionInfo: zones, list of availability zones where the SKU is restricted",
+     * https://learn.microsoft.com/javascript/api/@azure-rest/arm-compute/resourceskurestrictioninfooutput); sorted.
+     */
+    static List<String> zones(ResourceSkuInner sku, String region) {
+        TreeSet<String> zones = new TreeSet<>();
+        if (sku.locationInfo() != null) {
+            for (ResourceSkuLocationInfo info : sku.locationInfo()) {
+                if (info.location() != null && info.location().equalsIgnoreCase(region) && info.zones() != null) {
+                    zones.addAll(info.zones());
+                }
+            }
+        }
+        if (sku.restrictions() != null) {
+            for (ResourceSkuRestrictions restriction : sku.restrictions()) {
+                boolean here = restriction.values() == null || restriction.values().isEmpty()
+                        || restriction.values().stream().anyMatch(region::equalsIgnoreCase);
+                if (ResourceSkuRestrictionsType.ZONE.equals(restriction.type()) && here
+                        && restriction.restrictionInfo() != null && restriction.restrictionInfo().zones() != null) {
+                    zones.removeAll(restriction.restrictionInfo().zones());
+                }
+            }
+        }
+        return List.copyOf(zones);
     }
 
     /**

@@ -50,11 +50,12 @@ class ExampleReplayTest {
 
     static SkuOffer a0 = new SkuOffer("Standard_A0", "standardA0_A7Family", "westus", OptionalInt.of(1),
             OptionalInt.of(1), OptionalDouble.of(0.75), OptionalInt.empty(), Set.of("V1"), Optional.of(false),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), List.of("1", "2"));
     static SkuOffer a1 = new SkuOffer("Standard_A1", "standardA0_A7Family", "westus", OptionalInt.of(1),
             OptionalInt.of(1), OptionalDouble.of(1.75), OptionalInt.empty(), Set.of("V1"), Optional.of(false),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), List.of("1", "2", "3"));
 
+    /** The examples' zones are A0's "2", "1" and A1's "1", "2", "3": read in order, whatever order Azure lists. */
     @Test
     void theRegionsSkuListReadsAsItsTwoVmSizes() throws Exception {
         arm.replay("/providers/Microsoft.Compute/skus",
@@ -68,6 +69,23 @@ class ExampleReplayTest {
                 body("skus/2021-07-01/examples/ListAvailableResourceSkus.json").toString());
         assertEquals(List.of(a0, a1), client().vmSkus(List.of("westus")));
         assertEquals(List.of(), client().vmSkus(List.of("eastus")), "the example's SKUs are all in westus");
+    }
+
+    /**
+     * The published example with one restriction added at replay (in the shape the 2021-07-01 spec gives
+     * {@code restrictions}): A1 closed in zone 3 for the subscription is allocatable in zones 1 and 2, and still
+     * usable in the region.
+     */
+    @Test
+    void aZoneRestrictionRemovesItsZonesOnly() throws Exception {
+        ObjectNode body = (ObjectNode) body("skus/2021-07-01/examples/ListAvailableResourceSkusForARegion.json");
+        ((ObjectNode) body.path("value").get(1)).set("restrictions", JSON.readTree("[{\"type\":\"Zone\","
+                + "\"values\":[\"westus\"],\"restrictionInfo\":{\"locations\":[\"westus\"],\"zones\":[\"3\"]},"
+                + "\"reasonCode\":\"NotAvailableForSubscription\"}]"));
+        arm.replay("/providers/Microsoft.Compute/skus", body.toString());
+        SkuOffer restricted = client().vmSkus(List.of("westus")).get(1);
+        assertEquals(List.of("1", "2"), restricted.zones());
+        assertEquals(Optional.empty(), restricted.restriction(), "a zone restriction leaves the region usable");
     }
 
     @Test

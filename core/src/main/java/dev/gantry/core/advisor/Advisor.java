@@ -11,6 +11,7 @@ import dev.gantry.api.Reason;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.quota.SubscriptionCapacity;
 import dev.gantry.model.CatalogAge;
 import dev.gantry.images.ImageChoice;
 import dev.gantry.images.ImageChooser;
@@ -41,8 +42,8 @@ public final class Advisor {
         this(catalog, images, settings, Clock.systemUTC());
     }
 
-    /** With a clock, so that the catalog's age in a plan is reproducible in tests. */
-    Advisor(Catalog catalog, ImageChooser images, AdvisorSettings settings, Clock clock) {
+    /** With a clock, which dates the catalog's age in plans (reproducible in tests). */
+    public Advisor(Catalog catalog, ImageChooser images, AdvisorSettings settings, Clock clock) {
         this.index = new CatalogIndex(Objects.requireNonNull(catalog, "catalog"));
         this.images = Objects.requireNonNull(images, "images");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -56,9 +57,25 @@ public final class Advisor {
      *     for something inconsistent (every problem listed); NO_FEASIBLE_VM when no catalog row satisfies it
      */
     public Plan plan(Workload workload, PlanOverrides overrides) {
+        return plan(workload, overrides, Optional.empty());
+    }
+
+    /**
+     * Plans one workload within what a subscription allows, when one is given: the sizes it is offered in each
+     * region, the zones the workload asks, and its vCPU quotas less what is in use, as constraints of the search (a
+     * candidate that does not fit is lost, and the next best feasible one wins, in another region if need be; each
+     * region lost to quota is a reason with its figures). Without one, quota and zones are not checked and the plan
+     * says so.
+     *
+     * @param subscription what the subscription allows, read from Azure as the search needs it; empty for none
+     * @throws dev.gantry.api.GantryException as {@link #plan(Workload, PlanOverrides)}, and AUTH_FAILED or
+     *     REMOTE_ERROR when the subscription cannot be read
+     */
+    public Plan plan(Workload workload, PlanOverrides overrides, Optional<SubscriptionCapacity> subscription) {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(overrides, "overrides");
-        Requirements req = Requirements.resolve(workload, overrides, settings, index);
+        Objects.requireNonNull(subscription, "subscription");
+        Requirements req = Requirements.resolve(workload, overrides, settings, index, subscription);
 
         // Rule 9: spot first when wanted; on-demand only if spot finds nothing.
         Optional<SearchPass> spotPass = req.wantSpot()
@@ -88,6 +105,7 @@ public final class Advisor {
         reasons.add(explain.objective());
         reasons.add(explain.evaluation(failedSpotPass));
         explain.unpriced().ifPresent(reasons::add);
+        new CapacityReasons(index, req).add(search, failedSpotPass, reasons);
         reasons.add(catalogAge(warnings));
         modelSizeWarning(req, best, index.gpuMemoryGib[best.row()], warnings);
 
@@ -119,6 +137,7 @@ public final class Advisor {
         OrchestratorAdvice orchestrator = OrchestratorAdvisor.advise(workload, best.nodes(), size.rdma(), settings);
         Plan.Builder plan = Plan.builder(workload, size)
                 .region(best.region())
+                .zones(req.capacity().planZones(best.row()))
                 .nodes(best.nodes())
                 .spot(search.spot())
                 .pricePerHour(new HourlyPrice(best.pricePerNode(), best.total(), "USD"))

@@ -28,6 +28,8 @@ final class CandidateSearch {
     private final Constraint.OfCandidate[] candidateCheck;
     /** Per row, the row checks that reject it on this pass's capacity type (see {@link CatalogIndex}). */
     private final long[] rowRejections;
+    /** The index in {@link #active} of the subscription's first check, {@link #active}'s length when none applies. */
+    private final int subscriptionFrom;
     /** The layout shared by every row, or null when it depends on the row (M1). */
     private final Layout shared;
 
@@ -41,6 +43,10 @@ final class CandidateSearch {
     private int unpricedRow = -1;
     private int unpricedPreference = Integer.MAX_VALUE;
     private int unpricedCount;
+    /** Per region id, the best candidate lost only to quota; null where none was. */
+    private final Candidate[] quotaLost;
+    private int unofferedExample = -1;
+    private int zoneExample = -1;
 
     private CandidateSearch(CatalogIndex index, Requirements req, boolean spot) {
         this.index = index;
@@ -61,11 +67,17 @@ final class CandidateSearch {
         this.active = Arrays.copyOf(applicable, count);
         this.position = Arrays.copyOf(positions, count);
         this.candidateCheck = new Constraint.OfCandidate[count];
+        int firstSubscription = count;
         for (int i = 0; i < count; i++) {
             candidateCheck[i] = active[i] instanceof Constraint.OfCandidate check ? check : null;
+            if (active[i] instanceof Constraint.OfSubscription && firstSubscription == count) {
+                firstSubscription = i;
+            }
         }
+        this.subscriptionFrom = firstSubscription;
         this.shared = Layout.shared(req);
         this.rowRejections = spot ? index.spotRejections : index.onDemandRejections;
+        this.quotaLost = new Candidate[index.regionNames.length];
     }
 
     /** Searches the rows of the workload's families on spot or on-demand prices. */
@@ -92,6 +104,12 @@ final class CandidateSearch {
                 retiredExample = row;
             } else if (constraint instanceof Constraint.Restricted && earlier(row, restrictedExample)) {
                 restrictedExample = row;
+            } else if (constraint instanceof Constraint.Offered && earlier(row, unofferedExample)) {
+                unofferedExample = row;
+            } else if (constraint instanceof Constraint.Zones && earlier(row, zoneExample)) {
+                zoneExample = row;
+            } else if (constraint instanceof Constraint.Quota) {
+                lostToQuota(row, layout, perNode);
             }
             if (index.group[row] == CatalogIndex.ND) {
                 ndFailedFirst[position[failed]]++;
@@ -106,10 +124,35 @@ final class CandidateSearch {
                 }
             }
         }
+        List<Candidate> lost = new ArrayList<>();
+        for (Candidate region : quotaLost) {
+            if (region != null) {
+                lost.add(region);
+            }
+        }
+        lost.sort(Candidate.ORDER);
         return new SearchPass(spot, top, considered, feasible, new Removals(failedFirst),
                 new Removals(ndFailedFirst), present(retiredExample), present(restrictedExample),
                 unpricedRow < 0 ? Optional.empty()
-                        : Optional.of(new SearchPass.Unpriced(unpricedRow, unpricedPreference, unpricedCount)));
+                        : Optional.of(new SearchPass.Unpriced(unpricedRow, unpricedPreference, unpricedCount)),
+                lost, present(unofferedExample), present(zoneExample));
+    }
+
+    /** Keeps the row as its region's best candidate lost to quota when it is. */
+    private void lostToQuota(int row, Layout layout, double perNode) {
+        Candidate candidate = candidate(row, layout, perNode);
+        Candidate kept = quotaLost[index.region[row]];
+        if (kept == null || Candidate.ORDER.compare(candidate, kept) < 0) {
+            quotaLost[index.region[row]] = candidate;
+        }
+    }
+
+    private Candidate candidate(int row, Layout layout, double perNode) {
+        double total = perNode * layout.nodes();
+        OptionalDouble hours = hours(row);
+        return new Candidate(row, index.sizeNames[index.sizeRank[row]], index.regionNames[index.region[row]], layout,
+                perNode, total, hours, preference(row), primary(total, hours), secondary(total, hours),
+                index.releaseYear[row], index.sizeRank[row], index.region[row]);
     }
 
     /**
@@ -119,13 +162,19 @@ final class CandidateSearch {
     private int firstFailure(int row, Layout layout, double price, int from) {
         boolean priced = !Double.isNaN(price);
         long rejections = rowRejections[row];
-        for (int i = from; i < active.length; i++) {
+        int end = from <= subscriptionFrom ? subscriptionFrom : active.length;
+        for (int i = from; i < end; i++) {
             Constraint.OfCandidate check = candidateCheck[i];
             boolean rejected = check == null ? (rejections >>> position[i] & 1L) != 0
-                    : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price);
+                    : (priced || !check.needsPrice()) && check.rejects(req, index, row, layout, price, spot);
             if (rejected) {
                 return i;
             }
+        }
+        if (end == subscriptionFrom && end < active.length) {
+            // The subscription's checks, at once: they share the lookup of the row's region.
+            int failed = req.capacity().firstFailure(row, layout.nodes(), spot);
+            return failed < 0 ? -1 : subscriptionFrom + failed;
         }
         return -1;
     }
@@ -199,9 +248,7 @@ final class CandidateSearch {
             // Most feasible rows lose to the kept ones on the first steps of the order: no candidate is made for them.
             return;
         }
-        Candidate candidate = new Candidate(row, index.sizeNames[index.sizeRank[row]],
-                index.regionNames[index.region[row]], layout, perNode, total, hours, preference, primary,
-                secondary(total, hours), index.releaseYear[row], index.sizeRank[row], index.region[row]);
+        Candidate candidate = candidate(row, layout, perNode);
         if (replaced >= 0) {
             if (Candidate.ORDER.compare(candidate, top.get(replaced)) >= 0) {
                 return;

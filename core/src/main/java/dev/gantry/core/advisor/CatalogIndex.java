@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -38,6 +39,8 @@ final class CatalogIndex {
     final String[] regionNames;
     final Map<String, Integer> regionIds;
     final String[] sizeNames;
+    /** The size names in lower case, by rank: how a subscription's offers are looked up, without a copy per row. */
+    final String[] sizeKeys;
     final int[] region;
     /** Index of the size name in name order: comparing it compares names. */
     final int[] sizeRank;
@@ -93,8 +96,10 @@ final class CatalogIndex {
         }
         sizeNames = rankOf.keySet().toArray(new String[0]);
         Arrays.sort(sizeNames);
+        sizeKeys = new String[sizeNames.length];
         for (int i = 0; i < sizeNames.length; i++) {
             rankOf.put(sizeNames[i], i);
+            sizeKeys[i] = sizeNames[i].toLowerCase(Locale.ROOT);
         }
 
         region = new int[n];

@@ -10,7 +10,9 @@ import java.util.Locale;
 /**
  * One hard constraint of the guidance: its check, its name in removal counts, and its explanation as the user asked
  * for it. {@link #ALL} lists them in the order the search evaluates them (rule 9): catalog exclusions first, then a
- * known price, region, GPU or CPU fit, the interconnect, the throughput an estimate needs, and the budget. A candidate
+ * known price, region, GPU or CPU fit, the interconnect, the throughput an estimate needs, the budget, and last what
+ * the subscription allows (the size offered, the zones asked, the quotas), which reads Azure and so runs only for rows
+ * that pass every other constraint. A candidate
  * is counted against the first constraint it fails, so the last constraint with a count is the one that removed the
  * last candidates. A new rule of the guidance is one more record here, placed in {@link #ALL}, and its test.
  *
@@ -21,7 +23,7 @@ sealed interface Constraint {
     /** Every constraint, in evaluation order. */
     List<Constraint> ALL = List.of(new Family(), new Retired(), new Restricted(), new ExcludedKind(), new Price(),
             new Region(), new GpuCount(), new GpuMemory(), new GpuVendorMatch(), new Vcpus(), new Memory(),
-            new RdmaInterconnect(), new Throughput(), new Budget());
+            new RdmaInterconnect(), new Throughput(), new Budget(), new Offered(), new Zones(), new Quota());
 
     /** Whether the constraint can reject anything for these requirements; a search skips those that cannot. */
     default boolean appliesTo(Requirements req) {
@@ -52,6 +54,12 @@ sealed interface Constraint {
          * the catalog has none for the capacity type), does not satisfy the constraint.
          */
         boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price);
+
+        /** The same on spot or on-demand capacity, for the checks that depend on it (the quota). */
+        default boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price,
+                                boolean spot) {
+            return rejects(req, index, row, layout, price);
+        }
     }
 
     /** Rule 2: training falls back to NC only over Ethernet. */
@@ -366,6 +374,94 @@ sealed interface Constraint {
         public String describe(Requirements req, boolean spot) {
             return "budget (budget.maxPerHour = " + Money.perHour(req.maxPerHour().orElse(Double.POSITIVE_INFINITY))
                     + ")";
+        }
+    }
+
+    /**
+     * The subscription's checks, last in {@link #ALL} and in this order (offered, zones, quota): the search runs them
+     * together through {@link PlanCapacity#firstFailure} when it reaches the first.
+     */
+    sealed interface OfSubscription extends OfCandidate {
+    }
+
+    /** The subscription is offered the size in the region, unrestricted (Resource SKUs, read live). */
+    record Offered() implements OfSubscription {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.capacity().checked();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return !req.capacity().offered(row);
+        }
+
+        @Override
+        public String label() {
+            return "not offered";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "the subscription's sizes (not offered to it in the region, or restricted, by the Resource SKUs "
+                    + "API)";
+        }
+    }
+
+    /** The zones the workload asks in a region: the size must be allocatable in one of them (Resource SKUs). */
+    record Zones() implements OfSubscription {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.capacity().checked() && req.capacity().zonesAsked();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return !req.capacity().zonesAllow(row);
+        }
+
+        @Override
+        public String label() {
+            return "zones";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "zones " + req.workload().zones() + " (from the workload; the size must be allocatable to the "
+                    + "subscription in one of them)";
+        }
+    }
+
+    /**
+     * The subscription's vCPU quotas, less what is in use, must hold the plan's nodes: the VM family's and the
+     * region's total on on-demand capacity, the region's Spot vCPUs on spot (see {@code QuotaShortfall}).
+     */
+    record Quota() implements OfSubscription {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.capacity().checked();
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return rejects(req, index, row, layout, price, false);
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price,
+                               boolean spot) {
+            return !req.capacity().quotaFits(row, layout.nodes(), spot);
+        }
+
+        @Override
+        public String label() {
+            return "quota";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "vCPU quota (" + (spot ? "the region's Spot vCPUs, lowPriorityCores"
+                    : "the VM family's and the region's total vCPUs") + ", less what is in use, for all nodes)";
         }
     }
 

@@ -146,7 +146,7 @@ final class Explanations {
         if (!removed.isEmpty()) {
             text.append("; removed: ").append(removed);
         }
-        text.append(examples(index, search));
+        text.append(examples(index, req, search));
         return new Reason("R9", text.toString());
     }
 
@@ -195,13 +195,27 @@ final class Explanations {
         return "same price; tie broken by region name (R8)";
     }
 
-    /** Which retired series and which restriction removed rows, e.g. {@code ; retired series NCv3 (...)}. */
-    static String examples(CatalogIndex index, SearchPass search) {
+    /**
+     * Which retired series, restriction, size the subscription is not offered and zone removed rows, e.g.
+     * {@code ; retired series NCv3 (...)}.
+     */
+    static String examples(CatalogIndex index, Requirements req, SearchPass search) {
         StringBuilder text = new StringBuilder();
         search.retiredExample().ifPresent(row -> text.append("; retired series are never recommended (e.g. ").append(index.name(row)).append(", ")
                     .append(index.retiredSeries[row]).append(')'));
         search.restrictedExample().ifPresent(row -> text.append("; restricted: ").append(index.name(row)).append(" in ").append(index.regionName(row))
                     .append(" (").append(index.restriction[row]).append(')'));
+        search.unofferedExample().ifPresent(row -> text.append("; not offered to the subscription (Resource SKUs): ")
+                .append(index.name(row)).append(" in ").append(index.regionName(row)));
+        search.zoneExample().ifPresent(row -> text.append("; not allocatable in the zones asked: ")
+                .append(index.name(row)).append(" in ").append(index.regionName(row)).append(" (allocatable in ")
+                .append(zoneList(req.capacity().allocatable(row))).append("; asked ")
+                .append(zoneList(req.capacity().asked(row).orElse(List.of()))).append(')'));
         return text.toString();
+    }
+
+    /** {@code zones 1, 2} or {@code no zone}. */
+    static String zoneList(List<String> zones) {
+        return zones.isEmpty() ? "no zone" : (zones.size() == 1 ? "zone " : "zones ") + String.join(", ", zones);
     }
 }

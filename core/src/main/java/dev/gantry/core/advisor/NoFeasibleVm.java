@@ -39,7 +39,8 @@ final class NoFeasibleVm {
             spotPass.ifPresent(spot -> message.append(" on on-demand prices (spot prices: ")
                     .append(spot.lastConstraint().describe(req, true)).append(" removed the last)"));
             message.append("; removed in order: ").append(lastPass.removed().text())
-                    .append(Explanations.examples(index, lastPass));
+                    .append(Explanations.examples(index, req, lastPass));
+            quota(index, req, spotPass, lastPass, message);
         }
         List<String> nearest = new ArrayList<>();
         if (req.gpu() && req.minGpuMemory().isPresent()) {
@@ -76,6 +77,16 @@ final class NoFeasibleVm {
                 + "count, vCPUs and memory per node against the sizes in the catalog"
                 : String.join("; ", nearest));
         return new GantryException(ErrorCode.NO_FEASIBLE_VM, message.toString());
+    }
+
+    /** The quotas that removed candidates, region by region, with what to request. */
+    private static void quota(CatalogIndex index, Requirements req, Optional<SearchPass> spotPass, SearchPass lastPass,
+                              StringBuilder message) {
+        List<dev.gantry.api.Reason> lost = new ArrayList<>();
+        new CapacityReasons(index, req).lost(spotPass, lastPass, lost);
+        for (dev.gantry.api.Reason reason : lost) {
+            message.append("; ").append(reason.text());
+        }
     }
 
     private static void relax(CatalogIndex index, Requirements req, UnaryOperator<Requirements> relaxation,

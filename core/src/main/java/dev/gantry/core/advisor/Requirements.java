@@ -15,6 +15,7 @@ import dev.gantry.api.Resources;
 import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.GpuModel;
+import dev.gantry.core.quota.SubscriptionCapacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +46,7 @@ import java.util.OptionalInt;
  * @param wantSpot whether spot prices are tried first (rule 6)
  * @param reasons the reasons decided while resolving
  * @param warnings the warnings found while resolving
+ * @param capacity the subscription's capacity and the zones asked, as this plan checks them
  */
 record Requirements(
         Workload workload,
@@ -64,7 +66,8 @@ record Requirements(
         SpotPolicy policy,
         boolean wantSpot,
         List<Reason> reasons,
-        List<String> warnings) {
+        List<String> warnings,
+        PlanCapacity capacity) {
 
     /**
      * The regions a plan may use.
@@ -93,7 +96,7 @@ record Requirements(
     static final int DEFAULT_VCPUS = 2;
 
     static Requirements resolve(Workload workload, PlanOverrides overrides, AdvisorSettings settings,
-                                CatalogIndex index) {
+                                CatalogIndex index, Optional<SubscriptionCapacity> subscription) {
         List<Reason> reasons = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
@@ -247,7 +250,7 @@ record Requirements(
                 gpu ? resources.gpuMemoryGib() : OptionalDouble.empty(), gpu ? resources.gpuVendor() : GpuVendor.ANY,
                 resources.vcpus().orElse(DEFAULT_VCPUS), resources.memoryGib().orElse(0), resources.interconnect(),
                 new Regions(regions, regionSource, allowed), maxPerHour, estimate, policy, wantSpot,
-                List.copyOf(reasons), List.copyOf(warnings));
+                List.copyOf(reasons), List.copyOf(warnings), PlanCapacity.of(index, subscription, workload.zones()));
     }
 
     /** Rule 4 as a hard constraint: RDMA-capable sizes only, for infiniband and for multi-node GPU training. */
@@ -261,31 +264,31 @@ record Requirements(
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, interconnect,
                 new Regions(List.of(), "every region", AllowedRegions.all(regions.allowed().size())), maxPerHour,
-                estimate, policy, wantSpot, reasons, warnings);
+                estimate, policy, wantSpot, reasons, warnings, capacity);
     }
 
     Requirements anyGpuMemory() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, OptionalDouble.empty(),
                 vendor, minVcpus, minMemory, interconnect, regions, maxPerHour, estimate, policy, wantSpot, reasons,
-                warnings);
+                warnings, capacity);
     }
 
     Requirements anyVendor() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory,
                 GpuVendor.ANY, minVcpus, minMemory, interconnect, regions, maxPerHour, estimate, policy, wantSpot,
-                reasons, warnings);
+                reasons, warnings, capacity);
     }
 
     Requirements ethernet() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, Interconnect.ETHERNET, regions, maxPerHour, estimate, policy, wantSpot, reasons,
-                warnings);
+                warnings, capacity);
     }
 
     Requirements noBudget() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, interconnect, regions, OptionalDouble.empty(), estimate, policy, wantSpot,
-                reasons, warnings);
+                reasons, warnings, capacity);
     }
 
     private static String knownModels(CatalogIndex index) {

@@ -17,12 +17,18 @@ import java.util.OptionalInt;
  * @param retiredExample a row of a retired series (the first by size name, then region), to name in the reasons
  * @param restrictedExample a restricted row (the first by size name, then region)
  * @param unpriced rows that satisfy every constraint but have no price
+ * @param quotaLost per region lost to quota, its best candidate that every other constraint allowed, best first by
+ *     {@link Candidate#ORDER}
+ * @param unofferedExample a row the subscription is not offered (the first by size name, then region)
+ * @param zoneExample a row not allocatable in the zones asked (the first by size name, then region)
  */
 record SearchPass(boolean spot, List<Candidate> ranked, int considered, int feasible, Removals removed,
                   Removals ndRemoved, OptionalInt retiredExample, OptionalInt restrictedExample,
-                  Optional<Unpriced> unpriced) {
+                  Optional<Unpriced> unpriced, List<Candidate> quotaLost, OptionalInt unofferedExample,
+                  OptionalInt zoneExample) {
     SearchPass {
         ranked = List.copyOf(ranked);
+        quotaLost = List.copyOf(quotaLost);
     }
 
     /**

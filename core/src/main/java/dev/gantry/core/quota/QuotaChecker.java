@@ -11,16 +11,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Checks a plan's VMs against the subscription's vCPU quotas in a region (the Compute usages API in production,
- * through a {@link QuotaSource}; the sizes through a {@link SkuSource}). Quota is counted in vCPUs per VM family (the
- * size's {@code quotaFamily}, e.g. {@code standardNDSH100v5Family}) and in total per region ({@code cores}); spot VMs
- * count against the region's Spot quota ({@code lowPriorityCores}) alone, not against the family or regional quotas,
- * as Azure counts them. A constrained-vCPU size counts its full vCPU count, as quota does. The size list is read once
- * per region and kept; usages are read on every check, since they change as VMs start and stop.
+ * Checks a chosen plan's VMs against the subscription's vCPU quotas in a region (the Compute usages API in
+ * production, through a {@link QuotaSource}; the sizes through a {@link SkuSource}), by the arithmetic of
+ * {@link QuotaShortfall}. The size list is read once per region and kept; usages are read on every check, since they
+ * change as VMs start and stop. The advisor's own check, inside the search, is {@link SubscriptionCapacity}.
  */
 public final class QuotaChecker {
     private final SkuSource skus;
@@ -60,16 +57,13 @@ public final class QuotaChecker {
             return List.of(Problem.of("plan.size", size + " is restricted in region " + region + " ("
                     + offer.restriction().get() + "); choose another region or ask Azure support to enable it"));
         }
-        int perVm = offer.vcpus().orElse(offer.usableVcpus().orElse(0));
-        long needed = (long) nodes * perVm;
-        Map<String, QuotaUsage> usages = quotas.usages(region);
         List<Problem> problems = new ArrayList<>();
-        if (spot) {
-            // Spot VMs draw on the region's separate Spot quota only, not on the family or regional quotas.
-            check(usages, "lowPriorityCores", region, size, nodes, perVm, needed).ifPresent(problems::add);
-        } else {
-            check(usages, offer.quotaFamily(), region, size, nodes, perVm, needed).ifPresent(problems::add);
-            check(usages, "cores", region, size, nodes, perVm, needed).ifPresent(problems::add);
+        for (QuotaShortfall shortfall : QuotaShortfall.of(quotas.usages(region), offer, nodes, spot)) {
+            problems.add(Problem.of("plan.size", "region " + region + ", quota " + shortfall.quota() + ": limit "
+                    + shortfall.limit() + " vCPUs, " + shortfall.inUse() + " in use, the plan needs "
+                    + shortfall.needed() + " (" + nodes + " × " + size + " at " + shortfall.vcpusPerVm()
+                    + " vCPUs); request a quota increase of at least " + shortfall.increase() + " vCPUs for "
+                    + shortfall.quota() + " in " + region + ", or plan fewer nodes or another region"));
         }
         return problems;
     }
@@ -82,21 +76,4 @@ public final class QuotaChecker {
         }
     }
 
-    private static Optional<Problem> check(Map<String, QuotaUsage> usages, String quota, String region, String size,
-                                           int nodes, int perVm, long needed) {
-        QuotaUsage usage = usages.get(quota.toLowerCase(Locale.ROOT));
-        if (usage == null) {
-            // No such quota reported: nothing to check against (Azure omits quotas it does not enforce).
-            return Optional.empty();
-        }
-        long free = usage.free();
-        if (needed <= free) {
-            return Optional.empty();
-        }
-        return Optional.of(Problem.of("plan.size", "region " + region + ", quota " + quota + ": limit "
-                + usage.limit() + " vCPUs, " + usage.inUse() + " in use, the plan needs " + needed + " ("
-                + nodes + " × " + size + " at " + perVm + " vCPUs); request a quota increase of at least "
-                + (needed - free) + " vCPUs for " + quota + " in " + region + ", or plan fewer nodes or another"
-                + " region"));
-    }
 }

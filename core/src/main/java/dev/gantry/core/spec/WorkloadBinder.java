@@ -40,7 +40,7 @@ final class WorkloadBinder {
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "metadata", "spec");
     static final List<String> METADATA_FIELDS = List.of("name", "labels");
     static final List<String> SPEC_FIELDS = List.of("phase", "model", "modelSize", "resources", "container", "command",
-            "workingDir", "env", "secrets", "checkpoint", "spot", "regions", "budget", "estimate", "optimize");
+            "workingDir", "env", "secrets", "checkpoint", "spot", "regions", "zones", "budget", "estimate", "optimize");
     static final List<String> RESOURCE_FIELDS = List.of("gpus", "gpuMemoryGib", "gpuVendor", "vcpus", "memoryGib",
             "nodes", "interconnect");
     /** Where fields written at the wrong level belong, for "unknown field" messages. */
@@ -175,6 +175,7 @@ final class WorkloadBinder {
                 .flatMap(this::checkpoint);
         Optional<SpotPolicy> spot = in.choice(spec, "", "spot", SpotPolicy.class);
         List<String> regions = in.list(spec, "", "regions", "Azure region names", true).orElse(List.of());
+        Map<String, List<String>> zones = zones(spec);
         Optional<Budget> budget = new BudgetBinder(in).workload(spec);
         Optional<RuntimeEstimate> estimate = section(spec, "estimate", List.of("hours", "gpu")).flatMap(this::estimate);
         Optional<Optimize> optimize = in.choice(spec, "", "optimize", Optimize.class);
@@ -185,8 +186,28 @@ final class WorkloadBinder {
                 model.orElse(ModelClass.SMALL), resources.orElse(Resources.defaults()), modelSize, container, command,
                 workingDir, env, secrets, checkpoint.isEmpty() && checkpointWritten ? Optional.of(PLACEHOLDER_CHECKPOINT)
                         : checkpoint, spot, regions, budget, estimate,
-                optimize.orElse(Optimize.COST)));
+                optimize.orElse(Optimize.COST), zones));
         return partsOk ? workload : Optional.empty();
+    }
+
+    /** {@code zones: {eastus: [1, 2]}}: per region, the zones allowed; a zone may be written as a number. */
+    private Map<String, List<String>> zones(YamlNode.Mapping spec) {
+        Optional<YamlNode> node = in.field(spec, "", "zones");
+        if (node.isEmpty()) {
+            return Map.of();
+        }
+        if (!(node.get() instanceof YamlNode.Mapping byRegion)) {
+            in.report("zones", in.keyLocation(spec, "zones"), "must be a mapping of region names to lists of zones,"
+                    + " e.g. {eastus: [1, 2]}, got " + node.get().describe());
+            return Map.of();
+        }
+        Map<String, List<String>> zones = new LinkedHashMap<>();
+        for (YamlNode.Entry entry : byRegion.entries()) {
+            in.remember("zones." + entry.key(), entry.keyLocation());
+            in.list(byRegion, "zones", entry.key(), "zones 1, 2 or 3", false)
+                    .ifPresent(list -> zones.put(entry.key(), list));
+        }
+        return zones;
     }
 
     private <E extends Enum<E>> Optional<E> requiredChoice(YamlNode.Mapping spec, String key, Class<E> type,

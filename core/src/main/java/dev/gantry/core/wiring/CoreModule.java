@@ -66,9 +66,10 @@ final class CoreModule {
 
     @Provides
     @Singleton
-    static Advisor advisor(Catalog catalog, GantryConfig config) {
+    static Advisor advisor(Catalog catalog, GantryConfig config, Clock clock) {
+        // The settings' clock dates the catalog's age in plans, as it dates everything else the facade records.
         return new Advisor(catalog, ImageCatalog.builtIn(),
-                new AdvisorSettings(config.defaultRegions(), config.defaultSpot(), config.adviceScheduler()));
+                new AdvisorSettings(config.defaultRegions(), config.defaultSpot(), config.adviceScheduler()), clock);
     }
 
     @Provides

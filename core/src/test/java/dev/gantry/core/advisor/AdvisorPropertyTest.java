@@ -26,12 +26,15 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogLoader;
 import dev.gantry.core.catalog.GpuModel;
+import dev.gantry.core.quota.SubscriptionCapacity;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -70,42 +73,81 @@ class AdvisorPropertyTest {
 
     @Test
     void choiceIsFeasibleAndNothingFeasibleIsBetter() {
+        Outcomes outcomes = planRandomly(new Random(SEED), random -> Optional.empty());
+        // The generator must exercise every outcome, or the test proves little.
+        assertTrue(outcomes.planned > WORKLOADS / 4, "only " + outcomes.planned + " workloads were plannable");
+        assertTrue(outcomes.infeasible > 0, "no workload was infeasible");
+        assertTrue(outcomes.invalid > 0, "no workload was invalid");
+    }
+
+    /**
+     * The same with a random subscription per workload (sizes not offered or restricted, zones restricted, quotas
+     * and usages at random, some not reported) and random zones asked: the plan equals the brute-force optimum over
+     * the catalog restricted to what the quotas and zones allow, names the zones the brute force finds, and reads
+     * each region's usages at most once.
+     */
+    @Test
+    void withQuotasAndZonesTheChoiceIsTheOptimumOfWhatTheSubscriptionAllows() {
+        List<FakeSubscription> subscriptions = new ArrayList<>();
+        Random random = new Random(SEED + 1);
+        for (int i = 0; i < 40; i++) {
+            subscriptions.add(FakeSubscription.random(random, catalog));
+        }
+        Outcomes outcomes = planRandomly(random, r -> Optional.of(subscriptions.get(r.nextInt(subscriptions.size()))));
+        assertTrue(outcomes.planned > WORKLOADS / 5, "only " + outcomes.planned + " workloads were plannable");
+        assertTrue(outcomes.lostToQuota > WORKLOADS / 20, "quota decided only " + outcomes.lostToQuota + " plans");
+        assertTrue(outcomes.lostToZones > 0, "zones decided no plan");
+        assertTrue(outcomes.infeasible > 0, "no workload was infeasible");
+    }
+
+    /** How the random plans ended, and how often the subscription changed the answer. */
+    static final class Outcomes {
+        int planned;
+        int infeasible;
+        int invalid;
+        int lostToQuota;
+        int lostToZones;
+    }
+
+    private Outcomes planRandomly(Random random, Function<Random, Optional<FakeSubscription>> subscriptions) {
         // Three configurations: none, default regions, and a default spot policy.
         List<AdvisorSettings> configurations = List.of(AdvisorSettings.defaults(),
                 new AdvisorSettings(List.of("eastus", "westus2"), Optional.empty(), Optional.empty()),
                 new AdvisorSettings(List.of(), Optional.of(SpotPolicy.ALLOWED), Optional.empty()));
         List<Advisor> advisors = configurations.stream()
                 .map(settings -> new Advisor(catalog, new FakeImages(), settings, GoldenPlansTest.CLOCK)).toList();
-        Random random = new Random(SEED);
-        int planned = 0;
-        int infeasible = 0;
-        int invalid = 0;
+        Outcomes outcomes = new Outcomes();
         for (int i = 0; i < WORKLOADS; i++) {
-            Workload workload = randomWorkload(random, i);
+            Optional<FakeSubscription> subscription = subscriptions.apply(random);
+            Workload base = randomWorkload(random, i);
+            Workload workload = subscription.isPresent() && random.nextInt(3) == 0 ? withRandomZones(random, base)
+                    : base;
             int configuration = random.nextInt(configurations.size());
             AdvisorSettings settings = configurations.get(configuration);
             PlanOverrides overrides = randomOverrides(random);
-            Context context = new Context(workload, settings, overrides);
+            Context context = new Context(workload, settings, overrides, subscription);
             String described = describe(workload) + " settings=" + settings + " overrides=" + overrides;
+            subscription.ifPresent(fake -> fake.usageReads.clear());
+            Optional<SubscriptionCapacity> capacity = subscription.map(FakeSubscription::capacity);
             Plan plan;
             try {
-                plan = advisors.get(configuration).plan(workload, overrides);
+                plan = advisors.get(configuration).plan(workload, overrides, capacity);
             } catch (GantryException e) {
                 if (e.code() == ErrorCode.SPEC_INVALID) {
                     assertTrue(context.preferredWithoutCheckpoint(), () -> "unexpected " + e.getMessage());
-                    invalid++;
+                    outcomes.invalid++;
                     continue;
                 }
                 assertEquals(ErrorCode.NO_FEASIBLE_VM, e.code(), e.getMessage());
                 List<Candidate> expected = bruteForce(context);
                 assertTrue(expected.isEmpty(), () -> "advisor found nothing for " + described
                         + " but the brute force found " + expected.get(0) + "; advisor said: " + e.getMessage());
-                infeasible++;
+                outcomes.infeasible++;
                 continue;
             }
             assertTrue(!context.preferredWithoutCheckpoint(), "preferred training without checkpoint was planned");
             List<Candidate> expected = bruteForce(context);
-            planned++;
+            outcomes.planned++;
             if (expected.isEmpty()) {
                 fail("advisor chose " + plan.vmSize().name() + " for " + described
                         + " but the brute force finds nothing feasible");
@@ -126,15 +168,52 @@ class AdvisorPropertyTest {
                     + best + " is better for " + described);
             assertEquals(best.entry.size().name() + "@" + best.entry.region(),
                     chosen.entry.size().name() + "@" + chosen.entry.region(), "tie-breaks differ for " + described);
+            if (subscription.isPresent()) {
+                FakeSubscription fake = subscription.get();
+                assertEquals(fake.zones(workload, chosen.entry), plan.zones(), "zones for " + described);
+                fake.usageReads.forEach((region, reads) -> assertEquals(1, reads.intValue(),
+                        () -> "usages of " + region + " read " + reads + " times for " + described));
+                if (!sameBest(bruteForce(context.unlimited()), best)) {
+                    outcomes.lostToQuota++;
+                }
+                if (workload != base && !sameBest(bruteForce(new Context(base, settings, overrides, subscription)),
+                        best)) {
+                    outcomes.lostToZones++;
+                }
+            }
         }
-        // The generator must exercise every outcome, or the test proves little.
-        assertTrue(planned > WORKLOADS / 4, "only " + planned + " workloads were plannable");
-        assertTrue(infeasible > 0, "no workload was infeasible");
-        assertTrue(invalid > 0, "no workload was invalid");
+        return outcomes;
     }
 
-    /** What one plan is made from: the workload, the configuration and the command line's overrides. */
-    record Context(Workload workload, AdvisorSettings settings, PlanOverrides overrides) {
+    private static boolean sameBest(List<Candidate> candidates, Candidate best) {
+        return !candidates.isEmpty() && candidates.get(0).toString().equals(best.toString());
+    }
+
+    /** Zones asked in one to three of the regions the workload may use. */
+    private Workload withRandomZones(Random random, Workload workload) {
+        List<String> allowed = workload.regions().isEmpty() ? regions : workload.regions();
+        Workload.Builder builder = workload.toBuilder();
+        for (String region : allowed) {
+            if (random.nextInt(2) == 0) {
+                List<String> zones = new ArrayList<>(List.of("1", "2", "3"));
+                Collections.shuffle(zones, random);
+                builder.zones(region, zones.subList(0, 1 + random.nextInt(3)));
+            }
+        }
+        return builder.build();
+    }
+
+    /**
+     * What one plan is made from: the workload, the configuration, the command line's overrides and the subscription
+     * asked, if any.
+     */
+    record Context(Workload workload, AdvisorSettings settings, PlanOverrides overrides,
+                   Optional<FakeSubscription> subscription) {
+        /** The same subscription with every quota unlimited. */
+        Context unlimited() {
+            return new Context(workload, settings, overrides, subscription.map(FakeSubscription::unlimited));
+        }
+
         List<String> regions() {
             if (!overrides.regions().isEmpty()) {
                 return overrides.regions();
@@ -190,9 +269,10 @@ class AdvisorPropertyTest {
             case PREFERRED -> true;
         };
         List<String> regions = context.regions();
-        List<Candidate> result = wantSpot ? feasible(w, regions, gpu, training, true) : List.of();
+        Optional<FakeSubscription> subscription = context.subscription();
+        List<Candidate> result = wantSpot ? feasible(w, regions, gpu, training, true, subscription) : List.of();
         if (result.isEmpty()) {
-            result = feasible(w, regions, gpu, training, false);
+            result = feasible(w, regions, gpu, training, false, subscription);
         }
         if (result.isEmpty()) {
             return result;
@@ -208,7 +288,7 @@ class AdvisorPropertyTest {
     }
 
     private List<Candidate> feasible(Workload w, List<String> regions, boolean gpu, boolean training,
-                                     boolean spot) {
+                                     boolean spot, Optional<FakeSubscription> subscription) {
         Resources r = w.resources();
         List<Candidate> out = new ArrayList<>();
         for (Row row : rows) {
@@ -286,6 +366,10 @@ class AdvisorPropertyTest {
             }
             if (w.budget().isPresent()
                     && price * nodes > w.budget().get().maxPerHour().orElse(Double.POSITIVE_INFINITY)) {
+                continue;
+            }
+            int vmCount = nodes;
+            if (subscription.isPresent() && !subscription.get().allows(w, e, vmCount, spot)) {
                 continue;
             }
             int preference = gpu && training ? (family.equals("NC") ? 1 : 0)

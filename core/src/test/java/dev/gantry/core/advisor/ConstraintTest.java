@@ -15,6 +15,7 @@ import dev.gantry.api.RuntimeEstimate;
 import dev.gantry.api.VmSize;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
+import java.util.Optional;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class ConstraintTest {
     }
 
     private static Requirements req(Workload workload) {
-        return Requirements.resolve(workload, PlanOverrides.none(), AdvisorSettings.defaults(), INDEX);
+        return Requirements.resolve(workload, PlanOverrides.none(), AdvisorSettings.defaults(), INDEX, Optional.empty());
     }
 
     private static int row(VmSize size, String region) {
@@ -161,13 +162,16 @@ class ConstraintTest {
         assertFalse(new Constraint.RdmaInterconnect().appliesTo(plain), "CPU with interconnect any");
         assertFalse(new Constraint.Budget().appliesTo(plain));
         assertFalse(new Constraint.GpuCount().appliesTo(plain));
+        assertFalse(new Constraint.Offered().appliesTo(plain), "no subscription to ask");
+        assertFalse(new Constraint.Zones().appliesTo(plain), "no subscription to ask");
+        assertFalse(new Constraint.Quota().appliesTo(plain), "no subscription to ask");
     }
 
     @Test
     void everyConstraintHasItsOwnLabelInEvaluationOrder() {
         assertEquals(List.of("family", "retired", "restricted", "Arm64/burstable/basic", "price unknown", "region",
                         "GPU count", "GPU memory", "GPU vendor", "vCPUs", "memory", "interconnect",
-                        "throughput unknown", "budget"),
+                        "throughput unknown", "budget", "not offered", "zones", "quota"),
                 Constraint.ALL.stream().map(Constraint::label).toList());
     }
 }

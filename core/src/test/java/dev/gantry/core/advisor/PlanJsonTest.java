@@ -53,8 +53,8 @@ class PlanJsonTest {
                 .resources(resources().gpus(8).nodes(2).build())
                 .estimate(new RuntimeEstimate(10, "A100-80GB")).build());
         ObjectNode json = PlanJson.toJson(plan);
-        assertEquals(List.of("workload", "vmSize", "region", "nodes", "spot", "hardware", "gpu", "vcpus", "memoryGib",
-                "rdma", "pricePerHour", "estimatedCost", "image", "orchestrator", "reasons", "alternatives",
+        assertEquals(List.of("workload", "vmSize", "region", "zones", "nodes", "spot", "hardware", "gpu", "vcpus",
+                "memoryGib", "rdma", "pricePerHour", "estimatedCost", "image", "orchestrator", "reasons", "alternatives",
                 "catalog"), iterable(json));
         // MI300X: 2 × 60 USD/h × 10 h × 312 / 1307 TFLOPS, rounded to four decimals.
         assertEquals("Standard_ND96isr_MI300X_v5", json.get("vmSize").asText());

@@ -15,6 +15,8 @@ import dev.gantry.core.catalog.refresh.VmPrice;
 import dev.gantry.core.quota.QuotaChecker;
 import dev.gantry.core.quota.QuotaSource;
 import dev.gantry.core.quota.QuotaUsage;
+import dev.gantry.core.quota.SubscriptionCapacity;
+import dev.gantry.azure.arm.ArmConnector;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
@@ -50,6 +52,15 @@ public final class AzureSources {
     public static QuotaChecker quotaChecker(String subscriptionId) {
         ResourceSkusClient client = ResourceSkusClient.azure(subscriptionId);
         return new QuotaChecker(skus(client), quotas(client));
+    }
+
+    /**
+     * What the subscription allows plans to use, read through {@code connector} as the advisor's search needs it:
+     * Resource SKUs once per region, Compute usages kept {@link SubscriptionCapacity#USAGES_KEPT}.
+     */
+    public static SubscriptionCapacity capacity(ArmConnector connector, String subscriptionId, Clock clock) {
+        ResourceSkusClient client = ResourceSkusClient.of(connector, subscriptionId);
+        return new SubscriptionCapacity(subscriptionId, skus(client), quotas(client), clock);
     }
 
     /** The Retail Prices API through this client: its Linux VM hourly rows, its pages reported as they are read. */
@@ -95,7 +106,7 @@ public final class AzureSources {
         return new SizeOffer(sku.name(), sku.quotaFamily(), sku.region(), sku.vcpus(), sku.vcpusAvailable(),
                 sku.memoryGib(), sku.gpus(), sku.hyperVGenerations(), sku.rdma(),
                 sku.cpuArchitecture().map(arch -> arch.equalsIgnoreCase("Arm64") ? Architecture.ARM64
-                        : Architecture.X64), sku.restriction());
+                        : Architecture.X64), sku.restriction(), sku.zones());
     }
 
     static QuotaUsage usage(ComputeUsage usage) {

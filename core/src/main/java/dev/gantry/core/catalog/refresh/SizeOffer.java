@@ -1,6 +1,7 @@
 package dev.gantry.core.catalog.refresh;
 
 import dev.gantry.api.Architecture;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -23,11 +24,14 @@ import java.util.Set;
  * @param rdma whether it has an RDMA network
  * @param architecture its CPU architecture
  * @param restriction why the size cannot be used in the region ({@code NotAvailableForSubscription}), if so
+ * @param zones the availability zones of the region where the subscription can allocate the size: the SKU's
+ *     {@code locationInfo.zones} less those its restrictions of type {@code Zone} name, in order; empty when the
+ *     region has none for it (a regional placement only)
  */
 public record SizeOffer(String name, String quotaFamily, String region, OptionalInt vcpus,
                         OptionalInt vcpusAvailable, OptionalDouble memoryGib, OptionalInt gpus,
                         Set<String> hyperVGenerations, Optional<Boolean> rdma, Optional<Architecture> architecture,
-                        Optional<String> restriction) {
+                        Optional<String> restriction, List<String> zones) {
     public SizeOffer {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(quotaFamily, "quotaFamily");
@@ -40,6 +44,15 @@ public record SizeOffer(String name, String quotaFamily, String region, Optional
         Objects.requireNonNull(rdma, "rdma");
         Objects.requireNonNull(architecture, "architecture");
         Objects.requireNonNull(restriction, "restriction");
+        zones = List.copyOf(zones);
+    }
+
+    /** An offer whose zones are not reported (a source that reads none): a regional placement only. */
+    public SizeOffer(String name, String quotaFamily, String region, OptionalInt vcpus, OptionalInt vcpusAvailable,
+                     OptionalDouble memoryGib, OptionalInt gpus, Set<String> hyperVGenerations, Optional<Boolean> rdma,
+                     Optional<Architecture> architecture, Optional<String> restriction) {
+        this(name, quotaFamily, region, vcpus, vcpusAvailable, memoryGib, gpus, hyperVGenerations, rdma, architecture,
+                restriction, List.of());
     }
 
     /** The vCPUs a VM of this size can use: the constrained count when the size has one. */

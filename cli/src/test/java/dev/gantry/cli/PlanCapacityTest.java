@@ -1,0 +1,95 @@
+package dev.gantry.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.core.credential.AccessToken;
+import dev.gantry.azure.fakes.ArmFake;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code gantry plan} with a subscription to ask (AZURE_SUBSCRIPTION_ID): the search keeps to what the ARM fake's
+ * Resource SKUs and usages allow; without one, or when Azure refuses, the plan is as before and says it was not
+ * checked.
+ */
+class PlanCapacityTest {
+    @TempDir
+    Path home;
+    Path work;
+    ArmFake arm;
+
+    static Map<String, String> caps() {
+        Map<String, String> caps = new LinkedHashMap<>();
+        caps.put("vCPUs", "96");
+        caps.put("MemoryGB", "900");
+        caps.put("GPUs", "8");
+        caps.put("RdmaEnabled", "True");
+        return caps;
+    }
+
+    @BeforeEach
+    void subscription() throws Exception {
+        work = Files.createDirectories(home.resolve("work"));
+        Files.writeString(work.resolve("train.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
+                + "metadata: {name: train}\nspec:\n  phase: training\n  model: generative\n  command: [python, train.py]\n"
+                + "  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n  regions: [eastus, westus2]\n"
+                + "  zones: {westus2: [2]}\n");
+        arm = new ArmFake();
+        arm.skus(ArmFake.sku("Standard_ND96asr_v4", "standardNDASv4_A100Family", "eastus", caps(), null),
+                ArmFake.sku("Standard_ND96asr_v4", "standardNDASv4_A100Family", "westus2", caps(), null));
+        arm.usages("eastus", "[" + ArmFake.usage("standardNDASv4_A100Family", "Standard NDASv4_A100 Family vCPUs",
+                0, 100) + "]");
+        arm.usages("westus2", "[" + ArmFake.usage("standardNDASv4_A100Family", "Standard NDASv4_A100 Family vCPUs",
+                0, 400) + "]");
+    }
+
+    @AfterEach
+    void stopArm() {
+        arm.close();
+    }
+
+    @Test
+    void aRegionWithoutQuotaIsLostAndTheNextWinsInTheZoneAsked() {
+        CliRun run = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "plan", "train.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.startsWith("train: 2 x Standard_ND96asr_v4 in westus2, on-demand"), run.toString());
+        assertTrue(run.out.contains("Q2  region eastus lost to quota: 2 × Standard_ND96asr_v4 (on-demand, "),
+                run.toString());
+        assertTrue(run.out.contains("request a quota increase of standardNDASv4_A100Family in eastus to at least 192"
+                + " vCPUs (+92)"), run.toString());
+        assertTrue(run.out.contains("\nzones         2\n"), "the zone asked in westus2, allocatable: " + run);
+        assertEquals("", run.err, "no warning: quota and zones were checked");
+        assertEquals(1, arm.requests("GET", "/locations/eastus/usages").size());
+    }
+
+    @Test
+    void withNoQuotaOrWhenAzureRefusesThePlanIsAsBeforeAndSaysSo() throws IOException {
+        CliRun skipped = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID",
+                ArmFake.SUBSCRIPTION), "plan", "train.yaml", "--no-quota");
+        assertEquals(0, skipped.exitCode, skipped.toString());
+        assertTrue(skipped.out.contains("Q1  quota and zones not checked: no subscription to ask"), skipped.toString());
+        assertTrue(skipped.out.startsWith("train: 2 x Standard_ND96asr_v4 in eastus, on-demand"), skipped.toString());
+        assertTrue(skipped.out.contains("\nzones         - (regional placement)\n"), "eastus asks none: " + skipped);
+        assertTrue(arm.requests().isEmpty(), "nothing read");
+
+        CliRun refused = CliRun.run(home, work, arm.connector(request -> Mono.just(new AccessToken("wrong",
+                OffsetDateTime.now().plusHours(1)))), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "plan", "train.yaml");
+        assertEquals(0, refused.exitCode, refused.toString());
+        assertTrue(refused.err.startsWith("gantry: warning: train: quota and zones not checked: "), refused.toString());
+        assertTrue(refused.out.startsWith("train: 2 x Standard_ND96asr_v4 in eastus, on-demand"), refused.toString());
+        assertFalse(refused.out.contains("Q2"), refused.toString());
+    }
+}
