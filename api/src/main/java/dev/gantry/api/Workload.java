@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  * @param budget the most it may cost per hour; empty for no ceiling
  * @param estimate how long it runs on a reference GPU; empty when unknown
  * @param optimize what the advisor minimizes
+ * @param fabricCheck whether the ranks check the fabric before the command; empty for the default (on for multi-node
+ *     training on an RDMA size with a published floor)
  */
 public record Workload(
         String name,
@@ -52,7 +54,8 @@ public record Workload(
         List<String> regions,
         Optional<Budget> budget,
         Optional<RuntimeEstimate> estimate,
-        Optimize optimize) {
+        Optimize optimize,
+        Optional<FabricCheck> fabricCheck) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?");
@@ -82,6 +85,8 @@ public record Workload(
      * @param budget the budget, or empty
      * @param estimate the runtime estimate, or empty
      * @param optimize the objective
+     * @param fabricCheck the fabric check's setting, or empty for the default; when on, the workload needs at least
+     *     two nodes and an interconnect other than ethernet
      * @throws NullPointerException when a component is null
      * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found
      */
@@ -103,6 +108,7 @@ public record Workload(
         regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
         budget = Objects.requireNonNull(budget, "budget");
         estimate = Objects.requireNonNull(estimate, "estimate");
+        fabricCheck = Objects.requireNonNull(fabricCheck, "fabricCheck");
 
         Checks checks = new Checks();
         checks.require(NAME.matcher(name).matches(), "metadata.name", "must be 1-63 lower-case letters, digits or '-', "
@@ -145,7 +151,49 @@ public record Workload(
                     + "without checkpoints loses all its work; add checkpoint: {path: ..., every: 30m} or use "
                     + "spot: allowed"));
         }
+        fabricCheck.filter(FabricCheck::enabled).ifPresent(on -> fabricCheckProblems(resources, checks));
         checks.throwIfAny();
+    }
+
+    /**
+     * A workload with the default fabric check: the constructor as it was before the fabric check, kept so that code
+     * written against it still compiles.
+     *
+     * @param name the name
+     * @param labels the labels
+     * @param phase the phase
+     * @param model the model class
+     * @param resources the resources
+     * @param modelSize the model size, or empty
+     * @param container the container, or empty
+     * @param command the argv
+     * @param workingDir an absolute path, or empty
+     * @param env the variables
+     * @param secrets the secret variables
+     * @param checkpoint the checkpoints, or empty
+     * @param spot the Spot policy, or empty
+     * @param regions the region names
+     * @param budget the budget, or empty
+     * @param estimate the runtime estimate, or empty
+     * @param optimize the objective
+     * @throws NullPointerException when a component is null
+     * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found
+     */
+    public Workload(String name, Map<String, String> labels, Phase phase, ModelClass model, Resources resources,
+            Optional<ModelSize> modelSize, Optional<ContainerSpec> container, List<String> command,
+            Optional<String> workingDir, Map<String, String> env, Map<String, SecretRef> secrets,
+            Optional<Checkpoint> checkpoint, Optional<SpotPolicy> spot, List<String> regions, Optional<Budget> budget,
+            Optional<RuntimeEstimate> estimate, Optimize optimize) {
+        this(name, labels, phase, model, resources, modelSize, container, command, workingDir, env, secrets,
+                checkpoint, spot, regions, budget, estimate, optimize, Optional.empty());
+    }
+
+    /** An all-reduce between ranks needs ranks on other nodes, over a fabric that is not the plain Ethernet one. */
+    private static void fabricCheckProblems(Resources resources, Checks checks) {
+        checks.require(resources.nodes() >= 2, "fabricCheck", "checks the fabric between nodes and needs "
+                + "resources.nodes of 2 or more, got " + resources.nodes() + "; set fabricCheck: false or more nodes");
+        checks.require(resources.interconnect() != Interconnect.ETHERNET, "fabricCheck", "checks the InfiniBand "
+                + "fabric, but resources.interconnect is ethernet; set fabricCheck: false or interconnect: infiniband");
     }
 
     /**
@@ -222,6 +270,7 @@ public record Workload(
         b.budget = budget;
         b.estimate = estimate;
         b.optimize = optimize;
+        b.fabricCheck = fabricCheck;
         return b;
     }
 
@@ -266,6 +315,7 @@ public record Workload(
         private Optional<Budget> budget = Optional.empty();
         private Optional<RuntimeEstimate> estimate = Optional.empty();
         private Optimize optimize = Optimize.COST;
+        private Optional<FabricCheck> fabricCheck = Optional.empty();
         /** Nulls given where a value is needed, reported by {@link #build()}. */
         private final Checks nulls = new Checks();
 
@@ -515,6 +565,18 @@ public record Workload(
         }
 
         /**
+         * Whether the ranks check the fabric before the command; null leaves the default (on for multi-node training
+         * on an RDMA size with a published floor).
+         *
+         * @param value the setting
+         * @return this builder
+         */
+        public Builder fabricCheck(FabricCheck value) {
+            this.fabricCheck = Optional.ofNullable(value);
+            return this;
+        }
+
+        /**
          * The most the workload may cost per hour; null leaves it unset (no ceiling).
          *
          * @param value the budget
@@ -586,7 +648,7 @@ public record Workload(
             Optional<Workload> built = checks.attempt(() -> new Workload(name == null ? "unnamed" : name, labels,
                     phase == null ? Phase.INFERENCE : phase, model == null ? ModelClass.SMALL : model,
                     bound.orElse(Resources.defaults()), modelSize, container, argv, workingDir, env, secrets,
-                    checkpoint, spot, regionNames, budget, estimate, optimize));
+                    checkpoint, spot, regionNames, budget, estimate, optimize, fabricCheck));
             checks.throwIfAny();
             return built.orElseThrow();
         }
