@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gantry.api.ErrorCode;
+import dev.gantry.api.FabricCheck;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
@@ -129,6 +130,17 @@ class WorkflowReaderTest {
 
     private static final String HEAD = "apiVersion: gantry.dev/v1\nkind: Workflow\nmetadata: {name: f}\nspec:\n"
             + "  steps:\n";
+
+    @Test
+    void everyMatrixInstanceKeepsItsStepsFabricCheck() {
+        String yaml = HEAD + "    - name: sweep\n      matrix: {LR: [\"0.1\", \"0.2\"]}\n"
+                + "      workload: {phase: training, model: small, command: [x], resources: {nodes: 2},"
+                + " fabricCheck: {minBusBandwidthGBps: 5}}\n";
+        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
+                .workflow();
+        assertEquals(java.util.Collections.nCopies(2, Optional.of(new FabricCheck(true, Optional.of(5.0), Optional.empty()))),
+                w.step("sweep").orElseThrow().instances().stream().map(i -> i.workload().fabricCheck()).toList());
+    }
 
     @Test
     void aStepPublishesOutputsThatADependentStepUsesInItsEnvironment() {
