@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What every node of a multi-node job checks before the job's command starts, the same on every backend: each
@@ -159,7 +160,9 @@ public final class StartChecks {
             if (in == null) {
                 throw new IllegalStateException(name + " is missing from the gantry-api jar");
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            // Comment lines are for readers of the resource; the argv every job carries goes without them.
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.strip().startsWith("#")).collect(Collectors.joining("\n", "", "\n"));
             if (!name.endsWith(".sh") && text.indexOf('\'') >= 0) {
                 throw new IllegalStateException(name + " has a single quote, which would end its quoting in the script");
             }

@@ -2,7 +2,10 @@
 # node (GPU 0 with NCCL, the CPU with gloo), timed over ITERATIONS after a warm-up. It prints the bus bandwidth as
 # nccl-tests defines it for all-reduce: algbw * 2 * (n - 1) / n, algbw being bytes / seconds per all-reduce.
 import datetime
+import fcntl
 import os
+import socket
+import struct
 import sys
 import time
 
@@ -18,6 +21,35 @@ gpu = torch.cuda.is_available() and int(os.environ.get("GANTRY_GPUS_PER_NODE", "
 backend = "nccl" if gpu else "gloo"
 device = torch.device("cuda", 0) if gpu else torch.device("cpu")
 address = "tcp://" + os.environ["MASTER_ADDR"] + ":" + os.environ["MASTER_PORT"]
+
+
+def interface_towards(host, port):
+    """The name of the interface this node reaches host through, or None."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect((host, port))
+        local = probe.getsockname()[0]
+        for _, name in socket.if_nameindex():
+            try:
+                # SIOCGIFADDR: the IPv4 address of the interface.
+                packed = fcntl.ioctl(probe.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))
+            except OSError:
+                continue
+            if socket.inet_ntoa(packed[20:24]) == local:
+                return name
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None
+
+
+# Gloo listens on the address the host name resolves to, which is a loopback one on many hosts (127.0.1.1 on
+# Debian): the others could not reach it. Unless told otherwise, it uses the interface that reaches rank 0.
+if backend == "gloo" and not os.environ.get("GLOO_SOCKET_IFNAME"):
+    interface = interface_towards(os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]))
+    if interface:
+        os.environ["GLOO_SOCKET_IFNAME"] = interface
 dist.init_process_group(backend, init_method=address, rank=rank, world_size=world,
                         timeout=datetime.timedelta(seconds=timeout_s))
 data = torch.ones(max(1, message_bytes // 4), dtype=torch.float32, device=device)
