@@ -28,14 +28,22 @@ if [ "$gpus" -gt 0 ] && [ "$vendor" = nvidia ]; then
   listed=$(tool nvidia-smi --query-gpu=index --format=csv,noheader 2>&1) || node_failed "gpu.driver: nvidia-smi failed: $(printf "%s" "$listed" | tail -n 3 | tr "\n" " ")(the driver is not loaded or a GPU fell off the bus); restart the VM or redeploy it to another host"
   found=$(printf "%s\n" "$listed" | grep -c "^ *[0-9]")
   [ "$found" -ge "$gpus" ] || node_failed "gpu.count: found $found NVIDIA GPU(s), needed $gpus; a GPU missing from nvidia-smi needs the VM restarted or redeployed to another host"
-  # Memory errors, where the driver reports them: uncorrectable ECC errors since the driver loaded, and row
-  # remapping (A100 and later) that is pending (needs a GPU reset) or has failed (the GPU needs replacing).
-  if memory=$(tool nvidia-smi --query-gpu=index,ecc.errors.uncorrected.volatile.total,remapped_rows.pending,remapped_rows.failure --format=csv,noheader 2>/dev/null); then
-    bad=$(printf "%s\n" "$memory" | awk -F", *" '
-      $2 ~ /^[0-9]+$/ && $2 > 0 { printf "GPU %s has %s uncorrectable ECC error(s); ", $1, $2 }
-      $3 == "Yes" { printf "GPU %s has a row remapping pending (reset the GPU or restart the VM); ", $1 }
-      $4 == "Yes" { printf "GPU %s failed a row remapping (the GPU needs replacing: redeploy the VM); ", $1 }')
-    [ -z "$bad" ] || node_failed "gpu.memory: ${bad% }"
+  # Memory errors, where the driver reports them, failing as Microsoft's node health check does (check_gpu_ecc in
+  # Azure/azurehpc-health-checks): an uncorrectable SRAM ECC error since the driver loaded, or a row remapping that is
+  # pending (it needs a GPU reset) or has failed (the GPU needs replacing). Drivers and GPUs without these queries
+  # (before Ampere) report nothing here.
+  sram=$(tool nvidia-smi --query-gpu=index,ecc.errors.uncorrected.volatile.sram --format=csv,noheader 2>/dev/null)
+  sram_ok=$?
+  rows=$(tool nvidia-smi --query-remapped-rows=remapped_rows.pending,remapped_rows.failure --format=csv,noheader 2>/dev/null)
+  rows_ok=$?
+  bad=""
+  [ "$sram_ok" != 0 ] || bad=$(printf "%s\n" "$sram" | awk -F", *" '
+    $2 ~ /^[0-9]+$/ && $2 > 0 { printf "GPU %s has %s uncorrectable SRAM ECC error(s); ", $1, $2 }')
+  [ "$rows_ok" != 0 ] || bad="$bad$(printf "%s\n" "$rows" | awk -F", *" '
+    $1 == "Yes" || $1 ~ /^[1-9][0-9]*$/ { printf "GPU %d has a row remapping pending (reset the GPU or restart the VM); ", NR - 1 }
+    $2 == "Yes" || $2 ~ /^[1-9][0-9]*$/ { printf "GPU %d failed a row remapping (the GPU needs replacing: redeploy the VM); ", NR - 1 }')"
+  [ -z "$bad" ] || node_failed "gpu.memory: ${bad% }"
+  if [ "$sram_ok" = 0 ] || [ "$rows_ok" = 0 ]; then
     health="$found GPU(s), no memory errors reported"
   else
     health="$found GPU(s), memory errors not reported by this driver"

@@ -65,9 +65,10 @@ class StartChecksScriptTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
-    /** nvidia-smi as it answers the two queries of the node check. */
-    private void nvidiaSmi(String indexes, String memory) throws IOException {
-        tool("nvidia-smi", "case \"$*\" in\n  *remapped_rows*) printf \"" + memory + "\";;\n"
+    /** nvidia-smi as it answers the three queries of the node check: GPUs, SRAM ECC errors, remapped rows. */
+    private void nvidiaSmi(String indexes, String sram, String rows) throws IOException {
+        tool("nvidia-smi", "case \"$*\" in\n  *remapped_rows*) printf \"" + rows + "\";;\n"
+                + "  *ecc.errors*) printf \"" + sram + "\";;\n"
                 + "  *) printf \"" + indexes + "\";;\nesac\n");
     }
 
@@ -83,7 +84,7 @@ class StartChecksScriptTest {
 
     @Test
     void healthyNodeRunsTheCommandWithItsArgvVerbatim() throws Exception {
-        nvidiaSmi("0\\n1\\n", "0, 0, No, No\\n1, [N/A], [N/A], [N/A]\\n");
+        nvidiaSmi("0\\n1\\n", "0, 0\\n1, [N/A]\\n", "0, 0\\n0, 0\\n");
         Run run = run(gpus(), Map.of());
         assertEquals(0, run.exit(), run.stderr());
         assertEquals(printed(), run.stdout());
@@ -93,7 +94,7 @@ class StartChecksScriptTest {
 
     @Test
     void aNodeShortOfGpusNamesItselfAndNeverStartsTheCommand() throws Exception {
-        nvidiaSmi("0\\n", "0, 0, No, No\\n");
+        nvidiaSmi("0\\n", "0, 0\\n", "0, 0\\n");
         Run run = run(gpus(), Map.of());
         assertEquals(StartChecks.FAILED_EXIT, run.exit());
         assertEquals("", run.stdout());
@@ -103,11 +104,20 @@ class StartChecksScriptTest {
 
     @Test
     void memoryErrorsAndAMissingDriverFailTheNode() throws Exception {
-        nvidiaSmi("0\\n1\\n", "0, 3, No, No\\n1, 0, Yes, No\\n");
+        nvidiaSmi("0\\n1\\n", "0, 3\\n1, 0\\n", "0, 0\\n1, 0\\n");
         Run errors = run(gpus(), Map.of());
         assertEquals(StartChecks.FAILED_EXIT, errors.exit());
-        assertTrue(errors.stderr().contains("gpu.memory: GPU 0 has 3 uncorrectable ECC error(s); GPU 1 has a row "
+        assertTrue(errors.stderr().contains("gpu.memory: GPU 0 has 3 uncorrectable SRAM ECC error(s); GPU 1 has a row "
                 + "remapping pending (reset the GPU or restart the VM);"), errors.stderr());
+        nvidiaSmi("0\\n1\\n", "0, 0\\n1, 0\\n", "0, Yes\\n0, 0\\n");
+        Run failedRemap = run(gpus(), Map.of());
+        assertTrue(failedRemap.stderr().contains("gpu.memory: GPU 0 failed a row remapping (the GPU needs replacing: "
+                + "redeploy the VM)"), failedRemap.stderr());
+        tool("nvidia-smi", "case \"$*\" in\n  *--query-gpu=index,ecc*|*remapped*) echo \"Field is not a valid field to query.\""
+                + " >&2; exit 2;;\n  *) printf \"0\\n1\\n\";;\nesac\n");
+        Run older = run(gpus(), Map.of());
+        assertEquals(0, older.exit(), older.stderr());
+        assertTrue(older.stderr().contains("2 GPU(s), memory errors not reported by this driver"), older.stderr());
         Files.delete(tools.resolve("nvidia-smi"));
         Run driver = run(gpus(), Map.of());
         assertEquals(StartChecks.FAILED_EXIT, driver.exit());
@@ -119,7 +129,7 @@ class StartChecksScriptTest {
         // This machine has no InfiniBand device, as a VM without the HPC image's drivers has none.
         assertTrue(!Files.exists(Path.of("/sys/class/infiniband")) || Files.list(Path.of("/sys/class/infiniband"))
                 .findAny().isEmpty(), "the test expects a machine without RDMA devices");
-        nvidiaSmi("0\\n1\\n2\\n3\\n4\\n5\\n6\\n7\\n", "");
+        nvidiaSmi("0\\n1\\n2\\n3\\n4\\n5\\n6\\n7\\n", "", "");
         Run run = run(StartChecksTest.plan(StartChecksTest.H100, Phase.INFERENCE, 2, null), Map.of());
         assertEquals(StartChecks.FAILED_EXIT, run.exit());
         assertTrue(run.stderr().contains("infiniband: no InfiniBand port is ACTIVE (found: no RDMA device;) on an "
