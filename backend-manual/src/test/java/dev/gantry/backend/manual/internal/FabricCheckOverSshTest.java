@@ -44,6 +44,17 @@ class FabricCheckOverSshTest {
         return await(backend, job, s -> s.state().isTerminal(), Duration.ofSeconds(90));
     }
 
+    /** Waits for the job to fail on a rank's start check, and checks that no rank ran the command; its logs. */
+    private List<LogLine> failedBeforeTheCommand(ManualBackend backend, JobRef job) throws InterruptedException {
+        JobStatus status = run(backend, job);
+        List<LogLine> lines = logs(backend, job);
+        assertEquals(JobState.FAILED, status.state(), status.message() + " " + lines);
+        assertTrue(status.message().matches("rank [01] on gantry-h[12]: exited with code " + StartChecks.FAILED_EXIT),
+                status.message());
+        assertTrue(lines.stream().noneMatch(l -> l.text().startsWith(TRAINED)), "the command never ran: " + lines);
+        return lines;
+    }
+
     private static dev.gantry.api.Plan training(String name, double floorGBps) {
         return plan(workload(name).command("sh", "-c", "echo \"" + TRAINED + "$RANK\"")
                 .fabricCheck(FabricCheck.withFloor(floorGBps, 8)), 2, 0);
@@ -62,7 +73,7 @@ class FabricCheckOverSshTest {
             String passed = lines.stream().filter(l -> l.node() == node && l.stream() == LogLine.Stream.STDERR)
                     .map(LogLine::text).filter(t -> t.startsWith("gantry fabric check: passed on " + host
                             + " (rank " + node + "): ")).findFirst().orElseThrow(() -> new AssertionError(lines));
-            assertTrue(passed.contains("expected at least 0.001 GB/s for " + "tck-small"
+            assertTrue(passed.contains("expected at least 0.001 GB/s for tck-small"
                     + " (the workload's fabricCheck.minBusBandwidthGBps); 8388608 bytes, 2 nodes, "
                     + "torch.distributed gloo"), passed);
             Matcher measured = MEASURED.matcher(passed);
@@ -77,16 +88,11 @@ class FabricCheckOverSshTest {
     void aFabricBelowTheFloorFailsTheAttemptBeforeTheCommandStarts() throws Exception {
         ManualBackend backend = cases.backend(Map.of());
         JobRef job = cases.submit(backend, training("fabric-fail", 100_000));
-        JobStatus status = run(backend, job);
-        List<LogLine> lines = logs(backend, job);
-        assertEquals(JobState.FAILED, status.state(), status.message() + " " + lines);
-        assertTrue(status.message().matches("rank [01] on gantry-h[12]: exited with code " + StartChecks.FAILED_EXIT),
-                status.message());
-        assertTrue(lines.stream().noneMatch(l -> l.text().startsWith(TRAINED)), "the command never ran: " + lines);
+        List<LogLine> lines = failedBeforeTheCommand(backend, job);
         String failed = lines.stream().map(LogLine::text).filter(t -> t.startsWith("gantry fabric check FAILED on "))
                 .findFirst().orElseThrow(() -> new AssertionError(lines));
         assertTrue(failed.matches("gantry fabric check FAILED on gantry-h[12] \\(rank [01]\\): all-reduce bus "
-                + "bandwidth [0-9.]+ GB/s, expected at least 100000 GB/s for " + "tck-small"
+                + "bandwidth [0-9.]+ GB/s, expected at least 100000 GB/s for tck-small"
                 + " \\(the workload's fabricCheck\\.minBusBandwidthGBps\\); 8388608 bytes, 2 nodes, torch\\.distributed "
                 + "gloo\\. Likely causes: InfiniBand ports down \\(ibv_devinfo shows no PORT_ACTIVE\\); VMs outside one "
                 + "placement group \\(a scale set with a single placement group, or one availability set\\); the NCCL "
@@ -100,12 +106,7 @@ class FabricCheckOverSshTest {
         ManualBackend backend = cases.backend(Map.of("hosts[0].gpus", "1", "hosts[1].gpus", "1"));
         JobRef job = cases.submit(backend, plan(workload("no-driver").command("sh", "-c",
                 "echo \"" + TRAINED + "$RANK\""), 2, 1));
-        JobStatus status = run(backend, job);
-        List<LogLine> lines = logs(backend, job);
-        assertEquals(JobState.FAILED, status.state(), status.message() + " " + lines);
-        assertTrue(status.message().matches("rank [01] on gantry-h[12]: exited with code " + StartChecks.FAILED_EXIT),
-                status.message());
-        assertTrue(lines.stream().noneMatch(l -> l.text().startsWith(TRAINED)), "the command never ran: " + lines);
+        List<LogLine> lines = failedBeforeTheCommand(backend, job);
         assertTrue(lines.stream().map(LogLine::text).anyMatch(t -> t.matches("gantry node check FAILED on gantry-h[12] "
                 + "\\(rank [01]\\): gpu\\.driver: nvidia-smi is not installed, so no NVIDIA driver is usable here "
                 + "\\(needed for 1 GPU\\(s\\)\\); use the HPC image the plan names, or install the driver")), lines.toString());
