@@ -1,6 +1,7 @@
 # The checks every node of a job runs before the job's command (StartChecks builds the arguments). A node that fails
 # one says which node it is, what was found and what was expected, and exits 86 without starting the command; when
-# all pass, the command replaces this shell ("exec"), with its argv exactly as the workload gave it.
+# all pass, the command replaces this shell ("exec"), with its argv exactly as the workload gave it. A healthy node
+# prints nothing, so that the job's output is its own; the fabric check prints the figure it measured.
 # Arguments: GPUS VENDOR INFINIBAND FABRIC FLOOR_GBPS MESSAGE_BYTES ITERATIONS TIMEOUT_S SIZE SOURCE -- ARGV...
 gpus=$1 vendor=$2 infiniband=$3 fabric=$4 floor=$5 message=$6 iterations=$7 wait_s=$8 size=$9
 shift 9
@@ -22,7 +23,6 @@ node_failed() {
   exit 86
 }
 
-health=""
 if [ "$gpus" -gt 0 ] && [ "$vendor" = nvidia ]; then
   command -v nvidia-smi >/dev/null 2>&1 || node_failed "gpu.driver: nvidia-smi is not installed, so no NVIDIA driver is usable here (needed for $gpus GPU(s)); use the HPC image the plan names, or install the driver"
   listed=$(tool nvidia-smi --query-gpu=index --format=csv,noheader 2>&1) || node_failed "gpu.driver: nvidia-smi failed: $(printf "%s" "$listed" | tail -n 3 | tr "\n" " ")(the driver is not loaded or a GPU fell off the bus); restart the VM or redeploy it to another host"
@@ -43,15 +43,9 @@ if [ "$gpus" -gt 0 ] && [ "$vendor" = nvidia ]; then
     $1 == "Yes" || $1 ~ /^[1-9][0-9]*$/ { printf "GPU %d has a row remapping pending (reset the GPU or restart the VM); ", NR - 1 }
     $2 == "Yes" || $2 ~ /^[1-9][0-9]*$/ { printf "GPU %d failed a row remapping (the GPU needs replacing: redeploy the VM); ", NR - 1 }')"
   [ -z "$bad" ] || node_failed "gpu.memory: ${bad% }"
-  if [ "$sram_ok" = 0 ] || [ "$rows_ok" = 0 ]; then
-    health="$found GPU(s), no memory errors reported"
-  else
-    health="$found GPU(s), memory errors not reported by this driver"
-  fi
 elif [ "$gpus" -gt 0 ] && [ "$vendor" = amd ]; then
   command -v rocm-smi >/dev/null 2>&1 || node_failed "gpu.driver: rocm-smi is not installed, so no AMD driver is usable here (needed for $gpus GPU(s)); use the HPC image the plan names, or install ROCm"
   out=$(tool rocm-smi --showid 2>&1) || node_failed "gpu.driver: rocm-smi failed: $(printf "%s" "$out" | tail -n 3 | tr "\n" " ")"
-  health="AMD driver answers"
 fi
 if [ "$infiniband" = 1 ]; then
   active=0
@@ -67,9 +61,7 @@ if [ "$infiniband" = 1 ]; then
     esac
   done
   [ "$active" -gt 0 ] || node_failed "infiniband: no InfiniBand port is ACTIVE (found:${seen:- no RDMA device};) on an RDMA size; use the HPC image the plan names, or restart the VM; ibv_devinfo must show PORT_ACTIVE with link layer InfiniBand"
-  health="${health:+$health, }$active InfiniBand port(s) active"
 fi
-[ -z "$health" ] || printf "gantry node check: passed on %s: %s\n" "$node" "$health" >&2
 
 fabric_failed() {
   printf "gantry fabric check FAILED on %s: %s\n" "$node" "$1" >&2

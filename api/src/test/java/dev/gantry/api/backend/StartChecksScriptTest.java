@@ -83,13 +83,12 @@ class StartChecksScriptTest {
     }
 
     @Test
-    void healthyNodeRunsTheCommandWithItsArgvVerbatim() throws Exception {
+    void aHealthyNodeRunsTheCommandWithItsArgvVerbatimAndPrintsNothing() throws Exception {
         nvidiaSmi("0\\n1\\n", "0, 0\\n1, [N/A]\\n", "0, 0\\n0, 0\\n");
         Run run = run(gpus(), Map.of());
         assertEquals(0, run.exit(), run.stderr());
         assertEquals(printed(), run.stdout());
-        assertTrue(run.stderr().matches("gantry node check: passed on .+ \\(rank 1\\): 2 GPU\\(s\\), no memory errors "
-                + "reported\n"), run.stderr());
+        assertEquals("", run.stderr(), "a healthy node prints nothing: the job's output is its own");
     }
 
     @Test
@@ -116,8 +115,7 @@ class StartChecksScriptTest {
         tool("nvidia-smi", "case \"$*\" in\n  *--query-gpu=index,ecc*|*remapped*) echo \"Field is not a valid field to query.\""
                 + " >&2; exit 2;;\n  *) printf \"0\\n1\\n\";;\nesac\n");
         Run older = run(gpus(), Map.of());
-        assertEquals(0, older.exit(), older.stderr());
-        assertTrue(older.stderr().contains("2 GPU(s), memory errors not reported by this driver"), older.stderr());
+        assertEquals(0, older.exit(), "a driver without the memory queries reports none: " + older.stderr());
         Files.delete(tools.resolve("nvidia-smi"));
         Run driver = run(gpus(), Map.of());
         assertEquals(StartChecks.FAILED_EXIT, driver.exit());

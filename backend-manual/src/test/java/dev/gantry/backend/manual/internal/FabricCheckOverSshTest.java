@@ -111,4 +111,18 @@ class FabricCheckOverSshTest {
                 + "\\(rank [01]\\): gpu\\.driver: nvidia-smi is not installed, so no NVIDIA driver is usable here "
                 + "\\(needed for 1 GPU\\(s\\)\\); use the HPC image the plan names, or install the driver")), lines.toString());
     }
+
+    @Test
+    void nodesWhoseGpusAnswerPassTheNodeCheckAndRunTheCommand() throws Exception {
+        ManualBackend backend = cases.backend(Map.of("hosts[0].gpus", "1", "hosts[1].gpus", "1"));
+        JobRef job = cases.submit(backend, plan(workload("gpus-answer").command("sh", "-c",
+                "echo \"" + TRAINED + "$RANK\"").env("PATH", cases.hosts().pathWithNvidiaSmi(1)), 2, 1));
+        JobStatus status = run(backend, job);
+        List<LogLine> lines = logs(backend, job);
+        assertEquals(JobState.SUCCEEDED, status.state(), status.message() + " " + lines);
+        // A healthy node prints nothing: the job's output is the command's alone.
+        assertEquals(List.of(new LogLine(LogLine.Stream.STDOUT, 0, TRAINED + 0),
+                new LogLine(LogLine.Stream.STDOUT, 1, TRAINED + 1)), lines.stream()
+                .sorted(java.util.Comparator.comparingInt(LogLine::node)).toList());
+    }
 }
