@@ -1,9 +1,11 @@
 package dev.gantry.api.backend;
 
 import dev.gantry.api.FabricCheck;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,6 +90,23 @@ public final class StartChecks {
                 .orElse(published.map(FabricFloor::messageBytes).orElse(DEFAULT_MESSAGE_BYTES));
         return Optional.of(new FabricFloor(size, check.minBusBandwidthGBps().get(), bytes,
                 "the workload's fabricCheck.minBusBandwidthGBps"));
+    }
+
+    /**
+     * What keeps a plan's start checks from running, found before anything is submitted: callers that validate a
+     * plan for a backend (the facade's submit, the run engine's) add these to the backend's own problems.
+     *
+     * @param plan the plan
+     * @return the fabric check's problem when it must run and has no floor, under the field {@code fabricCheck};
+     *     empty otherwise
+     */
+    public static List<Problem> problems(Plan plan) {
+        try {
+            fabricFloor(plan);
+            return List.of();
+        } catch (GantryException e) {
+            return List.of(Problem.of("fabricCheck", e.getMessage().substring("fabricCheck: ".length())));
+        }
     }
 
     /**

@@ -104,6 +104,17 @@ class StartChecksTest {
     }
 
     @Test
+    void theSameRefusalIsAProblemForValidationBeforeAnythingIsSubmitted() {
+        assertEquals(List.of("fabricCheck: no published all-reduce floor for Standard_ND96isr_H200_v5 (Gantry has one "
+                + "for Standard_ND96asr_v4, Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5); give your own with "
+                + "fabricCheck: {minBusBandwidthGBps: GBPS, messageMiB: MIB}, or set fabricCheck: false"),
+                StartChecks.problems(plan(H200, Phase.TRAINING, 2, FabricCheck.on())).stream().map(Object::toString)
+                        .toList());
+        assertEquals(List.of(), StartChecks.problems(plan(H200, Phase.TRAINING, 2, null)));
+        assertEquals(List.of(), StartChecks.problems(plan(H100, Phase.TRAINING, 2, FabricCheck.on())));
+    }
+
+    @Test
     void theSpecRefusesTheCheckOnOneNodeOrOnEthernet() {
         GantryException e = assertThrows(GantryException.class, () -> Workload.builder("one").phase(Phase.TRAINING)
                 .model(ModelClass.SMALL).command("true").fabricCheck(FabricCheck.on())
