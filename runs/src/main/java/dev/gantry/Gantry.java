@@ -12,6 +12,7 @@ import dev.gantry.api.backend.HostReport;
 import dev.gantry.api.backend.IdleResource;
 import dev.gantry.api.backend.LogOptions;
 import dev.gantry.api.backend.LogSink;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.azure.arm.ArmConnector;
 import dev.gantry.model.PlanOverrides;
 import dev.gantry.core.backends.BackendRegistry;
@@ -366,7 +367,8 @@ public final class Gantry implements AutoCloseable {
         Plan plan = request.labelledPlan();
         String backendName = config().backend();
         Backend backend = backend(backendName);
-        List<Problem> problems = backend.validate(plan);
+        List<Problem> problems = new ArrayList<>(backend.validate(plan));
+        problems.addAll(StartChecks.problems(plan));
         if (!problems.isEmpty()) {
             throw new GantryException(ErrorCode.PLAN_REJECTED, "backend '" + backendName + "' cannot run '"
                     + plan.workload().name() + "':\n" + String.join("\n", problems.stream().map(Problem::toString)

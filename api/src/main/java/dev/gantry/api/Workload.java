@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
  * @param optimize what the advisor minimizes
  * @param zones the availability zones allowed per region ({@code spec.zones}), by region name; a region not named may
  *     use any zone its VM size can be allocated in
+ * @param fabricCheck whether the ranks check the fabric before the command; empty for the default (on for multi-node
+ *     training on an RDMA size with a published floor)
  */
 public record Workload(
         String name,
@@ -55,7 +57,8 @@ public record Workload(
         Optional<Budget> budget,
         Optional<RuntimeEstimate> estimate,
         Optimize optimize,
-        Map<String, List<String>> zones) {
+        Map<String, List<String>> zones,
+        Optional<FabricCheck> fabricCheck) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?");
@@ -93,6 +96,8 @@ public record Workload(
      * @param optimize the objective
      * @param zones the zones allowed per region: each a region name with a non-empty list of distinct zones "1", "2"
      *     or "3", a region of {@code regions} when those are named; copied in order
+     * @param fabricCheck the fabric check's setting, or empty for the default; when on, the workload needs at least
+     *     two nodes and an interconnect other than ethernet
      * @throws NullPointerException when a component is null
      * @throws GantryException with {@link ErrorCode#SPEC_INVALID} listing every problem found
      */
@@ -115,6 +120,7 @@ public record Workload(
         budget = Objects.requireNonNull(budget, "budget");
         estimate = Objects.requireNonNull(estimate, "estimate");
         zones = copyZones(Objects.requireNonNull(zones, "zones"));
+        fabricCheck = Objects.requireNonNull(fabricCheck, "fabricCheck");
 
         Checks checks = new Checks();
         checks.require(NAME.matcher(name).matches(), "metadata.name", "must be 1-63 lower-case letters, digits or '-', "
@@ -158,11 +164,14 @@ public record Workload(
                     + "without checkpoints loses all its work; add checkpoint: {path: ..., every: 30m} or use "
                     + "spot: allowed"));
         }
+        fabricCheck.filter(FabricCheck::enabled).ifPresent(on -> fabricCheckProblems(resources, checks));
         checks.throwIfAny();
     }
 
     /**
-     * A workload without zones asked (the form before {@code spec.zones}): every zone of every region is allowed.
+     * A workload without zones asked and with the default fabric check (the form before {@code spec.zones} and
+     * {@code spec.fabricCheck}), kept so that code written against it still compiles: every zone of every region is
+     * allowed.
      *
      * @param name the name
      * @param labels the labels
@@ -190,7 +199,15 @@ public record Workload(
                     Optional<Checkpoint> checkpoint, Optional<SpotPolicy> spot, List<String> regions,
                     Optional<Budget> budget, Optional<RuntimeEstimate> estimate, Optimize optimize) {
         this(name, labels, phase, model, resources, modelSize, container, command, workingDir, env, secrets,
-                checkpoint, spot, regions, budget, estimate, optimize, Map.of());
+                checkpoint, spot, regions, budget, estimate, optimize, Map.of(), Optional.empty());
+    }
+
+    /** An all-reduce between ranks needs ranks on other nodes, over a fabric that is not the plain Ethernet one. */
+    private static void fabricCheckProblems(Resources resources, Checks checks) {
+        checks.require(resources.nodes() >= 2, "fabricCheck", "checks the fabric between nodes and needs "
+                + "resources.nodes of 2 or more, got " + resources.nodes() + "; set fabricCheck: false or more nodes");
+        checks.require(resources.interconnect() != Interconnect.ETHERNET, "fabricCheck", "checks the InfiniBand "
+                + "fabric, but resources.interconnect is ethernet; set fabricCheck: false or interconnect: infiniband");
     }
 
     private static Map<String, List<String>> copyZones(Map<String, List<String>> zones) {
@@ -299,6 +316,7 @@ public record Workload(
         b.estimate = estimate;
         b.optimize = optimize;
         b.zones.putAll(zones);
+        b.fabricCheck = fabricCheck;
         return b;
     }
 
@@ -341,6 +359,7 @@ public record Workload(
         private Optional<SpotPolicy> spot = Optional.empty();
         private final List<String> regions = new ArrayList<>();
         private final Map<String, List<String>> zones = new LinkedHashMap<>();
+        private Optional<FabricCheck> fabricCheck = Optional.empty();
         private Optional<Budget> budget = Optional.empty();
         private Optional<RuntimeEstimate> estimate = Optional.empty();
         private Optimize optimize = Optimize.COST;
@@ -593,6 +612,18 @@ public record Workload(
         }
 
         /**
+         * Whether the ranks check the fabric before the command; null leaves the default (on for multi-node training
+         * on an RDMA size with a published floor).
+         *
+         * @param value the setting
+         * @return this builder
+         */
+        public Builder fabricCheck(FabricCheck value) {
+            this.fabricCheck = Optional.ofNullable(value);
+            return this;
+        }
+
+        /**
          * The availability zones allowed in one region, replacing any given before for it.
          *
          * @param region the Azure region name, e.g. {@code eastus}
@@ -680,7 +711,7 @@ public record Workload(
             Optional<Workload> built = checks.attempt(() -> new Workload(name == null ? "unnamed" : name, labels,
                     phase == null ? Phase.INFERENCE : phase, model == null ? ModelClass.SMALL : model,
                     bound.orElse(Resources.defaults()), modelSize, container, argv, workingDir, env, secrets,
-                    checkpoint, spot, regionNames, budget, estimate, optimize, zones));
+                    checkpoint, spot, regionNames, budget, estimate, optimize, zones, fabricCheck));
             checks.throwIfAny();
             return built.orElseThrow();
         }

@@ -557,6 +557,6 @@ final class WorkflowBinder {
         env.putAll(extraEnv);
         return new Workload(name, w.labels(), w.phase(), w.model(), w.resources(), w.modelSize(), w.container(),
                 w.command(), w.workingDir(), env, w.secrets(), w.checkpoint(), w.spot(), w.regions(), w.budget(),
-                w.estimate(), w.optimize(), w.zones());
+                w.estimate(), w.optimize(), w.zones(), w.fabricCheck());
     }
 }

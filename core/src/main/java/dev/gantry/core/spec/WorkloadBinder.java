@@ -3,6 +3,7 @@ package dev.gantry.core.spec;
 import dev.gantry.api.Budget;
 import dev.gantry.api.Checkpoint;
 import dev.gantry.api.ContainerSpec;
+import dev.gantry.api.FabricCheck;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Interconnect;
 import dev.gantry.api.ModelClass;
@@ -40,7 +41,10 @@ final class WorkloadBinder {
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "metadata", "spec");
     static final List<String> METADATA_FIELDS = List.of("name", "labels");
     static final List<String> SPEC_FIELDS = List.of("phase", "model", "modelSize", "resources", "container", "command",
-            "workingDir", "env", "secrets", "checkpoint", "spot", "regions", "zones", "budget", "estimate", "optimize");
+            "workingDir", "env", "secrets", "checkpoint", "spot", "regions", "zones", "budget", "estimate", "optimize",
+            "fabricCheck");
+    /** The fields of {@code fabricCheck} written as a mapping: a floor of the workload's own. */
+    static final List<String> FABRIC_CHECK_FIELDS = List.of("minBusBandwidthGBps", "messageMiB");
     static final List<String> RESOURCE_FIELDS = List.of("gpus", "gpuMemoryGib", "gpuVendor", "vcpus", "memoryGib",
             "nodes", "interconnect");
     /** Where fields written at the wrong level belong, for "unknown field" messages. */
@@ -49,7 +53,8 @@ final class WorkloadBinder {
     private static final Map<String, String> SPEC_ELSEWHERE = elsewhere(Map.of(
             "at the top level", List.of("apiVersion", "kind", "metadata"), "under metadata", METADATA_FIELDS,
             "under resources", RESOURCE_FIELDS, "under container", List.of("image"),
-            "under modelSize", List.of("parameters", "precision"), "under budget", BudgetBinder.WORKLOAD_FIELDS));
+            "under modelSize", List.of("parameters", "precision"), "under budget", BudgetBinder.WORKLOAD_FIELDS,
+            "under fabricCheck", FABRIC_CHECK_FIELDS));
     /** Stands in for a checkpoint that was written but is invalid, so "spot: preferred needs checkpoint" stays quiet. */
     private static final Checkpoint PLACEHOLDER_CHECKPOINT = new Checkpoint("/checkpoint", Duration.ofHours(1));
 
@@ -179,6 +184,7 @@ final class WorkloadBinder {
         Optional<Budget> budget = new BudgetBinder(in).workload(spec);
         Optional<RuntimeEstimate> estimate = section(spec, "estimate", List.of("hours", "gpu")).flatMap(this::estimate);
         Optional<Optimize> optimize = in.choice(spec, "", "optimize", Optimize.class);
+        Optional<FabricCheck> fabricCheck = fabricCheck(spec);
 
         boolean partsOk = !in.hasProblems();
         // Placeholders keep the remaining checks running; Binder drops problems on paths already reported.
@@ -186,7 +192,7 @@ final class WorkloadBinder {
                 model.orElse(ModelClass.SMALL), resources.orElse(Resources.defaults()), modelSize, container, command,
                 workingDir, env, secrets, checkpoint.isEmpty() && checkpointWritten ? Optional.of(PLACEHOLDER_CHECKPOINT)
                         : checkpoint, spot, regions, budget, estimate,
-                optimize.orElse(Optimize.COST), zones));
+                optimize.orElse(Optimize.COST), zones, fabricCheck));
         return partsOk ? workload : Optional.empty();
     }
 
@@ -301,6 +307,31 @@ final class WorkloadBinder {
     private <T> Optional<T> reportMissing(String path, String parent, String help) {
         in.report(path, in.locate(parent), "is required: " + help);
         return Optional.empty();
+    }
+
+    /** {@code true}, {@code false}, or a mapping with a floor of the workload's own (which turns the check on). */
+    private Optional<FabricCheck> fabricCheck(YamlNode.Mapping spec) {
+        Optional<YamlNode> node = in.field(spec, "", "fabricCheck");
+        if (node.isEmpty()) {
+            return Optional.empty();
+        }
+        if (node.get() instanceof YamlNode.Scalar s && s.type() == YamlNode.ScalarType.BOOLEAN) {
+            // The parser calls YAML 1.1's yes and on booleans too; all of them read as true, the rest as false.
+            boolean on = List.of("true", "yes", "on", "y").contains(s.text().toLowerCase(java.util.Locale.ROOT));
+            return Optional.of(on ? FabricCheck.on() : FabricCheck.off());
+        }
+        if (!(node.get() instanceof YamlNode.Mapping)) {
+            in.report("fabricCheck", in.keyLocation(spec, "fabricCheck"), "must be true, false, or a floor of your own "
+                    + "such as {minBusBandwidthGBps: 40, messageMiB: 1024}, got " + node.get().describe());
+            return Optional.empty();
+        }
+        return section(spec, "fabricCheck", FABRIC_CHECK_FIELDS).flatMap(m -> {
+            OptionalDouble floor = in.number(m, "fabricCheck", "minBusBandwidthGBps");
+            java.util.OptionalInt mib = in.integer(m, "fabricCheck", "messageMiB");
+            return in.construct("fabricCheck", () -> new FabricCheck(true,
+                    floor.isPresent() ? Optional.of(floor.getAsDouble()) : Optional.empty(),
+                    mib.isPresent() ? Optional.of(mib.getAsInt()) : Optional.empty()));
+        });
     }
 
     private Optional<RuntimeEstimate> estimate(YamlNode.Mapping e) {

@@ -40,7 +40,7 @@ class SchemaTest {
             "env-secret-collision.yaml", "cpu-with-gpu-memory.yaml", "cpu-vendor-and-infinite-memory.yaml", "checkpoint-too-often.yaml", "bad-image.yaml",
             "config-syntax-error.yaml", "config-two-documents.yaml", "config-duplicate-backend.yaml",
             "workflow-duplicate-step.yaml", "workflow-unknown-dependency.yaml", "workflow-cycle.yaml",
-            "workflow-unknown-cleanup.yaml");
+            "workflow-unknown-cleanup.yaml", "fabric-check-one-node.yaml");
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     static JsonSchema schema(String name) throws IOException {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gantry.api.Budget;
 import dev.gantry.api.Checkpoint;
 import dev.gantry.api.ContainerSpec;
+import dev.gantry.api.FabricCheck;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuVendor;
@@ -60,6 +61,18 @@ class SpecReaderTest {
         assertEquals(Optional.of(new Budget(120)), w.budget());
         assertEquals(Optional.of(new RuntimeEstimate(10, "A100-80GB")), w.estimate());
         assertEquals(Optimize.COST, w.optimize());
+    }
+
+    @Test
+    void fabricCheckIsTrueFalseOrAFloorOfTheWorkloadsOwnAndUnsetByDefault() {
+        String head = "apiVersion: gantry.dev/v1\nkind: Workload\nmetadata: {name: t}\nspec:\n  phase: training\n"
+                + "  model: generative\n  command: [python]\n  resources: {nodes: 2}\n";
+        assertEquals(Optional.empty(), reader.read("t.yaml", head).fabricCheck());
+        assertEquals(Optional.of(FabricCheck.on()), reader.read("t.yaml", head + "  fabricCheck: true\n").fabricCheck());
+        assertEquals(Optional.of(FabricCheck.off()), reader.read("t.yaml", head + "  fabricCheck: false\n")
+                .fabricCheck());
+        assertEquals(Optional.of(FabricCheck.withFloor(12.5, 64)), reader.read("t.yaml", head
+                + "  fabricCheck: {minBusBandwidthGBps: 12.5, messageMiB: 64}\n").fabricCheck());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gantry.api.ErrorCode;
+import dev.gantry.api.FabricCheck;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Problem;
 import dev.gantry.api.Workload;
@@ -151,6 +152,17 @@ class WorkflowReaderTest {
         assertEquals(Optional.empty(), w.step("eval").orElseThrow().workload().budget());
         assertEquals(Optional.empty(), reader.readWorkflow(WORKFLOWS.resolve("train-and-serve.yaml")).budget(),
                 "no budget unless given");
+    }
+
+    @Test
+    void everyMatrixInstanceKeepsItsStepsFabricCheck() {
+        String yaml = HEAD + "    - name: sweep\n      matrix: {LR: [\"0.1\", \"0.2\"]}\n"
+                + "      workload: {phase: training, model: small, command: [x], resources: {nodes: 2},"
+                + " fabricCheck: {minBusBandwidthGBps: 5}}\n";
+        WorkflowDefinition w = assertInstanceOf(SpecDocument.WorkflowSpec.class, reader.readAny("f.yaml", yaml))
+                .workflow();
+        assertEquals(java.util.Collections.nCopies(2, Optional.of(new FabricCheck(true, Optional.of(5.0), Optional.empty()))),
+                w.step("sweep").orElseThrow().instances().stream().map(i -> i.workload().fabricCheck()).toList());
     }
 
     @Test

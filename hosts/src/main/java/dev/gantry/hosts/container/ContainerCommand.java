@@ -4,6 +4,7 @@ import dev.gantry.api.Checkpoint;
 import dev.gantry.api.GpuVendor;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
+import dev.gantry.api.backend.StartChecks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -92,7 +93,8 @@ public final class ContainerCommand {
         });
         argv.addAll(settings.runOptions());
         argv.add(image);
-        argv.addAll(workload.command());
+        // The nodes of a multi-node job check themselves and the fabric before the command, in the container.
+        argv.addAll(StartChecks.command(plan));
         return argv;
     }
 

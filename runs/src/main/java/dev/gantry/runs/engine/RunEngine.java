@@ -23,6 +23,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
 import dev.gantry.api.backend.Capabilities;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.EvictionHandling;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.Submission;
@@ -327,7 +328,9 @@ public final class RunEngine {
             int others = step.step().instances().size() - 1;
             String which = "step '" + step.instance().name() + "'" + (others > 0 ? " (and the " + others
                     + " other jobs of its matrix)" : "");
-            for (Problem problem : backend.validate(step.plan())) {
+            List<Problem> found = new ArrayList<>(backend.validate(step.plan()));
+            found.addAll(StartChecks.problems(step.plan()));
+            for (Problem problem : found) {
                 problems.add(problem);
                 lines.add(which + ": " + problem);
             }

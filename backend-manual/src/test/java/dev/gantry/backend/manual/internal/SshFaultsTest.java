@@ -80,8 +80,10 @@ class SshFaultsTest {
                 throw new IllegalStateException("the submitting process died at " + stage);
             }
         });
+        // Each rank's node health check finds its GPU listed by a stand-in nvidia-smi: the test hosts have none.
         Plan plan = plan(workload("mid-submit").command("sh", "-c",
-                "echo \"ran on $NODE_RANK with GPU $CUDA_VISIBLE_DEVICES\"; sleep 1"), 2, 1);
+                "echo \"ran on $NODE_RANK with GPU $CUDA_VISIBLE_DEVICES\"; sleep 1")
+                .env("PATH", hosts.pathWithNvidiaSmi(1)), 2, 1);
         String key = key("mid-submit");
         assertThrows(IllegalStateException.class, () -> first.submit(plan, SubmitOptions.withKey(key)));
 

@@ -60,6 +60,27 @@ public final class SshHosts implements AutoCloseable {
         return config;
     }
 
+    /**
+     * The PATH for a job whose ranks should find an {@code nvidia-smi} that lists {@code gpus} GPUs and reports no
+     * memory errors: the test hosts have no GPU, and the node health check of a multi-node job with GPUs asks
+     * {@code nvidia-smi} first ({@code StartChecks}). The hosts share this machine's file system, so one stand-in
+     * serves both.
+     */
+    public String pathWithNvidiaSmi(int gpus) throws IOException {
+        // Beside the work directories, not in their parent: the test user creates that one over SSH.
+        Path bin = Path.of(root + "-bin");
+        Files.createDirectories(bin);
+        Path tool = bin.resolve("nvidia-smi");
+        StringBuilder indexes = new StringBuilder();
+        for (int i = 0; i < gpus; i++) {
+            indexes.append(i).append("\\n");
+        }
+        Files.writeString(tool, "#!/bin/sh\ncase \"$*\" in\n  *--query-gpu=index\\ *|*--query-gpu=index) printf \""
+                + indexes + "\";;\nesac\n");
+        Files.setPosixFilePermissions(tool, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        return bin + ":/usr/local/bin:/usr/bin:/bin";
+    }
+
     /** The work directory of a host by name. */
     public String workDir(String host) {
         return root.resolve(host).toString();
@@ -87,12 +108,13 @@ public final class SshHosts implements AutoCloseable {
                     p.descendants().forEach(ProcessHandle::destroyForcibly);
                     p.destroyForcibly();
                 });
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
+        for (Path tree : List.of(root, Path.of(root + "-bin"))) {
+            if (Files.exists(tree)) {
+                try (Stream<Path> files = Files.walk(tree)) {
+                    for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                        Files.deleteIfExists(p);
+                    }
+                }
             }
         }
     }

@@ -5,6 +5,7 @@ import dev.gantry.api.ContainerSpec;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.aks.internal.AksSettings;
 import dev.gantry.backend.aks.internal.pools.TargetPool;
@@ -109,7 +110,7 @@ public final class JobManifest {
                     .withSubPath(subPath(checkpointDir.get())).build());
         }
         ContainerBuilder container = new ContainerBuilder().withName(CONTAINER).withImage(image(plan, settings))
-                .withCommand(RankShim.command(plan.workload().command()))
+                .withCommand(RankShim.command(StartChecks.command(plan)))
                 .withWorkingDir(plan.workload().workingDir().orElse(null))
                 .withEnv(PodEnvironment.of(job, plan, options, settings.masterPort()))
                 .withResources(resources.requirements()).withVolumeMounts(mounts);

@@ -3,6 +3,7 @@ package dev.gantry.backend.batch.internal.render;
 import com.microsoft.azure.batch.protocol.models.EnvironmentSetting;
 import dev.gantry.api.Plan;
 import dev.gantry.api.backend.JobEnvironment;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.SubmitOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +26,7 @@ final class TaskEnvironment {
 
     static List<EnvironmentSetting> of(String jobRefId, Plan plan, SubmitOptions options, int masterPort) {
         Map<String, String> env = new LinkedHashMap<>();
-        List<String> argv = plan.workload().command();
+        List<String> argv = StartChecks.command(plan);
         env.put(Launcher.ARGC, Integer.toString(argv.size()));
         for (int i = 0; i < argv.size(); i++) {
             env.put(Launcher.ARG_PREFIX + i, argv.get(i));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.azure.batch.protocol.models.EnvironmentSetting;
 import com.microsoft.azure.batch.protocol.models.PoolAddParameter;
 import com.microsoft.azure.batch.protocol.models.TaskAddParameter;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.testing.GoldenFiles;
 import java.time.Duration;
@@ -58,7 +59,8 @@ class ExampleBodiesTest {
                 "no user value on the command line");
         Map<String, String> env = task.environmentSettings().stream()
                 .collect(Collectors.toMap(EnvironmentSetting::name, EnvironmentSetting::value));
-        assertEquals(String.valueOf(example.plan().workload().command().size()), env.get(Launcher.ARGC));
+        // The argv the launcher rebuilds: the workload's, behind the start checks of a multi-node job.
+        assertEquals(String.valueOf(StartChecks.command(example.plan()).size()), env.get(Launcher.ARGC));
         assertEquals(ACCOUNT + "." + key.jobId(PREFIX) + "." + task.id(), env.get("GANTRY_JOB_ID"));
         assertNull(env.get("RANK"), "per-node names are the launcher's");
         assertEquals(example.plan().nodes() > 1, task.multiInstanceSettings() != null);

@@ -6,6 +6,7 @@ import dev.gantry.api.Plan;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
@@ -58,7 +59,7 @@ final class GridEngineSubmission {
             }
         }
         return new GridEngineBatchScript(directives(plan, id, directory, holds), id, directory, plan.nodes(),
-                login.bin(), requireSuccess, plan.workload().workingDir(), plan.workload().command());
+                login.bin(), requireSuccess, plan.workload().workingDir(), StartChecks.command(plan));
     }
 
     private QsubDirectives directives(Plan plan, String id, String directory,

@@ -6,6 +6,7 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobDependency;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.Submission;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.cyclecloud.internal.CycleCloudSettings;
@@ -78,6 +79,6 @@ final class SlurmSubmission {
         Optional<PyxisContainer> container = workload.container().map(c -> new PyxisContainer(c.image(),
                 workload.checkpoint().map(k -> List.of(k.path())).orElse(List.of())));
         return new SlurmBatchScript(directives, id, directory, login.bin(), workload.workingDir(),
-                workload.command(), container);
+                StartChecks.command(plan), container);
     }
 }

@@ -9,6 +9,7 @@ import dev.gantry.api.Workload;
 import dev.gantry.api.backend.BackendContext;
 import dev.gantry.api.backend.JobEnvironment;
 import dev.gantry.api.backend.JobRef;
+import dev.gantry.api.backend.StartChecks;
 import dev.gantry.api.backend.SubmitOptions;
 import dev.gantry.backend.manual.internal.ManualBackend;
 import dev.gantry.backend.manual.internal.placement.FleetCheck;
@@ -227,7 +228,7 @@ public final class JobSubmission {
         }
         // In a container the working directory is the image's, not the host's: only here must it exist.
         Optional<String> required = Optional.of(rank.workingDirectory()).filter(d -> !d.isEmpty());
-        return new JobLaunch.Start(plan.workload().command(), rank.workingDirectory(), required,
+        return new JobLaunch.Start(StartChecks.command(plan), rank.workingDirectory(), required,
                 rank.environment(), Optional.empty(), context.clock().instant(), START_WAIT);
     }
 
