@@ -60,6 +60,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -336,6 +338,43 @@ public final class Gantry implements AutoCloseable {
         AzureModule.require("the quota and zone checks");
         return capacities.computeIfAbsent(new CapacityKey(azure, subscription), key -> AzureSources.capacity(
                 azure != null ? azure : ArmConnector.defaultAzureCredential(), subscription, services.clock()));
+    }
+
+    /**
+     * From now on, every plan this Gantry makes without a subscription of its own keeps to {@code subscription}, as
+     * {@link #plan(Workload, PlanOverrides, ArmConnector, String)} does: {@link #plan(Workload)},
+     * {@link #plan(Workload, PlanOverrides)}, {@link #run(Workload)}, {@link #plan(WorkflowDefinition, PlanOverrides)},
+     * and the run engine's plans of a workflow's steps and its re-plans of moved attempts ({@link #runs()}). They share
+     * what was read of each region. When the subscription cannot be read (no sign-in, no role, no answer, the Azure
+     * module missing), each plan is made without it, as before, says in its Q1 reason that quota and zones were not
+     * checked, and {@code notChecked} hears what was planned and why.
+     *
+     * @param subscription the Azure subscription id to ask
+     * @param azure the connection to Azure Resource Manager, asked for when a plan first reads the subscription; it
+     *     may throw {@link GantryException} (AUTH_FAILED, USAGE), which counts as a subscription not read
+     * @param notChecked told the name of the workload or workflow planned without the subscription, and why
+     * @throws GantryException {@link ErrorCode#USAGE} when {@code subscription} is blank
+     */
+    public void planWithin(String subscription, Supplier<ArmConnector> azure, BiConsumer<String, String> notChecked) {
+        if (subscription == null || subscription.isBlank()) {
+            throw new GantryException(ErrorCode.USAGE, "subscription: must be an Azure subscription id, got "
+                    + (subscription == null ? "null" : "'" + subscription + "'") + "; give the id "
+                    + "(AZURE_SUBSCRIPTION_ID), or do not call planWithin to plan without one");
+        }
+        Objects.requireNonNull(azure, "azure");
+        planner.planWithin(new Planner.Within(new Supplier<>() {
+            // The connection once made is kept: the capacities are shared per connection, and a supplier may make
+            // a new one each time. One that failed is asked again by the next plan.
+            private ArmConnector connected;
+
+            @Override
+            public synchronized SubscriptionCapacity get() {
+                if (connected == null) {
+                    connected = Objects.requireNonNull(azure.get(), "azure.get()");
+                }
+                return capacity(connected, subscription);
+            }
+        }, Objects.requireNonNull(notChecked, "notChecked")));
     }
 
     /** A connection (null for the default credential) and a subscription; connections compare by identity. */

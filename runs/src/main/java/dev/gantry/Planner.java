@@ -1,5 +1,6 @@
 package dev.gantry;
 
+import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
@@ -21,6 +22,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Core's decisions as the facade and its sub-facades ask for them: specs read, workloads and workflows planned, the
@@ -30,10 +35,30 @@ import java.util.Optional;
 final class Planner {
     private static final NodeBoots NODE_BOOTS = new NodeBoots(ImageCatalog.builtIn());
 
+    /** What a subscription that cannot be read fails with: Azure refused, did not answer, or is not on the path. */
+    private static final Set<ErrorCode> UNREADABLE = Set.of(ErrorCode.AUTH_FAILED, ErrorCode.REMOTE_ERROR,
+            ErrorCode.USAGE);
+
     private final CoreServices services;
+    /** The subscription the plans made without one keep to (the run engine's included), or none. */
+    private volatile Optional<Within> within = Optional.empty();
 
     Planner(CoreServices services) {
         this.services = services;
+    }
+
+    /**
+     * A subscription's capacity, read when a plan first needs it, and who hears that it could not be read.
+     *
+     * @param capacity the subscription's capacity; may throw AUTH_FAILED, REMOTE_ERROR or USAGE
+     * @param notChecked told what was planned without it (a workload's or a workflow's name) and why
+     */
+    record Within(Supplier<SubscriptionCapacity> capacity, BiConsumer<String, String> notChecked) {
+    }
+
+    /** From now on, the plans made without a subscription of their own keep to this one. */
+    void planWithin(Within subscription) {
+        within = Optional.of(subscription);
     }
 
     GantryConfig config() {
@@ -56,9 +81,12 @@ final class Planner {
         return services.specs().validate(spec);
     }
 
-    /** The advisor's plan, with what its nodes run at boot for the chosen image. */
+    /**
+     * The advisor's plan, with what its nodes run at boot for the chosen image; within the subscription set by
+     * {@link #planWithin} when there is one.
+     */
     Plan plan(Workload workload, PlanOverrides overrides) {
-        return plan(workload, overrides, Optional.empty());
+        return withinSubscription(workload.name(), capacity -> plan(workload, overrides, capacity));
     }
 
     /** The same within what the subscription allows, when one is given. */
@@ -74,7 +102,28 @@ final class Planner {
      * plan, not 100,000).
      */
     WorkflowPlan plan(WorkflowDefinition workflow, PlanOverrides overrides) {
-        return plan(workflow, overrides, Optional.empty());
+        return withinSubscription(workflow.name(), capacity -> plan(workflow, overrides, capacity));
+    }
+
+    /**
+     * Plans within the subscription set by {@link #planWithin} when there is one. When Azure cannot be read (no
+     * sign-in, no role, the Azure module missing), the plan is made without it, as before, and the listener hears
+     * why; the plan's Q1 reason says that quota and zones were not checked.
+     */
+    private <T> T withinSubscription(String name, Function<Optional<SubscriptionCapacity>, T> planning) {
+        Optional<Within> subscription = within;
+        if (subscription.isEmpty()) {
+            return planning.apply(Optional.empty());
+        }
+        try {
+            return planning.apply(Optional.of(subscription.get().capacity().get()));
+        } catch (GantryException e) {
+            if (!UNREADABLE.contains(e.code())) {
+                throw e;
+            }
+            subscription.get().notChecked().accept(name, e.getMessage().lines().findFirst().orElse(""));
+            return planning.apply(Optional.empty());
+        }
     }
 
     /** The same within what the subscription allows, when one is given: its regions read once for all steps. */

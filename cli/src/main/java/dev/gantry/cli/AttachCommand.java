@@ -1,5 +1,6 @@
 package dev.gantry.cli;
 
+import dev.gantry.Gantry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -14,8 +15,14 @@ final class AttachCommand extends Verb {
     @Mixin
     DriveOptions drive;
 
+    @Mixin
+    QuotaOption quota;
+
     @Override
     public Integer call() throws Exception {
-        return Attach.drive(this, root.gantry().runs(), run, drive.timeout, drive.logs);
+        Gantry gantry = root.gantry();
+        // Driving the run, the run engine re-plans moved attempts within the subscription when there is one.
+        quota.planWithinSubscription(gantry, env());
+        return Attach.drive(this, gantry.runs(), run, drive.timeout, drive.logs);
     }
 }

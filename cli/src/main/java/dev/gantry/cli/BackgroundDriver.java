@@ -21,7 +21,7 @@ final class BackgroundDriver {
     private BackgroundDriver() {
     }
 
-    static Path start(GantryCommand root, String runId, Path stateDirectory) {
+    static Path start(GantryCommand root, String runId, Path stateDirectory, QuotaOption quota) {
         String java = ProcessHandle.current().info().command().orElseThrow(() -> new GantryException(
                 ErrorCode.INTERNAL, "cannot tell which Java runs this gantry, so cannot start a background driver "
                 + "for run " + runId + "; drive it with 'gantry attach " + runId + "'"));
@@ -36,6 +36,10 @@ final class BackgroundDriver {
             command.add("--backend=" + root.backend);
         }
         command.addAll(List.of("attach", runId));
+        if (quota.noQuota) {
+            // Its re-plans of moved attempts keep to what this command's plans kept to.
+            command.add("--no-quota");
+        }
         Path log = stateDirectory.resolve("runs").resolve(runId + ".log");
         try {
             Files.createDirectories(log.getParent());

@@ -2,7 +2,6 @@ package dev.gantry.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.gantry.api.Alternative;
-import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.GpuSpec;
 import dev.gantry.api.Plan;
@@ -25,8 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -43,9 +42,8 @@ final class PlanCommand extends Verb {
             description = "never, allowed or preferred; replaces the spec's spot policy.")
     SpotPolicy spot;
 
-    @Option(names = "--no-quota", description = "Do not check the subscription's sizes, zones and vCPU quota even "
-            + "when AZURE_SUBSCRIPTION_ID is set.")
-    boolean noQuota;
+    @Mixin
+    QuotaOption quota;
 
     @Option(names = "--catalog", paramLabel = "FILE",
             description = "A VM catalog file (SkyPilot Azure CSV or Gantry's format) instead of the configured one.")
@@ -61,9 +59,7 @@ final class PlanCommand extends Verb {
         int exit = Main.OK;
         // With a subscription to ask, the search keeps to the sizes, zones and vCPU quota it allows; the plans of
         // this command share what was read of each region.
-        String subscription = env().environment().get("AZURE_SUBSCRIPTION_ID");
-        Optional<String> quota = noQuota || subscription == null || subscription.isBlank() ? Optional.empty()
-                : Optional.of(subscription);
+        quota.planWithinSubscription(gantry, env());
         // Made for JSON output only: Jackson's databind costs about 35 ms to start, which a text plan need not pay.
         ArrayNode results = output.json() ? Json.array() : null;
         boolean first = true;
@@ -77,9 +73,7 @@ final class PlanCommand extends Verb {
                     env().out().println();
                 }
                 if (document instanceof SpecDocument.WorkflowSpec workflow) {
-                    WorkflowPlan plan = withCapacity(quota, document.name(),
-                            id -> id.isEmpty() ? gantry.plan(workflow.workflow(), overrides)
-                                    : gantry.plan(workflow.workflow(), overrides, env().azure(), id.get()));
+                    WorkflowPlan plan = gantry.plan(workflow.workflow(), overrides);
                     // What a run of this plan would record as made from: shown now, so the two can be compared.
                     RunProvenance provenance = gantry.provenance(file, workflow, plan);
                     if (output.json()) {
@@ -89,9 +83,7 @@ final class PlanCommand extends Verb {
                     }
                 } else {
                     Workload workload = ((SpecDocument.WorkloadSpec) document).workload();
-                    Plan plan = withCapacity(quota, document.name(),
-                            id -> id.isEmpty() ? gantry.plan(workload, overrides)
-                                    : gantry.plan(workload, overrides, env().azure(), id.get()));
+                    Plan plan = gantry.plan(workload, overrides);
                     if (output.json()) {
                         results.add(PlanJson.toJson(plan));
                     } else {
@@ -112,30 +104,6 @@ final class PlanCommand extends Verb {
             Json.print(env().out(), specs.size() == 1 ? results.get(0) : results);
         }
         return exit;
-    }
-
-    /**
-     * Plans within the subscription's capacity when there is one to ask. When Azure cannot be read (no sign-in, no
-     * role, the Azure module missing), the plan is made without it, as before, with a warning saying why; its Q1
-     * reason says that quota and zones were not checked.
-     */
-    private <T> T withCapacity(Optional<String> subscription, String name,
-                               Function<Optional<String>, T> planning) {
-        if (subscription.isEmpty()) {
-            return planning.apply(Optional.empty());
-        }
-        try {
-            return planning.apply(subscription);
-        } catch (GantryException e) {
-            if (e.code() != ErrorCode.AUTH_FAILED && e.code() != ErrorCode.REMOTE_ERROR
-                    && e.code() != ErrorCode.USAGE) {
-                throw e;
-            }
-            env().err().println("gantry: warning: " + name + ": quota and zones not checked: "
-                    + e.getMessage().lines().findFirst().orElse(""));
-            env().err().flush();
-            return planning.apply(Optional.empty());
-        }
     }
 
     static void printPlan(PrintWriter out, Plan plan) {

@@ -28,14 +28,19 @@ final class RetryCommand extends Verb {
     @Mixin
     DriveOptions drive;
 
+    @Mixin
+    QuotaOption quota;
+
     @Override
     public Integer call() throws Exception {
         Gantry gantry = root.gantry();
+        // The run engine re-plans moved attempts as 'gantry plan' would: within the subscription when there is one.
+        quota.planWithinSubscription(gantry, env());
         RunRecord retried = gantry.runs().retry(run, Optional.ofNullable(step));
         env().err().println("gantry: run " + run + ": " + retried.message().orElse("retrying"));
         env().err().flush();
         if (detach) {
-            BackgroundDriver.start(root, run, gantry.stateDirectory());
+            BackgroundDriver.start(root, run, gantry.stateDirectory(), quota);
             env().out().println(run);
             return Main.OK;
         }

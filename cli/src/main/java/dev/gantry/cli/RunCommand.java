@@ -50,11 +50,16 @@ final class RunCommand extends Verb {
     @Mixin
     DriveOptions drive;
 
+    @Mixin
+    QuotaOption quota;
+
     @Override
     public Integer call() throws Exception {
         checkLabels();
         Path file = spec.isAbsolute() ? spec : env().workingDirectory().resolve(spec);
         Gantry gantry = root.gantry();
+        // Plans as 'gantry plan' shows them: within the subscription's sizes, zones and quota, the run engine's too.
+        quota.planWithinSubscription(gantry, env());
         SpecDocument document = gantry.loadAny(file);
         if (document instanceof SpecDocument.WorkflowSpec) {
             if (!labels.isEmpty()) {
@@ -134,7 +139,7 @@ final class RunCommand extends Verb {
                 + "/h with every job running at once)");
         env().err().flush();
         if (detach) {
-            BackgroundDriver.start(root, run.id(), gantry.stateDirectory());
+            BackgroundDriver.start(root, run.id(), gantry.stateDirectory(), quota);
             if (output.json()) {
                 Json.print(env().out(), RunView.summaryJson(run));
             } else {
