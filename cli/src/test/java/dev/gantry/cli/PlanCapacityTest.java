@@ -92,4 +92,39 @@ class PlanCapacityTest {
         assertTrue(refused.out.startsWith("train: 2 x Standard_ND96asr_v4 in eastus, on-demand"), refused.toString());
         assertFalse(refused.out.contains("Q2"), refused.toString());
     }
+
+    /**
+     * A job the local machine can run, on the one size the fake offers: eastus has 1 vCPU of its family left, so
+     * {@code gantry run} submits what the plan chose in westus2, as {@code gantry plan} shows.
+     */
+    @Test
+    void runSubmitsToTheRegionThePlanWithinTheSubscriptionChose() throws IOException {
+        Files.writeString(work.resolve("hello.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
+                + "metadata: {name: hello}\nspec:\n  phase: training\n  model: small\n"
+                + "  command: [sh, -c, 'echo hello']\n  regions: [eastus, westus2]\n");
+        Map<String, String> caps = Map.of("vCPUs", "2", "MemoryGB", "16");
+        arm.skus(ArmFake.sku("Standard_E2as_v5", "standardEASv5Family", "eastus", caps, null),
+                ArmFake.sku("Standard_E2as_v5", "standardEASv5Family", "westus2", caps, null));
+        arm.usages("eastus", "[" + ArmFake.usage("standardEASv5Family", "Standard EASv5 Family vCPUs", 9, 10) + "]");
+        arm.usages("westus2", "[" + ArmFake.usage("standardEASv5Family", "Standard EASv5 Family vCPUs", 0, 10) + "]");
+
+        CliRun run = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "run", "hello.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.err.contains("(plan: 1 x Standard_E2as_v5 in westus2"), run.toString());
+        assertTrue(run.out.startsWith("hello\n"), "it ran: " + run);
+        assertEquals(1, arm.requests("GET", "/locations/eastus/usages").size(), run.toString());
+    }
+
+    @Test
+    void runWithNoQuotaPlansAsBeforeAndReadsNothing() throws IOException {
+        Files.writeString(work.resolve("hello.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
+                + "metadata: {name: hello}\nspec:\n  phase: training\n  model: small\n"
+                + "  command: [sh, -c, 'echo hello']\n  regions: [eastus, westus2]\n");
+        CliRun run = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "run", "hello.yaml", "--no-quota");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.err.contains("(plan: 1 x Standard_E2as_v5 in eastus ("), "the cheapest: " + run);
+        assertTrue(arm.requests().isEmpty(), "nothing read");
+    }
 }
