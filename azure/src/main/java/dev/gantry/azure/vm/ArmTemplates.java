@@ -1,6 +1,8 @@
 package dev.gantry.azure.vm;
 
+import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import com.azure.resourcemanager.compute.models.BillingProfile;
 import com.azure.resourcemanager.compute.models.DeleteOptions;
 import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
@@ -12,6 +14,7 @@ import com.azure.resourcemanager.compute.models.ManagedDiskParameters;
 import com.azure.resourcemanager.compute.models.NetworkInterfaceReference;
 import com.azure.resourcemanager.compute.models.NetworkProfile;
 import com.azure.resourcemanager.compute.models.OSDisk;
+import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import com.azure.resourcemanager.compute.models.OSProfile;
 import com.azure.resourcemanager.compute.models.SshConfiguration;
 import com.azure.resourcemanager.compute.models.SshPublicKey;
@@ -79,8 +82,12 @@ final class ArmTemplates {
         return ip;
     }
 
+    /**
+     * The NIC body; {@code acceleratedNetworking} turns on SR-IOV for it, which Azure's HPC and ND sizes support and
+     * the fabric VMs of an RDMA plan ask for.
+     */
     static NetworkInterfaceInner nic(String region, Map<String, String> tags, String subnetId,
-            Optional<String> publicIpId, Optional<String> securityGroupId) {
+            Optional<String> publicIpId, Optional<String> securityGroupId, boolean acceleratedNetworking) {
         NetworkInterfaceIpConfigurationInner ipConfiguration = new NetworkInterfaceIpConfigurationInner()
                 .withName("ipconfig1")
                 .withPrimary(true)
@@ -88,6 +95,9 @@ final class ArmTemplates {
                 .withSubnet(new SubnetInner().withId(subnetId));
         publicIpId.ifPresent(id -> ipConfiguration.withPublicIpAddress(new PublicIpAddressInner().withId(id)));
         NetworkInterfaceInner nic = new NetworkInterfaceInner().withIpConfigurations(List.of(ipConfiguration));
+        if (acceleratedNetworking) {
+            nic.withEnableAcceleratedNetworking(true);
+        }
         securityGroupId.ifPresent(id -> nic.withNetworkSecurityGroup(new NetworkSecurityGroupInner().withId(id)));
         nic.withLocation(region).withTags(tags);
         return nic;
@@ -126,8 +136,26 @@ final class ArmTemplates {
                 .withEvictionPolicy(spot.deleteOnEviction() ? VirtualMachineEvictionPolicyTypes.DELETE
                         : VirtualMachineEvictionPolicyTypes.DEALLOCATE)
                 .withBillingProfile(new BillingProfile().withMaxPrice(spot.maxPricePerHour().doubleValue())));
+        blueprint.scaleSetId().ifPresent(id -> vm.withVirtualMachineScaleSet(new SubResource().withId(id)));
+        blueprint.zone().ifPresent(zone -> vm.withZones(List.of(zone)));
         vm.withLocation(blueprint.region()).withTags(blueprint.tags());
         return vm;
+    }
+
+    /**
+     * A Flexible scale set without a VM profile, limited to one placement group ({@code singlePlacementGroup: true},
+     * which Azure's "Set up InfiniBand" page asks of a scale set whose VMs talk over InfiniBand) and to one fault
+     * domain ({@code platformFaultDomainCount: 1}, the only count a zonal Flexible scale set accepts), in the
+     * blueprint's zone when it has one.
+     */
+    static VirtualMachineScaleSetInner scaleSet(ScaleSetBlueprint blueprint) {
+        VirtualMachineScaleSetInner set = new VirtualMachineScaleSetInner()
+                .withOrchestrationMode(OrchestrationMode.FLEXIBLE)
+                .withPlatformFaultDomainCount(1)
+                .withSinglePlacementGroup(true);
+        blueprint.zone().ifPresent(zone -> set.withZones(List.of(zone)));
+        set.withLocation(blueprint.region()).withTags(blueprint.tags());
+        return set;
     }
 
     static ImageReference imageReference(ImageRef image) {

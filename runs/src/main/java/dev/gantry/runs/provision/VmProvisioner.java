@@ -8,11 +8,14 @@ import dev.gantry.azure.arm.ArmFailures;
 import dev.gantry.azure.vm.ArmVms;
 import dev.gantry.azure.vm.FoundVm;
 import dev.gantry.azure.vm.Pending;
+import dev.gantry.azure.vm.ScaleSetBlueprint;
+import dev.gantry.azure.vm.ScaleSetFacts;
 import dev.gantry.azure.vm.VmFacts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import dev.gantry.model.Progress;
 import java.util.Objects;
@@ -67,11 +70,13 @@ public final class VmProvisioner {
         String subnetId = ensureSubnet(arm, request);
         Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
                 : Optional.empty();
+        Optional<String> scaleSetId = request.sharedFabric() ? Optional.of(ensureScaleSet(arm, request))
+                : Optional.empty();
         List<Creation> started = new ArrayList<>();
         Map<String, GantryException> failures = new LinkedHashMap<>();
         for (String name : request.vmNames()) {
             try {
-                started.add(start(arm, request, name, subnetId, securityGroupId));
+                started.add(start(arm, request, name, subnetId, securityGroupId, scaleSetId));
             } catch (GantryException e) {
                 failures.put(name, e); // start() removed what it created; a VM it refused to touch stays untouched
                 break;
@@ -165,7 +170,10 @@ public final class VmProvisioner {
                 cause);
     }
 
-    /** Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them. */
+    /**
+     * Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them; a scale set
+     * Gantry created for them goes too once no VM of the inventory is left in it.
+     */
     public void down(List<String> names) {
         List<VmInventoryEntry> entries = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
@@ -187,6 +195,7 @@ public final class VmProvisioner {
      */
     public void downEntries(List<VmInventoryEntry> vms) {
         Map<String, ArmVms> connections = new LinkedHashMap<>();
+        Map<String, VmInventoryEntry> emptiedScaleSets = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         GantryException first = null;
         for (VmInventoryEntry vm : vms) {
@@ -197,8 +206,24 @@ public final class VmProvisioner {
                         vm.publicIpId().map(ArmVms::nameOf),
                         new ArmFailures.Scope("deleting VM " + vm.name(), vm.vmSize(), vm.region()));
                 inventory.remove(vm.name());
+                vm.scaleSetId().ifPresent(id -> emptiedScaleSets.putIfAbsent(id.toLowerCase(Locale.ROOT), vm));
             } catch (GantryException e) {
                 failures.add(vm.name() + ": " + e.getMessage());
+                first = first == null ? e : first;
+            }
+        }
+        for (VmInventoryEntry last : emptiedScaleSets.values()) {
+            String scaleSetId = last.scaleSetId().orElseThrow();
+            if (inventory.list().stream().anyMatch(vm -> vm.scaleSetId().filter(scaleSetId::equalsIgnoreCase)
+                    .isPresent())) {
+                continue; // VMs of the inventory still share its fabric (vm down of some of them: a lower count)
+            }
+            try {
+                connections.get(last.subscriptionId()).deleteScaleSet(ArmVms.resourceGroupOf(scaleSetId),
+                        ArmVms.nameOf(scaleSetId), new ArmFailures.Scope("deleting scale set "
+                                + ArmVms.nameOf(scaleSetId), last.vmSize(), last.region()));
+            } catch (GantryException e) {
+                failures.add("scale set " + ArmVms.nameOf(scaleSetId) + ": " + e.getMessage());
                 first = first == null ? e : first;
             }
         }
@@ -209,7 +234,7 @@ public final class VmProvisioner {
     }
 
     private Creation start(ArmVms arm, ProvisionRequest request, String name, String subnetId,
-            Optional<String> securityGroupId) {
+            Optional<String> securityGroupId, Optional<String> scaleSetId) {
         ArmFailures.Scope scope = new ArmFailures.Scope("creating VM " + name, request.vmSize(), request.region());
         Optional<FoundVm> existing = arm.findVm(request.resourceGroup(), name, scope);
         if (existing.isPresent()) {
@@ -225,6 +250,15 @@ public final class VmProvisioner {
                 throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists with size " + size
                         + ", but the request asks for " + request.vmSize() + "; choose another name prefix, or remove "
                         + "the old VMs first with gantry vm down");
+            }
+            if (!sameResource(vm.scaleSetId(), scaleSetId)) {
+                throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists "
+                        + vm.scaleSetId().map(id -> "in scale set " + ArmVms.nameOf(id)).orElse("in no scale set")
+                        + ", but the request puts its VMs " + scaleSetId.map(id -> "in scale set "
+                                + ArmVms.nameOf(id) + " so that they share one InfiniBand fabric")
+                                .orElse("in no scale set")
+                        + "; Azure adds a VM to a scale set only when it creates it. Remove the old VMs first with "
+                        + "gantry vm down, or choose another name prefix");
             }
             if ("Succeeded".equalsIgnoreCase(vm.provisioningState())) {
                 Optional<String> power = vm.powerState();
@@ -245,8 +279,8 @@ public final class VmProvisioner {
                         request.region(), request.resourceTags(), scope));
             }
             String nicId = arm.createNic(request.resourceGroup(), VmTemplate.nicName(name), request.region(),
-                    request.resourceTags(), subnetId, publicIpId, securityGroupId, scope);
-            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name), nicId, scope);
+                    request.resourceTags(), subnetId, publicIpId, securityGroupId, request.sharedFabric(), scope);
+            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name, scaleSetId), nicId, scope);
             return new Creation(name, () -> {
                 FoundVm vm;
                 try {
@@ -288,7 +322,7 @@ public final class VmProvisioner {
                 new ArmFailures.Scope("reading VM " + found.name(), request.vmSize(), request.region()));
         return new VmInventoryEntry(vm.name(), vm.id(), request.resourceGroup(), vm.region(), vm.vmSize(),
                 vm.adminUser(), vm.privateIp(), vm.publicIp(), vm.spot(), vm.created().orElse(clock.instant()),
-                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()));
+                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()), found.scaleSetId());
     }
 
     /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
@@ -303,6 +337,44 @@ public final class VmProvisioner {
             });
         }
         return labels;
+    }
+
+    /**
+     * The scale set that keeps the request's VMs on one InfiniBand fabric: found (Gantry's own, from an earlier
+     * {@code vm up} of the prefix) or created. Its resource ID is answered once it is what the fabric needs: Flexible,
+     * one placement group, and the request's zone, since a VM can join a scale set only in the scale set's zone.
+     */
+    private String ensureScaleSet(ArmVms arm, ProvisionRequest request) {
+        ScaleSetBlueprint wanted = VmTemplate.scaleSet(request);
+        ArmFailures.Scope scope = new ArmFailures.Scope("preparing scale set " + wanted.name(), request.vmSize(),
+                request.region());
+        Optional<ScaleSetFacts> existing = arm.findScaleSet(request.resourceGroup(), wanted.name(), scope);
+        if (existing.isPresent() && !"true".equals(existing.get().tags().get(ProvisionRequest.MANAGED_TAG))) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "scale set " + wanted.name() + " already exists in "
+                    + "resource group " + request.resourceGroup() + " and was not created by Gantry (no "
+                    + ProvisionRequest.MANAGED_TAG + " tag); choose another name prefix");
+        }
+        ScaleSetFacts set = existing.isPresent() ? existing.get() : arm.createScaleSet(wanted, scope);
+        List<String> zones = wanted.zone().map(List::of).orElse(List.of());
+        if (!set.zones().equals(zones)) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "scale set " + wanted.name() + " is "
+                    + (set.zones().isEmpty() ? "regional" : "in zone " + String.join(", ", set.zones()))
+                    + ", but the request asks for " + wanted.zone().map(z -> "zone " + z).orElse("regional VMs")
+                    + "; a VM joins a scale set only in its zones. Ask for "
+                    + (set.zones().isEmpty() ? "no zone" : "zone " + String.join(", ", set.zones()))
+                    + ", or remove its VMs with gantry vm down (which removes the scale set with the last of them)");
+        }
+        if (!"Flexible".equalsIgnoreCase(set.orchestrationMode()) || !set.singlePlacementGroup()) {
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "scale set " + wanted.name() + " is "
+                    + set.orchestrationMode() + " with singlePlacementGroup " + set.singlePlacementGroup()
+                    + ", not Flexible in a single placement group, so its VMs would not share one InfiniBand fabric; "
+                    + "remove its VMs with gantry vm down and run gantry vm up again");
+        }
+        return set.id();
+    }
+
+    private static boolean sameResource(Optional<String> a, Optional<String> b) {
+        return a.map(String::toLowerCase).equals(b.map(String::toLowerCase));
     }
 
     private void ensureResourceGroup(ArmVms arm, ProvisionRequest request) {

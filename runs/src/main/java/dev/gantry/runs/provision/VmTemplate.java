@@ -1,7 +1,9 @@
 package dev.gantry.runs.provision;
 
 import dev.gantry.azure.vm.NetworkBlueprint;
+import dev.gantry.azure.vm.ScaleSetBlueprint;
 import dev.gantry.azure.vm.VmBlueprint;
+import java.util.Optional;
 
 /**
  * Pure functions from a {@link ProvisionRequest} to the blueprints of the resources a VM needs, and the names Gantry
@@ -20,12 +22,24 @@ final class VmTemplate {
                 ProvisionRequest.Network.DEFAULT_SUBNET_PREFIX, request.resourceTags());
     }
 
-    static VmBlueprint vm(ProvisionRequest request, String name) {
+    /** The VM, in the scale set of that ID when given and in the request's zone when it names one. */
+    static VmBlueprint vm(ProvisionRequest request, String name, Optional<String> scaleSetId) {
         return new VmBlueprint(request.resourceGroup(), request.region(), name, request.vmSize(), request.image(),
                 request.adminUser(), request.sshPublicKey(), request.cloudInit(),
                 request.spot().map(spot -> new VmBlueprint.Spot(
                         spot.evictionPolicy() == ProvisionRequest.EvictionPolicy.DELETE, spot.maxPricePerHour())),
-                osDiskName(name), request.resourceTags());
+                osDiskName(name), request.resourceTags(), scaleSetId, request.zone());
+    }
+
+    /** The scale set that keeps the request's VMs on one InfiniBand fabric, in the request's zone. */
+    static ScaleSetBlueprint scaleSet(ProvisionRequest request) {
+        return new ScaleSetBlueprint(request.resourceGroup(), request.region(), scaleSetName(request.namePrefix()),
+                request.zone(), request.resourceTags());
+    }
+
+    /** One scale set per name prefix: the VMs {@code <prefix>-1 .. <prefix>-N} share it. */
+    static String scaleSetName(String namePrefix) {
+        return namePrefix + "-fabric";
     }
 
     static String nicName(String vm) {
