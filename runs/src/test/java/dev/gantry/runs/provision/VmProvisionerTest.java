@@ -59,8 +59,13 @@ class VmProvisionerTest {
     }
 
     VmProvisioner provisioner(ArmConnector connector) {
+        return provisioner(connector, inventory, readinessProbes);
+    }
+
+    /** A provisioner whose readiness check passes at once, noting each VM it checks in {@code probes}. */
+    static VmProvisioner provisioner(ArmConnector connector, VmInventory inventory, List<String> probes) {
         ReadinessCheck recording = vm -> {
-            readinessProbes.add(vm.name() + "@" + vm.sshAddress());
+            probes.add(vm.name() + "@" + vm.sshAddress());
             return ReadinessCheck.Readiness.ok();
         };
         Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
