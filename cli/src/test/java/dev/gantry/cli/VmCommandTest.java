@@ -175,6 +175,45 @@ class VmCommandTest {
                 "the VM stays recorded so that vm down can remove it");
     }
 
+    /**
+     * A two-node InfiniBand training spec plans an RDMA (ND) size; {@code vm up} puts both VMs in one Flexible scale
+     * set in the asked zone, limited to one placement group, and {@code vm down} removes the scale set with them.
+     */
+    @Test
+    void theVmsOfAnRdmaPlanShareOneScaleSetInOneZoneAndGoWithIt() throws Exception {
+        Files.writeString(work.resolve("ib.yaml"), spec("ib", "resources: {gpus: 8, nodes: 2, interconnect: "
+                + "infiniband}"));
+        configure("[ib-1, ib-2]");
+        vmAtH1("ib-1");
+        vmAtH1("ib-2");
+
+        CliRun up = gantry("vm", "up", "ib.yaml", "--resource-group", "gantry-rg", "--subscription",
+                ArmFake.SUBSCRIPTION, "--admin-user", h1.user(), "--ssh-key", h1.identity() + ".pub",
+                "--name-prefix", "ib", "--zone", "3", "--skip-doctor", "--wait-timeout", "30s", "--output", "json");
+
+        assertEquals(0, up.exitCode, up.toString());
+        String scaleSet = ArmFake.resourcePath("gantry-rg", "Microsoft.Compute/virtualMachineScaleSets", "ib-fabric");
+        assertTrue(up.err.contains(" zone 3 in scale set ib-fabric (one placement group, so that they share one "
+                + "InfiniBand fabric)"), up.err);
+        JsonNode set = arm.requests("PUT", "/virtualMachineScaleSets/ib-fabric").get(0).body();
+        assertEquals("Flexible", set.path("properties").path("orchestrationMode").asText());
+        assertTrue(set.path("properties").path("singlePlacementGroup").asBoolean());
+        assertEquals("[\"3\"]", set.path("zones").toString());
+        assertEquals(List.of("ib-1", "ib-2"), arm.scaleSetMembers(scaleSet));
+        JsonNode vm = arm.requests("PUT", "/virtualMachines/ib-1").get(0).body();
+        assertTrue(vm.path("properties").path("hardwareProfile").path("vmSize").asText().startsWith("Standard_ND"),
+                vm.toString());
+        assertEquals("microsoft-dsvm", vm.path("properties").path("storageProfile").path("imageReference")
+                .path("publisher").asText(), "the plan's HPC image");
+        JsonNode listed = Json.MAPPER.readTree(gantry("vm", "list", "--output", "json").out);
+        assertTrue(scaleSet.equalsIgnoreCase(listed.get(0).path("scaleSetId").asText()), listed.toString());
+
+        CliRun down = gantry("vm", "down", "--all");
+
+        assertEquals(0, down.exitCode, down.toString());
+        assertFalse(arm.exists("gantry-rg", "Microsoft.Compute/virtualMachineScaleSets", "ib-fabric"));
+    }
+
     @Test
     void skipDoctorWaitsForThePortOnly() throws Exception {
         configure("[skip-1]");

@@ -44,4 +44,14 @@ public final class FabricPlacement {
     public static Optional<String> zone(Plan plan, Optional<String> asked) {
         return asked;
     }
+
+    /**
+     * The scale set the VMs {@code <prefix>-1 .. <prefix>-N} share: one per name prefix.
+     *
+     * @param namePrefix the VMs' name prefix
+     * @return {@code <prefix>-fabric}
+     */
+    public static String scaleSetName(String namePrefix) {
+        return namePrefix + "-fabric";
+    }
 }

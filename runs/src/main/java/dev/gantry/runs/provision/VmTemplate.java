@@ -33,13 +33,8 @@ final class VmTemplate {
 
     /** The scale set that keeps the request's VMs on one InfiniBand fabric, in the request's zone. */
     static ScaleSetBlueprint scaleSet(ProvisionRequest request) {
-        return new ScaleSetBlueprint(request.resourceGroup(), request.region(), scaleSetName(request.namePrefix()),
-                request.zone(), request.resourceTags());
-    }
-
-    /** One scale set per name prefix: the VMs {@code <prefix>-1 .. <prefix>-N} share it. */
-    static String scaleSetName(String namePrefix) {
-        return namePrefix + "-fabric";
+        return new ScaleSetBlueprint(request.resourceGroup(), request.region(),
+                FabricPlacement.scaleSetName(request.namePrefix()), request.zone(), request.resourceTags());
     }
 
     static String nicName(String vm) {
