@@ -29,8 +29,9 @@ import java.util.TreeMap;
  * @param hostKeyFingerprints the SHA-256 fingerprints of the VM's SSH host keys, read on the VM through Azure Run
  *     Command when it was provisioned; empty for entries written before Gantry captured them
  * @param labels the workload and plan labels the VM was created for (its tags, without Gantry's own)
- * @param scaleSetId the resource ID of the scale set Gantry created the VM in, so that the VMs of an RDMA plan share
- *     one InfiniBand fabric; empty for a VM in none (and for entries written before Gantry recorded it)
+ * @param availabilitySetId the resource ID of the availability set Gantry created the VM in, so that the VMs of an
+ *     RDMA plan share one InfiniBand fabric; empty for a VM in none (and for entries written before Gantry recorded
+ *     it)
  */
 public record VmInventoryEntry(
         String name,
@@ -48,7 +49,7 @@ public record VmInventoryEntry(
         String osDiskId,
         List<String> hostKeyFingerprints,
         Map<String, String> labels,
-        Optional<String> scaleSetId) {
+        Optional<String> availabilitySetId) {
 
     /**
      * Checks that every component is given and copies the fingerprints and labels (sorted by key).
@@ -68,7 +69,7 @@ public record VmInventoryEntry(
      * @param osDiskId the OS disk's resource ID
      * @param hostKeyFingerprints the host key fingerprints, copied; may be empty
      * @param labels the labels, copied
-     * @param scaleSetId the scale set's resource ID, or empty
+     * @param availabilitySetId the availability set's resource ID, or empty
      * @throws NullPointerException when a component is null
      */
     public VmInventoryEntry {
@@ -86,11 +87,11 @@ public record VmInventoryEntry(
         Objects.requireNonNull(osDiskId, "osDiskId");
         hostKeyFingerprints = List.copyOf(hostKeyFingerprints);
         labels = Collections.unmodifiableMap(new TreeMap<>(labels));
-        Objects.requireNonNull(scaleSetId, "scaleSetId");
+        Objects.requireNonNull(availabilitySetId, "availabilitySetId");
     }
 
     /**
-     * An entry of a VM in no scale set.
+     * An entry of a VM in no availability set.
      *
      * @param name see {@link #name()}
      * @param resourceId see {@link #resourceId()}
@@ -148,7 +149,7 @@ public record VmInventoryEntry(
      */
     public VmInventoryEntry withHostKeyFingerprints(List<String> fingerprints) {
         return new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp,
-                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels, scaleSetId);
+                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels, availabilitySetId);
     }
 
     /** {@return whether SSH to this VM can verify its host key from the record alone (fingerprints were recorded)} */

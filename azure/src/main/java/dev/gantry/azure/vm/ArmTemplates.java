@@ -2,7 +2,7 @@ package dev.gantry.azure.vm;
 
 import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.fluent.models.AvailabilitySetInner;
 import com.azure.resourcemanager.compute.models.BillingProfile;
 import com.azure.resourcemanager.compute.models.DeleteOptions;
 import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
@@ -14,7 +14,8 @@ import com.azure.resourcemanager.compute.models.ManagedDiskParameters;
 import com.azure.resourcemanager.compute.models.NetworkInterfaceReference;
 import com.azure.resourcemanager.compute.models.NetworkProfile;
 import com.azure.resourcemanager.compute.models.OSDisk;
-import com.azure.resourcemanager.compute.models.OrchestrationMode;
+import com.azure.resourcemanager.compute.models.AvailabilitySetSkuTypes;
+import com.azure.resourcemanager.compute.models.Sku;
 import com.azure.resourcemanager.compute.models.OSProfile;
 import com.azure.resourcemanager.compute.models.SshConfiguration;
 import com.azure.resourcemanager.compute.models.SshPublicKey;
@@ -136,24 +137,20 @@ final class ArmTemplates {
                 .withEvictionPolicy(spot.deleteOnEviction() ? VirtualMachineEvictionPolicyTypes.DELETE
                         : VirtualMachineEvictionPolicyTypes.DEALLOCATE)
                 .withBillingProfile(new BillingProfile().withMaxPrice(spot.maxPricePerHour().doubleValue())));
-        blueprint.scaleSetId().ifPresent(id -> vm.withVirtualMachineScaleSet(new SubResource().withId(id)));
+        blueprint.availabilitySetId().ifPresent(id -> vm.withAvailabilitySet(new SubResource().withId(id)));
         blueprint.zone().ifPresent(zone -> vm.withZones(List.of(zone)));
         vm.withLocation(blueprint.region()).withTags(blueprint.tags());
         return vm;
     }
 
     /**
-     * A Flexible scale set without a VM profile, limited to one placement group ({@code singlePlacementGroup: true},
-     * which Azure's "Set up InfiniBand" page asks of a scale set whose VMs talk over InfiniBand) and to one fault
-     * domain ({@code platformFaultDomainCount: 1}, the only count a zonal Flexible scale set accepts), in the
-     * blueprint's zone when it has one.
+     * An availability set for VMs with managed disks: SKU {@code Aligned} (Compute REST contract,
+     * {@code AvailabilitySet.sku}: "Use 'Aligned' for virtual machines with managed disks and 'Classic' for virtual
+     * machines with unmanaged disks. Default value is 'Classic'."). Fault and update domain counts are left to Azure.
      */
-    static VirtualMachineScaleSetInner scaleSet(ScaleSetBlueprint blueprint) {
-        VirtualMachineScaleSetInner set = new VirtualMachineScaleSetInner()
-                .withOrchestrationMode(OrchestrationMode.FLEXIBLE)
-                .withPlatformFaultDomainCount(1)
-                .withSinglePlacementGroup(true);
-        blueprint.zone().ifPresent(zone -> set.withZones(List.of(zone)));
+    static AvailabilitySetInner availabilitySet(AvailabilitySetBlueprint blueprint) {
+        AvailabilitySetInner set = new AvailabilitySetInner()
+                .withSku(new Sku().withName(AvailabilitySetSkuTypes.ALIGNED.toString()));
         set.withLocation(blueprint.region()).withTags(blueprint.tags());
         return set;
     }

@@ -9,7 +9,7 @@ import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.compute.fluent.models.RunCommandResultInner;
 import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.fluent.models.AvailabilitySetInner;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.InstanceViewTypes;
 import com.azure.resourcemanager.compute.models.RunCommandInput;
@@ -31,8 +31,8 @@ import java.util.function.Supplier;
 
 /**
  * The Resource Manager calls that provisioning makes in one subscription (resource groups, virtual networks, security
- * groups, public IPs, NICs, Flexible scale sets, VMs, disks and Run Command), through the Compute, Network and Resources SDK clients. It
- * decides nothing: each method is one call (or one long-running operation), answered with plain values, and what
+ * groups, public IPs, NICs, availability sets, VMs, disks and Run Command), through the Compute, Network and Resources
+ * SDK clients. It decides nothing: each method is one call (or one long-running operation), answered with plain values, and what
  * Azure throws is translated by {@link ArmFailures} in the caller's {@link Scope}. A resource that does not exist is
  * an empty answer, and deleting it is done.
  */
@@ -122,28 +122,26 @@ public final class ArmVms {
                 ArmTemplates.nic(region, tags, subnetId, publicIpId, securityGroupId, acceleratedNetworking))).id();
     }
 
-    /** The scale set of that name, empty when there is none. */
-    public Optional<ScaleSetFacts> findScaleSet(String resourceGroup, String name, Scope scope) {
-        return call(scope, () -> find(() -> arm.serviceClient().getVirtualMachineScaleSets()
-                .getByResourceGroup(resourceGroup, name))).map(ArmVms::scaleSetFacts);
+    /** The availability set of that name, empty when there is none. */
+    public Optional<AvailabilitySetFacts> findAvailabilitySet(String resourceGroup, String name, Scope scope) {
+        return call(scope, () -> find(() -> arm.serviceClient().getAvailabilitySets()
+                .getByResourceGroup(resourceGroup, name))).map(ArmVms::availabilitySetFacts);
     }
 
-    /** Creates (or updates) the Flexible scale set of the blueprint and waits for it; answers what Azure made. */
-    public ScaleSetFacts createScaleSet(ScaleSetBlueprint blueprint, Scope scope) {
-        var creation = call(scope, () -> arm.serviceClient().getVirtualMachineScaleSets().beginCreateOrUpdate(
-                blueprint.resourceGroup(), blueprint.name(), ArmTemplates.scaleSet(blueprint)));
-        return scaleSetFacts(call(scope, () -> finalResult(creation)));
+    /** Creates (or updates) the availability set of the blueprint; Azure answers it at once. */
+    public AvailabilitySetFacts createAvailabilitySet(AvailabilitySetBlueprint blueprint, Scope scope) {
+        return availabilitySetFacts(call(scope, () -> arm.serviceClient().getAvailabilitySets().createOrUpdate(
+                blueprint.resourceGroup(), blueprint.name(), ArmTemplates.availabilitySet(blueprint))));
     }
 
-    /** Deletes the scale set; one that does not exist is already deleted. */
-    public void deleteScaleSet(String resourceGroup, String name, Scope scope) {
-        tolerateMissing(scope, () -> arm.serviceClient().getVirtualMachineScaleSets().delete(resourceGroup, name));
+    /** Deletes the availability set; one that does not exist is already deleted. */
+    public void deleteAvailabilitySet(String resourceGroup, String name, Scope scope) {
+        tolerateMissing(scope, () -> arm.serviceClient().getAvailabilitySets().delete(resourceGroup, name));
     }
 
-    private static ScaleSetFacts scaleSetFacts(VirtualMachineScaleSetInner set) {
-        return new ScaleSetFacts(set.id(), set.location(),
-                set.orchestrationMode() == null ? "" : set.orchestrationMode().toString(),
-                Boolean.TRUE.equals(set.singlePlacementGroup()), set.zones() == null ? List.of() : set.zones(),
+    private static AvailabilitySetFacts availabilitySetFacts(AvailabilitySetInner set) {
+        return new AvailabilitySetFacts(set.id(), set.location(),
+                set.sku() == null || set.sku().name() == null ? "" : set.sku().name(),
                 set.tags() == null ? Map.of() : set.tags());
     }
 
@@ -222,7 +220,7 @@ public final class ArmVms {
         String size = vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? ""
                 : vm.hardwareProfile().vmSize().toString();
         return new FoundVm(vm, vm.tags() == null ? Map.of() : vm.tags(), size, vm.provisioningState(),
-                powerState(vm), Optional.ofNullable(vm.virtualMachineScaleSet()).map(SubResource::id));
+                powerState(vm), Optional.ofNullable(vm.availabilitySet()).map(SubResource::id));
     }
 
     private static Optional<String> powerState(VirtualMachineInner vm) {

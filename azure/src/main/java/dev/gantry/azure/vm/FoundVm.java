@@ -15,16 +15,16 @@ public final class FoundVm {
     private final String vmSize;
     private final String provisioningState;
     private final Optional<String> powerState;
-    private final Optional<String> scaleSetId;
+    private final Optional<String> availabilitySetId;
 
     FoundVm(VirtualMachineInner model, Map<String, String> tags, String vmSize, String provisioningState,
-            Optional<String> powerState, Optional<String> scaleSetId) {
+            Optional<String> powerState, Optional<String> availabilitySetId) {
         this.model = Objects.requireNonNull(model, "model");
         this.tags = Map.copyOf(tags);
         this.vmSize = vmSize;
         this.provisioningState = provisioningState;
         this.powerState = powerState;
-        this.scaleSetId = Objects.requireNonNull(scaleSetId, "scaleSetId");
+        this.availabilitySetId = Objects.requireNonNull(availabilitySetId, "availabilitySetId");
     }
 
     VirtualMachineInner model() {
@@ -54,8 +54,8 @@ public final class FoundVm {
         return powerState;
     }
 
-    /** The resource ID of the scale set the VM was created in, empty when it is in none. */
-    public Optional<String> scaleSetId() {
-        return scaleSetId;
+    /** The resource ID of the availability set the VM was created in, empty when it is in none. */
+    public Optional<String> availabilitySetId() {
+        return availabilitySetId;
     }
 }

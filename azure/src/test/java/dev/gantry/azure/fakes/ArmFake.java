@@ -36,8 +36,8 @@ import reactor.core.publisher.Mono;
  * does not exist answers 204. Dependencies are enforced as ARM does: a NIC in use by a VM, a public IP attached to a
  * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
  * disk and NICs. Scale sets and availability sets are stored, and where VMs may go is checked as Azure checks it
- * ({@link PlacementRules}: one placement group holds at most 100 VMs, no availability set across zones, a VM joins a
- * scale set only when it is created and only in the scale set's zone). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
+ * ({@link PlacementRules}: one placement group holds at most 100 VMs, an availability set 200 and no zones, a VM joins
+ * a set only when it is created, a scale set's VMs are in its zones). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
  *
  * <p>It serves HTTPS with {@link LocalHttps}; {@link #connector()} gives the production {@link ArmConnector} an HTTP
  * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,
@@ -351,9 +351,10 @@ public final class ArmFake implements AutoCloseable {
         return List.copyOf(resources.values());
     }
 
-    /** The VMs created in the scale set of this resource ID. */
-    public synchronized List<String> scaleSetMembers(String scaleSetId) {
-        return placement.members(scaleSetId).stream().map(vm -> vm.path("name").asText()).toList();
+    /** The VMs created in the availability set of this resource ID, in creation order. */
+    public synchronized List<String> availabilitySetMembers(String availabilitySetId) {
+        return placement.members("availabilitySet", availabilitySetId).stream().map(vm -> vm.path("name").asText())
+                .toList();
     }
 
     void store(String path, ObjectNode resource) {
@@ -864,6 +865,12 @@ public final class ArmFake implements AutoCloseable {
         Rejection rejection = deleteRejections.get(resource.path("name").asText().toLowerCase(Locale.ROOT));
         if (rejection != null) {
             error(exchange, rejection.status(), rejection.code(), rejection.message());
+            return;
+        }
+        if (type.equals("Microsoft.Compute/availabilitySets")) {
+            // The contract's AvailabilitySets_Delete is synchronous: 200 (or 204 when there was none).
+            resources.remove(key(path));
+            send(exchange, 200, null);
             return;
         }
         JsonNode properties = resource.path("properties");

@@ -39,8 +39,8 @@ import java.util.regex.Pattern;
  * @param tags extra tags (plan and workload labels); {@value #MANAGED_TAG}{@code =true} is always added
  * @param zone the availability zone every VM is placed in ({@code 1}, {@code 2} or {@code 3}); empty: regional VMs,
  *     which Azure places where it has capacity
- * @param sharedFabric whether the VMs must share one InfiniBand fabric: they are then created in one Flexible scale
- *     set limited to a single placement group (see {@link FabricPlacement}), with accelerated networking
+ * @param sharedFabric whether the VMs must share one InfiniBand fabric: they are then created in one availability
+ *     set (see {@link FabricPlacement}), with accelerated networking, and cannot have a zone
  */
 public record ProvisionRequest(
         String subscriptionId,
@@ -64,10 +64,9 @@ public record ProvisionRequest(
     /** The tag that marks resources Gantry created and may therefore reuse or delete. */
     public static final String MANAGED_TAG = "gantry:managed";
     /**
-     * The most VMs one request makes. It is also the most VMs one placement group holds (Compute REST contract,
-     * {@code singlePlacementGroup}: "a single placement group, of max size 100 virtual machines"), so every count a
-     * request accepts fits the scale set of an RDMA plan; a scale set that already holds other VMs may still be full,
-     * which Azure refuses and {@link VmProvisioner} reports.
+     * The most VMs one request makes. An availability set holds up to 200 ("Set up InfiniBand": "the maximum limit
+     * is at 200 VMs per Availability Set"), so every count a request accepts fits the set of an RDMA plan; a set that
+     * already holds other VMs may still be full, which Azure refuses and {@link VmProvisioner} reports.
      */
     public static final int MAX_COUNT = 100;
     /** Azure's limit on custom data: 64 KiB before base64. */
@@ -214,6 +213,11 @@ public record ProvisionRequest(
         zone.filter(z -> !ZONE.matcher(z).matches()).ifPresent(z -> problems.add(Problem.of("zone", "'" + z
                 + "' is not an availability zone; allowed: 1, 2 or 3 (Azure's logical zones), or none for regional "
                 + "VMs")));
+        if (sharedFabric && zone.isPresent()) {
+            problems.add(Problem.of("zone", "'" + zone.get() + "' cannot be used for VMs that share one InfiniBand "
+                    + "fabric: Gantry puts them in one availability set, and Azure does not place availability sets "
+                    + "in zones; leave the zone out (the VMs are then regional, together in the set's cluster)"));
+        }
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }

@@ -149,7 +149,7 @@ public final class VmInventory {
                 continue;
             }
             // These fields came later: entries written without them read as "no keys recorded", "no labels" and "in
-            // no scale set".
+            // no availability set".
             List<String> fingerprints = fingerprints(vm, at, own);
             Map<String, String> labels = new TreeMap<>();
             vm.path("labels").fields().forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
@@ -159,7 +159,7 @@ public final class VmInventory {
             }
             entries.add(new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp,
                     optional(vm, "publicIp"), vm.path("spot").asBoolean(false), createdAt, nicId,
-                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels, optional(vm, "scaleSetId")));
+                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels, optional(vm, "availabilitySetId")));
         }
         if (!problems.isEmpty()) {
             throw corrupt(problems);
@@ -194,7 +194,7 @@ public final class VmInventory {
                 ObjectNode labels = node.putObject("labels");
                 vm.labels().forEach(labels::put);
             }
-            vm.scaleSetId().ifPresent(id -> node.put("scaleSetId", id));
+            vm.availabilitySetId().ifPresent(id -> node.put("availabilitySetId", id));
         });
         AtomicFile.write(file, (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8));
     }

@@ -8,8 +8,8 @@ import dev.gantry.azure.arm.ArmFailures;
 import dev.gantry.azure.vm.ArmVms;
 import dev.gantry.azure.vm.FoundVm;
 import dev.gantry.azure.vm.Pending;
-import dev.gantry.azure.vm.ScaleSetBlueprint;
-import dev.gantry.azure.vm.ScaleSetFacts;
+import dev.gantry.azure.vm.AvailabilitySetBlueprint;
+import dev.gantry.azure.vm.AvailabilitySetFacts;
 import dev.gantry.azure.vm.VmFacts;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -70,13 +70,13 @@ public final class VmProvisioner {
         String subnetId = ensureSubnet(arm, request);
         Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
                 : Optional.empty();
-        Optional<String> scaleSetId = request.sharedFabric() ? Optional.of(ensureScaleSet(arm, request))
-                : Optional.empty();
+        Optional<String> availabilitySetId = request.sharedFabric()
+                ? Optional.of(ensureAvailabilitySet(arm, request)) : Optional.empty();
         List<Creation> started = new ArrayList<>();
         Map<String, GantryException> failures = new LinkedHashMap<>();
         for (String name : request.vmNames()) {
             try {
-                started.add(start(arm, request, name, subnetId, securityGroupId, scaleSetId));
+                started.add(start(arm, request, name, subnetId, securityGroupId, availabilitySetId));
             } catch (GantryException e) {
                 failures.put(name, e); // start() removed what it created; a VM it refused to touch stays untouched
                 break;
@@ -171,8 +171,8 @@ public final class VmProvisioner {
     }
 
     /**
-     * Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them; a scale set
-     * Gantry created for them goes too once no VM of the inventory is left in it.
+     * Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them; an availability
+     * set Gantry created for them goes too once no VM of the inventory is left in it.
      */
     public void down(List<String> names) {
         List<VmInventoryEntry> entries = new ArrayList<>();
@@ -195,7 +195,7 @@ public final class VmProvisioner {
      */
     public void downEntries(List<VmInventoryEntry> vms) {
         Map<String, ArmVms> connections = new LinkedHashMap<>();
-        Map<String, VmInventoryEntry> emptiedScaleSets = new LinkedHashMap<>();
+        Map<String, VmInventoryEntry> emptiedSets = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         GantryException first = null;
         for (VmInventoryEntry vm : vms) {
@@ -206,24 +206,23 @@ public final class VmProvisioner {
                         vm.publicIpId().map(ArmVms::nameOf),
                         new ArmFailures.Scope("deleting VM " + vm.name(), vm.vmSize(), vm.region()));
                 inventory.remove(vm.name());
-                vm.scaleSetId().ifPresent(id -> emptiedScaleSets.putIfAbsent(id.toLowerCase(Locale.ROOT), vm));
+                vm.availabilitySetId().ifPresent(id -> emptiedSets.putIfAbsent(id.toLowerCase(Locale.ROOT), vm));
             } catch (GantryException e) {
                 failures.add(vm.name() + ": " + e.getMessage());
                 first = first == null ? e : first;
             }
         }
-        for (VmInventoryEntry last : emptiedScaleSets.values()) {
-            String scaleSetId = last.scaleSetId().orElseThrow();
-            if (inventory.list().stream().anyMatch(vm -> vm.scaleSetId().filter(scaleSetId::equalsIgnoreCase)
-                    .isPresent())) {
+        for (VmInventoryEntry last : emptiedSets.values()) {
+            String setId = last.availabilitySetId().orElseThrow();
+            if (inventory.list().stream().anyMatch(vm -> sameResource(vm.availabilitySetId(), Optional.of(setId)))) {
                 continue; // VMs of the inventory still share its fabric (vm down of some of them: a lower count)
             }
+            String name = ArmVms.nameOf(setId);
             try {
-                connections.get(last.subscriptionId()).deleteScaleSet(ArmVms.resourceGroupOf(scaleSetId),
-                        ArmVms.nameOf(scaleSetId), new ArmFailures.Scope("deleting scale set "
-                                + ArmVms.nameOf(scaleSetId), last.vmSize(), last.region()));
+                connections.get(last.subscriptionId()).deleteAvailabilitySet(ArmVms.resourceGroupOf(setId), name,
+                        new ArmFailures.Scope("deleting availability set " + name, last.vmSize(), last.region()));
             } catch (GantryException e) {
-                failures.add("scale set " + ArmVms.nameOf(scaleSetId) + ": " + e.getMessage());
+                failures.add("availability set " + name + ": " + e.getMessage());
                 first = first == null ? e : first;
             }
         }
@@ -234,7 +233,7 @@ public final class VmProvisioner {
     }
 
     private Creation start(ArmVms arm, ProvisionRequest request, String name, String subnetId,
-            Optional<String> securityGroupId, Optional<String> scaleSetId) {
+            Optional<String> securityGroupId, Optional<String> availabilitySetId) {
         ArmFailures.Scope scope = new ArmFailures.Scope("creating VM " + name, request.vmSize(), request.region());
         Optional<FoundVm> existing = arm.findVm(request.resourceGroup(), name, scope);
         if (existing.isPresent()) {
@@ -251,14 +250,15 @@ public final class VmProvisioner {
                         + ", but the request asks for " + request.vmSize() + "; choose another name prefix, or remove "
                         + "the old VMs first with gantry vm down");
             }
-            if (!sameResource(vm.scaleSetId(), scaleSetId)) {
+            if (!sameResource(vm.availabilitySetId(), availabilitySetId)) {
                 throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists "
-                        + vm.scaleSetId().map(id -> "in scale set " + ArmVms.nameOf(id)).orElse("in no scale set")
-                        + ", but the request puts its VMs " + scaleSetId.map(id -> "in scale set "
+                        + vm.availabilitySetId().map(id -> "in availability set " + ArmVms.nameOf(id))
+                                .orElse("in no availability set")
+                        + ", but the request puts its VMs " + availabilitySetId.map(id -> "in availability set "
                                 + ArmVms.nameOf(id) + " so that they share one InfiniBand fabric")
-                                .orElse("in no scale set")
-                        + "; Azure adds a VM to a scale set only when it creates it. Remove the old VMs first with "
-                        + "gantry vm down, or choose another name prefix");
+                                .orElse("in no availability set")
+                        + "; Azure adds a VM to an availability set only when it creates it. Remove the old VMs first "
+                        + "with gantry vm down, or choose another name prefix");
             }
             if ("Succeeded".equalsIgnoreCase(vm.provisioningState())) {
                 Optional<String> power = vm.powerState();
@@ -280,7 +280,7 @@ public final class VmProvisioner {
             }
             String nicId = arm.createNic(request.resourceGroup(), VmTemplate.nicName(name), request.region(),
                     request.resourceTags(), subnetId, publicIpId, securityGroupId, request.sharedFabric(), scope);
-            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name, scaleSetId), nicId, scope);
+            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name, availabilitySetId), nicId, scope);
             return new Creation(name, () -> {
                 FoundVm vm;
                 try {
@@ -322,7 +322,7 @@ public final class VmProvisioner {
                 new ArmFailures.Scope("reading VM " + found.name(), request.vmSize(), request.region()));
         return new VmInventoryEntry(vm.name(), vm.id(), request.resourceGroup(), vm.region(), vm.vmSize(),
                 vm.adminUser(), vm.privateIp(), vm.publicIp(), vm.spot(), vm.created().orElse(clock.instant()),
-                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()), found.scaleSetId());
+                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()), found.availabilitySetId());
     }
 
     /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
@@ -340,35 +340,26 @@ public final class VmProvisioner {
     }
 
     /**
-     * The scale set that keeps the request's VMs on one InfiniBand fabric: found (Gantry's own, from an earlier
-     * {@code vm up} of the prefix) or created. Its resource ID is answered once it is what the fabric needs: Flexible,
-     * one placement group, and the request's zone, since a VM can join a scale set only in the scale set's zone.
+     * The availability set that keeps the request's VMs on one InfiniBand fabric: found (Gantry's own, from an earlier
+     * {@code vm up} of the prefix) or created; answers its resource ID. One of SKU {@code Classic} is refused: it holds
+     * only VMs with unmanaged disks, and Gantry's have managed ones.
      */
-    private String ensureScaleSet(ArmVms arm, ProvisionRequest request) {
-        ScaleSetBlueprint wanted = VmTemplate.scaleSet(request);
-        ArmFailures.Scope scope = new ArmFailures.Scope("preparing scale set " + wanted.name(), request.vmSize(),
-                request.region());
-        Optional<ScaleSetFacts> existing = arm.findScaleSet(request.resourceGroup(), wanted.name(), scope);
+    private String ensureAvailabilitySet(ArmVms arm, ProvisionRequest request) {
+        AvailabilitySetBlueprint wanted = VmTemplate.availabilitySet(request);
+        ArmFailures.Scope scope = new ArmFailures.Scope("preparing availability set " + wanted.name(),
+                request.vmSize(), request.region());
+        Optional<AvailabilitySetFacts> existing = arm.findAvailabilitySet(request.resourceGroup(), wanted.name(),
+                scope);
         if (existing.isPresent() && !"true".equals(existing.get().tags().get(ProvisionRequest.MANAGED_TAG))) {
-            throw new GantryException(ErrorCode.CONFIG_INVALID, "scale set " + wanted.name() + " already exists in "
-                    + "resource group " + request.resourceGroup() + " and was not created by Gantry (no "
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "availability set " + wanted.name() + " already "
+                    + "exists in resource group " + request.resourceGroup() + " and was not created by Gantry (no "
                     + ProvisionRequest.MANAGED_TAG + " tag); choose another name prefix");
         }
-        ScaleSetFacts set = existing.isPresent() ? existing.get() : arm.createScaleSet(wanted, scope);
-        List<String> zones = wanted.zone().map(List::of).orElse(List.of());
-        if (!set.zones().equals(zones)) {
-            throw new GantryException(ErrorCode.CONFIG_INVALID, "scale set " + wanted.name() + " is "
-                    + (set.zones().isEmpty() ? "regional" : "in zone " + String.join(", ", set.zones()))
-                    + ", but the request asks for " + wanted.zone().map(z -> "zone " + z).orElse("regional VMs")
-                    + "; a VM joins a scale set only in its zones. Ask for "
-                    + (set.zones().isEmpty() ? "no zone" : "zone " + String.join(", ", set.zones()))
-                    + ", or remove its VMs with gantry vm down (which removes the scale set with the last of them)");
-        }
-        if (!"Flexible".equalsIgnoreCase(set.orchestrationMode()) || !set.singlePlacementGroup()) {
-            throw new GantryException(ErrorCode.REMOTE_ERROR, "scale set " + wanted.name() + " is "
-                    + set.orchestrationMode() + " with singlePlacementGroup " + set.singlePlacementGroup()
-                    + ", not Flexible in a single placement group, so its VMs would not share one InfiniBand fabric; "
-                    + "remove its VMs with gantry vm down and run gantry vm up again");
+        AvailabilitySetFacts set = existing.isPresent() ? existing.get() : arm.createAvailabilitySet(wanted, scope);
+        if (!"Aligned".equalsIgnoreCase(set.sku())) {
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "availability set " + wanted.name() + " has SKU '"
+                    + set.sku() + "', which holds only VMs with unmanaged disks; Gantry's VMs have managed disks and "
+                    + "need SKU Aligned. Remove its VMs with gantry vm down and run gantry vm up again");
         }
         return set.id();
     }

@@ -1,7 +1,7 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.azure.vm.AvailabilitySetBlueprint;
 import dev.gantry.azure.vm.NetworkBlueprint;
-import dev.gantry.azure.vm.ScaleSetBlueprint;
 import dev.gantry.azure.vm.VmBlueprint;
 import java.util.Optional;
 
@@ -22,19 +22,19 @@ final class VmTemplate {
                 ProvisionRequest.Network.DEFAULT_SUBNET_PREFIX, request.resourceTags());
     }
 
-    /** The VM, in the scale set of that ID when given and in the request's zone when it names one. */
-    static VmBlueprint vm(ProvisionRequest request, String name, Optional<String> scaleSetId) {
+    /** The VM, in the availability set of that ID when given and in the request's zone when it names one. */
+    static VmBlueprint vm(ProvisionRequest request, String name, Optional<String> availabilitySetId) {
         return new VmBlueprint(request.resourceGroup(), request.region(), name, request.vmSize(), request.image(),
                 request.adminUser(), request.sshPublicKey(), request.cloudInit(),
                 request.spot().map(spot -> new VmBlueprint.Spot(
                         spot.evictionPolicy() == ProvisionRequest.EvictionPolicy.DELETE, spot.maxPricePerHour())),
-                osDiskName(name), request.resourceTags(), scaleSetId, request.zone());
+                osDiskName(name), request.resourceTags(), availabilitySetId, request.zone());
     }
 
-    /** The scale set that keeps the request's VMs on one InfiniBand fabric, in the request's zone. */
-    static ScaleSetBlueprint scaleSet(ProvisionRequest request) {
-        return new ScaleSetBlueprint(request.resourceGroup(), request.region(),
-                FabricPlacement.scaleSetName(request.namePrefix()), request.zone(), request.resourceTags());
+    /** The availability set that keeps the request's VMs on one InfiniBand fabric. */
+    static AvailabilitySetBlueprint availabilitySet(ProvisionRequest request) {
+        return new AvailabilitySetBlueprint(request.resourceGroup(), request.region(),
+                FabricPlacement.setName(request.namePrefix()), request.resourceTags());
     }
 
     static String nicName(String vm) {

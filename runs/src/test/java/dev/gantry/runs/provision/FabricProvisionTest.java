@@ -23,13 +23,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code vm up} of an RDMA plan against the fake Resource Manager: its VMs go into one Flexible scale set limited to
- * a single placement group, in one zone, with accelerated networking; a higher count adds VMs to it, {@code vm down}
- * of some keeps it and of the last removes it; what Azure would refuse is refused before or by the fake.
+ * {@code vm up} of an RDMA plan against the fake Resource Manager: its VMs go into one availability set, with
+ * accelerated networking; a higher count adds VMs to it, {@code vm down} of some keeps it and of the last removes it;
+ * what Azure would refuse is refused before or by the fake.
  */
 class FabricProvisionTest {
     static final String RG = VmProvisionerTest.RG;
-    static final String SCALE_SET = "train-fabric";
+    static final String SET = "train-fabric";
     static final GoldenFiles GOLDEN = GoldenFiles.in("provision/fabric");
 
     @TempDir
@@ -53,8 +53,8 @@ class FabricProvisionTest {
         return VmProvisionerTest.provisioner(arm.connector(), inventory, probes);
     }
 
-    static ProvisionRequest fabric(int count, String zone) {
-        return VmProvisionerTest.request(count, Optional.empty(), false).withSharedFabric(true).withZone(zone);
+    static ProvisionRequest fabric(int count) {
+        return VmProvisionerTest.request(count, Optional.empty(), false).withSharedFabric(true);
     }
 
     /** The body with its keys sorted, since tags and other maps are sent in no fixed order. */
@@ -68,122 +68,123 @@ class FabricProvisionTest {
         }
     }
 
-    String scaleSetId() {
-        return ArmFake.resourcePath(RG, "Microsoft.Compute/virtualMachineScaleSets", SCALE_SET);
+    String setId() {
+        return ArmFake.resourcePath(RG, "Microsoft.Compute/availabilitySets", SET);
+    }
+
+    int indexOf(String method, String pathSuffix) {
+        return arm.requests().indexOf(arm.requests(method, pathSuffix).get(0));
     }
 
     @Test
-    void theVmsOfAnRdmaPlanShareOneFlexibleScaleSetInOnePlacementGroupAndZone() {
-        List<ProvisionedVm> vms = provisioner().up(fabric(2, "2"));
+    void theVmsOfAnRdmaPlanShareOneAvailabilitySetWithAcceleratedNetworking() {
+        List<ProvisionedVm> vms = provisioner().up(fabric(2));
 
-        JsonNode set = arm.requests("PUT", "/virtualMachineScaleSets/" + SCALE_SET).get(0).body();
-        GOLDEN.assertMatches("scale-set.json", canonical(set));
-        JsonNode vm = arm.requests("PUT", "/virtualMachines/train-1").get(0).body();
-        GOLDEN.assertMatches("vm-in-scale-set.json", canonical(vm));
+        GOLDEN.assertMatches("availability-set.json", canonical(arm.requests("PUT", "/availabilitySets/" + SET).get(0)
+                .body()));
+        GOLDEN.assertMatches("vm-in-availability-set.json", canonical(arm.requests("PUT", "/virtualMachines/train-1")
+                .get(0).body()));
         for (String name : List.of("train-1", "train-2")) {
             JsonNode body = arm.requests("PUT", "/virtualMachines/" + name).get(0).body();
-            assertTrue(scaleSetId().equalsIgnoreCase(body.path("properties").path("virtualMachineScaleSet")
-                    .path("id").asText()), body.toString());
-            assertEquals("[\"2\"]", body.path("zones").toString());
+            assertTrue(setId().equalsIgnoreCase(body.path("properties").path("availabilitySet").path("id").asText()),
+                    body.toString());
+            assertTrue(body.path("zones").isMissingNode(), "an availability set's VMs have no zone: " + body);
             JsonNode nic = arm.requests("PUT", "/networkInterfaces/" + name + "-nic").get(0).body();
             assertTrue(nic.path("properties").path("enableAcceleratedNetworking").asBoolean(), nic.toString());
         }
-        assertEquals(List.of("train-1", "train-2"), arm.scaleSetMembers(scaleSetId()));
-        assertTrue(vms.stream().allMatch(v -> v.vm().scaleSetId().filter(scaleSetId()::equalsIgnoreCase)
+        assertEquals(List.of("train-1", "train-2"), arm.availabilitySetMembers(setId()));
+        assertTrue(vms.stream().allMatch(v -> v.vm().availabilitySetId().filter(setId()::equalsIgnoreCase)
                 .isPresent()));
-        assertEquals(vms.get(0).vm().scaleSetId(), inventory.find("train-1").orElseThrow().scaleSetId());
-        // The scale set is made before any VM, so that each VM joins it as it is created.
-        int setPut = arm.requests().indexOf(arm.requests("PUT", "/virtualMachineScaleSets/" + SCALE_SET).get(0));
-        int vmPut = arm.requests().indexOf(arm.requests("PUT", "/virtualMachines/train-1").get(0));
-        assertTrue(setPut < vmPut);
+        assertEquals(vms.get(0).vm().availabilitySetId(), inventory.find("train-1").orElseThrow()
+                .availabilitySetId());
+        assertTrue(indexOf("PUT", "/availabilitySets/" + SET) < indexOf("PUT", "/virtualMachines/train-1"),
+                "the set is made before any VM, so that each VM joins it as it is created");
     }
 
     @Test
-    void aHigherCountJoinsTheSameScaleSetAndVmDownRemovesItWithItsLastVm() {
-        provisioner().up(fabric(2, "1"));
-        provisioner().up(fabric(3, "1"));
+    void aHigherCountJoinsTheSameSetAndVmDownRemovesItWithItsLastVm() {
+        provisioner().up(fabric(2));
+        provisioner().up(fabric(3));
 
-        assertEquals(1, arm.requests("PUT", "/virtualMachineScaleSets/" + SCALE_SET).size(), "created once");
-        assertEquals(List.of("train-1", "train-2", "train-3"), arm.scaleSetMembers(scaleSetId()));
-        assertEquals(1, arm.requests("PUT", "/virtualMachines/train-3").size());
+        assertEquals(1, arm.requests("PUT", "/availabilitySets/" + SET).size(), "created once");
+        assertEquals(List.of("train-1", "train-2", "train-3"), arm.availabilitySetMembers(setId()));
         assertEquals(1, arm.requests("PUT", "/virtualMachines/train-1").size(), "train-1 was reused, not re-put");
 
         provisioner().down(List.of("train-3")); // a lower count: the others keep their fabric
-        assertTrue(arm.exists(RG, "Microsoft.Compute/virtualMachineScaleSets", SCALE_SET));
-        assertTrue(arm.requests("DELETE", "/virtualMachineScaleSets/" + SCALE_SET).isEmpty());
-        assertEquals(List.of("train-1", "train-2"), arm.scaleSetMembers(scaleSetId()));
+        assertTrue(arm.exists(RG, "Microsoft.Compute/availabilitySets", SET));
+        assertTrue(arm.requests("DELETE", "/availabilitySets/" + SET).isEmpty());
+        assertEquals(List.of("train-1", "train-2"), arm.availabilitySetMembers(setId()));
 
         provisioner().down(List.of("train-1", "train-2"));
-        assertFalse(arm.exists(RG, "Microsoft.Compute/virtualMachineScaleSets", SCALE_SET));
-        assertEquals(1, arm.requests("DELETE", "/virtualMachineScaleSets/" + SCALE_SET).size());
-        int lastVmDelete = arm.requests().indexOf(arm.requests("DELETE", "/virtualMachines/train-2").get(0));
-        int setDelete = arm.requests().indexOf(arm.requests("DELETE", "/virtualMachineScaleSets/" + SCALE_SET)
-                .get(0));
-        assertTrue(lastVmDelete < setDelete, "the scale set goes after its VMs");
+        assertFalse(arm.exists(RG, "Microsoft.Compute/availabilitySets", SET));
+        assertEquals(1, arm.requests("DELETE", "/availabilitySets/" + SET).size());
+        assertTrue(indexOf("DELETE", "/virtualMachines/train-2") < indexOf("DELETE", "/availabilitySets/" + SET),
+                "the set goes after its VMs");
         assertTrue(inventory.list().isEmpty());
     }
 
     @Test
-    void aVmMadeOutsideTheScaleSetIsNotSilentlyCountedAsOnTheFabric() {
+    void aVmMadeOutsideTheSetIsNotSilentlyCountedAsOnTheFabric() {
         provisioner().up(VmProvisionerTest.request(1, Optional.empty(), false));
 
-        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(2, "1")));
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(2)));
 
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
-        assertTrue(e.getMessage().startsWith("VM train-1 already exists in no scale set, but the request puts its VMs"
-                + " in scale set train-fabric so that they share one InfiniBand fabric; Azure adds a VM to a scale "
-                + "set only when it creates it."), e.getMessage());
+        assertEquals("VM train-1 already exists in no availability set, but the request puts its VMs in availability "
+                + "set train-fabric so that they share one InfiniBand fabric; Azure adds a VM to an availability set "
+                + "only when it creates it. Remove the old VMs first with gantry vm down, or choose another name "
+                + "prefix", e.getMessage());
         assertTrue(arm.requests("PUT", "/virtualMachines/train-2").isEmpty(), "nothing more was created");
     }
 
     @Test
-    void anotherZoneThanTheScaleSetsIsRefusedBeforeAnyVmIsCreated() {
-        provisioner().up(fabric(1, "1"));
-
-        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(2, "3")));
-
-        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
-        assertEquals("scale set train-fabric is in zone 1, but the request asks for zone 3; a VM joins a scale set only "
-                + "in its zones. Ask for zone 1, or remove its VMs with gantry vm down (which removes the scale set "
-                + "with the last of them)", e.getMessage());
-        assertTrue(arm.requests("PUT", "/virtualMachines/train-2").isEmpty());
-    }
-
-    @Test
-    void azureRefusingAFullPlacementGroupIsReportedWithTheVmsThatDidComeUp() {
-        provisioner().up(fabric(1, "1"));
-        // 98 VMs Gantry does not know of fill the group to 99; the second VM of this request is the 101st.
+    void azureRefusingAFullSetIsReportedWithTheVmsThatDidComeUp() {
+        provisioner().up(fabric(1));
+        // 198 VMs Gantry does not know of fill the set to 199; the second VM of this request is the 201st.
         ObjectMapper json = new ObjectMapper();
-        for (int i = 1; i <= 98; i++) {
+        for (int i = 1; i <= 198; i++) {
             ObjectNode other = json.createObjectNode().put("name", "other-" + i)
                     .put("type", "Microsoft.Compute/virtualMachines").put("location", "eastus");
-            other.putArray("zones").add("1");
-            other.putObject("properties").putObject("virtualMachineScaleSet").put("id", scaleSetId());
+            other.putObject("properties").putObject("availabilitySet").put("id", setId());
             arm.seed(ArmFake.resourcePath(RG, "Microsoft.Compute/virtualMachines", "other-" + i), other);
         }
 
-        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(3, "1")));
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(3)));
 
         assertEquals(ErrorCode.REMOTE_ERROR, e.code());
-        assertTrue(e.getMessage().contains("Azure answered 409 OperationNotAllowed while creating VM train-3: Scale set "
-                + scaleSetId() + " is limited to a single placement group, which holds at most 100 VMs, and has 100."),
-                e.getMessage());
+        assertTrue(e.getMessage().contains("Azure answered 409 OperationNotAllowed while creating VM train-3: "
+                + "Availability set " + setId() + " holds at most 200 VMs and has 200."), e.getMessage());
         assertTrue(e.getMessage().contains("Already provisioned and recorded: train-1, train-2"), e.getMessage());
         assertFalse(arm.exists(RG, "Microsoft.Network/networkInterfaces", "train-3-nic"), "the refused VM's NIC went");
     }
 
     @Test
-    void aScaleSetOfTheSameNameNotMadeByGantryIsNotUsed() {
-        arm.seed(scaleSetId(), (ObjectNode) new ObjectMapper().createObjectNode().put("name", SCALE_SET)
-                .put("location", "eastus").put("type", "Microsoft.Compute/virtualMachineScaleSets")
-                .set("properties", new ObjectMapper().createObjectNode().put("orchestrationMode", "Flexible")
-                        .put("singlePlacementGroup", true)));
+    void aSetOfTheSameNameNotMadeByGantryIsNotUsed() {
+        ObjectNode foreign = new ObjectMapper().createObjectNode().put("name", SET).put("location", "eastus")
+                .put("type", "Microsoft.Compute/availabilitySets");
+        foreign.putObject("sku").put("name", "Aligned");
+        arm.seed(setId(), foreign);
 
-        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(2, "1")));
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(2)));
 
         assertEquals(ErrorCode.CONFIG_INVALID, e.code());
-        assertEquals("scale set train-fabric already exists in resource group gantry-rg and was not created by Gantry "
-                + "(no gantry:managed tag); choose another name prefix", e.getMessage());
+        assertEquals("availability set train-fabric already exists in resource group gantry-rg and was not created by "
+                + "Gantry (no gantry:managed tag); choose another name prefix", e.getMessage());
         assertTrue(arm.requests("PUT", "/virtualMachines/train-1").isEmpty());
+    }
+
+    @Test
+    void aClassicSetOfGantrysCannotHoldManagedDisksAndIsReported() {
+        ObjectNode classic = new ObjectMapper().createObjectNode().put("name", SET).put("location", "eastus")
+                .put("type", "Microsoft.Compute/availabilitySets");
+        classic.putObject("sku").put("name", "Classic");
+        classic.putObject("tags").put("gantry:managed", "true");
+        arm.seed(setId(), classic);
+
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(fabric(1)));
+
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().startsWith("availability set train-fabric has SKU 'Classic', which holds only VMs "
+                + "with unmanaged disks"), e.getMessage());
     }
 }

@@ -157,9 +157,14 @@ class ProvisionRequestTest {
                 .image(IMAGE).build(), ArmFake.SUBSCRIPTION, "rg", "gantry", VmProvisionerTest.KEY, "", "pretrain");
         assertTrue(rdma.sharedFabric());
         assertEquals(Optional.empty(), rdma.zone(), "no zone asked and none in the plan: regional");
-        assertTrue(rdma.withCount(1).sharedFabric(), "one VM too, so that a higher count joins its scale set");
-        assertEquals(Optional.of("2"), rdma.withCount(4).withZone("2").zone());
-        assertTrue(rdma.withZone("2").withPublicIp("*").sharedFabric());
+        assertTrue(rdma.withCount(1).sharedFabric(), "one VM too, so that a higher count joins its set");
+        assertTrue(rdma.withPublicIp("*").withCount(4).sharedFabric());
+        GantryException zonal = assertThrows(GantryException.class, () -> rdma.withZone("2"));
+        assertEquals("zone", zonal.problems().get(0).path());
+        assertEquals("'2' cannot be used for VMs that share one InfiniBand fabric: Gantry puts them in one "
+                + "availability set, and Azure does not place availability sets in zones; leave the zone out (the "
+                + "VMs are then regional, together in the set's cluster)", zonal.problems().get(0).message());
+        assertEquals(Optional.of("2"), rdma.withSharedFabric(false).withZone("2").zone());
         assertFalse(ProvisionRequest.forPlan(Plan.builder(workload, nc).region("eastus").nodes(2).image(IMAGE)
                 .build(), ArmFake.SUBSCRIPTION, "rg", "gantry", VmProvisionerTest.KEY, "", "pretrain").sharedFabric());
     }
