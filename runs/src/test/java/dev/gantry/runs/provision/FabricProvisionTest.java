@@ -13,45 +13,19 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.testing.GoldenFiles;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code vm up} of an RDMA plan against the fake Resource Manager: its VMs go into one availability set, with
  * accelerated networking; a higher count adds VMs to it, {@code vm down} of some keeps it and of the last removes it;
  * what Azure would refuse is refused before or by the fake.
  */
-class FabricProvisionTest {
+class FabricProvisionTest extends ProvisioningFixture {
     static final String RG = VmProvisionerTest.RG;
     static final String SET = "train-fabric";
     static final GoldenFiles GOLDEN = GoldenFiles.in("provision/fabric");
-
-    @TempDir
-    Path home;
-    ArmFake arm;
-    VmInventory inventory;
-    List<String> probes = new ArrayList<>();
-
-    @BeforeEach
-    void start() throws Exception {
-        arm = new ArmFake();
-        inventory = new VmInventory(home);
-    }
-
-    @AfterEach
-    void stop() {
-        arm.close();
-    }
-
-    VmProvisioner provisioner() {
-        return VmProvisionerTest.provisioner(arm.connector(), inventory, probes);
-    }
 
     static ProvisionRequest fabric(int count) {
         return VmProvisionerTest.request(count, Optional.empty(), false).withSharedFabric(true);
