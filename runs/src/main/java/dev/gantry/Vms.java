@@ -8,6 +8,7 @@ import dev.gantry.azure.arm.ArmConnector;
 import dev.gantry.model.PlanOverrides;
 import dev.gantry.model.Progress;
 import dev.gantry.runs.provision.DoctorCheck;
+import dev.gantry.runs.provision.FabricPlacement;
 import dev.gantry.runs.provision.ProvisionRequest;
 import dev.gantry.runs.provision.ProvisionedVm;
 import dev.gantry.runs.provision.ReadinessCheck;
@@ -105,8 +106,15 @@ public final class Vms {
         if (request.publicIpSource().isPresent()) {
             provision = provision.withPublicIp(request.publicIpSource().get());
         }
+        Optional<String> zone = FabricPlacement.zone(plan, request.zone());
+        if (zone.isPresent()) {
+            provision = provision.withZone(zone.get());
+        }
         notices.accept("creating " + provision.count() + " x " + plan.vmSize().name() + " in " + plan.region()
-                + (plan.spot() ? " (spot)" : "") + "; VMs bill until 'gantry vm down'");
+                + provision.zone().map(z -> " zone " + z).orElse("") + (plan.spot() ? " (spot)" : "")
+                + (provision.sharedFabric() ? " in availability set " + FabricPlacement.setName(provision.namePrefix())
+                        + " (so that they share one InfiniBand fabric)" : "")
+                + "; VMs bill until 'gantry vm down'");
         notices.accept("then reading their SSH host keys through Azure Run Command and waiting up to "
                 + ReadinessWait.readable(request.waitTimeout()) + " until they answer SSH"
                 + (request.skipDoctor() ? "" : " and pass doctor"));
@@ -127,7 +135,8 @@ public final class Vms {
     }
 
     /**
-     * Deletes the named VMs with their disks, NICs and public IPs.
+     * Deletes the named VMs with their disks, NICs and public IPs, and the availability set Gantry made for them once
+     * its last VM is gone.
      *
      * @param names the VMs' names, as {@link #list()} shows them
      * @throws GantryException USAGE when no name is given or one is not in the inventory; nothing is deleted then

@@ -62,6 +62,8 @@ final class VmCommand implements Runnable {
                 node.put("adminUser", vm.adminUser());
                 node.put("privateIp", vm.privateIp());
                 vm.publicIp().ifPresentOrElse(ip -> node.put("publicIp", ip), () -> node.putNull("publicIp"));
+                vm.availabilitySetId().ifPresentOrElse(id -> node.put("availabilitySetId", id),
+                        () -> node.putNull("availabilitySetId"));
                 node.put("createdAt", vm.createdAt().toString());
                 ObjectNode labels = node.putObject("labels");
                 vm.labels().forEach(labels::put);
@@ -85,7 +87,8 @@ final class VmCommand implements Runnable {
     @Command(name = "up", description = {"Plan SPEC and create its VMs: the planned size, image and capacity (spot with "
             + "eviction policy Delete and a price cap of on-demand), Gantry's cloud-init boot script, your SSH key, no "
             + "public IP unless asked. Reads their SSH host keys through Azure Run Command, waits until they answer SSH "
-            + "and pass doctor, and records them in STATE_DIR/vms/vms.json.",
+            + "and pass doctor, and records them in STATE_DIR/vms/vms.json. The VMs of an RDMA (InfiniBand) size go "
+            + "into one availability set, so that they share one fabric.",
             "Running it again with the same name prefix reuses the VMs it made."})
     static final class Up extends Verb {
         @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec whose plan decides the VMs.")
@@ -121,6 +124,10 @@ final class VmCommand implements Runnable {
                 + "the key beside the --ssh-key public key, else backends.manual.defaults.identityFile or agent).")
         Path identity;
 
+        @Option(names = "--zone", paramLabel = "ZONE", description = "Availability zone for the VMs (1, 2 or 3; "
+                + "default: none, regional VMs). Not for an RDMA plan, whose VMs share one availability set, which has no zones.")
+        String zone;
+
         @Option(names = "--skip-doctor", description = "Wait only until port 22 answers; do not run doctor on the "
                 + "VMs over SSH.")
         boolean skipDoctor;
@@ -142,7 +149,7 @@ final class VmCommand implements Runnable {
             });
             VmUp request = new VmUp(file, subscription(this, subscription), resourceGroup, Optional.ofNullable(count),
                     adminUser, publicKey(), login, Optional.ofNullable(publicIpSource),
-                    Optional.ofNullable(namePrefix), skipDoctor, waitTimeout);
+                    Optional.ofNullable(namePrefix), skipDoctor, waitTimeout, Optional.ofNullable(zone));
             java.util.List<VmInventoryEntry> vms;
             try (ProgressLine progress = ProgressLine.of(this).ticking()) {
                 vms = vms(this, progress).up(request, progress);
@@ -179,7 +186,8 @@ final class VmCommand implements Runnable {
         }
     }
 
-    @Command(name = "down", description = "Delete VMs Gantry created, with their disks, NICs and public IPs.")
+    @Command(name = "down", description = "Delete VMs Gantry created, with their disks, NICs and public IPs, and "
+            + "the availability set Gantry made for them with the last of its VMs.")
     static final class Down extends Verb {
         @Parameters(arity = "0..*", paramLabel = "NAME", description = "VM names (see 'gantry vm list').")
         java.util.List<String> names = new ArrayList<>();

@@ -175,6 +175,51 @@ class VmCommandTest {
                 "the VM stays recorded so that vm down can remove it");
     }
 
+    /**
+     * A two-node InfiniBand training spec plans an RDMA (ND) size; {@code vm up} puts both VMs in one availability
+     * set with the plan's HPC image, refuses a zone for them (availability sets have none), and {@code vm down}
+     * removes the set with them.
+     */
+    @Test
+    void theVmsOfAnRdmaPlanShareOneAvailabilitySetAndGoWithIt() throws Exception {
+        Files.writeString(work.resolve("ib.yaml"), spec("ib", "resources: {gpus: 8, nodes: 2, interconnect: "
+                + "infiniband}"));
+        configure("[ib-1, ib-2]");
+        vmAtH1("ib-1");
+        vmAtH1("ib-2");
+        List<String> up = List.of("vm", "up", "ib.yaml", "--resource-group", "gantry-rg", "--subscription",
+                ArmFake.SUBSCRIPTION, "--admin-user", h1.user(), "--ssh-key", h1.identity() + ".pub", "--name-prefix",
+                "ib", "--skip-doctor", "--wait-timeout", "30s", "--output", "json");
+
+        List<String> zonal = new java.util.ArrayList<>(up);
+        zonal.addAll(List.of("--zone", "3"));
+        CliRun refused = gantry(zonal.toArray(String[]::new));
+        assertEquals(2, refused.exitCode, refused.toString());
+        assertTrue(refused.err.contains("zone: '3' cannot be used for VMs that share one InfiniBand fabric"),
+                refused.err);
+        assertTrue(arm.requests("PUT", "/virtualMachines/ib-1").isEmpty(), "nothing was created");
+
+        CliRun made = gantry(up.toArray(String[]::new));
+
+        assertEquals(0, made.exitCode, made.toString());
+        String set = ArmFake.resourcePath("gantry-rg", "Microsoft.Compute/availabilitySets", "ib-fabric");
+        assertTrue(made.err.contains(" in availability set ib-fabric (so that they share one InfiniBand fabric)"),
+                made.err);
+        assertEquals(List.of("ib-1", "ib-2"), arm.availabilitySetMembers(set));
+        JsonNode vm = arm.requests("PUT", "/virtualMachines/ib-1").get(0).body();
+        assertTrue(vm.path("properties").path("hardwareProfile").path("vmSize").asText().startsWith("Standard_ND"),
+                vm.toString());
+        assertEquals("microsoft-dsvm", vm.path("properties").path("storageProfile").path("imageReference")
+                .path("publisher").asText(), "the plan's HPC image");
+        JsonNode listed = Json.MAPPER.readTree(gantry("vm", "list", "--output", "json").out);
+        assertTrue(set.equalsIgnoreCase(listed.get(0).path("availabilitySetId").asText()), listed.toString());
+
+        CliRun down = gantry("vm", "down", "--all");
+
+        assertEquals(0, down.exitCode, down.toString());
+        assertFalse(arm.exists("gantry-rg", "Microsoft.Compute/availabilitySets", "ib-fabric"));
+    }
+
     @Test
     void skipDoctorWaitsForThePortOnly() throws Exception {
         configure("[skip-1]");

@@ -29,6 +29,9 @@ import java.util.TreeMap;
  * @param hostKeyFingerprints the SHA-256 fingerprints of the VM's SSH host keys, read on the VM through Azure Run
  *     Command when it was provisioned; empty for entries written before Gantry captured them
  * @param labels the workload and plan labels the VM was created for (its tags, without Gantry's own)
+ * @param availabilitySetId the resource ID of the availability set Gantry created the VM in, so that the VMs of an
+ *     RDMA plan share one InfiniBand fabric; empty for a VM in none (and for entries written before Gantry recorded
+ *     it)
  */
 public record VmInventoryEntry(
         String name,
@@ -45,7 +48,8 @@ public record VmInventoryEntry(
         Optional<String> publicIpId,
         String osDiskId,
         List<String> hostKeyFingerprints,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        Optional<String> availabilitySetId) {
 
     /**
      * Checks that every component is given and copies the fingerprints and labels (sorted by key).
@@ -65,6 +69,7 @@ public record VmInventoryEntry(
      * @param osDiskId the OS disk's resource ID
      * @param hostKeyFingerprints the host key fingerprints, copied; may be empty
      * @param labels the labels, copied
+     * @param availabilitySetId the availability set's resource ID, or empty
      * @throws NullPointerException when a component is null
      */
     public VmInventoryEntry {
@@ -82,6 +87,34 @@ public record VmInventoryEntry(
         Objects.requireNonNull(osDiskId, "osDiskId");
         hostKeyFingerprints = List.copyOf(hostKeyFingerprints);
         labels = Collections.unmodifiableMap(new TreeMap<>(labels));
+        Objects.requireNonNull(availabilitySetId, "availabilitySetId");
+    }
+
+    /**
+     * An entry of a VM in no availability set.
+     *
+     * @param name see {@link #name()}
+     * @param resourceId see {@link #resourceId()}
+     * @param resourceGroup see {@link #resourceGroup()}
+     * @param region see {@link #region()}
+     * @param vmSize see {@link #vmSize()}
+     * @param adminUser see {@link #adminUser()}
+     * @param privateIp see {@link #privateIp()}
+     * @param publicIp see {@link #publicIp()}
+     * @param spot see {@link #spot()}
+     * @param createdAt see {@link #createdAt()}
+     * @param nicId see {@link #nicId()}
+     * @param publicIpId see {@link #publicIpId()}
+     * @param osDiskId see {@link #osDiskId()}
+     * @param hostKeyFingerprints see {@link #hostKeyFingerprints()}
+     * @param labels see {@link #labels()}
+     */
+    public VmInventoryEntry(String name, String resourceId, String resourceGroup, String region, String vmSize,
+            String adminUser, String privateIp, Optional<String> publicIp, boolean spot, Instant createdAt,
+            String nicId, Optional<String> publicIpId, String osDiskId, List<String> hostKeyFingerprints,
+            Map<String, String> labels) {
+        this(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp, spot, createdAt, nicId,
+                publicIpId, osDiskId, hostKeyFingerprints, labels, Optional.empty());
     }
 
     /**
@@ -116,7 +149,7 @@ public record VmInventoryEntry(
      */
     public VmInventoryEntry withHostKeyFingerprints(List<String> fingerprints) {
         return new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp,
-                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels);
+                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels, availabilitySetId);
     }
 
     /** {@return whether SSH to this VM can verify its host key from the record alone (fingerprints were recorded)} */

@@ -1,6 +1,8 @@
 package dev.gantry.azure.vm;
 
+import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.fluent.models.AvailabilitySetInner;
 import com.azure.resourcemanager.compute.models.BillingProfile;
 import com.azure.resourcemanager.compute.models.DeleteOptions;
 import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
@@ -12,6 +14,8 @@ import com.azure.resourcemanager.compute.models.ManagedDiskParameters;
 import com.azure.resourcemanager.compute.models.NetworkInterfaceReference;
 import com.azure.resourcemanager.compute.models.NetworkProfile;
 import com.azure.resourcemanager.compute.models.OSDisk;
+import com.azure.resourcemanager.compute.models.AvailabilitySetSkuTypes;
+import com.azure.resourcemanager.compute.models.Sku;
 import com.azure.resourcemanager.compute.models.OSProfile;
 import com.azure.resourcemanager.compute.models.SshConfiguration;
 import com.azure.resourcemanager.compute.models.SshPublicKey;
@@ -79,8 +83,12 @@ final class ArmTemplates {
         return ip;
     }
 
+    /**
+     * The NIC body; {@code acceleratedNetworking} turns on SR-IOV for it, which Azure's HPC and ND sizes support and
+     * the fabric VMs of an RDMA plan ask for.
+     */
     static NetworkInterfaceInner nic(String region, Map<String, String> tags, String subnetId,
-            Optional<String> publicIpId, Optional<String> securityGroupId) {
+            Optional<String> publicIpId, Optional<String> securityGroupId, boolean acceleratedNetworking) {
         NetworkInterfaceIpConfigurationInner ipConfiguration = new NetworkInterfaceIpConfigurationInner()
                 .withName("ipconfig1")
                 .withPrimary(true)
@@ -88,6 +96,9 @@ final class ArmTemplates {
                 .withSubnet(new SubnetInner().withId(subnetId));
         publicIpId.ifPresent(id -> ipConfiguration.withPublicIpAddress(new PublicIpAddressInner().withId(id)));
         NetworkInterfaceInner nic = new NetworkInterfaceInner().withIpConfigurations(List.of(ipConfiguration));
+        if (acceleratedNetworking) {
+            nic.withEnableAcceleratedNetworking(true);
+        }
         securityGroupId.ifPresent(id -> nic.withNetworkSecurityGroup(new NetworkSecurityGroupInner().withId(id)));
         nic.withLocation(region).withTags(tags);
         return nic;
@@ -126,8 +137,22 @@ final class ArmTemplates {
                 .withEvictionPolicy(spot.deleteOnEviction() ? VirtualMachineEvictionPolicyTypes.DELETE
                         : VirtualMachineEvictionPolicyTypes.DEALLOCATE)
                 .withBillingProfile(new BillingProfile().withMaxPrice(spot.maxPricePerHour().doubleValue())));
+        blueprint.availabilitySetId().ifPresent(id -> vm.withAvailabilitySet(new SubResource().withId(id)));
+        blueprint.zone().ifPresent(zone -> vm.withZones(List.of(zone)));
         vm.withLocation(blueprint.region()).withTags(blueprint.tags());
         return vm;
+    }
+
+    /**
+     * An availability set for VMs with managed disks: SKU {@code Aligned} (Compute REST contract,
+     * {@code AvailabilitySet.sku}: "Use 'Aligned' for virtual machines with managed disks and 'Classic' for virtual
+     * machines with unmanaged disks. Default value is 'Classic'."). Fault and update domain counts are left to Azure.
+     */
+    static AvailabilitySetInner availabilitySet(AvailabilitySetBlueprint blueprint) {
+        AvailabilitySetInner set = new AvailabilitySetInner()
+                .withSku(new Sku().withName(AvailabilitySetSkuTypes.ALIGNED.toString()));
+        set.withLocation(blueprint.region()).withTags(blueprint.tags());
+        return set;
     }
 
     static ImageReference imageReference(ImageRef image) {

@@ -7,7 +7,9 @@ import com.azure.core.util.polling.PollResponse;
 import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.compute.fluent.models.RunCommandResultInner;
+import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.fluent.models.AvailabilitySetInner;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.InstanceViewTypes;
 import com.azure.resourcemanager.compute.models.RunCommandInput;
@@ -29,8 +31,8 @@ import java.util.function.Supplier;
 
 /**
  * The Resource Manager calls that provisioning makes in one subscription (resource groups, virtual networks, security
- * groups, public IPs, NICs, VMs, disks and Run Command), through the Compute, Network and Resources SDK clients. It
- * decides nothing: each method is one call (or one long-running operation), answered with plain values, and what
+ * groups, public IPs, NICs, availability sets, VMs, disks and Run Command), through the Compute, Network and Resources
+ * SDK clients. It decides nothing: each method is one call (or one long-running operation), answered with plain values, and what
  * Azure throws is translated by {@link ArmFailures} in the caller's {@link Scope}. A resource that does not exist is
  * an empty answer, and deleting it is done.
  */
@@ -51,6 +53,11 @@ public final class ArmVms {
     /** The last segment of a resource ID: the resource's name. */
     public static String nameOf(String resourceId) {
         return ResourceId.fromString(resourceId).name();
+    }
+
+    /** The resource group named in a resource ID. */
+    public static String resourceGroupOf(String resourceId) {
+        return ResourceId.fromString(resourceId).resourceGroupName();
     }
 
     public boolean resourceGroupExists(String resourceGroup, Scope scope) {
@@ -104,11 +111,38 @@ public final class ArmVms {
                 ArmTemplates.publicIp(region, tags))).id();
     }
 
-    /** Creates a NIC in the subnet, with the public IP and security group when given; answers its resource ID. */
+    /**
+     * Creates a NIC in the subnet, with the public IP and security group when given and accelerated networking when
+     * asked; answers its resource ID.
+     */
     public String createNic(String resourceGroup, String name, String region, Map<String, String> tags,
-            String subnetId, Optional<String> publicIpId, Optional<String> securityGroupId, Scope scope) {
+            String subnetId, Optional<String> publicIpId, Optional<String> securityGroupId,
+            boolean acceleratedNetworking, Scope scope) {
         return call(scope, () -> network().getNetworkInterfaces().createOrUpdate(resourceGroup, name,
-                ArmTemplates.nic(region, tags, subnetId, publicIpId, securityGroupId))).id();
+                ArmTemplates.nic(region, tags, subnetId, publicIpId, securityGroupId, acceleratedNetworking))).id();
+    }
+
+    /** The availability set of that name, empty when there is none. */
+    public Optional<AvailabilitySetFacts> findAvailabilitySet(String resourceGroup, String name, Scope scope) {
+        return call(scope, () -> find(() -> arm.serviceClient().getAvailabilitySets()
+                .getByResourceGroup(resourceGroup, name))).map(ArmVms::availabilitySetFacts);
+    }
+
+    /** Creates (or updates) the availability set of the blueprint; Azure answers it at once. */
+    public AvailabilitySetFacts createAvailabilitySet(AvailabilitySetBlueprint blueprint, Scope scope) {
+        return availabilitySetFacts(call(scope, () -> arm.serviceClient().getAvailabilitySets().createOrUpdate(
+                blueprint.resourceGroup(), blueprint.name(), ArmTemplates.availabilitySet(blueprint))));
+    }
+
+    /** Deletes the availability set; one that does not exist is already deleted. */
+    public void deleteAvailabilitySet(String resourceGroup, String name, Scope scope) {
+        tolerateMissing(scope, () -> arm.serviceClient().getAvailabilitySets().delete(resourceGroup, name));
+    }
+
+    private static AvailabilitySetFacts availabilitySetFacts(AvailabilitySetInner set) {
+        return new AvailabilitySetFacts(set.id(), set.location(),
+                set.sku() == null || set.sku().name() == null ? "" : set.sku().name(),
+                set.tags() == null ? Map.of() : set.tags());
     }
 
     /** Starts creating the VM on the NIC; a creation Azure refuses outright fails here, before anything waits. */
@@ -186,7 +220,7 @@ public final class ArmVms {
         String size = vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? ""
                 : vm.hardwareProfile().vmSize().toString();
         return new FoundVm(vm, vm.tags() == null ? Map.of() : vm.tags(), size, vm.provisioningState(),
-                powerState(vm));
+                powerState(vm), Optional.ofNullable(vm.availabilitySet()).map(SubResource::id));
     }
 
     private static Optional<String> powerState(VirtualMachineInner vm) {

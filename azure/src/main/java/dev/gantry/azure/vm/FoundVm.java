@@ -15,14 +15,16 @@ public final class FoundVm {
     private final String vmSize;
     private final String provisioningState;
     private final Optional<String> powerState;
+    private final Optional<String> availabilitySetId;
 
     FoundVm(VirtualMachineInner model, Map<String, String> tags, String vmSize, String provisioningState,
-            Optional<String> powerState) {
+            Optional<String> powerState, Optional<String> availabilitySetId) {
         this.model = Objects.requireNonNull(model, "model");
         this.tags = Map.copyOf(tags);
         this.vmSize = vmSize;
         this.provisioningState = provisioningState;
         this.powerState = powerState;
+        this.availabilitySetId = Objects.requireNonNull(availabilitySetId, "availabilitySetId");
     }
 
     VirtualMachineInner model() {
@@ -50,5 +52,10 @@ public final class FoundVm {
     /** {@code running}, {@code deallocated}, ... from the instance view's {@code PowerState/<state>} status. */
     public Optional<String> powerState() {
         return powerState;
+    }
+
+    /** The resource ID of the availability set the VM was created in, empty when it is in none. */
+    public Optional<String> availabilitySetId() {
+        return availabilitySetId;
     }
 }

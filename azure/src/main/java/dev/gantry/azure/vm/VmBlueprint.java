@@ -21,10 +21,15 @@ import java.util.Optional;
  * @param spot Spot capacity, or empty for regular
  * @param osDiskName the managed OS disk's name
  * @param tags the tags of the VM (and of its NIC and public IP)
+ * @param availabilitySetId the availability set the VM joins at creation (Azure adds a VM to one only then), or
+ *     empty
+ * @param zone the availability zone the VM is placed in, or empty for a regional VM (a VM in an availability set
+ *     has none)
  */
 public record VmBlueprint(String resourceGroup, String region, String name, String vmSize, ImageRef image,
                           String adminUser, String sshPublicKey, String cloudInit, Optional<Spot> spot,
-                          String osDiskName, Map<String, String> tags) {
+                          String osDiskName, Map<String, String> tags, Optional<String> availabilitySetId,
+                          Optional<String> zone) {
     public VmBlueprint {
         Objects.requireNonNull(resourceGroup, "resourceGroup");
         Objects.requireNonNull(region, "region");
@@ -37,6 +42,8 @@ public record VmBlueprint(String resourceGroup, String region, String name, Stri
         Objects.requireNonNull(spot, "spot");
         Objects.requireNonNull(osDiskName, "osDiskName");
         tags = Map.copyOf(tags);
+        Objects.requireNonNull(availabilitySetId, "availabilitySetId");
+        Objects.requireNonNull(zone, "zone");
     }
 
     /**

@@ -35,7 +35,9 @@ import reactor.core.publisher.Mono;
  * DELETE answers 202 with a {@code Location} header that answers 202 until done and then 204; deleting a resource that
  * does not exist answers 204. Dependencies are enforced as ARM does: a NIC in use by a VM, a public IP attached to a
  * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
- * disk and NICs. The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
+ * disk and NICs. Scale sets and availability sets are stored, and where VMs may go is checked as Azure checks it
+ * ({@link PlacementRules}: one placement group holds at most 100 VMs, an availability set 200 and no zones, a VM joins
+ * a set only when it is created, a scale set's VMs are in its zones). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
  *
  * <p>It serves HTTPS with {@link LocalHttps}; {@link #connector()} gives the production {@link ArmConnector} an HTTP
  * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,
@@ -112,6 +114,7 @@ public final class ArmFake implements AutoCloseable {
     private final List<Throttle> throttles = new ArrayList<>();
     private final AgentPoolsFake agentPools = new AgentPoolsFake(this);
     private final BatchArmFake batch = new BatchArmFake(this);
+    private final PlacementRules placement = new PlacementRules(this);
     private final Map<String, String> replies = new LinkedHashMap<>();
     private final List<String> deniedWrites = new ArrayList<>();
     private int skuPageSize = 2;
@@ -341,6 +344,17 @@ public final class ArmFake implements AutoCloseable {
 
     ObjectNode stored(String path) {
         return resources.get(key(path));
+    }
+
+    /** Every stored resource, in creation order. */
+    List<ObjectNode> all() {
+        return List.copyOf(resources.values());
+    }
+
+    /** The VMs created in the availability set of this resource ID, in creation order. */
+    public synchronized List<String> availabilitySetMembers(String availabilitySetId) {
+        return placement.members("availabilitySet", availabilitySetId).stream().map(vm -> vm.path("name").asText())
+                .toList();
     }
 
     void store(String path, ObjectNode resource) {
@@ -638,12 +652,22 @@ public final class ArmFake implements AutoCloseable {
             }
             case "Microsoft.Network/networkInterfaces" -> networkInterface(path, properties);
             case "Microsoft.Compute/virtualMachines" -> virtualMachine(exchange, path, name, resource, operation);
+            case "Microsoft.Compute/virtualMachineScaleSets" -> placement.scaleSet(path, resource);
+            case "Microsoft.Compute/availabilitySets" -> placement.availabilitySet(resource);
             default -> "The fake does not create " + type;
         };
         if (problem != null) {
-            if (!problem.isEmpty()) {
+            if (problem.startsWith(PlacementRules.NOT_ALLOWED)) {
+                error(exchange, 409, "OperationNotAllowed", problem.substring(PlacementRules.NOT_ALLOWED.length()));
+            } else if (!problem.isEmpty()) {
                 error(exchange, 400, problem.startsWith("NicInUse") ? "NicInUse" : "InvalidParameter", problem);
             }
+            return;
+        }
+        if (type.equals("Microsoft.Compute/availabilitySets")) {
+            // The contract's AvailabilitySets_CreateOrUpdate is synchronous: 200 with the set, no provisioning state.
+            resources.put(key(path), resource);
+            send(exchange, 200, resource);
             return;
         }
         properties.put("provisioningState", existed ? "Updating" : "Creating");
@@ -731,6 +755,10 @@ public final class ArmFake implements AutoCloseable {
                 return "Custom data in OSProfile must be in Base64 encoding and with a maximum length of 87380 "
                         + "characters.";
             }
+        }
+        String misplaced = placement.vm(path, vm);
+        if (misplaced != null) {
+            return misplaced;
         }
         List<ObjectNode> nics = new ArrayList<>();
         for (JsonNode reference : properties.path("networkProfile").path("networkInterfaces")) {
@@ -837,6 +865,12 @@ public final class ArmFake implements AutoCloseable {
         Rejection rejection = deleteRejections.get(resource.path("name").asText().toLowerCase(Locale.ROOT));
         if (rejection != null) {
             error(exchange, rejection.status(), rejection.code(), rejection.message());
+            return;
+        }
+        if (type.equals("Microsoft.Compute/availabilitySets")) {
+            // The contract's AvailabilitySets_Delete is synchronous: 200 (or 204 when there was none).
+            resources.remove(key(path));
+            send(exchange, 200, null);
             return;
         }
         JsonNode properties = resource.path("properties");

@@ -29,13 +29,13 @@ class ArmTemplatesTest {
     @Test
     void theNicJoinsTheSubnetAndOnlyGetsAPublicIpAndSecurityGroupWhenGiven() {
         Map<String, String> tags = Map.of("gantry:managed", "true");
-        var privateNic = ArmTemplates.nic("eastus", tags, "/subnet-id", Optional.empty(), Optional.empty());
+        var privateNic = ArmTemplates.nic("eastus", tags, "/subnet-id", Optional.empty(), Optional.empty(), false);
         var config = privateNic.ipConfigurations().get(0);
         assertEquals("/subnet-id", config.subnet().id());
         assertNull(config.publicIpAddress());
         assertNull(privateNic.networkSecurityGroup());
 
-        var publicNic = ArmTemplates.nic("eastus", tags, "/subnet-id", Optional.of("/ip-id"), Optional.of("/nsg-id"));
+        var publicNic = ArmTemplates.nic("eastus", tags, "/subnet-id", Optional.of("/ip-id"), Optional.of("/nsg-id"), false);
         assertEquals("/ip-id", publicNic.ipConfigurations().get(0).publicIpAddress().id());
         assertEquals("/nsg-id", publicNic.networkSecurityGroup().id());
         assertEquals("eastus", publicNic.location());

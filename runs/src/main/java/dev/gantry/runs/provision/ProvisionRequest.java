@@ -37,6 +37,10 @@ import java.util.regex.Pattern;
  * @param namePrefix VMs are named {@code <prefix>-1 .. <prefix>-<count>}; re-running with the same prefix reuses them
  * @param network the virtual network and subnet the VMs join
  * @param tags extra tags (plan and workload labels); {@value #MANAGED_TAG}{@code =true} is always added
+ * @param zone the availability zone every VM is placed in ({@code 1}, {@code 2} or {@code 3}); empty: regional VMs,
+ *     which Azure places where it has capacity
+ * @param sharedFabric whether the VMs must share one InfiniBand fabric: they are then created in one availability
+ *     set (see {@link FabricPlacement}), with accelerated networking, and cannot have a zone
  */
 public record ProvisionRequest(
         String subscriptionId,
@@ -53,10 +57,17 @@ public record ProvisionRequest(
         String sshSource,
         String namePrefix,
         Network network,
-        Map<String, String> tags) {
+        Map<String, String> tags,
+        Optional<String> zone,
+        boolean sharedFabric) {
 
     /** The tag that marks resources Gantry created and may therefore reuse or delete. */
     public static final String MANAGED_TAG = "gantry:managed";
+    /**
+     * The most VMs one request makes. An availability set holds up to 200 ("Set up InfiniBand": "the maximum limit
+     * is at 200 VMs per Availability Set"), so every count a request accepts fits the set of an RDMA plan; a set that
+     * already holds other VMs may still be full, which Azure refuses and {@link VmProvisioner} reports.
+     */
     public static final int MAX_COUNT = 100;
     /** Azure's limit on custom data: 64 KiB before base64. */
     static final int MAX_CUSTOM_DATA_BYTES = 65_535;
@@ -71,6 +82,8 @@ public record ProvisionRequest(
     private static final Pattern NETWORK_NAME = Pattern.compile("[A-Za-z0-9][-\\w.]{0,62}[\\w]|[A-Za-z0-9]");
     private static final Pattern SSH_KEY =
             Pattern.compile("(ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(256|384|521)) [A-Za-z0-9+/]+={0,3}( [^\\r\\n]*)?");
+    /** Azure's logical availability zones in a region. */
+    private static final Pattern ZONE = Pattern.compile("[123]");
     private static final Pattern SSH_SOURCE =
             Pattern.compile("\\*|[A-Za-z][A-Za-z0-9.]*|\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
     /** Names Azure refuses as a Linux admin user. */
@@ -122,8 +135,35 @@ public record ProvisionRequest(
         }
     }
 
+    /**
+     * A request for regional VMs that share no fabric, as before zones and scale sets.
+     *
+     * @param subscriptionId see the record
+     * @param resourceGroup see the record
+     * @param region see the record
+     * @param vmSize see the record
+     * @param image see the record
+     * @param count see the record
+     * @param spot see the record
+     * @param adminUser see the record
+     * @param sshPublicKey see the record
+     * @param cloudInit see the record
+     * @param publicIp see the record
+     * @param sshSource see the record
+     * @param namePrefix see the record
+     * @param network see the record
+     * @param tags see the record
+     */
+    public ProvisionRequest(String subscriptionId, String resourceGroup, String region, String vmSize, ImageRef image,
+            int count, Optional<Spot> spot, String adminUser, String sshPublicKey, String cloudInit, boolean publicIp,
+            String sshSource, String namePrefix, Network network, Map<String, String> tags) {
+        this(subscriptionId, resourceGroup, region, vmSize, image, count, spot, adminUser, sshPublicKey, cloudInit,
+                publicIp, sshSource, namePrefix, network, tags, Optional.empty(), false);
+    }
+
     public ProvisionRequest {
         Objects.requireNonNull(spot, "spot");
+        Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(image, "image");
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(tags, "tags");
@@ -170,6 +210,14 @@ public record ProvisionRequest(
         check(problems, "network.virtualNetwork", network.virtualNetwork(), NETWORK_NAME, networkName);
         check(problems, "network.subnet", network.subnet(), NETWORK_NAME, networkName);
         checkTags(problems, tags);
+        zone.filter(z -> !ZONE.matcher(z).matches()).ifPresent(z -> problems.add(Problem.of("zone", "'" + z
+                + "' is not an availability zone; allowed: 1, 2 or 3 (Azure's logical zones), or none for regional "
+                + "VMs")));
+        if (sharedFabric && zone.isPresent()) {
+            problems.add(Problem.of("zone", "'" + zone.get() + "' cannot be used for VMs that share one InfiniBand "
+                    + "fabric: Gantry puts them in one availability set, and Azure does not place availability sets "
+                    + "in zones; leave the zone out (the VMs are then regional, together in the set's cluster)"));
+        }
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
@@ -179,7 +227,8 @@ public record ProvisionRequest(
      * The request that provisions a plan: its size, region, image and node count; spot plans use eviction policy
      * {@code Delete} (an evicted VM leaves nothing billing behind, and running {@code vm up} again recreates it) and
      * pay up to the on-demand price. The VMs are private and join the default network; the workload's name and labels
-     * become tags.
+     * become tags. The VMs of an RDMA size share one fabric ({@link FabricPlacement#needsSharedFabric}), in the zone
+     * {@link FabricPlacement#zone} picks (none yet: regional).
      */
     public static ProvisionRequest forPlan(dev.gantry.api.Plan plan, String subscriptionId, String resourceGroup,
             String adminUser, String sshPublicKey, String cloudInit, String namePrefix) {
@@ -187,19 +236,33 @@ public record ProvisionRequest(
         tags.put("gantry:workload", plan.workload().name());
         return new ProvisionRequest(subscriptionId, resourceGroup, plan.region(), plan.vmSize().name(), plan.image(),
                 plan.nodes(), plan.spot() ? Optional.of(Spot.upToOnDemand(EvictionPolicy.DELETE)) : Optional.empty(),
-                adminUser, sshPublicKey, cloudInit, false, "*", namePrefix, Network.defaults(), tags);
+                adminUser, sshPublicKey, cloudInit, false, "*", namePrefix, Network.defaults(), tags,
+                FabricPlacement.zone(plan, Optional.empty()), FabricPlacement.needsSharedFabric(plan));
     }
 
     /** The same request for another number of VMs ({@code --count}). */
     public ProvisionRequest withCount(int vms) {
         return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, vms, spot, adminUser,
-                sshPublicKey, cloudInit, publicIp, sshSource, namePrefix, network, tags);
+                sshPublicKey, cloudInit, publicIp, sshSource, namePrefix, network, tags, zone, sharedFabric);
     }
 
     /** The same request with a public IP per VM, SSH open to {@code source} (a CIDR, an address or a service tag). */
     public ProvisionRequest withPublicIp(String source) {
         return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, count, spot, adminUser,
-                sshPublicKey, cloudInit, true, source, namePrefix, network, tags);
+                sshPublicKey, cloudInit, true, source, namePrefix, network, tags, zone, sharedFabric);
+    }
+
+    /** The same request with every VM in availability zone {@code vmZone} ({@code 1}, {@code 2} or {@code 3}). */
+    public ProvisionRequest withZone(String vmZone) {
+        return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, count, spot, adminUser,
+                sshPublicKey, cloudInit, publicIp, sshSource, namePrefix, network, tags, Optional.of(vmZone),
+                sharedFabric);
+    }
+
+    /** The same request with its VMs in one scale set that keeps them on one InfiniBand fabric, or not. */
+    public ProvisionRequest withSharedFabric(boolean shared) {
+        return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, count, spot, adminUser,
+                sshPublicKey, cloudInit, publicIp, sshSource, namePrefix, network, tags, zone, shared);
     }
 
     /** The VM names this request provisions, in order. */

@@ -148,7 +148,8 @@ public final class VmInventory {
                 problems.addAll(own);
                 continue;
             }
-            // Both fields came later: entries written without them read as "no keys recorded" and "no labels".
+            // These fields came later: entries written without them read as "no keys recorded", "no labels" and "in
+            // no availability set".
             List<String> fingerprints = fingerprints(vm, at, own);
             Map<String, String> labels = new TreeMap<>();
             vm.path("labels").fields().forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
@@ -158,7 +159,7 @@ public final class VmInventory {
             }
             entries.add(new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp,
                     optional(vm, "publicIp"), vm.path("spot").asBoolean(false), createdAt, nicId,
-                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels));
+                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels, optional(vm, "availabilitySetId")));
         }
         if (!problems.isEmpty()) {
             throw corrupt(problems);
@@ -193,6 +194,7 @@ public final class VmInventory {
                 ObjectNode labels = node.putObject("labels");
                 vm.labels().forEach(labels::put);
             }
+            vm.availabilitySetId().ifPresent(id -> node.put("availabilitySetId", id));
         });
         AtomicFile.write(file, (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8));
     }

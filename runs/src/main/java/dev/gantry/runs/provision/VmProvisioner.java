@@ -8,11 +8,14 @@ import dev.gantry.azure.arm.ArmFailures;
 import dev.gantry.azure.vm.ArmVms;
 import dev.gantry.azure.vm.FoundVm;
 import dev.gantry.azure.vm.Pending;
+import dev.gantry.azure.vm.AvailabilitySetBlueprint;
+import dev.gantry.azure.vm.AvailabilitySetFacts;
 import dev.gantry.azure.vm.VmFacts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import dev.gantry.model.Progress;
 import java.util.Objects;
@@ -67,11 +70,13 @@ public final class VmProvisioner {
         String subnetId = ensureSubnet(arm, request);
         Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
                 : Optional.empty();
+        Optional<String> availabilitySetId = request.sharedFabric()
+                ? Optional.of(ensureAvailabilitySet(arm, request)) : Optional.empty();
         List<Creation> started = new ArrayList<>();
         Map<String, GantryException> failures = new LinkedHashMap<>();
         for (String name : request.vmNames()) {
             try {
-                started.add(start(arm, request, name, subnetId, securityGroupId));
+                started.add(start(arm, request, name, subnetId, securityGroupId, availabilitySetId));
             } catch (GantryException e) {
                 failures.put(name, e); // start() removed what it created; a VM it refused to touch stays untouched
                 break;
@@ -165,7 +170,10 @@ public final class VmProvisioner {
                 cause);
     }
 
-    /** Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them. */
+    /**
+     * Deletes the named VMs of the inventory with their disks, NICs and public IPs, and forgets them; an availability
+     * set Gantry created for them goes too once no VM of the inventory is left in it.
+     */
     public void down(List<String> names) {
         List<VmInventoryEntry> entries = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
@@ -187,6 +195,7 @@ public final class VmProvisioner {
      */
     public void downEntries(List<VmInventoryEntry> vms) {
         Map<String, ArmVms> connections = new LinkedHashMap<>();
+        Map<String, VmInventoryEntry> emptiedSets = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         GantryException first = null;
         for (VmInventoryEntry vm : vms) {
@@ -197,8 +206,23 @@ public final class VmProvisioner {
                         vm.publicIpId().map(ArmVms::nameOf),
                         new ArmFailures.Scope("deleting VM " + vm.name(), vm.vmSize(), vm.region()));
                 inventory.remove(vm.name());
+                vm.availabilitySetId().ifPresent(id -> emptiedSets.putIfAbsent(id.toLowerCase(Locale.ROOT), vm));
             } catch (GantryException e) {
                 failures.add(vm.name() + ": " + e.getMessage());
+                first = first == null ? e : first;
+            }
+        }
+        for (VmInventoryEntry last : emptiedSets.values()) {
+            String setId = last.availabilitySetId().orElseThrow();
+            if (inventory.list().stream().anyMatch(vm -> sameResource(vm.availabilitySetId(), Optional.of(setId)))) {
+                continue; // VMs of the inventory still share its fabric (vm down of some of them: a lower count)
+            }
+            String name = ArmVms.nameOf(setId);
+            try {
+                connections.get(last.subscriptionId()).deleteAvailabilitySet(ArmVms.resourceGroupOf(setId), name,
+                        new ArmFailures.Scope("deleting availability set " + name, last.vmSize(), last.region()));
+            } catch (GantryException e) {
+                failures.add("availability set " + name + ": " + e.getMessage());
                 first = first == null ? e : first;
             }
         }
@@ -209,7 +233,7 @@ public final class VmProvisioner {
     }
 
     private Creation start(ArmVms arm, ProvisionRequest request, String name, String subnetId,
-            Optional<String> securityGroupId) {
+            Optional<String> securityGroupId, Optional<String> availabilitySetId) {
         ArmFailures.Scope scope = new ArmFailures.Scope("creating VM " + name, request.vmSize(), request.region());
         Optional<FoundVm> existing = arm.findVm(request.resourceGroup(), name, scope);
         if (existing.isPresent()) {
@@ -225,6 +249,16 @@ public final class VmProvisioner {
                 throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists with size " + size
                         + ", but the request asks for " + request.vmSize() + "; choose another name prefix, or remove "
                         + "the old VMs first with gantry vm down");
+            }
+            if (!sameResource(vm.availabilitySetId(), availabilitySetId)) {
+                throw new GantryException(ErrorCode.CONFIG_INVALID, "VM " + name + " already exists "
+                        + vm.availabilitySetId().map(id -> "in availability set " + ArmVms.nameOf(id))
+                                .orElse("in no availability set")
+                        + ", but the request puts its VMs " + availabilitySetId.map(id -> "in availability set "
+                                + ArmVms.nameOf(id) + " so that they share one InfiniBand fabric")
+                                .orElse("in no availability set")
+                        + "; Azure adds a VM to an availability set only when it creates it. Remove the old VMs first "
+                        + "with gantry vm down, or choose another name prefix");
             }
             if ("Succeeded".equalsIgnoreCase(vm.provisioningState())) {
                 Optional<String> power = vm.powerState();
@@ -245,8 +279,8 @@ public final class VmProvisioner {
                         request.region(), request.resourceTags(), scope));
             }
             String nicId = arm.createNic(request.resourceGroup(), VmTemplate.nicName(name), request.region(),
-                    request.resourceTags(), subnetId, publicIpId, securityGroupId, scope);
-            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name), nicId, scope);
+                    request.resourceTags(), subnetId, publicIpId, securityGroupId, request.sharedFabric(), scope);
+            Pending<FoundVm> creation = arm.beginCreateVm(VmTemplate.vm(request, name, availabilitySetId), nicId, scope);
             return new Creation(name, () -> {
                 FoundVm vm;
                 try {
@@ -288,7 +322,7 @@ public final class VmProvisioner {
                 new ArmFailures.Scope("reading VM " + found.name(), request.vmSize(), request.region()));
         return new VmInventoryEntry(vm.name(), vm.id(), request.resourceGroup(), vm.region(), vm.vmSize(),
                 vm.adminUser(), vm.privateIp(), vm.publicIp(), vm.spot(), vm.created().orElse(clock.instant()),
-                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()));
+                vm.nicId(), vm.publicIpId(), vm.osDiskId(), List.of(), labels(vm.tags()), found.availabilitySetId());
     }
 
     /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
@@ -303,6 +337,35 @@ public final class VmProvisioner {
             });
         }
         return labels;
+    }
+
+    /**
+     * The availability set that keeps the request's VMs on one InfiniBand fabric: found (Gantry's own, from an earlier
+     * {@code vm up} of the prefix) or created; answers its resource ID. One of SKU {@code Classic} is refused: it holds
+     * only VMs with unmanaged disks, and Gantry's have managed ones.
+     */
+    private String ensureAvailabilitySet(ArmVms arm, ProvisionRequest request) {
+        AvailabilitySetBlueprint wanted = VmTemplate.availabilitySet(request);
+        ArmFailures.Scope scope = new ArmFailures.Scope("preparing availability set " + wanted.name(),
+                request.vmSize(), request.region());
+        Optional<AvailabilitySetFacts> existing = arm.findAvailabilitySet(request.resourceGroup(), wanted.name(),
+                scope);
+        if (existing.isPresent() && !"true".equals(existing.get().tags().get(ProvisionRequest.MANAGED_TAG))) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "availability set " + wanted.name() + " already "
+                    + "exists in resource group " + request.resourceGroup() + " and was not created by Gantry (no "
+                    + ProvisionRequest.MANAGED_TAG + " tag); choose another name prefix");
+        }
+        AvailabilitySetFacts set = existing.isPresent() ? existing.get() : arm.createAvailabilitySet(wanted, scope);
+        if (!"Aligned".equalsIgnoreCase(set.sku())) {
+            throw new GantryException(ErrorCode.REMOTE_ERROR, "availability set " + wanted.name() + " has SKU '"
+                    + set.sku() + "', which holds only VMs with unmanaged disks; Gantry's VMs have managed disks and "
+                    + "need SKU Aligned. Remove its VMs with gantry vm down and run gantry vm up again");
+        }
+        return set.id();
+    }
+
+    private static boolean sameResource(Optional<String> a, Optional<String> b) {
+        return a.map(String::toLowerCase).equals(b.map(String::toLowerCase));
     }
 
     private void ensureResourceGroup(ArmVms arm, ProvisionRequest request) {

@@ -1,7 +1,9 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.azure.vm.AvailabilitySetBlueprint;
 import dev.gantry.azure.vm.NetworkBlueprint;
 import dev.gantry.azure.vm.VmBlueprint;
+import java.util.Optional;
 
 /**
  * Pure functions from a {@link ProvisionRequest} to the blueprints of the resources a VM needs, and the names Gantry
@@ -20,12 +22,19 @@ final class VmTemplate {
                 ProvisionRequest.Network.DEFAULT_SUBNET_PREFIX, request.resourceTags());
     }
 
-    static VmBlueprint vm(ProvisionRequest request, String name) {
+    /** The VM, in the availability set of that ID when given and in the request's zone when it names one. */
+    static VmBlueprint vm(ProvisionRequest request, String name, Optional<String> availabilitySetId) {
         return new VmBlueprint(request.resourceGroup(), request.region(), name, request.vmSize(), request.image(),
                 request.adminUser(), request.sshPublicKey(), request.cloudInit(),
                 request.spot().map(spot -> new VmBlueprint.Spot(
                         spot.evictionPolicy() == ProvisionRequest.EvictionPolicy.DELETE, spot.maxPricePerHour())),
-                osDiskName(name), request.resourceTags());
+                osDiskName(name), request.resourceTags(), availabilitySetId, request.zone());
+    }
+
+    /** The availability set that keeps the request's VMs on one InfiniBand fabric. */
+    static AvailabilitySetBlueprint availabilitySet(ProvisionRequest request) {
+        return new AvailabilitySetBlueprint(request.resourceGroup(), request.region(),
+                FabricPlacement.setName(request.namePrefix()), request.resourceTags());
     }
 
     static String nicName(String vm) {

@@ -145,6 +145,46 @@ class ProvisionRequestTest {
     }
 
     @Test
+    void theVmsOfAnRdmaPlanShareOneFabricWhateverTheirCountAndOthersDoNot() {
+        VmSize nd = new VmSize("Standard_ND96isr_H100_v5", "NDH100v5", 96, 1900, Optional.empty(), true,
+                Architecture.X64, Set.of("V2"));
+        VmSize nc = new VmSize("Standard_NC24ads_A100_v4", "NC", 24, 220, Optional.empty(), false,
+                Architecture.X64, Set.of("V2"));
+        Workload workload = Workload.builder("pretrain").phase(Phase.TRAINING).model(ModelClass.GENERATIVE)
+                .command("python", "train.py").build();
+
+        ProvisionRequest rdma = ProvisionRequest.forPlan(Plan.builder(workload, nd).region("eastus").nodes(2)
+                .image(IMAGE).build(), ArmFake.SUBSCRIPTION, "rg", "gantry", VmProvisionerTest.KEY, "", "pretrain");
+        assertTrue(rdma.sharedFabric());
+        assertEquals(Optional.empty(), rdma.zone(), "no zone asked and none in the plan: regional");
+        assertTrue(rdma.withCount(1).sharedFabric(), "one VM too, so that a higher count joins its set");
+        assertTrue(rdma.withPublicIp("*").withCount(4).sharedFabric());
+        GantryException zonal = assertThrows(GantryException.class, () -> rdma.withZone("2"));
+        assertEquals("zone", zonal.problems().get(0).path());
+        assertEquals("'2' cannot be used for VMs that share one InfiniBand fabric: Gantry puts them in one "
+                + "availability set, and Azure does not place availability sets in zones; leave the zone out (the "
+                + "VMs are then regional, together in the set's cluster)", zonal.problems().get(0).message());
+        assertEquals(Optional.of("2"), rdma.withSharedFabric(false).withZone("2").zone());
+        assertFalse(ProvisionRequest.forPlan(Plan.builder(workload, nc).region("eastus").nodes(2).image(IMAGE)
+                .build(), ArmFake.SUBSCRIPTION, "rg", "gantry", VmProvisionerTest.KEY, "", "pretrain").sharedFabric());
+    }
+
+    @Test
+    void aZoneIsOneOfAzuresThreeLogicalZones() {
+        ProvisionRequest request = VmProvisionerTest.request(2, Optional.empty(), false);
+        for (String zone : List.of("1", "2", "3")) {
+            assertEquals(Optional.of(zone), request.withZone(zone).zone());
+        }
+        for (String zone : List.of("0", "4", "eastus-1", "")) {
+            GantryException bad = assertThrows(GantryException.class, () -> request.withZone(zone));
+            assertEquals(ErrorCode.CONFIG_INVALID, bad.code());
+            assertEquals("zone", bad.problems().get(0).path());
+            assertEquals("'" + zone + "' is not an availability zone; allowed: 1, 2 or 3 (Azure's logical zones), or "
+                    + "none for regional VMs", bad.problems().get(0).message());
+        }
+    }
+
+    @Test
     void namesAndTagsFollowThePrefixAndAlwaysMarkTheVmsAsManaged() {
         ProvisionRequest request = request(ArmFake.SUBSCRIPTION, "rg", "eastus", IMAGE, 3, "gantry",
                 VmProvisionerTest.KEY, "infer", Map.of("gantry:workload", "chat"));

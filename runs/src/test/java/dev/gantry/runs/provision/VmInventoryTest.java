@@ -98,6 +98,13 @@ class VmInventoryTest {
                 List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"), java.util.Map.of("team", "nlp"));
         inventory.put(pinned);
         assertEquals(List.of(pinned), new VmInventory(home).list());
+        VmInventoryEntry inSet = new VmInventoryEntry("a-3", "/subscriptions/s/y", "rg", "eastus", "size",
+                "gantry", "10.0.0.3", Optional.empty(), false, Instant.parse("2026-11-29T12:00:00Z"), "n",
+                Optional.empty(), "d", List.of(), java.util.Map.of(), Optional.of("/subscriptions/s/resourceGroups/rg/"
+                        + "providers/Microsoft.Compute/availabilitySets/a-fabric"));
+        inventory.put(inSet);
+        assertEquals(inSet.availabilitySetId(), new VmInventory(home).find("a-3").orElseThrow().availabilitySetId());
+        assertEquals(Optional.empty(), new VmInventory(home).find("a-1").orElseThrow().availabilitySetId());
         assertEquals(List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"),
                 new VmInventory(home).find("a-1").orElseThrow().asProvisionedHost().hostKeyFingerprints());
 
@@ -109,6 +116,7 @@ class VmInventoryTest {
         VmInventoryEntry old = new VmInventory(home).find("a-2").orElseThrow();
         assertFalse(old.hostKeyPinned());
         assertEquals(java.util.Map.of(), old.labels());
+        assertEquals(Optional.empty(), old.availabilitySetId());
         assertTrue(old.spot());
     }
 

@@ -12,7 +12,6 @@ import com.azure.core.exception.ClientAuthenticationException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.azure.arm.ArmConnector;
 import dev.gantry.api.ImageRef;
 import dev.gantry.azure.fakes.ArmFake;
 import dev.gantry.core.ManualClock;
@@ -20,7 +19,6 @@ import java.math.BigDecimal;
 import dev.gantry.ssh.TestHosts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,48 +28,13 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Mono;
 
-class VmProvisionerTest {
+class VmProvisionerTest extends ProvisioningFixture {
     static final String RG = "gantry-rg";
     static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@laptop";
     static final String CLOUD_INIT = "#cloud-config\nruncmd:\n  - [ nvidia-smi ]\n";
-
-    @TempDir
-    Path home;
-    ArmFake arm;
-    VmInventory inventory;
-    List<String> readinessProbes = new ArrayList<>();
-
-    @BeforeEach
-    void start() throws Exception {
-        arm = new ArmFake();
-        inventory = new VmInventory(home);
-    }
-
-    @AfterEach
-    void stop() {
-        arm.close();
-    }
-
-    VmProvisioner provisioner(ArmConnector connector) {
-        ReadinessCheck recording = vm -> {
-            readinessProbes.add(vm.name() + "@" + vm.sshAddress());
-            return ReadinessCheck.Readiness.ok();
-        };
-        Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
-        return new VmProvisioner(connector, inventory,
-                new ReadinessWait(recording, Duration.ofMinutes(1), Duration.ofSeconds(1), clock, pause -> { }),
-                clock);
-    }
-
-    VmProvisioner provisioner() {
-        return provisioner(arm.connector());
-    }
 
     static ProvisionRequest request(int count, Optional<ProvisionRequest.Spot> spot, boolean publicIp) {
         return new ProvisionRequest(ArmFake.SUBSCRIPTION, RG, "eastus", "Standard_ND96isr_H100_v5",

@@ -13,12 +13,13 @@ class VmTemplateTest {
     void aVmIsNamedAfterTheRequestAndCarriesItsSpotTermsAndTags() {
         ProvisionRequest request = VmProvisionerTest.request(1, Optional.of(new ProvisionRequest.Spot(
                 ProvisionRequest.EvictionPolicy.DELETE, new BigDecimal("1.25"))), false);
-        VmBlueprint vm = VmTemplate.vm(request, "train-1");
+        VmBlueprint vm = VmTemplate.vm(request, "train-1", Optional.empty());
         assertEquals("train-1-osdisk", vm.osDiskName());
         assertEquals(Optional.of(new VmBlueprint.Spot(true, new BigDecimal("1.25"))), vm.spot());
         assertEquals(request.resourceTags(), vm.tags());
         assertEquals("true", vm.tags().get(ProvisionRequest.MANAGED_TAG));
-        assertEquals(Optional.empty(), VmTemplate.vm(VmProvisionerTest.request(1, Optional.empty(), false), "a-1")
+        assertEquals(Optional.empty(), VmTemplate.vm(VmProvisionerTest.request(1, Optional.empty(), false), "a-1",
+                Optional.empty())
                 .spot());
     }
 
