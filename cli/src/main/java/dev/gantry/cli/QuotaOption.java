@@ -25,6 +25,14 @@ final class QuotaOption {
         if (noQuota || subscription == null || subscription.isBlank()) {
             return;
         }
+        planWithin(gantry, env, subscription);
+    }
+
+    /**
+     * Has every plan of {@code gantry} keep to what {@code subscription} allows (its sizes, zones and vCPU quota),
+     * warning on standard error when Azure cannot be read for a plan, which is then made as before.
+     */
+    static void planWithin(Gantry gantry, CliEnvironment env, String subscription) {
         gantry.planWithin(subscription, env::azure, (name, why) -> {
             env.err().println("gantry: warning: " + name + ": quota and zones not checked: " + why);
             env.err().flush();

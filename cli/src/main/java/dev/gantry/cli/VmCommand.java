@@ -125,7 +125,8 @@ final class VmCommand implements Runnable {
         Path identity;
 
         @Option(names = "--zone", paramLabel = "ZONE", description = "Availability zone for the VMs (1, 2 or 3; "
-                + "default: none, regional VMs). Not for an RDMA plan, whose VMs share one availability set, which has no zones.")
+                + "one of the plan's zones when it names any; default: the plan's first zone, else none, regional "
+                + "VMs). Not for an RDMA plan, whose VMs share one availability set, which has no zones.")
         String zone;
 
         @Option(names = "--skip-doctor", description = "Wait only until port 22 answers; do not run doctor on the "
@@ -147,7 +148,10 @@ final class VmCommand implements Runnable {
                 }
                 return path;
             });
-            VmUp request = new VmUp(file, subscription(this, subscription), resourceGroup, Optional.ofNullable(count),
+            String subscriptionId = subscription(this, subscription);
+            // The plan keeps to what the subscription can start: its sizes, zones and vCPU quota (docs/advisor.md).
+            QuotaOption.planWithin(root.gantry(), env(), subscriptionId);
+            VmUp request = new VmUp(file, subscriptionId, resourceGroup, Optional.ofNullable(count),
                     adminUser, publicKey(), login, Optional.ofNullable(publicIpSource),
                     Optional.ofNullable(namePrefix), skipDoctor, waitTimeout, Optional.ofNullable(zone));
             java.util.List<VmInventoryEntry> vms;

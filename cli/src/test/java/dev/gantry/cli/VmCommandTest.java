@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +44,20 @@ class VmCommandTest {
         arm = new ArmFake();
         Files.writeString(work.resolve("cpu.yaml"), spec("e2e", "resources: {vcpus: 1, memoryGib: 1}"));
         Files.writeString(work.resolve("gpu.yaml"), spec("gpu", "resources: {gpus: 1}"));
+        offer("cpu.yaml");
+        offer("gpu.yaml");
+    }
+
+    /**
+     * Has the subscription's Resource SKUs offer the size the spec plans (in zones 1 and 2 of its region), since
+     * {@code vm up} plans within the subscription: a size the fake does not list is not offered to it.
+     */
+    void offer(String spec) throws IOException {
+        CliRun plan = gantry("plan", spec, "--no-quota", "--output", "json");
+        assertEquals(0, plan.exitCode, plan.toString());
+        JsonNode planned = Json.MAPPER.readTree(plan.out);
+        arm.skus(ArmFake.sku(planned.path("vmSize").asText(), "standardTestFamily", planned.path("region").asText(),
+                Map.of("vCPUs", planned.path("vcpus").asText()), null));
     }
 
     @AfterEach
@@ -121,6 +136,8 @@ class VmCommandTest {
         assertEquals(0, up.exitCode, up.toString());
         assertTrue(up.err.contains("waiting up to 2m until they answer SSH and pass doctor"), up.err);
         assertEquals(1, arm.requests("POST", "/virtualMachines/e2e-1/runCommand").size());
+        assertEquals("[\"1\"]", arm.requests("PUT", "/virtualMachines/e2e-1").get(0).body().path("zones")
+                .toString(), "the first zone the plan allows (the subscription's sizes offer zones 1 and 2)");
         CliRun list = gantry("vm", "list", "--output", "json");
         JsonNode vm = Json.MAPPER.readTree(list.out).get(0);
         assertEquals("e2e-1", vm.path("name").asText());
@@ -184,6 +201,7 @@ class VmCommandTest {
     void theVmsOfAnRdmaPlanShareOneAvailabilitySetAndGoWithIt() throws Exception {
         Files.writeString(work.resolve("ib.yaml"), spec("ib", "resources: {gpus: 8, nodes: 2, interconnect: "
                 + "infiniband}"));
+        offer("ib.yaml");
         configure("[ib-1, ib-2]");
         vmAtH1("ib-1");
         vmAtH1("ib-2");
@@ -269,7 +287,8 @@ class VmCommandTest {
         assertTrue(up.err.contains("doctor cannot log in to the new VMs: there is no private key beside " + lonePublicKey
                 + " and backends.manual sets neither defaults.identityFile nor defaults.agent; pass --identity FILE, "
                 + "or --skip-doctor to wait for port 22 only"), up.err);
-        assertTrue(arm.requests().isEmpty(), "nothing was created");
+        assertTrue(arm.requests().stream().allMatch(r -> r.method().equals("GET")),
+                "nothing was created, only the subscription's sizes and quota read: " + arm.requests());
         CliRun badTimeout = up("cpu.yaml", "x", "--wait-timeout", "soon");
         assertEquals(2, badTimeout.exitCode, badTimeout.toString());
         assertTrue(badTimeout.err.contains("'soon' is not a positive duration; write e.g. 90s, 15m or 1h"),

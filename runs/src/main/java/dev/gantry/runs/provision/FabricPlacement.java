@@ -1,6 +1,10 @@
 package dev.gantry.runs.provision;
 
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
+import dev.gantry.api.Problem;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -36,18 +40,49 @@ public final class FabricPlacement {
     }
 
     /**
-     * The zone the plan's VMs are placed in: the one asked for ({@code vm up --zone}); else none, so that Azure places
-     * them in the region. This is the one place that chooses it: when plans name the zones their size can be
-     * allocated in, the first of the plan's zones is the default here for plans that share no fabric, and an asked
-     * zone outside them is refused here. VMs that share a fabric through an availability set have no zone, whatever
-     * is asked ({@link ProvisionRequest} refuses a zone for them).
+     * The zone the plan's VMs are placed in, the one place that chooses it:
+     * <ul>
+     *   <li>the one asked for ({@code vm up --zone}), which must be one of the plan's zones when the plan names any
+     *       (the zones its size can be allocated in there, within those the workload allows);</li>
+     *   <li>else, for VMs that share a fabric, none: their availability set has no zone, so that a workload that asks
+     *       zones of the plan's region cannot have them and is refused with why;</li>
+     *   <li>else the first of the plan's zones, so that a zone the workload or the subscription rules out is never
+     *       used; none when the plan names none (Azure places the VMs in the region).</li>
+     * </ul>
+     * A zone asked for VMs that share a fabric is refused by {@link ProvisionRequest}, with why.
      *
      * @param plan the plan
      * @param asked the zone asked for, or empty
      * @return the zone, or empty for regional VMs
+     * @throws GantryException with {@link ErrorCode#CONFIG_INVALID} for a zone the plan rules out, or zones the
+     *     workload asks that an RDMA plan's availability set cannot give
      */
     public static Optional<String> zone(Plan plan, Optional<String> asked) {
-        return asked;
+        List<String> allowed = plan.zones();
+        if (asked.isPresent() && needsSharedFabric(plan)) {
+            return asked; // refused by ProvisionRequest, which says why an availability set has no zone
+        }
+        if (asked.isPresent()) {
+            if (!allowed.isEmpty() && !allowed.contains(asked.get())) {
+                throw GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(Problem.of("zone", "'" + asked.get()
+                        + "' is not a zone of the plan: " + plan.vmSize().name() + " in " + plan.region()
+                        + " may be placed in zone(s) " + String.join(", ", allowed) + " (within spec.zones, where the "
+                        + "subscription can allocate it); use one of them, or leave --zone out")));
+            }
+            return asked;
+        }
+        if (needsSharedFabric(plan)) {
+            List<String> workloadZones = plan.workload().zones().getOrDefault(plan.region(), List.of());
+            if (!workloadZones.isEmpty()) {
+                throw GantryException.invalid(ErrorCode.CONFIG_INVALID, List.of(Problem.of("zones." + plan.region(),
+                        "asks zone(s) " + String.join(", ", workloadZones) + ", but the VMs of " + plan.vmSize().name()
+                        + " share one InfiniBand fabric through an availability set, which Azure does not place in "
+                        + "zones; remove spec.zones." + plan.region() + " (the VMs are then regional, together in "
+                        + "the set's cluster)")));
+            }
+            return Optional.empty();
+        }
+        return allowed.stream().findFirst();
     }
 
     /**

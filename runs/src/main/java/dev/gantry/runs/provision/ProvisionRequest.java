@@ -228,7 +228,7 @@ public record ProvisionRequest(
      * {@code Delete} (an evicted VM leaves nothing billing behind, and running {@code vm up} again recreates it) and
      * pay up to the on-demand price. The VMs are private and join the default network; the workload's name and labels
      * become tags. The VMs of an RDMA size share one fabric ({@link FabricPlacement#needsSharedFabric}), in the zone
-     * {@link FabricPlacement#zone} picks (none yet: regional).
+     * {@link FabricPlacement#zone} picks (the first of the plan's zones, or regional).
      */
     public static ProvisionRequest forPlan(dev.gantry.api.Plan plan, String subscriptionId, String resourceGroup,
             String adminUser, String sshPublicKey, String cloudInit, String namePrefix) {
