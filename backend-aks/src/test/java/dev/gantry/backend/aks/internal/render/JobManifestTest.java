@@ -47,6 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class JobManifestTest {
     private static final GoldenFiles GOLDEN = GoldenFiles.in("golden/manifests");
+    /** A container's environment alone, not a manifest (ObjectValidationTest posts every one under manifests/). */
+    private static final GoldenFiles ENVIRONMENTS = GoldenFiles.in("golden/environments");
     private static final String VERSION = "0.1.0-SNAPSHOT";
     private static final VmSize A100 = new VmSize("Standard_NC24ads_A100_v4", "NC", 24, 220,
             Optional.of(new GpuSpec("A100-80GB", 1, 80, GpuVendor.NVIDIA)), false, Architecture.X64, Set.of("V2"));
@@ -144,7 +146,7 @@ class JobManifestTest {
         Job manifest = JobManifest.render(JobIdentity.of(plan, options, settings.namespace(), VERSION), plan, options,
                 settings);
         List<EnvVar> env = manifest.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
-        GOLDEN.assertMatches("two-node-infiniband-training-env.yaml", yaml(env));
+        ENVIRONMENTS.assertMatches("two-node-infiniband-training-env.yaml", yaml(env));
         Map<String, String> values = new LinkedHashMap<>();
         env.forEach(variable -> assertEquals(null, values.put(variable.getName(), variable.getValue()),
                 "set once: " + variable.getName()));
