@@ -160,7 +160,7 @@ check "an unknown backend exits 2 and lists the installed ones" bash -c \
   "[[ $code -eq 2 ]] && grep -q \"installed backends: aks, batch, cyclecloud, manual; did you mean 'manual'?\" '$err'"
 
 # --- the advisor ----------------------------------------------------------------------------------------------
-fields="['alternatives','catalog','estimatedCost','gpu','hardware','image','memoryGib','nodes','orchestrator','pricePerHour','rdma','reasons','region','spot','vcpus','vmSize','workload']"
+fields="['alternatives','catalog','estimatedCost','gpu','hardware','image','memoryGib','nodes','orchestrator','pricePerHour','rdma','reasons','region','spot','vcpus','vmSize','workload','zones']"
 run_gantry plan examples/llm-finetune.yaml --output json
 check "plan: generative multi-node training takes an RDMA ND size" json \
   "d['vmSize'].startswith('Standard_ND') and d['rdma'] and d['hardware']=='GPU' and d['nodes']==2"
