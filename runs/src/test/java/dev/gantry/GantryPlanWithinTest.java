@@ -19,7 +19,6 @@ import dev.gantry.model.WorkflowPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -41,18 +40,8 @@ class GantryPlanWithinTest {
 
     @BeforeEach
     void subscription() throws Exception {
-        Map<String, String> caps = new LinkedHashMap<>();
-        caps.put("vCPUs", "96");
-        caps.put("MemoryGB", "900");
-        caps.put("GPUs", "8");
-        caps.put("RdmaEnabled", "True");
         arm = new ArmFake();
-        arm.skus(ArmFake.sku("Standard_ND96asr_v4", "standardNDASv4_A100Family", "eastus", caps, null),
-                ArmFake.sku("Standard_ND96asr_v4", "standardNDASv4_A100Family", "westus2", caps, null));
-        arm.usages("eastus", "[" + ArmFake.usage("standardNDASv4_A100Family", "Standard NDASv4_A100 Family vCPUs",
-                0, 100) + "]");
-        arm.usages("westus2", "[" + ArmFake.usage("standardNDASv4_A100Family", "Standard NDASv4_A100 Family vCPUs",
-                0, 400) + "]");
+        arm.ndA100QuotaShortInEastus();
     }
 
     @AfterEach

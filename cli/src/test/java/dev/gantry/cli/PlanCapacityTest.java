@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,15 +28,6 @@ class PlanCapacityTest {
     Path work;
     ArmFake arm;
 
-    static Map<String, String> caps() {
-        Map<String, String> caps = new LinkedHashMap<>();
-        caps.put("vCPUs", "96");
-        caps.put("MemoryGB", "900");
-        caps.put("GPUs", "8");
-        caps.put("RdmaEnabled", "True");
-        return caps;
-    }
-
     @BeforeEach
     void subscription() throws Exception {
         work = Files.createDirectories(home.resolve("work"));
@@ -46,12 +36,7 @@ class PlanCapacityTest {
                 + "  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n  regions: [eastus, westus2]\n"
                 + "  zones: {westus2: [2]}\n");
         arm = new ArmFake();
-        arm.skus(ArmFake.sku("Standard_ND96asr_v4", "standardNDASv4_A100Family", "eastus", caps(), null),
-                ArmFake.sku("Standard_ND96asr_v4", "standardNDASv4_A100Family", "westus2", caps(), null));
-        arm.usages("eastus", "[" + ArmFake.usage("standardNDASv4_A100Family", "Standard NDASv4_A100 Family vCPUs",
-                0, 100) + "]");
-        arm.usages("westus2", "[" + ArmFake.usage("standardNDASv4_A100Family", "Standard NDASv4_A100 Family vCPUs",
-                0, 400) + "]");
+        arm.ndA100QuotaShortInEastus();
     }
 
     @AfterEach

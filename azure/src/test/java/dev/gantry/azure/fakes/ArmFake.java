@@ -207,6 +207,24 @@ public final class ArmFake implements AutoCloseable {
         skuPageSize = size;
     }
 
+    /**
+     * The quota-limited subscription of the capacity tests: {@code Standard_ND96asr_v4} offered in eastus and westus2
+     * (zones 1 and 2), its family {@code standardNDASv4_A100Family} with none in use and a vCPU limit of 100 in
+     * eastus, where two nodes (192 vCPUs) do not fit, and 400 in westus2.
+     */
+    public synchronized void ndA100QuotaShortInEastus() {
+        Map<String, String> caps = new LinkedHashMap<>();
+        caps.put("vCPUs", "96");
+        caps.put("MemoryGB", "900");
+        caps.put("GPUs", "8");
+        caps.put("RdmaEnabled", "True");
+        String family = "standardNDASv4_A100Family";
+        skus(sku("Standard_ND96asr_v4", family, "eastus", caps, null),
+                sku("Standard_ND96asr_v4", family, "westus2", caps, null));
+        usages("eastus", "[" + usage(family, "Standard NDASv4_A100 Family vCPUs", 0, 100) + "]");
+        usages("westus2", "[" + usage(family, "Standard NDASv4_A100 Family vCPUs", 0, 400) + "]");
+    }
+
     /** The region's compute usages ({@code Usage_List}), one JSON {@code value} array per page, joined by nextLink. */
     public synchronized void usages(String region, String... valuePages) {
         usagePages.put(region.toLowerCase(Locale.ROOT), List.of(valuePages));
