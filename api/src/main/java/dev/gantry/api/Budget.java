@@ -4,8 +4,9 @@ import java.util.OptionalDouble;
 
 /**
  * What the work may cost, in USD: a ceiling per hour for all nodes together, which the advisor applies to every
- * candidate, and a ceiling for the whole run, which the advisor applies to a plan's estimated cost and the run engine
- * to what the run has spent (it warns at 80% and stops the run at 100%). At least one is given.
+ * candidate, and a ceiling for the whole run, which the advisor applies to every candidate's estimated cost to
+ * completion (when the workload has an estimate) and the run engine to what the run has spent (it warns at 80% and
+ * stops the run at 100%). At least one is given.
  *
  * @param maxPerHour the most per hour, all nodes together; greater than zero and finite, or empty for no ceiling
  * @param maxTotal the most in all, over every attempt; greater than zero and finite, or empty for no ceiling

@@ -151,7 +151,7 @@ public final class Advisor {
             plan.estimatedHours(hours).estimatedCost(best.total() * hours);
         }
         warnings.forEach(plan::warning);
-        return EstimateWithinBudget.check(plan.build());
+        return plan.build();
     }
 
     private Reason catalogAge(List<String> warnings) {

@@ -201,12 +201,7 @@ final class CandidateSearch {
 
     /** Estimated hours on a row (rule 8); empty without an estimate. */
     private OptionalDouble hours(int row) {
-        if (req.estimate().isEmpty()) {
-            return OptionalDouble.empty();
-        }
-        Requirements.Estimate estimate = req.estimate().get();
-        return OptionalDouble.of(req.gpu() ? estimate.hours() * estimate.referenceTflops() / index.tflops[row]
-                : estimate.hours());
+        return req.hoursOn(index, row);
     }
 
     /** The objective minimized first (see {@link Candidate#primary}). */

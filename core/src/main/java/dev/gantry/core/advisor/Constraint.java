@@ -10,7 +10,7 @@ import java.util.Locale;
 /**
  * One hard constraint of the guidance: its check, its name in removal counts, and its explanation as the user asked
  * for it. {@link #ALL} lists them in the order the search evaluates them (rule 9): catalog exclusions first, then a
- * known price, region, GPU or CPU fit, the interconnect, the throughput an estimate needs, the budget, and last what
+ * known price, region, GPU or CPU fit, the interconnect, the throughput an estimate needs, the budgets (per hour, then to completion), and last what
  * the subscription allows (the size offered, the zones asked, the quotas), which reads Azure and so runs only for rows
  * that pass every other constraint. A candidate
  * is counted against the first constraint it fails, so the last constraint with a count is the one that removed the
@@ -23,7 +23,8 @@ sealed interface Constraint {
     /** Every constraint, in evaluation order. */
     List<Constraint> ALL = List.of(new Family(), new Retired(), new Restricted(), new ExcludedKind(), new Price(),
             new Region(), new GpuCount(), new GpuMemory(), new GpuVendorMatch(), new Vcpus(), new Memory(),
-            new RdmaInterconnect(), new Throughput(), new Budget(), new Offered(), new Zones(), new Quota());
+            new RdmaInterconnect(), new Throughput(), new Budget(), new TotalBudget(), new Offered(), new Zones(),
+            new Quota());
 
     /** Whether the constraint can reject anything for these requirements; a search skips those that cannot. */
     default boolean appliesTo(Requirements req) {
@@ -374,6 +375,40 @@ sealed interface Constraint {
         public String describe(Requirements req, boolean spot) {
             return "budget (budget.maxPerHour = " + Money.perHour(req.maxPerHour().orElse(Double.POSITIVE_INFINITY))
                     + ")";
+        }
+    }
+
+    /**
+     * Rule 7 over the whole run: the estimated cost to completion (all nodes' price per hour times the estimated hours
+     * on the row) within {@code budget.maxTotal}. Without it, {@code optimize: time} would choose the fastest size and
+     * refuse the plan when that size's cost passes the budget, though a slower one fits; with it the fastest size that
+     * fits wins. Only an estimate gives a cost to completion, so the check needs one.
+     */
+    record TotalBudget() implements OfCandidate {
+        @Override
+        public boolean appliesTo(Requirements req) {
+            return req.maxTotal().isPresent() && req.estimate().isPresent();
+        }
+
+        @Override
+        public boolean needsPrice() {
+            return true;
+        }
+
+        @Override
+        public boolean rejects(Requirements req, CatalogIndex index, int row, Layout layout, double price) {
+            return price * layout.nodes() * req.hoursOn(index, row).getAsDouble() > req.maxTotal().getAsDouble();
+        }
+
+        @Override
+        public String label() {
+            return "budget to completion";
+        }
+
+        @Override
+        public String describe(Requirements req, boolean spot) {
+            return "budget to completion (budget.maxTotal = $" + Money.format(req.maxTotal().orElse(0.0))
+                    + " for the estimated hours on each size)";
         }
     }
 

@@ -3,7 +3,6 @@ package dev.gantry.core.advisor;
 import dev.gantry.api.Budget;
 import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
-import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.model.Money;
 import dev.gantry.model.WorkflowPlan;
@@ -12,38 +11,15 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * Refuses at plan time what would spend more than {@code budget.maxTotal} by its own estimate: a workload whose plan
- * costs more to completion (its price per hour times the hours its {@code estimate} comes to on the chosen size), or
- * a workflow whose jobs' estimates add up to more. Only an estimate counts: a step's {@code timeout} is a bound, not
- * what the step is expected to take, and a workload without an estimate has no cost to completion to compare. With
- * {@code optimize: cost} the advisor's plan is the cheapest to completion, so a refusal means no size fits.
+ * Refuses at plan time a workflow whose jobs' estimates add up to more than its {@code budget.maxTotal}. A workload's
+ * own {@code maxTotal} is a constraint of the advisor's search ({@code Constraint.TotalBudget}): a size whose estimated
+ * cost to completion exceeds it is never chosen, so {@code optimize: time} gets the fastest size that fits. A
+ * workflow's budget covers jobs planned one by one, so only their sum can be judged, here. Only an estimate counts: a
+ * step's {@code timeout} is a bound, not what the step is expected to take, and a job without an estimate has no cost
+ * to completion to add.
  */
 public final class EstimateWithinBudget {
     private EstimateWithinBudget() {
-    }
-
-    /**
-     * Checks one workload's plan against its own {@code budget.maxTotal}.
-     *
-     * @param plan the advisor's plan
-     * @return the plan, when its estimate (if any) is within the budget
-     * @throws GantryException NO_FEASIBLE_VM naming {@code budget.maxTotal}, its value and the estimate
-     */
-    public static Plan check(Plan plan) {
-        OptionalDouble budget = maxTotal(plan.workload().budget());
-        if (budget.isEmpty() || plan.estimatedCost().isEmpty()
-                || plan.estimatedCost().getAsDouble() <= budget.getAsDouble()) {
-            return plan;
-        }
-        double max = budget.getAsDouble();
-        double cost = plan.estimatedCost().getAsDouble();
-        String message = "budget.maxTotal: the plan's estimated cost $" + Money.format(cost) + " ("
-                + Money.format(plan.estimatedHours().orElse(0)) + " h x " + Money.perHour(plan.pricePerHour().total())
-                + " for " + plan.nodes() + " x " + plan.vmSize().name() + " in " + plan.region()
-                + (plan.spot() ? ", spot" : "") + ") exceeds the budget of $" + Money.format(max)
-                + "; allowed: an estimate of at most $" + Money.format(max) + ". Raise budget.maxTotal to at least $"
-                + Money.format(cost) + ", or lower estimate.hours if the work is shorter";
-        throw refused("workload '" + plan.workload().name() + "': " + message, message);
     }
 
     /**

@@ -55,7 +55,7 @@ final class NoFeasibleVm {
         if (req.interconnect() != Interconnect.ETHERNET && (req.gpu() || req.interconnect() == Interconnect.INFINIBAND)) {
             relax(index, req, Requirements::ethernet, "allow interconnect ethernet", nearest);
         }
-        if (req.maxPerHour().isPresent()) {
+        if (req.maxPerHour().isPresent() || req.maxTotal().isPresent() && req.estimate().isPresent()) {
             relax(index, req, Requirements::noBudget, "raise the budget", nearest);
         }
         List<UnaryOperator<Requirements>> all = List.of(Requirements::anyGpuMemory, Requirements::anyVendor,
@@ -106,7 +106,15 @@ final class NoFeasibleVm {
         int row = best.row();
         StringBuilder text = new StringBuilder(label);
         if (label.startsWith("raise the budget")) {
-            text.append(" to ").append(Money.perHour(best.total()));
+            List<String> raises = new ArrayList<>();
+            if (req.maxPerHour().isPresent()) {
+                raises.add(Money.perHour(best.total()));
+            }
+            if (req.maxTotal().isPresent() && best.hours().isPresent()) {
+                raises.add("$" + Money.format(best.total() * best.hours().getAsDouble()) + " to completion ("
+                        + Money.format(best.hours().getAsDouble()) + " h estimated)");
+            }
+            text.append(" to ").append(String.join(" and ", raises));
         }
         text.append(": ").append(index.name(row)).append(" in ").append(index.regionName(row));
         if (index.gpuCount[row] > 0) {

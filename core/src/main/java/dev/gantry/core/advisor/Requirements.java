@@ -41,6 +41,7 @@ import java.util.OptionalInt;
  * @param interconnect network between nodes
  * @param regions the regions allowed and where they came from
  * @param maxPerHour budget for all nodes; empty without a budget
+ * @param maxTotal budget to completion ({@code budget.maxTotal}, USD); empty without one
  * @param estimate the runtime estimate (rule 8); empty without one
  * @param policy the effective spot policy
  * @param wantSpot whether spot prices are tried first (rule 6)
@@ -62,6 +63,7 @@ record Requirements(
         Interconnect interconnect,
         Regions regions,
         OptionalDouble maxPerHour,
+        OptionalDouble maxTotal,
         Optional<Estimate> estimate,
         SpotPolicy policy,
         boolean wantSpot,
@@ -94,6 +96,31 @@ record Requirements(
     }
 
     static final int DEFAULT_VCPUS = 2;
+
+    /**
+     * Estimated hours to completion on a row (rule 8): the estimate's hours scaled by the reference GPU's throughput
+     * over the row's on GPU, the estimate's hours on CPU; empty without an estimate.
+     */
+    OptionalDouble hoursOn(CatalogIndex index, int row) {
+        if (estimate.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        Estimate e = estimate.get();
+        return OptionalDouble.of(gpu ? e.hours() * e.referenceTflops() / index.tflops[row] : e.hours());
+    }
+
+    /** How {@code budget.maxTotal} bears on the candidates, for reason R7; empty without one. */
+    private static String totalBudgetNote(Workload workload, OptionalDouble maxTotal) {
+        if (maxTotal.isEmpty()) {
+            return "";
+        }
+        String budget = "; budget.maxTotal = $" + Money.format(maxTotal.getAsDouble());
+        return workload.estimate().isPresent()
+                ? budget + " excludes candidates whose estimated cost to completion is higher, and bounds the run's "
+                + "spend"
+                : budget + " bounds the run's spend; without an estimate it excludes no candidate";
+    }
+
 
     static Requirements resolve(Workload workload, PlanOverrides overrides, AdvisorSettings settings,
                                 CatalogIndex index, Optional<SubscriptionCapacity> subscription) {
@@ -174,13 +201,15 @@ record Requirements(
         }
         OptionalDouble maxPerHour = workload.budget().map(dev.gantry.api.Budget::maxPerHour)
                 .orElse(OptionalDouble.empty());
+        OptionalDouble maxTotal = workload.budget().map(dev.gantry.api.Budget::maxTotal)
+                .orElse(OptionalDouble.empty());
         reasons.add(new Reason("R7", (regions.isEmpty()
                 ? "every region in the catalog " + index.catalog.regions() + " (no regions named by the command line, "
                 + "the workload or the configuration)"
                 : "regions " + regions + " from " + regionSource) + (maxPerHour.isPresent()
                 ? "; budget.maxPerHour = " + Money.perHour(maxPerHour.getAsDouble()) + " for all nodes excludes dearer candidates"
-                : workload.budget().isPresent() ? "; no budget per hour (budget.maxTotal limits the estimate and the "
-                + "run's spend, not the candidates)" : "; no budget")));
+                : workload.budget().isPresent() ? "; no budget per hour" : "; no budget")
+                + totalBudgetNote(workload, maxTotal)));
 
         // Rule 8 inputs: the runtime estimate.
         Optional<Estimate> estimate = Optional.empty();
@@ -249,7 +278,7 @@ record Requirements(
         return new Requirements(workload, gpu, training, explicitGpus, need, resources.nodes(),
                 gpu ? resources.gpuMemoryGib() : OptionalDouble.empty(), gpu ? resources.gpuVendor() : GpuVendor.ANY,
                 resources.vcpus().orElse(DEFAULT_VCPUS), resources.memoryGib().orElse(0), resources.interconnect(),
-                new Regions(regions, regionSource, allowed), maxPerHour, estimate, policy, wantSpot,
+                new Regions(regions, regionSource, allowed), maxPerHour, maxTotal, estimate, policy, wantSpot,
                 List.copyOf(reasons), List.copyOf(warnings), PlanCapacity.of(index, subscription, workload.zones()));
     }
 
@@ -264,31 +293,32 @@ record Requirements(
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, interconnect,
                 new Regions(List.of(), "every region", AllowedRegions.all(regions.allowed().size())), maxPerHour,
-                estimate, policy, wantSpot, reasons, warnings, capacity);
+                maxTotal, estimate, policy, wantSpot, reasons, warnings, capacity);
     }
 
     Requirements anyGpuMemory() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, OptionalDouble.empty(),
-                vendor, minVcpus, minMemory, interconnect, regions, maxPerHour, estimate, policy, wantSpot, reasons,
-                warnings, capacity);
+                vendor, minVcpus, minMemory, interconnect, regions, maxPerHour, maxTotal, estimate, policy, wantSpot,
+                reasons, warnings, capacity);
     }
 
     Requirements anyVendor() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory,
-                GpuVendor.ANY, minVcpus, minMemory, interconnect, regions, maxPerHour, estimate, policy, wantSpot,
-                reasons, warnings, capacity);
+                GpuVendor.ANY, minVcpus, minMemory, interconnect, regions, maxPerHour, maxTotal, estimate, policy,
+                wantSpot, reasons, warnings, capacity);
     }
 
     Requirements ethernet() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
-                minVcpus, minMemory, Interconnect.ETHERNET, regions, maxPerHour, estimate, policy, wantSpot, reasons,
-                warnings, capacity);
+                minVcpus, minMemory, Interconnect.ETHERNET, regions, maxPerHour, maxTotal, estimate, policy, wantSpot,
+                reasons, warnings, capacity);
     }
 
+    /** Neither budget: the "raise the budget" relaxation. */
     Requirements noBudget() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
-                minVcpus, minMemory, interconnect, regions, OptionalDouble.empty(), estimate, policy, wantSpot,
-                reasons, warnings, capacity);
+                minVcpus, minMemory, interconnect, regions, OptionalDouble.empty(), OptionalDouble.empty(), estimate,
+                policy, wantSpot, reasons, warnings, capacity);
     }
 
     private static String knownModels(CatalogIndex index) {

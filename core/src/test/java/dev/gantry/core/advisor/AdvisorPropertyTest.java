@@ -368,6 +368,13 @@ class AdvisorPropertyTest {
                     && price * nodes > w.budget().get().maxPerHour().orElse(Double.POSITIVE_INFINITY)) {
                 continue;
             }
+            if (w.estimate().isPresent() && w.budget().isPresent() && w.budget().get().maxTotal().isPresent()) {
+                double reference = catalog.gpuModel(w.estimate().get().gpu()).orElseThrow().tensorTflops();
+                double hours = gpu ? w.estimate().get().hours() * reference / tflops : w.estimate().get().hours();
+                if (price * nodes * hours > w.budget().get().maxTotal().getAsDouble()) {
+                    continue;
+                }
+            }
             int vmCount = nodes;
             if (subscription.isPresent() && !subscription.get().allows(w, e, vmCount, spot)) {
                 continue;
@@ -447,8 +454,14 @@ class AdvisorPropertyTest {
             }
             w.regions(chosen);
         }
-        if (random.nextInt(4) == 0) {
+        int budget = random.nextInt(8);
+        if (budget < 2) {
             w.budget(new Budget(pick(random, new Double[] {0.05, 0.5, 5.0, 20.0, 100.0, 500.0})));
+        } else if (budget < 4) {
+            // A budget to completion, alone or with one per hour: with an estimate it removes sizes too dear to finish.
+            Budget total = Budget.total(pick(random, new Double[] {1.0, 20.0, 200.0, 2000.0, 20000.0}));
+            w.budget(budget == 2 ? total : new Budget(pick(random, new Double[] {5.0, 100.0}))
+                    .withMaxTotal(total.maxTotal().getAsDouble()));
         }
         if (random.nextInt(3) == 0) {
             w.estimate(new RuntimeEstimate(1 + random.nextInt(100), pick(random,

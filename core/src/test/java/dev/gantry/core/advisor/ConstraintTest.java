@@ -110,7 +110,12 @@ class ConstraintTest {
                                 + "interconnect is ethernet)"),
                 Arguments.of(new Constraint.Budget(), req(gpu(Phase.INFERENCE).budget(new Budget(1)).build()),
                         TestCatalogs.NC_A100_1, TestCatalogs.NC_T4, one, false,
-                        "budget (budget.maxPerHour = 1 USD/h)"));
+                        "budget (budget.maxPerHour = 1 USD/h)"),
+                // 10 h on an A100: 10 h x 3.673 USD/h = $36.73 on the A100 size, 48 h x 0.526 = $25.25 on the T4.
+                Arguments.of(new Constraint.TotalBudget(), req(gpu(Phase.INFERENCE).budget(Budget.total(30))
+                                .estimate(new RuntimeEstimate(10, "A100-80GB")).build()),
+                        TestCatalogs.NC_A100_1, TestCatalogs.NC_T4, one, false,
+                        "budget to completion (budget.maxTotal = $30 for the estimated hours on each size)"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -161,6 +166,9 @@ class ConstraintTest {
         assertFalse(new Constraint.Memory().appliesTo(plain), "no memory floor");
         assertFalse(new Constraint.RdmaInterconnect().appliesTo(plain), "CPU with interconnect any");
         assertFalse(new Constraint.Budget().appliesTo(plain));
+        assertFalse(new Constraint.TotalBudget().appliesTo(plain));
+        assertFalse(new Constraint.TotalBudget().appliesTo(req(gpu(Phase.INFERENCE).budget(Budget.total(30)).build())),
+                "without an estimate there is no cost to completion");
         assertFalse(new Constraint.GpuCount().appliesTo(plain));
         assertFalse(new Constraint.Offered().appliesTo(plain), "no subscription to ask");
         assertFalse(new Constraint.Zones().appliesTo(plain), "no subscription to ask");
@@ -171,7 +179,7 @@ class ConstraintTest {
     void everyConstraintHasItsOwnLabelInEvaluationOrder() {
         assertEquals(List.of("family", "retired", "restricted", "Arm64/burstable/basic", "price unknown", "region",
                         "GPU count", "GPU memory", "GPU vendor", "vCPUs", "memory", "interconnect",
-                        "throughput unknown", "budget", "not offered", "zones", "quota"),
+                        "throughput unknown", "budget", "budget to completion", "not offered", "zones", "quota"),
                 Constraint.ALL.stream().map(Constraint::label).toList());
     }
 }

@@ -14,6 +14,7 @@ import dev.gantry.api.ErrorCode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.Interconnect;
 import dev.gantry.api.ModelClass;
+import dev.gantry.api.Optimize;
 import dev.gantry.api.Phase;
 import dev.gantry.api.Plan;
 import dev.gantry.api.RuntimeEstimate;
@@ -37,15 +38,39 @@ class EstimateWithinBudgetTest {
     }
 
     @Test
-    void aWorkloadWhoseCheapestEstimateExceedsItsTotalBudgetIsRefusedNamingTheFieldTheFiguresAndTheFix() {
+    void aWorkloadWhoseCheapestEstimateExceedsItsTotalBudgetHasNoSizeAndIsToldTheBudgetThatFits() {
         GantryException e = failure(TestCatalogs.world(), training().budget(Budget.total(1400)).build());
 
         assertEquals(ErrorCode.NO_FEASIBLE_VM, e.code());
-        assertEquals("workload 'w': budget.maxTotal: the plan's estimated cost $1432.2877 (23.8715 h x 60 USD/h for "
-                + "1 x Standard_ND96isr_MI300X_v5 in eastus) exceeds the budget of $1400; allowed: an estimate of at "
-                + "most $1400. Raise budget.maxTotal to at least $1432.2877, or lower estimate.hours if the work is "
-                + "shorter", e.getMessage());
-        assertEquals("budget.maxTotal", e.problems().get(0).path());
+        assertEquals("no VM size fits workload 'w' (GPU training): budget to completion (budget.maxTotal = $1400 for "
+                + "the estimated hours on each size) removed the last 4 candidate(s) of 14; removed in order: family "
+                + "8, retired 1, interconnect 1, budget to completion 4; retired series are never recommended (e.g. "
+                + "Standard_ND40rs_v2, NDv2). Nearest alternatives: raise the budget to $1432.2877 to completion "
+                + "(23.8715 h estimated): Standard_ND96isr_MI300X_v5 in eastus (8 × 192 GiB, amd, RDMA) at 60 USD/h "
+                + "on-demand", e.getMessage());
+    }
+
+    /**
+     * One GPU for 10 h on an A100: the NC A100 size finishes first (10 h x 3.673 = $36.73), the T4 size is cheaper to
+     * completion (10 x 312 / 65 = 48 h x 0.526 = $25.25).
+     */
+    @Test
+    void optimizeTimeGetsTheFastestSizeWhoseCostToCompletionFitsTheTotalBudgetNotARefusal() {
+        Workload.Builder oneGpu = workload(Phase.TRAINING, ModelClass.GENERATIVE).optimize(Optimize.TIME)
+                .resources(resources().gpus(1).build()).estimate(new RuntimeEstimate(10, "A100-80GB"));
+        Plan fastest = plan(oneGpu.build());
+        assertEquals("Standard_NC24ads_A100_v4", fastest.vmSize().name());
+        assertEquals(36.73, fastest.estimatedCost().getAsDouble(), 1e-9);
+
+        Plan within = plan(oneGpu.budget(Budget.total(30)).build());
+
+        assertEquals("Standard_NC4as_T4_v3", within.vmSize().name());
+        assertEquals(25.2480, within.estimatedCost().getAsDouble(), 1e-3);
+        assertTrue(within.reasons().stream().anyMatch(r -> r.rule().equals("R7") && r.text().endsWith(
+                "; budget.maxTotal = $30 excludes candidates whose estimated cost to completion is higher, and bounds "
+                + "the run's spend")), within.reasons().toString());
+        assertTrue(within.alternatives().stream().noneMatch(a -> a.vmSize().equals(fastest.vmSize().name())),
+                within.alternatives().toString());
     }
 
     @Test
