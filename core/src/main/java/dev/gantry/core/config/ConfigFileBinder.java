@@ -1,8 +1,8 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.Problem;
 import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
-import dev.gantry.api.Problem;
 import dev.gantry.api.SourceLocation;
 import dev.gantry.api.Workload;
 import dev.gantry.core.spec.ZonesField;
