@@ -158,7 +158,7 @@ public record Workload(
             checks.require(REGION.matcher(region).matches(), "regions[" + i + "]",
                     "must be an Azure region name such as eastus or westus2, got '" + region + "'");
         }
-        zoneProblems(zones, regions).forEach(checks::add);
+        zoneProblems("zones", zones, regions).forEach(checks::add);
         if (spot.equals(Optional.of(SpotPolicy.PREFERRED)) && phase == Phase.TRAINING && checkpoint.isEmpty()) {
             checks.add(Problem.of("spot", "preferred needs checkpoint for training: an evicted training run "
                     + "without checkpoints loses all its work; add checkpoint: {path: ..., every: 30m} or use "
@@ -217,24 +217,35 @@ public record Workload(
         return Collections.unmodifiableMap(copy);
     }
 
-    private static List<Problem> zoneProblems(Map<String, List<String>> zones, List<String> regions) {
+    /**
+     * What is wrong with zones asked per region, each problem under {@code path.REGION} (or {@code path.REGION[i]}):
+     * keys are Azure region names, each with a non-empty list of distinct zones "1", "2" or "3", and a region of
+     * {@code regions} when those are named. The workload's {@code spec.zones} and the configuration's
+     * {@code defaults.zones} are checked with this one rule.
+     *
+     * @param path the field path the zones were read at, e.g. {@code zones} or {@code defaults.zones}
+     * @param zones the zones per region; a null list is a problem, not an error
+     * @param regions the regions the zones must be among; empty for any region
+     * @return every problem found, in the map's order; empty when they are valid
+     */
+    public static List<Problem> zoneProblems(String path, Map<String, List<String>> zones, List<String> regions) {
         Checks checks = new Checks();
         zones.forEach((region, names) -> {
-            String path = "zones." + region;
-            checks.require(REGION.matcher(region).matches(), path,
+            String at = path + "." + region;
+            checks.require(REGION.matcher(region).matches(), at,
                     "must be keyed by an Azure region name such as eastus or westus2, got '" + region + "'");
-            checks.require(regions.isEmpty() || regions.contains(region), path, "region '" + region
+            checks.require(regions.isEmpty() || regions.contains(region), at, "region '" + region
                     + "' is not in regions " + regions + "; add it to regions or remove its zones");
             if (names == null || names.isEmpty()) {
-                checks.add(Problem.of(path, "must list the zones allowed in " + region + ", one or more of "
+                checks.add(Problem.of(at, "must list the zones allowed in " + region + ", one or more of "
                         + ZONES + "; remove the entry to allow any zone"));
                 return;
             }
             for (int i = 0; i < names.size(); i++) {
                 String zone = names.get(i);
-                checks.require(zone != null && ZONES.contains(zone), path + "[" + i + "]",
+                checks.require(zone != null && ZONES.contains(zone), at + "[" + i + "]",
                         "must be an availability zone " + String.join(", ", ZONES) + ", got '" + zone + "'");
-                checks.require(zone == null || names.indexOf(zone) == i, path + "[" + i + "]",
+                checks.require(zone == null || names.indexOf(zone) == i, at + "[" + i + "]",
                         "zone '" + zone + "' is listed twice");
             }
         });

@@ -59,6 +59,50 @@ class PlanCapacityTest {
         assertEquals(1, arm.requests("GET", "/locations/eastus/usages").size());
     }
 
+    /** A workload that asks no zones, in the regions of {@code train.yaml}. */
+    void trainAnywhere() throws IOException {
+        Files.writeString(work.resolve("anywhere.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
+                + "metadata: {name: anywhere}\nspec:\n  phase: training\n  model: generative\n"
+                + "  command: [python, train.py]\n  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n"
+                + "  regions: [eastus, westus2]\n");
+    }
+
+    @Test
+    void theConfigurationsZonesAreAskedWhereTheWorkloadAsksNoneAndThePlanSaysSo() throws IOException {
+        trainAnywhere();
+        Files.writeString(work.resolve("gantry.yaml"), "defaults:\n  zones: {westus2: [1]}\n");
+        CliRun run = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "plan", "anywhere.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.startsWith("anywhere: 2 x Standard_ND96asr_v4 in westus2, on-demand"), run.toString());
+        assertTrue(run.out.contains("\nzones         1\n"), "the configuration's zone: " + run);
+        assertTrue(run.out.contains("the configuration's defaults.zones asks zone 1, so the plan uses zone 1"),
+                run.toString());
+    }
+
+    @Test
+    void theWorkloadsZonesWinOverTheConfigurationsForItsRegion() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "defaults:\n  zones: {westus2: [1], eastus: [1]}\n");
+        CliRun run = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "plan", "train.yaml");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.startsWith("train: 2 x Standard_ND96asr_v4 in westus2, on-demand"), run.toString());
+        assertTrue(run.out.contains("\nzones         2\n"), "spec.zones' zone 2, not the configuration's 1: " + run);
+        assertTrue(run.out.contains("the workload asks zone 2, so the plan uses zone 2"), run.toString());
+    }
+
+    @Test
+    void zonesTheConfigurationAsksThatNoRegionHasAreNamedInTheError() throws IOException {
+        trainAnywhere();
+        Files.writeString(work.resolve("gantry.yaml"), "defaults:\n  zones: {westus2: [3]}\n");
+        CliRun run = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID", ArmFake.SUBSCRIPTION),
+                "plan", "anywhere.yaml");
+        assertEquals(1, run.exitCode, run.toString());
+        assertTrue(run.err.contains("not allocatable in the zones asked: Standard_ND96asr_v4 in westus2 (allocatable in"
+                + " zones 1, 2; asked zone 3 by the configuration's defaults.zones)"), run.toString());
+        assertTrue(run.err.contains("region eastus lost to quota"), run.toString());
+    }
+
     @Test
     void withNoQuotaOrWhenAzureRefusesThePlanIsAsBeforeAndSaysSo() throws IOException {
         CliRun skipped = CliRun.run(home, work, arm.connector(), Map.of("AZURE_SUBSCRIPTION_ID",

@@ -62,7 +62,8 @@ public final class Advisor {
 
     /**
      * Plans one workload within what a subscription allows, when one is given: the sizes it is offered in each
-     * region, the zones the workload asks, and its vCPU quotas less what is in use, as constraints of the search (a
+     * region, the zones asked (the workload's, else the configuration's {@code defaults.zones}, per region), and its
+     * vCPU quotas less what is in use, as constraints of the search (a
      * candidate that does not fit is lost, and the next best feasible one wins, in another region if need be; each
      * region lost to quota is a reason with its figures). Without one, quota and zones are not checked and the plan
      * says so.
@@ -135,7 +136,8 @@ public final class Advisor {
             }
         }
         OrchestratorAdvice orchestrator = OrchestratorAdvisor.advise(workload, best.nodes(), size.rdma(), settings);
-        Plan.Builder plan = Plan.builder(workload, size)
+        // The planned workload carries the configuration's zones too: placing the VMs reads the zones asked there.
+        Plan.Builder plan = Plan.builder(req.zones().appliedTo(workload), size)
                 .region(best.region())
                 .zones(req.capacity().planZones(best.row()))
                 .nodes(best.nodes())

@@ -110,8 +110,9 @@ final class CapacityReasons {
         Optional<List<String>> asked = capacity.asked(row);
         String where = index.name(row) + " in " + index.regionName(row);
         if (!capacity.checked()) {
-            return asked.map(zones -> new Reason("Z1", "zones: " + Explanations.zoneList(zones) + " as the "
-                    + "workload asks in " + index.regionName(row) + " (not checked: no subscription to ask)"));
+            return asked.map(zones -> new Reason("Z1", "zones: " + Explanations.zoneList(zones) + " as "
+                    + req.zones().source(index.regionName(row)) + " asks in " + index.regionName(row)
+                    + " (not checked: no subscription to ask)"));
         }
         List<String> allocatable = capacity.allocatable(row);
         String offered = where + " can be allocated to the subscription in " + Explanations.zoneList(allocatable)
@@ -121,7 +122,8 @@ final class CapacityReasons {
             return Optional.of(new Reason("Z1", "zones: " + offered + (usable.isEmpty()
                     ? "; a regional placement" : "; the plan may use any of them")));
         }
-        return Optional.of(new Reason("Z1", "zones: " + offered + "; the workload asks "
-                + Explanations.zoneList(asked.get()) + ", so the plan uses " + Explanations.zoneList(usable)));
+        return Optional.of(new Reason("Z1", "zones: " + offered + "; " + req.zones().source(index.regionName(row))
+                + " asks " + Explanations.zoneList(asked.get()) + ", so the plan uses "
+                + Explanations.zoneList(usable)));
     }
 }

@@ -443,7 +443,10 @@ sealed interface Constraint {
         }
     }
 
-    /** The zones the workload asks in a region: the size must be allocatable in one of them (Resource SKUs). */
+    /**
+     * The zones asked in a region (the workload's, else the configuration's): the size must be allocatable in one of
+     * them (Resource SKUs).
+     */
     record Zones() implements OfSubscription {
         @Override
         public boolean appliesTo(Requirements req) {
@@ -462,8 +465,8 @@ sealed interface Constraint {
 
         @Override
         public String describe(Requirements req, boolean spot) {
-            return "zones " + req.workload().zones() + " (from the workload; the size must be allocatable to the "
-                    + "subscription in one of them)";
+            return "zones asked (" + req.zones().describe() + "; the size must be allocatable to the subscription "
+                    + "in one of them)";
         }
     }
 

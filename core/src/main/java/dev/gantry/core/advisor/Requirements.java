@@ -48,6 +48,7 @@ import java.util.OptionalInt;
  * @param reasons the reasons decided while resolving
  * @param warnings the warnings found while resolving
  * @param capacity the subscription's capacity and the zones asked, as this plan checks them
+ * @param zones the zones asked per region and who asked them (the workload, else the configuration)
  */
 record Requirements(
         Workload workload,
@@ -69,7 +70,8 @@ record Requirements(
         boolean wantSpot,
         List<Reason> reasons,
         List<String> warnings,
-        PlanCapacity capacity) {
+        PlanCapacity capacity,
+        AskedZones zones) {
 
     /**
      * The regions a plan may use.
@@ -275,11 +277,13 @@ record Requirements(
             throw GantryException.invalid(ErrorCode.SPEC_INVALID, problems);
         }
 
+        AskedZones zones = AskedZones.of(workload, settings.defaultZones());
         return new Requirements(workload, gpu, training, explicitGpus, need, resources.nodes(),
                 gpu ? resources.gpuMemoryGib() : OptionalDouble.empty(), gpu ? resources.gpuVendor() : GpuVendor.ANY,
                 resources.vcpus().orElse(DEFAULT_VCPUS), resources.memoryGib().orElse(0), resources.interconnect(),
                 new Regions(regions, regionSource, allowed), maxPerHour, maxTotal, estimate, policy, wantSpot,
-                List.copyOf(reasons), List.copyOf(warnings), PlanCapacity.of(index, subscription, workload.zones()));
+                List.copyOf(reasons), List.copyOf(warnings), PlanCapacity.of(index, subscription, zones.byRegion()),
+                zones);
     }
 
     /** Rule 4 as a hard constraint: RDMA-capable sizes only, for infiniband and for multi-node GPU training. */
@@ -293,32 +297,32 @@ record Requirements(
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, interconnect,
                 new Regions(List.of(), "every region", AllowedRegions.all(regions.allowed().size())), maxPerHour,
-                maxTotal, estimate, policy, wantSpot, reasons, warnings, capacity);
+                maxTotal, estimate, policy, wantSpot, reasons, warnings, capacity, zones);
     }
 
     Requirements anyGpuMemory() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, OptionalDouble.empty(),
                 vendor, minVcpus, minMemory, interconnect, regions, maxPerHour, maxTotal, estimate, policy, wantSpot,
-                reasons, warnings, capacity);
+                reasons, warnings, capacity, zones);
     }
 
     Requirements anyVendor() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory,
                 GpuVendor.ANY, minVcpus, minMemory, interconnect, regions, maxPerHour, maxTotal, estimate, policy,
-                wantSpot, reasons, warnings, capacity);
+                wantSpot, reasons, warnings, capacity, zones);
     }
 
     Requirements ethernet() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, Interconnect.ETHERNET, regions, maxPerHour, maxTotal, estimate, policy, wantSpot,
-                reasons, warnings, capacity);
+                reasons, warnings, capacity, zones);
     }
 
     /** Neither budget: the "raise the budget" relaxation. */
     Requirements noBudget() {
         return new Requirements(workload, gpu, training, explicitGpus, modelNeedGib, baseNodes, minGpuMemory, vendor,
                 minVcpus, minMemory, interconnect, regions, OptionalDouble.empty(), OptionalDouble.empty(), estimate,
-                policy, wantSpot, reasons, warnings, capacity);
+                policy, wantSpot, reasons, warnings, capacity, zones);
     }
 
     private static String knownModels(CatalogIndex index) {

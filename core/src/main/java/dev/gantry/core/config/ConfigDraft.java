@@ -19,6 +19,7 @@ final class ConfigDraft {
     final Map<String, Map<String, SourceLocation>> backendLocations = new TreeMap<>();
     List<String> defaultRegions;
     Optional<SpotPolicy> defaultSpot;
+    Map<String, List<String>> defaultZones;
     Optional<Scheduler> adviceScheduler;
     Optional<Path> catalogFile;
     Path stateDirectory;
@@ -39,6 +40,7 @@ final class ConfigDraft {
         start.backendLocations().forEach((name, values) -> backendLocations.put(name, new TreeMap<>(values)));
         defaultRegions = new ArrayList<>(start.defaultRegions());
         defaultSpot = start.defaultSpot();
+        defaultZones = start.defaultZones();
         adviceScheduler = start.adviceScheduler();
         catalogFile = start.catalogFile();
         stateDirectory = start.stateDirectory();
@@ -66,6 +68,6 @@ final class ConfigDraft {
         Optional<StateServer> server = stateUrl.map(url -> new StateServer(url, stateUser, statePassword));
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
                 stateDirectory, server, source, backendLocations,
-                new RunSettings(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions, maxJobs));
+                new RunSettings(pollInterval, onDemandAfterEvictions, nextRegionAfterEvictions, maxJobs), defaultZones);
     }
 }

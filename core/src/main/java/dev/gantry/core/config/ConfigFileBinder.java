@@ -1,8 +1,11 @@
 package dev.gantry.core.config;
 
+import dev.gantry.api.Problem;
 import dev.gantry.api.Scheduler;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.SourceLocation;
+import dev.gantry.api.Workload;
+import dev.gantry.core.spec.ZonesField;
 import dev.gantry.core.spec.yaml.Binder;
 import dev.gantry.core.spec.yaml.FieldPath;
 import dev.gantry.core.spec.yaml.YamlNode;
@@ -20,6 +23,7 @@ final class ConfigFileBinder {
     static final List<String> TOP_FIELDS = List.of("apiVersion", "kind", "backend", "backends", "defaults", "advice",
             "catalog", "state", "runs", "spot");
 
+    static final List<String> DEFAULTS_FIELDS = List.of("regions", "spot", "zones");
     static final List<String> RUNS_FIELDS = List.of("pollInterval", "maxJobs");
     static final List<String> SPOT_FIELDS = List.of("onDemandAfterEvictions", "nextRegionAfterEvictions");
 
@@ -30,7 +34,8 @@ final class ConfigFileBinder {
     static final Map<String, String> ELSEWHERE = Map.of("regions", "under defaults",
             "scheduler", "under advice", "dir", "under state", "url", "under state", "pollInterval", "under runs",
             "maxJobs", "under runs",
-            "onDemandAfterEvictions", "under spot", "nextRegionAfterEvictions", "under spot");
+            "onDemandAfterEvictions", "under spot", "nextRegionAfterEvictions", "under spot",
+            "zones", "under defaults");
 
     private final Binder in;
     private final Path home;
@@ -71,7 +76,7 @@ final class ConfigFileBinder {
                 message -> in.report("backend", in.keyLocation(doc, "backend"), message),
                 () -> draft.backend = name));
         backends(doc, draft);
-        section(doc, "defaults", List.of("regions", "spot")).ifPresent(d -> {
+        section(doc, "defaults", DEFAULTS_FIELDS).ifPresent(d -> {
             in.list(d, "defaults", "regions", "Azure region names", true).ifPresent(regions -> {
                 List<String> valid = new ArrayList<>();
                 for (int i = 0; i < regions.size(); i++) {
@@ -87,6 +92,9 @@ final class ConfigFileBinder {
             });
             in.word(d, "defaults", "spot", SettingRules.SPOT_POLICIES)
                     .ifPresent(spot -> draft.defaultSpot = Optional.of(SettingRules.spot(spot)));
+            if (d.entry("zones").isPresent()) {
+                defaultZones(d).ifPresent(zones -> draft.defaultZones = zones);
+            }
         });
         section(doc, "advice", List.of("scheduler")).ifPresent(a ->
                 in.word(a, "advice", "scheduler", Scheduler.configNames())
@@ -115,6 +123,19 @@ final class ConfigFileBinder {
                     + RunSettings.MAX_NEXT_REGION_AFTER_EVICTIONS, SettingRules::checkNextRegionAfterEvictions)
                     .ifPresent(t -> draft.nextRegionAfterEvictions = SettingRules.nextRegionAfterEvictions(t));
         });
+    }
+
+    /**
+     * {@code defaults.zones}, read as a workload's {@code zones} is and checked by the same rule, each problem located
+     * at its region or zone; empty when it has any. Its regions need not be among {@code defaults.regions}: the zones
+     * apply to whichever regions a workload is planned in.
+     */
+    private Optional<Map<String, List<String>>> defaultZones(YamlNode.Mapping defaults) {
+        int count = in.problems().size();
+        Map<String, List<String>> zones = ZonesField.read(in, defaults, "defaults", "zones");
+        List<Problem> problems = Workload.zoneProblems(ConfigSources.ZONES, zones, List.of());
+        problems.forEach(p -> in.report(p.path(), in.locate(p.path()), p.message()));
+        return in.problems().size() == count ? Optional.of(zones) : Optional.empty();
     }
 
     /**

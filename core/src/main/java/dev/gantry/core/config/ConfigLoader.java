@@ -36,6 +36,7 @@ public final class ConfigLoader {
             Map.entry("GANTRY_STATE_PASSWORD", ConfigSources.STATE_PASSWORD),
             Map.entry("GANTRY_REGIONS", ConfigSources.REGIONS),
             Map.entry("GANTRY_SPOT", ConfigSources.SPOT),
+            Map.entry("GANTRY_ZONES", ConfigSources.ZONES),
             Map.entry("GANTRY_CATALOG", ConfigSources.CATALOG_FILE),
             Map.entry("GANTRY_ADVICE_SCHEDULER", ConfigSources.ADVICE_SCHEDULER),
             Map.entry("GANTRY_RUNS_POLL_INTERVAL", ConfigSources.RUNS_POLL_INTERVAL),
@@ -43,7 +44,8 @@ public final class ConfigLoader {
             Map.entry("GANTRY_SPOT_ON_DEMAND_AFTER_EVICTIONS", ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS),
             Map.entry("GANTRY_SPOT_NEXT_REGION_AFTER_EVICTIONS", ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS));
     static final List<String> OVERRIDE_KEYS = List.of(ConfigSources.BACKEND, ConfigSources.REGIONS,
-            ConfigSources.SPOT, ConfigSources.ADVICE_SCHEDULER, ConfigSources.CATALOG_FILE, ConfigSources.STATE_DIR,
+            ConfigSources.SPOT, ConfigSources.ZONES, ConfigSources.ADVICE_SCHEDULER, ConfigSources.CATALOG_FILE,
+            ConfigSources.STATE_DIR,
             ConfigSources.STATE_URL, ConfigSources.STATE_USER, ConfigSources.STATE_PASSWORD,
             ConfigSources.RUNS_POLL_INTERVAL, ConfigSources.RUNS_MAX_JOBS, ConfigSources.SPOT_ON_DEMAND_AFTER_EVICTIONS,
             ConfigSources.SPOT_NEXT_REGION_AFTER_EVICTIONS);
@@ -206,6 +208,7 @@ public final class ConfigLoader {
         Optional<String> problem = switch (setting) {
             case ConfigSources.BACKEND -> SettingRules.checkBackendName(value.trim());
             case ConfigSources.SPOT -> SettingRules.checkChoice(value.trim(), SettingRules.SPOT_POLICIES);
+            case ConfigSources.ZONES -> SettingRules.checkZones(value);
             case ConfigSources.ADVICE_SCHEDULER -> SettingRules.checkChoice(value.trim(), Scheduler.configNames());
             case ConfigSources.REGIONS -> SettingRules.splitRegions(value).stream().map(SettingRules::checkRegion)
                     .flatMap(Optional::stream).findFirst();
@@ -225,6 +228,7 @@ public final class ConfigLoader {
         switch (setting) {
             case ConfigSources.BACKEND -> draft.backend = value.trim();
             case ConfigSources.SPOT -> draft.defaultSpot = Optional.of(SettingRules.spot(value.trim()));
+            case ConfigSources.ZONES -> draft.defaultZones = SettingRules.zones(value);
             case ConfigSources.ADVICE_SCHEDULER -> draft.adviceScheduler = Scheduler.ofConfigName(value.trim());
             case ConfigSources.REGIONS -> draft.defaultRegions = SettingRules.splitRegions(value);
             case ConfigSources.CATALOG_FILE -> draft.catalogFile = Optional.of(SettingRules.resolvePath(value,

@@ -17,7 +17,8 @@ import java.util.TreeMap;
  *     environment or on the command line are resolved against
  * @param home the user's home: {@code ~/.gantry/config.yaml}, {@code ~} in paths, the default state directory
  * @param overrides settings from command-line flags, keyed by their path in the file: {@link #BACKEND},
- *     {@link #REGIONS}, {@link #SPOT}, {@link #ADVICE_SCHEDULER}, {@link #CATALOG_FILE}, {@link #STATE_DIR},
+ *     {@link #REGIONS}, {@link #SPOT}, {@link #ZONES} ({@code eastus=1,2;westus2=3}), {@link #ADVICE_SCHEDULER},
+ *     {@link #CATALOG_FILE}, {@link #STATE_DIR},
  *     {@link #STATE_URL}, {@link #STATE_USER}, {@link #STATE_PASSWORD} (a secret reference),
  *     {@link #RUNS_POLL_INTERVAL} (a duration), {@link #RUNS_MAX_JOBS}, {@link #SPOT_ON_DEMAND_AFTER_EVICTIONS} and
  *     {@link #SPOT_NEXT_REGION_AFTER_EVICTIONS} (whole numbers), or
@@ -33,6 +34,8 @@ public record ConfigSources(
     public static final String BACKEND = "backend";
     public static final String REGIONS = "defaults.regions";
     public static final String SPOT = "defaults.spot";
+    /** {@code defaults.zones}; given as text (environment, flag) as {@code eastus=1,2;westus2=3}. */
+    public static final String ZONES = "defaults.zones";
     public static final String ADVICE_SCHEDULER = "advice.scheduler";
     public static final String CATALOG_FILE = "catalog.file";
     public static final String STATE_DIR = "state.dir";

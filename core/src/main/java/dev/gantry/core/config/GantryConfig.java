@@ -6,6 +6,7 @@ import dev.gantry.api.SpotPolicy;
 import dev.gantry.api.backend.BackendConfig;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import java.util.TreeMap;
  * @param backendLocations where each backend setting was read, by backend and key, for settings read from a file
  * @param runs how workflow runs are driven: {@code runs.pollInterval}, {@code spot.onDemandAfterEvictions} and
  *     {@code spot.nextRegionAfterEvictions} (default {@link RunSettings#DEFAULT})
+ * @param defaultZones availability zones asked per region ({@code defaults.zones}) for the regions a workload asks
+ *     no zones in: a workload's own {@code zones} win for the regions it names; empty for any zone
  */
 public record GantryConfig(
         String backend,
@@ -41,7 +44,8 @@ public record GantryConfig(
         Optional<StateServer> stateServer,
         String source,
         Map<String, Map<String, SourceLocation>> backendLocations,
-        RunSettings runs) {
+        RunSettings runs,
+        Map<String, List<String>> defaultZones) {
 
     public static final String DEFAULT_BACKEND = "manual";
     public static final String BUILT_IN = "built-in defaults";
@@ -64,6 +68,16 @@ public record GantryConfig(
                 .forEach((name, values) -> where.put(name, Collections.unmodifiableMap(new TreeMap<>(values))));
         backendLocations = Collections.unmodifiableMap(where);
         Objects.requireNonNull(runs, "runs");
+        defaultZones = copyZones(Objects.requireNonNull(defaultZones, "defaultZones"));
+    }
+
+    /** A configuration without {@code defaults.zones}: any zone, unless a workload asks. */
+    public GantryConfig(String backend, Map<String, Map<String, String>> backends, List<String> defaultRegions,
+                        Optional<SpotPolicy> defaultSpot, Optional<Scheduler> adviceScheduler,
+                        Optional<Path> catalogFile, Path stateDirectory, Optional<StateServer> stateServer,
+                        String source, Map<String, Map<String, SourceLocation>> backendLocations, RunSettings runs) {
+        this(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile, stateDirectory,
+                stateServer, source, backendLocations, runs, Map.of());
     }
 
     /** A configuration with the default run settings. */
@@ -109,7 +123,7 @@ public record GantryConfig(
 
     public GantryConfig withBackend(String name) {
         return new GantryConfig(name, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, stateServer, source, backendLocations, runs);
+                stateDirectory, stateServer, source, backendLocations, runs, defaultZones);
     }
 
     public GantryConfig withBackendSettings(String name, Map<String, String> settings) {
@@ -119,28 +133,35 @@ public record GantryConfig(
         Map<String, Map<String, SourceLocation>> where = new TreeMap<>(backendLocations);
         where.remove(name);
         return new GantryConfig(backend, all, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, stateServer, source, where, runs);
+                stateDirectory, stateServer, source, where, runs, defaultZones);
     }
 
     public GantryConfig withStateDirectory(Path directory) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                directory, stateServer, source, backendLocations, runs);
+                directory, stateServer, source, backendLocations, runs, defaultZones);
     }
 
     /** The state database on a PostgreSQL server instead of the SQLite file in the state directory. */
     public GantryConfig withStateServer(StateServer server) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, Optional.of(server), source, backendLocations, runs);
+                stateDirectory, Optional.of(server), source, backendLocations, runs, defaultZones);
     }
 
     public GantryConfig withCatalogFile(Path file) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler,
-                Optional.of(file), stateDirectory, stateServer, source, backendLocations, runs);
+                Optional.of(file), stateDirectory, stateServer, source, backendLocations, runs, defaultZones);
     }
 
     public GantryConfig withRuns(RunSettings settings) {
         return new GantryConfig(backend, backends, defaultRegions, defaultSpot, adviceScheduler, catalogFile,
-                stateDirectory, stateServer, source, backendLocations, settings);
+                stateDirectory, stateServer, source, backendLocations, settings, defaultZones);
+    }
+
+    /** The zones asked per region, copied in order, each list unmodifiable. */
+    private static Map<String, List<String>> copyZones(Map<String, List<String>> zones) {
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        zones.forEach((region, names) -> copy.put(region, List.copyOf(names)));
+        return Collections.unmodifiableMap(copy);
     }
 
     @Override
@@ -150,7 +171,8 @@ public record GantryConfig(
         backends.forEach((name, values) -> keys.append(keys.length() == 0 ? "" : ", ").append(name)
                 .append(values.keySet()));
         return "GantryConfig[backend=" + backend + ", backends={" + keys + "}, defaultRegions=" + defaultRegions
-                + ", defaultSpot=" + defaultSpot + ", adviceScheduler=" + adviceScheduler + ", catalogFile="
+                + ", defaultZones=" + defaultZones + ", defaultSpot=" + defaultSpot + ", adviceScheduler="
+                + adviceScheduler + ", catalogFile="
                 + catalogFile + ", stateDirectory=" + stateDirectory + ", stateServer=" + stateServer + ", runs=" + runs
                 + ", source=" + source + "]";
     }

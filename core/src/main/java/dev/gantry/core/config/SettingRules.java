@@ -4,13 +4,16 @@ import dev.gantry.api.GantryException;
 import dev.gantry.api.NearMiss;
 import dev.gantry.api.SecretRef;
 import dev.gantry.api.SpotPolicy;
+import dev.gantry.api.Workload;
 import dev.gantry.core.spec.yaml.Binder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -26,6 +29,7 @@ final class SettingRules {
     static final List<String> SPOT_POLICIES = Arrays.stream(SpotPolicy.values())
             .map(p -> p.name().toLowerCase(Locale.ROOT)).collect(Collectors.toList());
     static final String POLL_INTERVAL_HELP = "a duration from 1s to 1h such as 5s, 30s or 1m";
+    static final String ZONES_HELP = "REGION=ZONE[,ZONE...] per region, separated by ';', such as eastus=1,2;westus2=3";
     static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?\\d{1,9}");
 
     private SettingRules() {
@@ -201,6 +205,49 @@ final class SettingRules {
             }
         }
         return regions;
+    }
+
+    /**
+     * {@code defaults.zones} as text (environment, flags): {@code REGION=ZONE,ZONE} per region, separated by
+     * {@code ;}. Checked by the rule of a workload's zones ({@link Workload#zoneProblems}); the first problem is
+     * given with its path, {@code defaults.zones.eastus[0]: ...}.
+     */
+    static Optional<String> checkZones(String text) {
+        for (String part : text.split(";")) {
+            if (!part.isBlank() && part.indexOf('=') < 0) {
+                return Optional.of("must be " + ZONES_HELP + ", got '" + part.trim() + "'");
+            }
+        }
+        List<String> seen = new ArrayList<>();
+        for (String part : text.split(";")) {
+            String region = part.isBlank() ? "" : part.substring(0, part.indexOf('=')).trim();
+            if (!region.isEmpty() && seen.contains(region)) {
+                return Optional.of("region '" + region + "' is given twice; give each region's zones once, e.g. "
+                        + "eastus=1,2;westus2=3");
+            }
+            seen.add(region);
+        }
+        return Workload.zoneProblems(ConfigSources.ZONES, zones(text), List.of()).stream().findFirst()
+                .map(p -> p.path() + ": " + p.message());
+    }
+
+    /** {@code eastus=1,2;westus2=3} as zones per region, in order (empty text: none); check it first. */
+    static Map<String, List<String>> zones(String text) {
+        Map<String, List<String>> zones = new LinkedHashMap<>();
+        for (String part : text.split(";")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int cut = part.indexOf('=');
+            List<String> names = new ArrayList<>();
+            for (String zone : part.substring(cut + 1).split(",")) {
+                if (!zone.isBlank()) {
+                    names.add(zone.trim());
+                }
+            }
+            zones.put(part.substring(0, cut).trim(), names);
+        }
+        return zones;
     }
 
     static SpotPolicy spot(String text) {

@@ -180,7 +180,7 @@ final class WorkloadBinder {
                 .flatMap(this::checkpoint);
         Optional<SpotPolicy> spot = in.choice(spec, "", "spot", SpotPolicy.class);
         List<String> regions = in.list(spec, "", "regions", "Azure region names", true).orElse(List.of());
-        Map<String, List<String>> zones = zones(spec);
+        Map<String, List<String>> zones = ZonesField.read(in, spec, "", "zones");
         Optional<Budget> budget = new BudgetBinder(in).workload(spec);
         Optional<RuntimeEstimate> estimate = section(spec, "estimate", List.of("hours", "gpu")).flatMap(this::estimate);
         Optional<Optimize> optimize = in.choice(spec, "", "optimize", Optimize.class);
@@ -194,26 +194,6 @@ final class WorkloadBinder {
                         : checkpoint, spot, regions, budget, estimate,
                 optimize.orElse(Optimize.COST), zones, fabricCheck));
         return partsOk ? workload : Optional.empty();
-    }
-
-    /** {@code zones: {eastus: [1, 2]}}: per region, the zones allowed; a zone may be written as a number. */
-    private Map<String, List<String>> zones(YamlNode.Mapping spec) {
-        Optional<YamlNode> node = in.field(spec, "", "zones");
-        if (node.isEmpty()) {
-            return Map.of();
-        }
-        if (!(node.get() instanceof YamlNode.Mapping byRegion)) {
-            in.report("zones", in.keyLocation(spec, "zones"), "must be a mapping of region names to lists of zones,"
-                    + " e.g. {eastus: [1, 2]}, got " + node.get().describe());
-            return Map.of();
-        }
-        Map<String, List<String>> zones = new LinkedHashMap<>();
-        for (YamlNode.Entry entry : byRegion.entries()) {
-            in.remember("zones." + entry.key(), entry.keyLocation());
-            in.list(byRegion, "zones", entry.key(), "zones 1, 2 or 3", false)
-                    .ifPresent(list -> zones.put(entry.key(), list));
-        }
-        return zones;
     }
 
     private <E extends Enum<E>> Optional<E> requiredChoice(YamlNode.Mapping spec, String key, Class<E> type,

@@ -69,7 +69,8 @@ final class CoreModule {
     static Advisor advisor(Catalog catalog, GantryConfig config, Clock clock) {
         // The settings' clock dates the catalog's age in plans, as it dates everything else the facade records.
         return new Advisor(catalog, ImageCatalog.builtIn(),
-                new AdvisorSettings(config.defaultRegions(), config.defaultSpot(), config.adviceScheduler()), clock);
+                new AdvisorSettings(config.defaultRegions(), config.defaultSpot(), config.adviceScheduler(),
+                        config.defaultZones()), clock);
     }
 
     @Provides

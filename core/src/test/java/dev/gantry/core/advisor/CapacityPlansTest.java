@@ -172,7 +172,8 @@ class CapacityPlansTest {
         Plan plan = plan(zoned, Optional.of(subscription()));
         assertNotEquals(free.vmSize().name() + "@" + free.region(), plan.vmSize().name() + "@" + plan.region());
         assertTrue(reasons(plan, "R9").get(0).contains("not allocatable in the zones asked: " + free.vmSize().name()
-                + " in " + free.region() + " (allocatable in zone 3; asked zones 1, 2)"), reasons(plan, "R9").get(0));
+                + " in " + free.region() + " (allocatable in zone 3; asked zones 1, 2 by the workload)"),
+                reasons(plan, "R9").get(0));
         List<String> expected = plan.region().equals(free.region()) ? List.of("1", "2") : List.of("1", "2", "3");
         assertEquals(expected, plan.zones());
         assertTrue(reasons(plan, "Z1").get(0).startsWith("zones: " + plan.vmSize().name() + " in " + plan.region()

@@ -33,6 +33,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -201,6 +202,12 @@ class PlanCorpusGoldenTest {
                 workload("s", training, ModelClass.GENERATIVE)
                         .resources(Resources.builder().gpus(8).nodes(4).build()).build(),
                 new AdvisorSettings(List.of(), Optional.empty(), Optional.of(Scheduler.SLURM)), PlanOverrides.none()));
+        // defaults.zones: eastus's from the configuration, westus2's from the workload, which wins there.
+        cases.add(new Case("settings-default-zones", CatalogLoader::embedded,
+                workload("z", inference, ModelClass.GENERATIVE).zones("westus2", List.of("1")).build(),
+                new AdvisorSettings(List.of("westus2", "eastus"), Optional.empty(), Optional.empty(),
+                        Map.of("westus2", List.of("2", "3"), "eastus", List.of("3"))),
+                PlanOverrides.none()));
         cases.add(new Case("overrides-region-and-spot", CatalogLoader::embedded,
                 workload("o", inference, ModelClass.COMPLEX).regions(List.of("eastus")).spot(SpotPolicy.NEVER)
                         .build(),

@@ -76,6 +76,7 @@ class ConfigLoaderTest {
                 config.backends().get("cyclecloud"));
         assertEquals(List.of("eastus", "westus2"), config.defaultRegions());
         assertEquals(Optional.of(SpotPolicy.ALLOWED), config.defaultSpot());
+        assertEquals(Map.of("eastus", List.of("1", "2"), "westus2", List.of("3")), config.defaultZones());
         assertEquals(Optional.of(Scheduler.SLURM), config.adviceScheduler());
         assertEquals(Optional.of(work.resolve("my-catalog.csv")), config.catalogFile());
         assertEquals(home.resolve(".gantry/jobs"), config.stateDirectory());
@@ -194,6 +195,69 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void defaultZonesAreReadPerRegionAndCheckedAsAWorkloadsEachProblemAtItsLine() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), """
+                defaults:
+                  regions: [eastus]
+                  zones:
+                    eastus: [1, "2"]
+                    westus2: [3]
+                """);
+        GantryConfig config = load(Map.of(), Map.of());
+        assertEquals(Map.of("eastus", List.of("1", "2"), "westus2", List.of("3")), config.defaultZones(),
+                "a region need not be among defaults.regions: the zones apply wherever a workload is planned");
+        assertEquals(List.of("eastus", "westus2"), List.copyOf(config.defaultZones().keySet()), "in the order written");
+
+        Files.writeString(work.resolve("gantry.yaml"), """
+                defaults:
+                  zones:
+                    eastus: [1, 4, 1]
+                    West US: [2]
+                    westus2: []
+                    westus3: 2
+                """);
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of(), Map.of()));
+        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
+        String file = work.resolve("gantry.yaml").toString();
+        assertEquals(List.of(
+                file + ":3:17: defaults.zones.eastus[1]: must be an availability zone 1, 2, 3, got '4'",
+                file + ":3:20: defaults.zones.eastus[2]: zone '1' is listed twice",
+                file + ":4:5: defaults.zones.West US: must be keyed by an Azure region name such as eastus or westus2, "
+                        + "got 'West US'",
+                file + ":5:5: defaults.zones.westus2: must list the zones allowed in westus2, one or more of [1, 2, 3]; "
+                        + "remove the entry to allow any zone",
+                file + ":6:5: defaults.zones.westus3: must be a list of zones 1, 2 or 3, got 2"), lines(e));
+
+        Files.writeString(work.resolve("gantry.yaml"), "defaults: {zones: [1, 2]}\nzones: {eastus: [1]}\n");
+        GantryException shape = assertThrows(GantryException.class, () -> load(Map.of(), Map.of()));
+        assertEquals(List.of(
+                file + ":1:12: defaults.zones: must be a mapping of region names to lists of zones, e.g. "
+                        + "{eastus: [1, 2]}, got a list",
+                file + ":2:1: zones: 'zones' is not a field here; it belongs under defaults"), lines(shape));
+    }
+
+    @Test
+    void defaultZonesFromTheEnvironmentAndFlagsReplaceTheFilesAndAreCheckedTheSameWay() throws IOException {
+        Files.writeString(work.resolve("gantry.yaml"), "defaults: {zones: {eastus: [1]}}\n");
+        GantryConfig fromEnv = load(Map.of("GANTRY_ZONES", "westus2=1, 2; eastus = 3"), Map.of());
+        assertEquals(Map.of("westus2", List.of("1", "2"), "eastus", List.of("3")), fromEnv.defaultZones());
+        GantryConfig fromFlag = load(Map.of("GANTRY_ZONES", "westus2=1"), Map.of(ConfigSources.ZONES, "centralus=2"));
+        assertEquals(Map.of("centralus", List.of("2")), fromFlag.defaultZones());
+        assertEquals(Map.of(), load(Map.of("GANTRY_ZONES", ""), Map.of()).defaultZones(), "empty: no zones asked");
+
+        GantryException e = assertThrows(GantryException.class, () -> load(Map.of("GANTRY_ZONES", "eastus=1,4"),
+                Map.of(ConfigSources.ZONES, "eastus:1")));
+        assertEquals(List.of(
+                "GANTRY_ZONES: defaults.zones.eastus[1]: must be an availability zone 1, 2, 3, got '4'",
+                "defaults.zones: must be REGION=ZONE[,ZONE...] per region, separated by ';', such as "
+                        + "eastus=1,2;westus2=3, got 'eastus:1' (given on the command line)"), lines(e));
+        GantryException twice = assertThrows(GantryException.class, () -> load(Map.of("GANTRY_ZONES",
+                "eastus=1;eastus=2"), Map.of()));
+        assertEquals(List.of("GANTRY_ZONES: region 'eastus' is given twice; give each region's zones once, e.g. "
+                + "eastus=1,2;westus2=3"), lines(twice));
+    }
+
+    @Test
     void camelCaseKeysFromTheEnvironment() {
         assertEquals("resourceGroup", EnvironmentKeys.settingKey("RESOURCE_GROUP", List.of()));
         assertEquals("ssh.keyFile", EnvironmentKeys.settingKey("SSH__KEY_FILE", List.of()));
@@ -216,7 +280,7 @@ class ConfigLoaderTest {
                 "advice.scheduler: must be one of slurm, gridengine, pbs, got 'slrum'; did you mean 'slurm'? "
                         + "(given on the command line)",
                 "bakend: is not a configuration setting; settings are backend, defaults.regions, defaults.spot, "
-                        + "advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password, "
+                        + "defaults.zones, advice.scheduler, catalog.file, state.dir, state.url, state.user, state.password, "
                         + "runs.pollInterval, runs.maxJobs, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
                         + "backends.<backend>.<key>; did you mean 'backend'?"), lines(e));
     }
@@ -554,8 +618,8 @@ class ConfigLoaderTest {
         GantryException flag = assertThrows(GantryException.class, () -> load(Map.of(),
                 Map.of("runs.pollIntervl", "2s")));
         assertEquals(List.of("runs.pollIntervl: is not a configuration setting; settings are backend, "
-                + "defaults.regions, defaults.spot, advice.scheduler, catalog.file, state.dir, state.url, state.user, "
-                + "state.password, runs.pollInterval, runs.maxJobs, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
+                + "defaults.regions, defaults.spot, defaults.zones, advice.scheduler, catalog.file, state.dir, state.url, "
+                + "state.user, state.password, runs.pollInterval, runs.maxJobs, spot.onDemandAfterEvictions, spot.nextRegionAfterEvictions and "
                 + "backends.<backend>.<key>; did you mean 'runs.pollInterval'?"), lines(flag));
         GantryException region = assertThrows(GantryException.class, () -> load(Map.of(),
                 Map.of("spot.nextRegionAfterEviction", "2")));
