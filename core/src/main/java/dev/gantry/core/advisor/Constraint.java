@@ -408,11 +408,14 @@ sealed interface Constraint {
         }
     }
 
-    /** The zones the workload asks in a region: the size must be allocatable in one of them (Resource SKUs). */
+    /**
+     * The zones the workload asks in a region: the size must be allocatable in one of them (Resource SKUs, read live
+     * with a subscription, else as the catalog's refresh recorded them).
+     */
     record Zones() implements OfSubscription {
         @Override
         public boolean appliesTo(Requirements req) {
-            return req.capacity().checked() && req.capacity().zonesAsked();
+            return req.capacity().zonesChecked() && req.capacity().zonesAsked();
         }
 
         @Override
@@ -428,7 +431,8 @@ sealed interface Constraint {
         @Override
         public String describe(Requirements req, boolean spot) {
             return "zones " + req.workload().zones() + " (from the workload; the size must be allocatable to the "
-                    + "subscription in one of them)";
+                    + "subscription in one of them" + (req.capacity().zonesFromCatalog()
+                    ? ", as the catalog's refresh recorded, not read live)" : ")");
         }
     }
 
