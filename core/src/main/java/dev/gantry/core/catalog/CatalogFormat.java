@@ -41,7 +41,7 @@ import java.util.TreeSet;
  * {@code generations} is space-separated ({@code V1 V2}); {@code arch} is {@code x64} or {@code arm64}.
  *
  * <p>{@code zones}, written only by a catalog that records zones (a refresh with a subscription), is the zones where
- * that subscription could allocate the size in the region, space-separated ({@code 1 2 3}); {@value #NO_ZONE} when it
+ * that subscription could allocate the size in the region, space-separated ({@code 1 2 3}); {@code none} when it
  * had none there (a regional placement only); empty when the row does not record them. A file without the column
  * records no zones, which is not the same as "no zone": readers before the column ignore it, and this reader reads
  * their files unchanged.
