@@ -4,9 +4,12 @@ import static dev.gantry.core.advisor.CapacityPlansTest.gpuInference;
 import static dev.gantry.core.advisor.CapacityPlansTest.reasons;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.CatalogInfo;
+import dev.gantry.api.ErrorCode;
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Workload;
 import dev.gantry.core.catalog.Catalog;
@@ -95,6 +98,21 @@ class CatalogZonesPlansTest {
         assertNotEquals(free.vmSize().name() + "@" + free.region(), plan.vmSize().name() + "@" + plan.region());
         assertTrue(reasons(plan, "R9").get(0).contains("(allocatable in no zone as the catalog records; asked zone 1)"),
                 reasons(plan, "R9").get(0));
+    }
+
+    @Test
+    void whenTheCatalogsZonesRemoveEveryCandidateTheErrorSaysSo() {
+        Catalog catalog = refreshed();
+        for (CatalogEntry entry : catalog.entries()) {
+            zonesBySize.put(entry.size().name() + "@" + entry.region(), List.of("3"));
+        }
+        Workload zoned = gpuInference().toBuilder().zones("eastus", List.of("1")).zones("westus2", List.of("1", "2"))
+                .zones("westus3", List.of("2")).build();
+        GantryException error = assertThrows(GantryException.class, () -> plan(zoned, Optional.empty()));
+        assertEquals(ErrorCode.NO_FEASIBLE_VM, error.code());
+        assertTrue(error.getMessage().contains("(from the workload; the size must be allocatable to the subscription in"
+                + " one of them, as the catalog's refresh recorded, not read live) removed the last"),
+                error.getMessage());
     }
 
     @Test
