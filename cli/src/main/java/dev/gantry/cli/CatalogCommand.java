@@ -21,7 +21,7 @@ final class CatalogCommand implements Runnable {
     }
 
     @Command(name = "show", description = "Which catalog plans use, when it was copied or fetched, what is known of "
-            + "its prices' date, regions and sizes.")
+            + "its prices' date, regions, sizes and zones.")
     static final class Show extends Verb {
         @Override
         public Integer call() {
@@ -31,7 +31,7 @@ final class CatalogCommand implements Runnable {
     }
 
     @Command(name = "refresh", description = {"Fetch current prices (Azure Retail Prices API) and, with a "
-            + "subscription, sizes and restrictions (Resource SKUs API) into the user's catalog cache.",
+            + "subscription, sizes, restrictions and zones (Resource SKUs API) into the user's catalog cache.",
             "Plans use the cache from then on; every plan says which catalog it used and how old it is."})
     static final class Refresh extends Verb {
         @Option(names = "--region", paramLabel = "REGION", required = true,
@@ -74,6 +74,7 @@ final class CatalogCommand implements Runnable {
             node.put("sizes", sizes);
             ArrayNode regions = node.putArray("regions");
             catalog.regions().forEach(regions::add);
+            node.put("zones", catalog.zones());
             ArrayNode provenance = node.putArray("provenance");
             catalog.provenance().forEach(provenance::add);
             Json.print(verb.env().out(), node);
@@ -81,6 +82,7 @@ final class CatalogCommand implements Runnable {
             verb.env().out().println(catalog.text());
             verb.env().out().println("sizes: " + sizes + ", rows: " + catalog.entries() + ", regions: "
                     + String.join(" ", catalog.regions()));
+            verb.env().out().println("zones: " + catalog.zones());
         }
     }
 }

@@ -48,6 +48,9 @@ class CliTest {
         assertTrue(first.matches("catalog: SkyPilot Azure catalog \\(.*\\), copied 2026-11-29, (today|1 day ago|\\d+ days "
                 + "ago); price date unknown \\(the source gives none\\); refresh with 'gantry catalog refresh "
                 + "--region REGION'"), first);
+        assertTrue(run.out.contains("\nzones: not recorded (they come from a refresh with a subscription: gantry catalog"
+                + " refresh --region R --subscription ID); plans without a subscription to ask do not check zones\n"),
+                run.toString());
         CliRun json = CliRun.run(home, work, "catalog", "show", "--output", "json");
         assertEquals(0, json.exitCode, json.toString());
         JsonNode node = Json.MAPPER.readTree(json.out);
@@ -55,6 +58,7 @@ class CliTest {
         assertTrue(node.get("priceDate").isNull(), node.toString());
         assertEquals("copied 2026-11-29; price date unknown (the source gives none); refresh with 'gantry catalog "
                 + "refresh --region REGION'", node.get("priceDateNote").asText());
+        assertTrue(node.get("zones").asText().startsWith("not recorded"), node.toString());
     }
 
     @Test

@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param regions the regions it covers
  * @param provenance notes on where its sources came from
  * @param text the one-line summary
+ * @param zones what the catalog records of the zones where each size can be allocated, e.g. {@code recorded for 5 of
+ *     5 rows (subscription ..., read ...)} or {@code not recorded (...)}
  */
 public record CatalogSummary(CatalogInfo info, String priceDateNote, long ageDays, int entries, long sizes,
-        List<String> regions, List<String> provenance, String text) {
+        List<String> regions, List<String> provenance, String text, String zones) {
     /**
      * Checks the texts and copies the lists.
      *
@@ -31,12 +33,14 @@ public record CatalogSummary(CatalogInfo info, String priceDateNote, long ageDay
      * @param regions the regions, copied
      * @param provenance the notes, copied
      * @param text the summary line
+     * @param zones the zones note
      * @throws NullPointerException when a component is null
      */
     public CatalogSummary {
         Objects.requireNonNull(info, "info");
         Objects.requireNonNull(priceDateNote, "priceDateNote");
         Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(zones, "zones");
         regions = List.copyOf(regions);
         provenance = List.copyOf(provenance);
     }

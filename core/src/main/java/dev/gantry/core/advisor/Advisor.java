@@ -65,8 +65,8 @@ public final class Advisor {
      * region, the zones asked (the workload's, else the configuration's {@code defaults.zones}, per region), and its
      * vCPU quotas less what is in use, as constraints of the search (a
      * candidate that does not fit is lost, and the next best feasible one wins, in another region if need be; each
-     * region lost to quota is a reason with its figures). Without one, quota and zones are not checked and the plan
-     * says so.
+     * region lost to quota is a reason with its figures). Without one, quota is not checked, zones are checked only
+     * as the catalog records them (a refresh with a subscription records them), and the plan says which.
      *
      * @param subscription what the subscription allows, read from Azure as the search needs it; empty for none
      * @throws dev.gantry.api.GantryException as {@link #plan(Workload, PlanOverrides)}, and AUTH_FAILED or

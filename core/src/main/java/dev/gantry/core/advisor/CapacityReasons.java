@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The reasons for what the subscription allows: Q1 (whether quota and zones were checked, and the quotas the plan
- * draws on), Q2 (each region lost to quota, with its figures and what to request) and Z1 (the plan's zones).
+ * The reasons for what the subscription allows: Q1 (whether quota and zones were checked, live or from the catalog,
+ * and the quotas the plan draws on), Q2 (each region lost to quota, with its figures and what to request) and Z1 (the
+ * plan's zones).
  */
 final class CapacityReasons {
     /** Regions lost to quota named one by one; the others are counted. */
@@ -47,6 +48,11 @@ final class CapacityReasons {
     }
 
     private Reason checked(Candidate best, boolean spot) {
+        if (capacity.zonesFromCatalog()) {
+            return new Reason("Q1", "quota not checked: no subscription to ask (set AZURE_SUBSCRIPTION_ID and sign in "
+                    + "to Azure); zones from the catalog " + catalogRefresh() + ", not read live; the plan may name a "
+                    + "region where the subscription lacks the vCPU quota, or a zone that has changed since");
+        }
         if (!capacity.checked()) {
             return new Reason("Q1", "quota and zones not checked: no subscription to ask (set AZURE_SUBSCRIPTION_ID "
                     + "and sign in to Azure); the plan may name a region where the subscription lacks the vCPU quota "
@@ -71,6 +77,15 @@ final class CapacityReasons {
                 + perVm + " per VM) of " + String.join(" and of ", quotas) + (spot
                 ? "; Spot VMs draw on the region's Spot vCPUs only" : "; on-demand VMs draw on the family's and the "
                 + "region's total vCPUs"));
+    }
+
+    /**
+     * Which refresh recorded the catalog's zones, e.g. {@code Azure live refresh (eastus) of 2026-12-01 (subscription
+     * 0000..., read 2026-12-01T08:00:00Z (Resource SKUs: ...))}.
+     */
+    private String catalogRefresh() {
+        return index.catalog.info().source() + " of " + index.catalog.info().date()
+                + index.catalog.zonesOrigin().map(origin -> " (" + origin + ")").orElse("");
     }
 
     private static String usage(QuotaUsage usage) {
@@ -109,13 +124,18 @@ final class CapacityReasons {
     private Optional<Reason> zones(int row) {
         Optional<List<String>> asked = capacity.asked(row);
         String where = index.name(row) + " in " + index.regionName(row);
-        if (!capacity.checked()) {
+        boolean fromCatalog = capacity.zonesFromCatalog() && capacity.catalogZones(row).isPresent();
+        if (!capacity.checked() && !fromCatalog) {
             return asked.map(zones -> new Reason("Z1", "zones: " + Explanations.zoneList(zones) + " as "
                     + req.zones().source(index.regionName(row)) + " asks in " + index.regionName(row)
-                    + " (not checked: no subscription to ask)"));
+                    + " (not checked: no subscription to ask"
+                    + (capacity.zonesFromCatalog() ? " and the catalog records none for the size there)" : ")")));
         }
         List<String> allocatable = capacity.allocatable(row);
-        String offered = where + " can be allocated to the subscription in " + Explanations.zoneList(allocatable)
+        String offered = fromCatalog
+                ? where + " could be allocated to the refreshing subscription in " + Explanations.zoneList(allocatable)
+                + " (the catalog's zones, not read live)"
+                : where + " can be allocated to the subscription in " + Explanations.zoneList(allocatable)
                 + " (Resource SKUs: locationInfo zones less zone restrictions)";
         List<String> usable = capacity.planZones(row);
         if (asked.isEmpty()) {

@@ -55,6 +55,15 @@ final class CatalogIndex {
     final boolean[] excludedKind;
     final String[] retiredSeries;
     final String[] restriction;
+    /**
+     * Per row, the zones the catalog records where its refreshing subscription could allocate the size; null where it
+     * records none (see {@link CatalogEntry#zones()}).
+     */
+    final List<String>[] catalogZones;
+    /** Per row, {@link #catalogZones} as a {@link RegionRows#mask}. */
+    final byte[] catalogZoneMask;
+    /** Whether any row records its zones: plans without a subscription to ask then keep to them. */
+    final boolean recordsZones;
     final double[] onDemand;
     final double[] spot;
     final double[] tflops;
@@ -73,6 +82,7 @@ final class CatalogIndex {
     /** F rows. */
     final int[] computeOptimizedRows;
 
+    @SuppressWarnings("unchecked")
     CatalogIndex(Catalog catalog) {
         this.catalog = catalog;
         List<CatalogEntry> list = catalog.entries();
@@ -114,6 +124,9 @@ final class CatalogIndex {
         excludedKind = new boolean[n];
         retiredSeries = new String[n];
         restriction = new String[n];
+        catalogZones = new List[n];
+        catalogZoneMask = new byte[n];
+        boolean zonesRecorded = false;
         onDemand = new double[n];
         spot = new double[n];
         tflops = new double[n];
@@ -136,6 +149,11 @@ final class CatalogIndex {
             excludedKind[i] = facts.excludedKind;
             retiredSeries[i] = facts.retiredSeries;
             restriction[i] = entry.restriction().orElse(null);
+            if (entry.zones().isPresent()) {
+                catalogZones[i] = entry.zones().get();
+                catalogZoneMask[i] = RegionRows.mask(catalogZones[i]);
+                zonesRecorded = true;
+            }
             onDemand[i] = known(entry.price(false).orElse(Double.NaN));
             spot[i] = known(entry.price(true).orElse(Double.NaN));
             // A row may name its own GPU model (a catalog file's column); otherwise the size's model holds.
@@ -152,6 +170,7 @@ final class CatalogIndex {
         if (Constraint.ALL.size() > Long.SIZE) {
             throw new IllegalStateException("onDemandRejections holds one bit per constraint, at most " + Long.SIZE);
         }
+        recordsZones = zonesRecorded;
         onDemandRejections = rowRejections(n, false);
         spotRejections = rowRejections(n, true);
         gpuRows = gpu.stream().mapToInt(Integer::intValue).toArray();

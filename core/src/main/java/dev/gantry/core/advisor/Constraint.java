@@ -445,12 +445,12 @@ sealed interface Constraint {
 
     /**
      * The zones asked in a region (the workload's, else the configuration's): the size must be allocatable in one of
-     * them (Resource SKUs).
+     * them (Resource SKUs, read live with a subscription, else as the catalog's refresh recorded them).
      */
     record Zones() implements OfSubscription {
         @Override
         public boolean appliesTo(Requirements req) {
-            return req.capacity().checked() && req.capacity().zonesAsked();
+            return req.capacity().zonesChecked() && req.capacity().zonesAsked();
         }
 
         @Override
@@ -466,7 +466,8 @@ sealed interface Constraint {
         @Override
         public String describe(Requirements req, boolean spot) {
             return "zones asked (" + req.zones().describe() + "; the size must be allocatable to the subscription "
-                    + "in one of them)";
+                    + "in one of them" + (req.capacity().zonesFromCatalog()
+                    ? ", as the catalog's refresh recorded, not read live)" : ")");
         }
     }
 

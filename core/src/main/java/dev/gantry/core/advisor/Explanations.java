@@ -209,7 +209,8 @@ final class Explanations {
                 .append(index.name(row)).append(" in ").append(index.regionName(row)));
         search.zoneExample().ifPresent(row -> text.append("; not allocatable in the zones asked: ")
                 .append(index.name(row)).append(" in ").append(index.regionName(row)).append(" (allocatable in ")
-                .append(zoneList(req.capacity().allocatable(row))).append("; asked ")
+                .append(zoneList(req.capacity().allocatable(row)))
+                .append(req.capacity().zonesFromCatalog() ? " as the catalog records" : "").append("; asked ")
                 .append(zoneList(req.capacity().asked(row).orElse(List.of()))).append(" by ")
                 .append(req.zones().source(index.regionName(row))).append(')'));
         return text.toString();

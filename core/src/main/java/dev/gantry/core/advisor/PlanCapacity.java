@@ -15,6 +15,10 @@ import java.util.Optional;
  * {@link SubscriptionCapacity} the first time a row of it reaches a check and kept for the rest of the plan, so that a
  * plan reads each region at most once and only the regions of rows that pass every other constraint. One per plan,
  * used by one thread.
+ *
+ * <p>Without a subscription to ask, the zones are those the catalog records (a refresh with a subscription records
+ * them, {@link CatalogIndex#catalogZones}): what was read live wins whenever there is a subscription, and the quota is
+ * checked only live, since usages change by the minute.
  */
 final class PlanCapacity {
     private final CatalogIndex index;
@@ -53,9 +57,24 @@ final class PlanCapacity {
         return new PlanCapacity(index, subscription, zones);
     }
 
-    /** Whether a subscription is asked: without one, quota and zones are not checked. */
+    /** Whether a subscription is asked: without one, quota is not checked, and zones only as the catalog records. */
     boolean checked() {
         return subscription.isPresent();
+    }
+
+    /** Whether the zones come from the catalog: no subscription is asked, and the catalog records zones. */
+    boolean zonesFromCatalog() {
+        return subscription.isEmpty() && index.recordsZones;
+    }
+
+    /** Whether the zones are checked, live or from the catalog. */
+    boolean zonesChecked() {
+        return subscription.isPresent() || index.recordsZones;
+    }
+
+    /** The zones the catalog records for the row; empty where it records none. */
+    Optional<List<String>> catalogZones(int row) {
+        return Optional.ofNullable(index.catalogZones[row]);
     }
 
     Optional<SubscriptionCapacity> subscription() {
@@ -87,11 +106,24 @@ final class PlanCapacity {
         return rows(row).offered(index.sizeRank[row]);
     }
 
-    /** Whether the size can be allocated in a zone the workload asks in the row's region (checked only). */
+    /**
+     * Whether the size can be allocated in a zone the workload asks in the row's region: as read live with a
+     * subscription, else as the catalog records (a row that records none is not checked).
+     */
     boolean zonesAllow(int row) {
-        byte zones = askedMask[index.region[row]];
-        return asked[index.region[row]] == null || rows(row).offered(index.sizeRank[row])
-                && rows(row).inZones(index.sizeRank[row], zones);
+        int id = index.region[row];
+        if (asked[id] == null) {
+            return true;
+        }
+        if (!checked()) {
+            return catalogZonesAllow(row, id);
+        }
+        return rows(row).offered(index.sizeRank[row]) && rows(row).inZones(index.sizeRank[row], askedMask[id]);
+    }
+
+    private boolean catalogZonesAllow(int row, int region) {
+        return asked[region] == null || index.catalogZones[row] == null
+                || (index.catalogZoneMask[row] & askedMask[region]) != 0;
     }
 
     /** Whether {@code nodes} VMs of the row's size fit the region's quotas on the capacity type (checked only). */
@@ -108,6 +140,10 @@ final class PlanCapacity {
      * constraint, since it runs for every row that passes the others (docs/PERFORMANCE.md).
      */
     int firstFailure(int row, int nodes, boolean spot) {
+        if (!checked()) {
+            // Only the zones apply, from the catalog: the search asks only when they do (Constraint.Zones).
+            return catalogZonesAllow(row, index.region[row]) ? -1 : 0;
+        }
         RegionRows region = rows(row);
         int rank = index.sizeRank[row];
         if (!region.offered(rank)) {
@@ -129,18 +165,24 @@ final class PlanCapacity {
         return offer(row).map(offer -> region.shortfalls(offer, nodes, spot)).orElse(List.of());
     }
 
-    /** Where the subscription can allocate the row's size in its region (checked only), in order. */
+    /**
+     * Where the subscription can allocate the row's size in its region, in order: as read live (checked), else as the
+     * catalog records; none when neither says.
+     */
     List<String> allocatable(int row) {
+        if (!checked()) {
+            return catalogZones(row).orElse(List.of());
+        }
         return offer(row).map(SizeOffer::zones).orElse(List.of());
     }
 
     /**
-     * The zones a plan on the row may use: with a subscription, where the size can be allocated, within the zones
-     * asked there; without one, the zones asked (unchecked), or none.
+     * The zones a plan on the row may use: where the size can be allocated (read live, else as the catalog records),
+     * within the zones asked there; without either, the zones asked (unchecked), or none.
      */
     List<String> planZones(int row) {
         List<String> zones = asked[index.region[row]];
-        if (!checked()) {
+        if (!checked() && catalogZones(row).isEmpty()) {
             return zones == null ? List.of() : zones;
         }
         List<String> usable = new ArrayList<>();

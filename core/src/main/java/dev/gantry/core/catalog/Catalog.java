@@ -20,6 +20,12 @@ import java.util.TreeSet;
  * series that are never recommended. Immutable and safe to share between threads; loaders build it.
  */
 public final class Catalog {
+    /**
+     * How the provenance statement that says whose zones the catalog records begins, e.g. {@code zones: subscription
+     * 0000..., read 2026-12-01T08:00:00Z (Resource SKUs: ...)}; a refresh with a subscription writes it.
+     */
+    public static final String ZONES_RECORDED = "zones: ";
+
     private final List<CatalogEntry> entries;
     private final CatalogInfo info;
     private final Map<String, GpuModel> gpuModels;
@@ -78,7 +84,18 @@ public final class Catalog {
     public CatalogSummary summarize(Clock clock) {
         long sizes = entries.stream().map(e -> e.size().name()).distinct().count();
         return new CatalogSummary(info, CatalogAge.provenance(info), ageDays(clock), entries.size(), sizes,
-                List.copyOf(regions), provenance, summary(clock));
+                List.copyOf(regions), provenance, summary(clock), zonesNote());
+    }
+
+    /** What {@link CatalogSummary#zones()} says of this catalog's zones. */
+    private String zonesNote() {
+        long recorded = entries.stream().filter(entry -> entry.zones().isPresent()).count();
+        if (recorded == 0) {
+            return "not recorded (they come from a refresh with a subscription: gantry catalog refresh --region R"
+                    + " --subscription ID); plans without a subscription to ask do not check zones";
+        }
+        return "recorded for " + recorded + " of " + entries.size() + " rows" + zonesOrigin().map(o -> " (" + o + ")")
+                .orElse("") + "; plans without a subscription to ask keep to them";
     }
 
     /**
@@ -92,6 +109,29 @@ public final class Catalog {
     /** The provenance as text, one statement per line. */
     public String provenanceText() {
         return String.join("\n", provenance);
+    }
+
+    /** Whether any row records its zones (a refresh with a subscription), see {@link CatalogEntry#zones()}. */
+    public boolean recordsZones() {
+        for (CatalogEntry entry : entries) {
+            if (entry.zones().isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whose zones the catalog records and when they were read, as its provenance says (the {@value #ZONES_RECORDED}
+     * statement without that prefix); empty when it does not say.
+     */
+    public Optional<String> zonesOrigin() {
+        for (String statement : provenance) {
+            if (statement.startsWith(ZONES_RECORDED)) {
+                return Optional.of(statement.substring(ZONES_RECORDED.length()));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The regions that appear in the catalog, sorted. */

@@ -49,15 +49,19 @@ import java.util.TreeSet;
  *                                          boolean hasGpu [, model index, int count, double memoryGib, byte vendor],
  *                                          boolean rdma, byte arch, byte n, n × generation index
  * int n, n × entry                         int size, region index, double onDemand, double spot (NaN = unknown),
- *                                          int GPU model (-1 = none), restriction index
+ *                                          int GPU model (-1 = none), restriction index, zones index (version 2:
+ *                                          the zones space-separated, "" for no zone, -1 = not recorded)
  * int end marker 0x454E4421 ("END!")
  * </pre>
  *
- * <p>A change to the layout must raise {@link #VERSION}: a reader refuses any other version rather than misread it.
+ * <p>A change to the layout must raise {@link #VERSION}: a reader refuses any version it does not know rather than
+ * misread it. It reads version 1 (before entries recorded zones) as a catalog whose zones are not recorded.
  */
 final class CatalogBinary {
     static final int MAGIC = 0x47434154;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The layout before entries recorded their zones. */
+    static final int VERSION_WITHOUT_ZONES = 1;
     private static final int END = 0x454E4421;
     private static final byte X64 = 0;
     private static final byte ARM64 = 1;
@@ -116,6 +120,7 @@ final class CatalogBinary {
             for (CatalogEntry entry : catalog.entries()) {
                 strings.index(entry.region());
                 entry.restriction().ifPresent(strings::index);
+                entry.zones().ifPresent(zones -> strings.index(String.join(" ", zones)));
             }
 
             out.writeInt(strings.list.size());
@@ -172,6 +177,7 @@ final class CatalogBinary {
                 out.writeDouble(entry.spotPerHour().isPresent() ? entry.spotPerHour().getAsDouble() : Double.NaN);
                 out.writeInt(entry.gpuModel().isPresent() ? models.get(entry.gpuModel().get()) : NONE);
                 out.writeInt(entry.restriction().isPresent() ? strings.index(entry.restriction().get()) : NONE);
+                out.writeInt(entry.zones().isPresent() ? strings.index(String.join(" ", entry.zones().get())) : NONE);
             }
             out.writeInt(END);
             out.flush();
@@ -194,10 +200,11 @@ final class CatalogBinary {
                         + Integer.toHexString(magic) + ", expected 0x" + Integer.toHexString(MAGIC) + " (\"GCAT\")");
             }
             int version = in.readInt();
-            if (version != VERSION) {
-                throw invalid(resource, "is compact catalog format version " + version + "; this Gantry reads version "
-                        + VERSION);
+            if (version != VERSION && version != VERSION_WITHOUT_ZONES) {
+                throw invalid(resource, "is compact catalog format version " + version + "; this Gantry reads versions "
+                        + VERSION_WITHOUT_ZONES + " and " + VERSION);
             }
+            boolean zonesRecorded = version >= VERSION;
             part = "the catalog info";
             String sourceName = readString(in);
             LocalDate date = LocalDate.ofEpochDay(in.readLong());
@@ -243,6 +250,7 @@ final class CatalogBinary {
             int entryCount = count(in, resource, part);
             // One Optional per restriction text, shared by its rows, as the CSV reader shares one per size.
             Map<Integer, Optional<String>> restrictions = new HashMap<>();
+            Map<Integer, Optional<List<String>>> zoneLists = new HashMap<>();
             List<CatalogEntry> entries = new ArrayList<>(entryCount);
             for (int i = 0; i < entryCount; i++) {
                 VmSize size = sizes[index(in.readInt(), sizes.length, resource, part)];
@@ -251,6 +259,7 @@ final class CatalogBinary {
                 double spot = in.readDouble();
                 int model = in.readInt();
                 int restriction = in.readInt();
+                int zones = zonesRecorded ? in.readInt() : NONE;
                 Optional<String> restrictionText = Optional.empty();
                 if (restriction != NONE) {
                     restrictionText = restrictions.get(restriction);
@@ -263,7 +272,8 @@ final class CatalogBinary {
                         Double.isNaN(onDemand) ? OptionalDouble.empty() : OptionalDouble.of(onDemand),
                         Double.isNaN(spot) ? OptionalDouble.empty() : OptionalDouble.of(spot),
                         model == NONE ? Optional.empty() : someModels.get(index(model, models.length, resource, part)),
-                        restrictionText));
+                        restrictionText, zones == NONE ? Optional.empty() : zoneLists.computeIfAbsent(zones,
+                                z -> Optional.of(zoneList(string(strings, z, resource, "the entries"))))));
             }
             part = "the end marker";
             if (in.readInt() != END || !in.atEnd()) {
@@ -279,6 +289,11 @@ final class CatalogBinary {
             // A value a record refuses (a count, a pattern, a date): damaged bytes, not a valid catalog.
             throw invalid(resource, "holds an invalid value in " + part + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The zones as written: space-separated, empty for no zone. */
+    private static List<String> zoneList(String text) {
+        return text.isEmpty() ? List.of() : List.of(text.split(" "));
     }
 
     private static VmSize readSize(Input in, String[] strings, String resource) throws IOException {

@@ -34,11 +34,17 @@ import java.util.TreeSet;
  * # date: 2026-11-29        (the day the data was copied from its source, or fetched live)
  * # price-date: unknown    (the date of the prices: the fetch day, or unknown when the source gives none)
  * # origin: ...            (any further comment lines: provenance statements, corrections first-class)
- * size,region,accelerator,gpuModel,gpuCount,gpuMemoryGib,gpuVendor,vcpus,memoryGib,rdma,arch,generations,onDemand,spot,restriction
+ * size,region,accelerator,gpuModel,gpuCount,gpuMemoryGib,gpuVendor,vcpus,memoryGib,rdma,arch,generations,onDemand,spot,restriction[,zones]
  * </pre>
  *
  * <p>Prices are USD per VM-hour; an empty, zero, or (for spot) not-below-on-demand price is read as unknown.
  * {@code generations} is space-separated ({@code V1 V2}); {@code arch} is {@code x64} or {@code arm64}.
+ *
+ * <p>{@code zones}, written only by a catalog that records zones (a refresh with a subscription), is the zones where
+ * that subscription could allocate the size in the region, space-separated ({@code 1 2 3}); {@code none} when it
+ * had none there (a regional placement only); empty when the row does not record them. A file without the column
+ * records no zones, which is not the same as "no zone": readers before the column ignore it, and this reader reads
+ * their files unchanged.
  */
 public final class CatalogFormat {
     /** The first line of a file in this format. */
@@ -49,6 +55,10 @@ public final class CatalogFormat {
     public static final List<String> COLUMNS = List.of("size", "region", "accelerator", "gpuModel", "gpuCount",
             "gpuMemoryGib", "gpuVendor", "vcpus", "memoryGib", "rdma", "arch", "generations", "onDemand", "spot",
             "restriction");
+    /** The optional column of the zones a subscription could allocate the size in, see the class comment. */
+    public static final String ZONES = "zones";
+    /** A {@value #ZONES} cell saying the size had no zone in the region: a regional placement only. */
+    static final String NO_ZONE = "none";
 
     private CatalogFormat() {
     }
@@ -62,7 +72,9 @@ public final class CatalogFormat {
             for (String statement : catalog.provenance()) {
                 out.write("# " + oneLine(statement) + "\n");
             }
-            out.write(String.join(",", COLUMNS) + "\n");
+            // The column only when a row records zones, so that catalogs without them keep their bytes.
+            boolean zones = catalog.entries().stream().anyMatch(entry -> entry.zones().isPresent());
+            out.write(String.join(",", COLUMNS) + (zones ? "," + ZONES : "") + "\n");
             StringBuilder line = new StringBuilder(160);
             for (CatalogEntry entry : catalog.entries()) {
                 VmSize size = entry.size();
@@ -81,7 +93,11 @@ public final class CatalogFormat {
                         .append(String.join(" ", new TreeSet<>(size.hyperVGenerations()))).append(',')
                         .append(price(entry.onDemandPerHour())).append(',')
                         .append(price(entry.spotPerHour())).append(',')
-                        .append(TableText.cell(entry.restriction().orElse(""))).append('\n');
+                        .append(TableText.cell(entry.restriction().orElse("")));
+                if (zones) {
+                    line.append(',').append(entry.zones().map(CatalogFormat::zonesCell).orElse(""));
+                }
+                line.append('\n');
                 out.write(line.toString());
             }
             out.flush();
@@ -132,7 +148,8 @@ public final class CatalogFormat {
         }
         // A size appears once per region with the same facts: build its VmSize once (this halves a cold load).
         Map<String, SizePart> sizes = new HashMap<>();
-        List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels, sizes));
+        boolean zones = table.header().contains(ZONES);
+        List<CatalogEntry> entries = TableText.eachRow(table.rows(), row -> entry(row, gpuModels, sizes, zones));
         return new Catalog(entries, new CatalogInfo(source, date, priceDate(priceDate, date, file, priceDateLine)),
                 gpuModels, retired, provenance);
     }
@@ -161,7 +178,8 @@ public final class CatalogFormat {
     private record SizePart(VmSize size, Optional<GpuModel> model) {
     }
 
-    private static CatalogEntry entry(TableText.Row row, Map<String, GpuModel> gpuModels, Map<String, SizePart> sizes) {
+    private static CatalogEntry entry(TableText.Row row, Map<String, GpuModel> gpuModels, Map<String, SizePart> sizes,
+                                      boolean zones) {
         String key = row.get("size") + ',' + row.get("accelerator") + ',' + row.get("gpuModel") + ','
                 + row.get("gpuCount") + ',' + row.get("gpuMemoryGib") + ',' + row.get("gpuVendor") + ','
                 + row.get("vcpus") + ',' + row.get("memoryGib") + ',' + row.get("rdma") + ',' + row.get("arch") + ','
@@ -178,7 +196,34 @@ public final class CatalogFormat {
         }
         String restriction = row.get("restriction");
         return new CatalogEntry(part.size(), row.required("region"), onDemand, spot, part.model(),
-                restriction.isEmpty() ? Optional.empty() : Optional.of(restriction));
+                restriction.isEmpty() ? Optional.empty() : Optional.of(restriction),
+                zones ? zones(row) : Optional.empty());
+    }
+
+    /** The zones as a cell: {@code 1 2 3}, or {@value #NO_ZONE} for none. */
+    static String zonesCell(List<String> zones) {
+        return zones.isEmpty() ? NO_ZONE : String.join(" ", zones);
+    }
+
+    /** A {@value #ZONES} cell: empty when the row does not record zones. */
+    private static Optional<List<String>> zones(TableText.Row row) {
+        String text = row.get(ZONES);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        if (text.equals(NO_ZONE)) {
+            return Optional.of(List.of());
+        }
+        List<String> zones = List.of(text.split(" +"));
+        if (zones.contains(NO_ZONE)) {
+            throw row.invalid(ZONES, "is '" + text + "'; '" + NO_ZONE + "' (no zone) cannot be listed with zones:"
+                    + " write the zones, e.g. '1 2 3', '" + NO_ZONE + "' alone, or leave the cell empty when they are"
+                    + " not recorded");
+        }
+        if (zones.size() != new TreeSet<>(zones).size()) {
+            throw row.invalid(ZONES, "is '" + text + "', which repeats a zone; list each zone once, e.g. '1 2 3'");
+        }
+        return Optional.of(zones);
     }
 
     private static SizePart sizePart(TableText.Row row, Map<String, GpuModel> gpuModels) {

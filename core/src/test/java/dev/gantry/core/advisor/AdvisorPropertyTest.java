@@ -73,7 +73,7 @@ class AdvisorPropertyTest {
 
     @Test
     void choiceIsFeasibleAndNothingFeasibleIsBetter() {
-        Outcomes outcomes = planRandomly(new Random(SEED), random -> Optional.empty());
+        Outcomes outcomes = planRandomly(new Random(SEED), random -> Optional.empty(), Optional.empty());
         // The generator must exercise every outcome, or the test proves little.
         assertTrue(outcomes.planned > WORKLOADS / 4, "only " + outcomes.planned + " workloads were plannable");
         assertTrue(outcomes.infeasible > 0, "no workload was infeasible");
@@ -93,10 +93,33 @@ class AdvisorPropertyTest {
         for (int i = 0; i < 40; i++) {
             subscriptions.add(FakeSubscription.random(random, catalog));
         }
-        Outcomes outcomes = planRandomly(random, r -> Optional.of(subscriptions.get(r.nextInt(subscriptions.size()))));
+        Outcomes outcomes = planRandomly(random, r -> Optional.of(subscriptions.get(r.nextInt(subscriptions.size()))),
+                Optional.empty());
         assertTrue(outcomes.planned > WORKLOADS / 5, "only " + outcomes.planned + " workloads were plannable");
         assertTrue(outcomes.lostToQuota > WORKLOADS / 20, "quota decided only " + outcomes.lostToQuota + " plans");
         assertTrue(outcomes.lostToZones > 0, "zones decided no plan");
+        assertTrue(outcomes.infeasible > 0, "no workload was infeasible");
+    }
+
+    /**
+     * Without a subscription to ask, over a catalog whose refresh recorded zones at random (some rows none, some no
+     * zone), with random zones asked: the plan equals the brute-force optimum over the catalog restricted to the rows
+     * recorded in a zone asked (or recording none), and names the zones the brute force finds. Half the workloads are
+     * also planned with a subscription, whose live zones must win over the catalog's.
+     */
+    @Test
+    void withCatalogZonesAndNoSubscriptionTheChoiceIsTheOptimumOfWhatTheCatalogRecords() {
+        Random random = new Random(SEED + 2);
+        RecordedZones recorded = RecordedZones.random(random, catalog);
+        List<FakeSubscription> subscriptions = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            subscriptions.add(FakeSubscription.random(random, catalog));
+        }
+        Outcomes outcomes = planRandomly(random, r -> r.nextBoolean() ? Optional.empty()
+                : Optional.of(subscriptions.get(r.nextInt(subscriptions.size()))), Optional.of(recorded));
+        assertTrue(outcomes.planned > WORKLOADS / 5, "only " + outcomes.planned + " workloads were plannable");
+        assertTrue(outcomes.lostToZones > 0, "zones decided no plan");
+        assertTrue(outcomes.lostToCatalogZones > 0, "the catalog's zones decided no plan");
         assertTrue(outcomes.infeasible > 0, "no workload was infeasible");
     }
 
@@ -107,25 +130,34 @@ class AdvisorPropertyTest {
         int invalid;
         int lostToQuota;
         int lostToZones;
+        /** Plans without a subscription whose choice the catalog's zones changed. */
+        int lostToCatalogZones;
     }
 
-    private Outcomes planRandomly(Random random, Function<Random, Optional<FakeSubscription>> subscriptions) {
+    /**
+     * Plans {@link #WORKLOADS} random workloads, each with a subscription from {@code subscriptions} (or none) over the
+     * embedded catalog, or over {@code recorded}'s catalog when given; zones are asked at random when either can
+     * check them.
+     */
+    private Outcomes planRandomly(Random random, Function<Random, Optional<FakeSubscription>> subscriptions,
+                                  Optional<RecordedZones> recorded) {
         // Three configurations: none, default regions, and a default spot policy.
         List<AdvisorSettings> configurations = List.of(AdvisorSettings.defaults(),
                 new AdvisorSettings(List.of("eastus", "westus2"), Optional.empty(), Optional.empty()),
                 new AdvisorSettings(List.of(), Optional.of(SpotPolicy.ALLOWED), Optional.empty()));
         List<Advisor> advisors = configurations.stream()
-                .map(settings -> new Advisor(catalog, new FakeImages(), settings, GoldenPlansTest.CLOCK)).toList();
+                .map(settings -> new Advisor(recorded.map(zones -> zones.catalog).orElse(catalog), new FakeImages(),
+                        settings, GoldenPlansTest.CLOCK)).toList();
         Outcomes outcomes = new Outcomes();
         for (int i = 0; i < WORKLOADS; i++) {
             Optional<FakeSubscription> subscription = subscriptions.apply(random);
             Workload base = randomWorkload(random, i);
-            Workload workload = subscription.isPresent() && random.nextInt(3) == 0 ? withRandomZones(random, base)
-                    : base;
+            Workload workload = (subscription.isPresent() || recorded.isPresent()) && random.nextInt(3) == 0
+                    ? withRandomZones(random, base) : base;
             int configuration = random.nextInt(configurations.size());
             AdvisorSettings settings = configurations.get(configuration);
             PlanOverrides overrides = randomOverrides(random);
-            Context context = new Context(workload, settings, overrides, subscription);
+            Context context = new Context(workload, settings, overrides, subscription, recorded);
             String described = describe(workload) + " settings=" + settings + " overrides=" + overrides;
             subscription.ifPresent(fake -> fake.usageReads.clear());
             Optional<SubscriptionCapacity> capacity = subscription.map(FakeSubscription::capacity);
@@ -176,9 +208,14 @@ class AdvisorPropertyTest {
                 if (!sameBest(bruteForce(context.unlimited()), best)) {
                     outcomes.lostToQuota++;
                 }
-                if (workload != base && !sameBest(bruteForce(new Context(base, settings, overrides, subscription)),
-                        best)) {
+                if (workload != base && !sameBest(bruteForce(context.withWorkload(base)), best)) {
                     outcomes.lostToZones++;
+                }
+            } else if (recorded.isPresent()) {
+                assertEquals(recorded.get().zones(workload, chosen.entry), plan.zones(), "zones for " + described);
+                if (workload != base && !sameBest(bruteForce(context.withWorkload(base)), best)) {
+                    outcomes.lostToZones++;
+                    outcomes.lostToCatalogZones++;
                 }
             }
         }
@@ -208,10 +245,15 @@ class AdvisorPropertyTest {
      * asked, if any.
      */
     record Context(Workload workload, AdvisorSettings settings, PlanOverrides overrides,
-                   Optional<FakeSubscription> subscription) {
+                   Optional<FakeSubscription> subscription, Optional<RecordedZones> recorded) {
         /** The same subscription with every quota unlimited. */
         Context unlimited() {
-            return new Context(workload, settings, overrides, subscription.map(FakeSubscription::unlimited));
+            return new Context(workload, settings, overrides, subscription.map(FakeSubscription::unlimited), recorded);
+        }
+
+        /** The same but for the workload. */
+        Context withWorkload(Workload other) {
+            return new Context(other, settings, overrides, subscription, recorded);
         }
 
         List<String> regions() {
@@ -270,9 +312,12 @@ class AdvisorPropertyTest {
         };
         List<String> regions = context.regions();
         Optional<FakeSubscription> subscription = context.subscription();
-        List<Candidate> result = wantSpot ? feasible(w, regions, gpu, training, true, subscription) : List.of();
+        // What is read live wins: the catalog's zones count only without a subscription to ask.
+        Optional<RecordedZones> recorded = subscription.isPresent() ? Optional.empty() : context.recorded();
+        List<Candidate> result = wantSpot ? feasible(w, regions, gpu, training, true, subscription, recorded)
+                : List.of();
         if (result.isEmpty()) {
-            result = feasible(w, regions, gpu, training, false, subscription);
+            result = feasible(w, regions, gpu, training, false, subscription, recorded);
         }
         if (result.isEmpty()) {
             return result;
@@ -288,7 +333,8 @@ class AdvisorPropertyTest {
     }
 
     private List<Candidate> feasible(Workload w, List<String> regions, boolean gpu, boolean training,
-                                     boolean spot, Optional<FakeSubscription> subscription) {
+                                     boolean spot, Optional<FakeSubscription> subscription,
+                                     Optional<RecordedZones> recorded) {
         Resources r = w.resources();
         List<Candidate> out = new ArrayList<>();
         for (Row row : rows) {
@@ -377,6 +423,9 @@ class AdvisorPropertyTest {
             }
             int vmCount = nodes;
             if (subscription.isPresent() && !subscription.get().allows(w, e, vmCount, spot)) {
+                continue;
+            }
+            if (recorded.isPresent() && !recorded.get().allows(w, e)) {
                 continue;
             }
             int preference = gpu && training ? (family.equals("NC") ? 1 : 0)

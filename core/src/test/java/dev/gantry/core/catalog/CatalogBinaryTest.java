@@ -110,6 +110,9 @@ class CatalogBinaryTest {
         assertEquals(Optional.of("MI-test"), amd.gpuModel().map(GpuModel::name), "a model outside the GPU table");
         assertEquals(OptionalDouble.of(0.1 + 0.2), back.entries().get(0).onDemandPerHour(), "doubles kept exactly");
         assertEquals("café – 東京 😀, \"quoted\"", back.provenance().get(0));
+        assertEquals(Optional.of(List.of("1", "3")), back.entries().get(0).zones());
+        assertEquals(Optional.of(List.of()), arm.zones(), "no zone is recorded as such");
+        assertEquals(Optional.empty(), amd.zones(), "not recorded stays not recorded");
         assertEquals(Optional.empty(), back.info().priceDate());
 
         Catalog priced = new Catalog(catalog.entries(), new CatalogInfo("live", LocalDate.of(2026, 12, 1)),
@@ -153,7 +156,7 @@ class CatalogBinaryTest {
         e = assertThrows(GantryException.class,
                 () -> CatalogBinary.read(new ByteArrayInputStream(version), "embedded:azure-snapshot.bin"));
         assertTrue(e.getMessage().contains("format version " + (CatalogBinary.VERSION + 1) + "; this Gantry reads"
-                + " version " + CatalogBinary.VERSION), e.getMessage());
+                + " versions 1 and " + CatalogBinary.VERSION), e.getMessage());
 
         byte[] longer = Arrays.copyOf(whole, whole.length + 1);
         e = assertThrows(GantryException.class,
@@ -165,13 +168,38 @@ class CatalogBinaryTest {
     void aDamagedIndexIsNamedNotFollowed() {
         Catalog catalog = oddCatalog();
         byte[] whole = bytes(catalog);
-        // The last entry's restriction index is the int before the end marker.
+        // The last entry's zones index is the int before the end marker.
         byte[] damaged = whole.clone();
         ByteBuffer.wrap(damaged).putInt(whole.length - 8, 1_000_000);
         GantryException e = assertThrows(GantryException.class,
                 () -> CatalogBinary.read(new ByteArrayInputStream(damaged), "x.bin"));
         assertEquals(ErrorCode.CATALOG_INVALID, e.code());
         assertTrue(e.getMessage().startsWith("x.bin refers to string 1000000 of "), e.getMessage());
+    }
+
+    @Test
+    void aVersionOneFileReadsWithItsZonesNotRecorded() throws IOException {
+        // Written by CatalogBinary version 1, before entries recorded zones; kept as it was written.
+        Catalog old;
+        try (InputStream in = getClass().getResourceAsStream("/catalog/compact-catalog-v1.bin")) {
+            assertNotNull(in, "the fixture compact-catalog-v1.bin");
+            old = CatalogBinary.read(in, "compact-catalog-v1.bin");
+        }
+        assertEquals("compact catalog version 1", old.info().source());
+        assertEquals(List.of("origin: written by CatalogBinary version 1"), old.provenance());
+        assertEquals(2, old.entries().size());
+        CatalogEntry h100 = old.entries().get(0);
+        assertEquals("Standard_ND96isr_H100_v5", h100.size().name());
+        assertEquals(OptionalDouble.of(98.32), h100.onDemandPerHour());
+        assertEquals(Optional.of("NotAvailableForSubscription"), old.entries().get(1).restriction());
+        assertTrue(old.entries().stream().allMatch(entry -> entry.zones().isEmpty()),
+                "version 1 records no zones: not recorded, never 'no zone'");
+        assertFalse(old.recordsZones());
+
+        // Written again, it is the current version and reads back the same.
+        Catalog again = CatalogBinary.read(new ByteArrayInputStream(bytes(old)), "again.bin");
+        assertEquals(CatalogBinary.VERSION, ByteBuffer.wrap(bytes(old)).getInt(4));
+        assertEquals(Optional.empty(), CatalogBinary.firstDifference(old, again));
     }
 
     @Test
@@ -212,7 +240,10 @@ class CatalogBinaryTest {
         assertEquals("usage: CompactSnapshot SNAPSHOT_CSV OUTPUT_BIN", e.getMessage());
     }
 
-    /** Three entries: an NVIDIA GPU size, an arm64 CPU size with nothing known, an AMD size outside the table. */
+    /**
+     * Three entries: an NVIDIA GPU size in zones 1 and 3, an arm64 CPU size with nothing known but that it has no
+     * zone, an AMD size outside the table whose zones are not recorded.
+     */
     private static Catalog oddCatalog() {
         GpuModel h100 = new GpuModel("H100", GpuVendor.NVIDIA, 80, 989, 2022);
         GpuModel other = new GpuModel("MI-test", GpuVendor.AMD, 192.5, 1307.25, 2023);
@@ -224,9 +255,9 @@ class CatalogBinaryTest {
                 192, GpuVendor.AMD)), true, Architecture.X64, Set.of("V1", "V2"));
         List<CatalogEntry> entries = List.of(
                 new CatalogEntry(gpu, "eastus", OptionalDouble.of(0.1 + 0.2), OptionalDouble.of(1e-9),
-                        Optional.of(h100), Optional.empty()),
+                        Optional.of(h100), Optional.empty(), Optional.of(List.of("1", "3"))),
                 new CatalogEntry(arm, "westeurope", OptionalDouble.empty(), OptionalDouble.empty(), Optional.empty(),
-                        Optional.of("NotAvailableForSubscription, zones 1,2")),
+                        Optional.of("NotAvailableForSubscription, zones 1,2"), Optional.of(List.of())),
                 new CatalogEntry(amd, "eastus", OptionalDouble.of(Double.MAX_VALUE), OptionalDouble.empty(),
                         Optional.of(other), Optional.of("")));
         return new Catalog(entries, CatalogInfo.copied("test, with a comma", LocalDate.of(2026, 11, 29)),

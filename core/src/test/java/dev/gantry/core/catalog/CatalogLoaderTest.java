@@ -1,6 +1,7 @@
 package dev.gantry.core.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,6 +96,8 @@ class CatalogLoaderTest {
         assertEquals(CatalogInfo.copied("SkyPilot Azure CSV vms.csv", LocalDate.of(2026, 10, 1)), catalog.info());
         assertEquals(Optional.empty(), catalog.info().priceDate(), "the SkyPilot format carries no price date");
         assertEquals(CatalogLoader.embedded().entries(), catalog.entries());
+        assertFalse(catalog.recordsZones(), "SkyPilot's public price data has no zones; neither has the snapshot");
+        assertFalse(CatalogLoader.embedded().recordsZones());
     }
 
     @Test
@@ -113,6 +116,56 @@ class CatalogLoaderTest {
         CatalogEntry arm = catalog.entries().get(1);
         assertEquals(dev.gantry.api.Architecture.ARM64, arm.size().architecture());
         assertEquals(Optional.of("NotAvailableForSubscription"), arm.restriction());
+        assertEquals(Optional.empty(), a100.zones(), "a file without the zones column records none: not 'no zone'");
+        assertFalse(catalog.recordsZones());
+    }
+
+    @Test
+    void theZonesColumnRecordsZonesNoZoneOrNothingPerRowAndRoundTrips() throws IOException {
+        Path file = dir.resolve("zoned.csv");
+        Files.writeString(file, CatalogFormat.MAGIC + "\n# source: refresh\n# date: 2026-12-01\n"
+                + "# zones: subscription sub-1, read 2026-12-01T08:00:00Z\n"
+                + String.join(",", CatalogFormat.COLUMNS) + ",zones\n"
+                + "Standard_D2s_v5,eastus,,,,,,2,8,false,x64,V1 V2,0.096,,,1 2 3\n"
+                + "Standard_D4s_v5,eastus,,,,,,4,16,false,x64,V1 V2,0.192,,,none\n"
+                + "Standard_D8s_v5,eastus,,,,,,8,32,false,x64,V1 V2,0.384,,,\n");
+        Catalog catalog = CatalogLoader.fromFile(file);
+        assertEquals(Optional.of(List.of("1", "2", "3")), catalog.entries().get(0).zones());
+        assertEquals(Optional.of(List.of()), catalog.entries().get(1).zones(), "'none': a regional placement only");
+        assertEquals(Optional.empty(), catalog.entries().get(2).zones(), "an empty cell: not recorded");
+        assertEquals(Optional.of("subscription sub-1, read 2026-12-01T08:00:00Z"), catalog.zonesOrigin());
+
+        StringWriter written = new StringWriter();
+        CatalogFormat.write(catalog, written);
+        assertTrue(written.toString().contains("\nStandard_D4s_v5,eastus,,,,,,4,16,false,x64,V1 V2,0.192,,,none\n"),
+                written.toString());
+        Catalog back = CatalogFormat.read(new java.io.StringReader(written.toString()), "written");
+        assertEquals(catalog.entries(), back.entries());
+        assertEquals(catalog.provenance(), back.provenance());
+    }
+
+    @Test
+    void aCatalogWithoutZonesIsWrittenWithoutTheColumn() {
+        StringWriter written = new StringWriter();
+        CatalogFormat.write(CatalogLoader.embedded(), written);
+        assertTrue(written.toString().contains("\n" + String.join(",", CatalogFormat.COLUMNS) + "\n"),
+                "the header ends at restriction, so files without zones keep their bytes");
+    }
+
+    @Test
+    void aBadZonesCellIsNamedWithWhatIsAllowed() throws IOException {
+        Path file = dir.resolve("bad-zones.csv");
+        Files.writeString(file, CatalogFormat.MAGIC + "\n# source: s\n# date: 2026-11-01\n"
+                + String.join(",", CatalogFormat.COLUMNS) + ",zones\n"
+                + "Standard_D2s_v5,eastus,,,,,,2,8,false,x64,V1 V2,0.096,,,none 1\n"
+                + "Standard_D4s_v5,eastus,,,,,,4,16,false,x64,V1 V2,0.192,,,1 1\n");
+        GantryException error = assertThrows(GantryException.class, () -> CatalogLoader.fromFile(file));
+        assertEquals(ErrorCode.CATALOG_INVALID, error.code());
+        assertEquals(2, error.problems().size(), error.getMessage());
+        assertEquals("zones", error.problems().get(0).path());
+        assertTrue(error.problems().get(0).toString().contains("is 'none 1'; 'none' (no zone) cannot be listed with"
+                + " zones"), error.getMessage());
+        assertTrue(error.problems().get(1).toString().contains("is '1 1', which repeats a zone"), error.getMessage());
     }
 
     @Test

@@ -40,12 +40,13 @@ public final class AzureSources {
 
     /**
      * The production refresher: the public Retail Prices API, the Resource SKUs API with
-     * {@code DefaultAzureCredential} when a subscription is given, the embedded snapshot as base, the UTC clock.
+     * {@code DefaultAzureCredential} when a subscription is given (the catalog records its zones and its id), the
+     * embedded snapshot as base, the UTC clock.
      */
     public static CatalogRefresher refresher(Optional<String> subscriptionId) {
         return new CatalogRefresher(prices(RetailPricesClient.publicApi()),
-                subscriptionId.map(id -> skus(ResourceSkusClient.azure(id))), CatalogLoader.embedded(),
-                Clock.systemUTC());
+                subscriptionId.map(id -> SkuSource.of(id, skus(ResourceSkusClient.azure(id)))),
+                CatalogLoader.embedded(), Clock.systemUTC());
     }
 
     /** The subscription's quotas on Azure, read with {@code DefaultAzureCredential}. */

@@ -97,7 +97,8 @@ public final class CatalogRefresher {
         provenance.add("refreshed: " + clock.instant());
         TreeSet<String> skipped = new TreeSet<>();
         if (skus.isPresent()) {
-            provenance.add("origin: Azure Compute Resource SKUs API (sizes, capabilities, restrictions)");
+            provenance.add("origin: Azure Compute Resource SKUs API (sizes, capabilities, restrictions, zones)");
+            provenance.add(Catalog.ZONES_RECORDED + zonesOrigin(skus.get()));
             progress.step("fetching sizes for " + String.join(" ", wanted) + " (Azure Resource SKUs API)");
             List<SizeOffer> offers = skus.get().vmSkus(wanted);
             int priced = 0;
@@ -215,6 +216,15 @@ public final class CatalogRefresher {
         VmSize size = new VmSize(offer.name(), name.get().family(), vcpus.getAsInt(), memory.getAsDouble(), gpu,
                 rdma, architecture, generations);
         return Optional.of(new CatalogEntry(size, offer.region(), book.onDemand(offer.name(), offer.region()),
-                book.spot(offer.name(), offer.region()), model, offer.restriction()));
+                book.spot(offer.name(), offer.region()), model, offer.restriction(), Optional.of(offer.zones())));
+    }
+
+    /**
+     * Whose zones the catalog records and when they were read, for its provenance and the plans that use them, e.g.
+     * {@code subscription 0000..., read 2026-12-01T08:00:00Z (locationInfo zones less Zone restrictions)}.
+     */
+    private String zonesOrigin(SkuSource source) {
+        return source.subscription().map(id -> "subscription " + id + ", ").orElse("")
+                + "read " + clock.instant() + " (Resource SKUs: locationInfo zones less Zone restrictions)";
     }
 }

@@ -1,6 +1,7 @@
 package dev.gantry.core.catalog.refresh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,18 +80,26 @@ class CatalogRefresherTest {
                 List.of(price("Standard_D2pls_v5", "Virtual Machines Dplsv5 Series", false, 0.0385))));
     }
 
+    /** An offer in zones 1 and 2 of eastus, as the runs module's ARM fake offers its SKUs. */
     static SizeOffer offer(String name, String family, int vcpus, double memory, Integer gpus, Set<String> generations,
                            boolean rdma, Architecture architecture, String restriction) {
+        return offer(name, family, vcpus, memory, gpus, generations, rdma, architecture, restriction,
+                List.of("1", "2"));
+    }
+
+    static SizeOffer offer(String name, String family, int vcpus, double memory, Integer gpus, Set<String> generations,
+                           boolean rdma, Architecture architecture, String restriction, List<String> zones) {
         return new SizeOffer(name, family, "eastus", OptionalInt.of(vcpus), OptionalInt.of(vcpus),
                 OptionalDouble.of(memory), gpus == null ? OptionalInt.empty() : OptionalInt.of(gpus), generations,
-                Optional.of(rdma), Optional.of(architecture), Optional.ofNullable(restriction));
+                Optional.of(rdma), Optional.of(architecture), Optional.ofNullable(restriction), zones);
     }
 
     static List<SizeOffer> offers() {
         return List.of(
                 offer(H100, "standardNDSH100v5Family", 96, 1900, 8, Set.of("V2"), true, Architecture.X64, null),
+                // Restricted for the subscription in both of the region's zones: allocatable in none.
                 offer("Standard_ND96isr_H200_v5", "standardNDSH200v5Family", 96, 1850, 8, Set.of("V2"), true,
-                        Architecture.X64, null),
+                        Architecture.X64, null, List.of()),
                 offer("Standard_D2s_v5", "standardDSv5Family", 2, 8, null, Set.of("V1", "V2"), false,
                         Architecture.X64, null),
                 offer("Standard_D2pls_v5", "standardDPLSv5Family", 2, 4, null, Set.of("V2"), false,
@@ -124,8 +133,24 @@ class CatalogRefresherTest {
                 + " the project, or no vCPU or memory capability): Standard_NX8as_Z9_v1"), catalog.provenanceText());
         assertTrue(catalog.provenance().contains("note: 2 of 5 rows have no on-demand price (unknown)"),
                 catalog.provenanceText());
+        assertEquals(Optional.of("read 2026-12-01T08:00:00Z (Resource SKUs: locationInfo zones less Zone"
+                + " restrictions)"), catalog.zonesOrigin(), "a source that does not name its subscription");
 
         RefreshedCatalogs.assertFixtureSizes(catalog, cache);
+    }
+
+    @Test
+    void recordsTheZonesAndTheSubscriptionTheyWereReadFor() {
+        Catalog catalog = new CatalogRefresher(prices(), Optional.of(SkuSource.of("sub-1", regions -> offers())),
+                CatalogLoader.embedded(), CLOCK).refresh(List.of("eastus"));
+        assertTrue(catalog.recordsZones());
+        assertEquals(Optional.of("subscription sub-1, read 2026-12-01T08:00:00Z (Resource SKUs: locationInfo zones"
+                + " less Zone restrictions)"), catalog.zonesOrigin());
+        assertTrue(catalog.summarize(CLOCK).zones().startsWith("recorded for 5 of 5 rows (subscription sub-1, read "),
+                catalog.summarize(CLOCK).zones());
+        assertEquals(Optional.of(List.of("1", "2")), entry(catalog, H100).zones());
+        assertEquals(Optional.of(List.of()), entry(catalog, "Standard_ND96isr_H200_v5").zones(),
+                "restricted in every zone: recorded as no zone, not as unrecorded");
     }
 
     @Test
@@ -181,6 +206,9 @@ class CatalogRefresherTest {
         assertTrue(catalog.provenanceText().contains("sizes: from the base catalog ("
                 + CatalogLoader.embedded().info().source() + "), without credentials for the Resource SKUs API"),
                 catalog.provenanceText());
+        assertFalse(catalog.recordsZones(), "no subscription's offers, so no zones: not recorded, never 'none'");
+        assertEquals(Optional.empty(), catalog.zonesOrigin());
+        assertTrue(catalog.summarize(CLOCK).zones().startsWith("not recorded"), catalog.summarize(CLOCK).zones());
     }
 
     @Test

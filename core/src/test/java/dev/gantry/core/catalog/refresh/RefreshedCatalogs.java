@@ -10,6 +10,7 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.CatalogEntry;
 import dev.gantry.core.catalog.CatalogLoader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
@@ -29,11 +30,14 @@ public final class RefreshedCatalogs {
         assertEquals(OptionalDouble.of(98.32), h100.onDemandPerHour());
         assertEquals(OptionalDouble.of(39.33), h100.spotPerHour());
         assertTrue(h100.size().rdma());
+        assertEquals(Optional.of(List.of("1", "2")), h100.zones(), "the zones the subscription can allocate it in");
 
         CatalogEntry h200 = entry(catalog, "Standard_ND96isr_H200_v5");
         assertEquals(Optional.empty(), h200.restriction());
         assertEquals(new GpuSpec("H200", 8, 141, GpuVendor.NVIDIA), h200.size().gpu().orElseThrow());
         assertEquals(OptionalDouble.empty(), h200.onDemandPerHour(), "no price: unknown");
+        assertEquals(Optional.of(List.of()), h200.zones(),
+                "restricted for the subscription in both its zones: recorded as no zone, not as unrecorded");
 
         assertEquals(Architecture.ARM64, entry(catalog, "Standard_D2pls_v5").size().architecture());
         assertEquals(Set.of("V1", "V2"), entry(catalog, "Standard_D2s_v5").size().hyperVGenerations());
@@ -45,6 +49,8 @@ public final class RefreshedCatalogs {
         assertEquals(catalog.info(), cached.info());
         assertEquals(catalog.entries(), cached.entries());
         assertEquals(catalog.provenance(), cached.provenance());
+        assertTrue(cached.recordsZones(), "the cache keeps the zones");
+        assertTrue(cached.zonesOrigin().orElseThrow().contains("read 2026-12-01T08:00:00Z"), cached.provenanceText());
     }
 
     /** The catalog's one row of {@code size}. */
