@@ -65,7 +65,7 @@ class CatalogZonesPlansTest {
         assertNotEquals(lost, plan.vmSize().name() + "@" + plan.region());
         assertTrue(plan.pricePerHour().total() >= free.pricePerHour().total(), "the next cheapest, never cheaper");
         assertTrue(reasons(plan, "R9").get(0).contains("not allocatable in the zones asked: " + free.vmSize().name()
-                + " in " + free.region() + " (allocatable in zone 3 as the catalog records; asked zones 1, 2)"),
+                + " in " + free.region() + " (allocatable in zone 3 as the catalog records; asked zones 1, 2 by the workload)"),
                 reasons(plan, "R9").get(0));
         List<String> expected = plan.region().equals(free.region()) ? List.of("1", "2") : List.of("1", "2", "3");
         assertEquals(expected, plan.zones(), "the catalog's zones, within those asked where asked");
@@ -96,7 +96,8 @@ class CatalogZonesPlansTest {
         zonesBySize.put(free.vmSize().name() + "@" + free.region(), List.of());
         Plan plan = plan(gpuInference().toBuilder().zones(free.region(), List.of("1")).build(), Optional.empty());
         assertNotEquals(free.vmSize().name() + "@" + free.region(), plan.vmSize().name() + "@" + plan.region());
-        assertTrue(reasons(plan, "R9").get(0).contains("(allocatable in no zone as the catalog records; asked zone 1)"),
+        assertTrue(reasons(plan, "R9").get(0).contains("(allocatable in no zone as the catalog records; asked zone 1 by the "
+                + "workload)"),
                 reasons(plan, "R9").get(0));
     }
 
@@ -110,8 +111,8 @@ class CatalogZonesPlansTest {
                 .zones("westus3", List.of("2")).build();
         GantryException error = assertThrows(GantryException.class, () -> plan(zoned, Optional.empty()));
         assertEquals(ErrorCode.NO_FEASIBLE_VM, error.code());
-        assertTrue(error.getMessage().contains("(from the workload; the size must be allocatable to the subscription in"
-                + " one of them, as the catalog's refresh recorded, not read live) removed the last"),
+        assertTrue(error.getMessage().contains("zone 2 from the workload; the size must be allocatable to the "
+                + "subscription in one of them, as the catalog's refresh recorded, not read live) removed the last"),
                 error.getMessage());
     }
 
