@@ -78,7 +78,7 @@ class CatalogZonesCliTest {
         assertFalse(run.out.startsWith("train: 2 x Standard_ND96asr_v4 in eastus"),
                 "recorded in zone 3 only, and the workload asks zone 1 there: " + run);
         assertTrue(run.out.contains("not allocatable in the zones asked: Standard_ND96asr_v4 in eastus (allocatable in"
-                + " zone 3 as the catalog records; asked zone 1)"), run.toString());
+                + " zone 3 as the catalog records; asked zone 1 by the workload)"), run.toString());
         assertTrue(run.out.contains("Q1  quota not checked: no subscription to ask (set AZURE_SUBSCRIPTION_ID and sign"
                 + " in to Azure); zones from the catalog Azure live refresh (eastus westus2) of 2026-12-01 (" + ORIGIN
                 + "), not read live"), run.toString());
