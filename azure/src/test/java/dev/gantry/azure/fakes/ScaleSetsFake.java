@@ -38,9 +38,15 @@ final class ScaleSetsFake {
         this.arm = arm;
     }
 
-    /** A problem with what the set's profile references (a 400), or null; custom data is write-only. */
+    /**
+     * A problem with the set's VM profile (a 400), or null: a size and a login user are required, and what it
+     * references must exist. Custom data is write-only, so it is not stored.
+     */
     String profile(ObjectNode set) {
         JsonNode profile = set.path("properties").path("virtualMachineProfile");
+        if (!profile.isObject()) {
+            return null; // a Flexible set may have none; its VMs are then created on their own
+        }
         if (set.path("sku").path("name").asText().isEmpty()) {
             return "Required parameter 'sku.name' is missing (null).";
         }
