@@ -37,7 +37,9 @@ import reactor.core.publisher.Mono;
  * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
  * disk and NICs. Scale sets and availability sets are stored, and where VMs may go is checked as Azure checks it
  * ({@link PlacementRules}: one placement group holds at most 100 VMs, an availability set 200 and no zones, a VM joins
- * a set only when it is created, a scale set's VMs are in its zones). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
+ * a set only when it is created, a scale set's VMs are in its zones); the instances of Uniform scale sets follow
+ * their capacity, with their disks, NICs and public IPs, and can be listed, deleted and run commands on
+ * ({@link ScaleSetsFake}). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
  *
  * <p>It serves HTTPS with {@link LocalHttps}; {@link #connector()} gives the production {@link ArmConnector} an HTTP
  * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,

@@ -34,6 +34,10 @@ import java.util.function.Supplier;
  * still be removed with {@link #down}. Its SSH host keys are then read on the VM through Azure Run Command
  * ({@link HostKeyScript}) and recorded, so that the readiness wait and every later SSH connection verify the host
  * instead of trusting the first key offered.
+ *
+ * <p>The VMs of an RDMA plan share one InfiniBand fabric ({@link FabricPlacement}): regional ones are created one by
+ * one in an availability set; zonal ones are the instances of one scale set ({@link ScaleSetFabric}), recorded, keyed
+ * and waited for in the same way, and deleted through the set.
  */
 public final class VmProvisioner {
     /** Label keys the manual backend accepts ({@code key=value} items); tags with other keys are not labels. */
