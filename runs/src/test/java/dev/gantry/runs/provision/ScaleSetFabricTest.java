@@ -51,6 +51,7 @@ class ScaleSetFabricTest extends ProvisioningFixture {
 
         assertEquals(1, arm.requests("PUT", "/virtualMachineScaleSets/" + SET).size());
         JsonNode body = arm.requests("PUT", "/virtualMachineScaleSets/" + SET).get(0).body();
+        FabricProvisionTest.GOLDEN.assertMatches("scale-set.json", FabricProvisionTest.canonical(body));
         JsonNode properties = body.path("properties");
         assertEquals("Uniform", properties.path("orchestrationMode").asText());
         assertTrue(properties.path("singlePlacementGroup").asBoolean(), body.toString());
