@@ -151,6 +151,23 @@ class ScaleSetFabricTest extends ProvisioningFixture {
     }
 
     @Test
+    void anInstanceThatDoesNotRunIsReportedAndStaysRecordedForVmDown() {
+        provisioner().up(zonal(2));
+        arm.setPowerState(SET + "_1", "deallocated");
+
+        GantryException e = assertThrows(GantryException.class, () -> provisioner().up(zonal(2)));
+
+        assertEquals(ErrorCode.REMOTE_ERROR, e.code());
+        assertTrue(e.getMessage().contains("instance train-fabric_1 exists but is deallocated; start it in the Azure "
+                + "portal, or delete it with gantry vm down train-fabric_1 and run gantry vm up again"), e.getMessage());
+        assertTrue(e.getMessage().contains("Already provisioned and recorded: train-fabric_0"), e.getMessage());
+        assertEquals(List.of(SET + "_0", SET + "_1"), recorded());
+
+        provisioner().down(List.of(SET + "_1"));
+        assertEquals(List.of(SET + "_0"), arm.scaleSetInstances(setId()));
+    }
+
+    @Test
     void eachInstanceHasThePublicIpTheRequestAsks() {
         provisioner().up(zonal(2).withPublicIp("203.0.113.0/24"));
 
