@@ -112,8 +112,14 @@ public final class Vms {
         }
         notices.accept("creating " + provision.count() + " x " + plan.vmSize().name() + " in " + plan.region()
                 + provision.zone().map(z -> " zone " + z).orElse("") + (plan.spot() ? " (spot)" : "")
-                + (provision.sharedFabric() ? " in availability set " + FabricPlacement.setName(provision.namePrefix())
-                        + " (so that they share one InfiniBand fabric)" : "")
+                + switch (provision.fabric()) {
+                    case NONE -> "";
+                    case AVAILABILITY_SET -> " in availability set " + FabricPlacement.setName(provision.namePrefix())
+                            + " (so that they share one InfiniBand fabric)";
+                    case SCALE_SET -> " as the instances of scale set " + FabricPlacement.setName(
+                            provision.namePrefix()) + ", one placement group (so that they share one InfiniBand "
+                            + "fabric in the zone)";
+                }
                 + "; VMs bill until 'gantry vm down'");
         notices.accept("then reading their SSH host keys through Azure Run Command and waiting up to "
                 + ReadinessWait.readable(request.waitTimeout()) + " until they answer SSH"
@@ -135,8 +141,8 @@ public final class Vms {
     }
 
     /**
-     * Deletes the named VMs with their disks, NICs and public IPs, and the availability set Gantry made for them once
-     * its last VM is gone.
+     * Deletes the named VMs with their disks, NICs and public IPs (a scale set's instances through its API), and the
+     * availability set or scale set Gantry made for them once its last VM is gone.
      *
      * @param names the VMs' names, as {@link #list()} shows them
      * @throws GantryException USAGE when no name is given or one is not in the inventory; nothing is deleted then

@@ -64,6 +64,7 @@ final class VmCommand implements Runnable {
                 vm.publicIp().ifPresentOrElse(ip -> node.put("publicIp", ip), () -> node.putNull("publicIp"));
                 vm.availabilitySetId().ifPresentOrElse(id -> node.put("availabilitySetId", id),
                         () -> node.putNull("availabilitySetId"));
+                vm.scaleSetId().ifPresentOrElse(id -> node.put("scaleSetId", id), () -> node.putNull("scaleSetId"));
                 node.put("createdAt", vm.createdAt().toString());
                 ObjectNode labels = node.putObject("labels");
                 vm.labels().forEach(labels::put);
@@ -87,8 +88,9 @@ final class VmCommand implements Runnable {
     @Command(name = "up", description = {"Plan SPEC and create its VMs: the planned size, image and capacity (spot with "
             + "eviction policy Delete and a price cap of on-demand), Gantry's cloud-init boot script, your SSH key, no "
             + "public IP unless asked. Reads their SSH host keys through Azure Run Command, waits until they answer SSH "
-            + "and pass doctor, and records them in STATE_DIR/vms/vms.json. The VMs of an RDMA (InfiniBand) size go "
-            + "into one availability set, so that they share one fabric.",
+            + "and pass doctor, and records them in STATE_DIR/vms/vms.json. The VMs of an RDMA (InfiniBand) size share "
+            + "one fabric: in one availability set, or, in a zone, as the instances of one scale set limited to a "
+            + "single placement group.",
             "Running it again with the same name prefix reuses the VMs it made."})
     static final class Up extends Verb {
         @Parameters(index = "0", paramLabel = "SPEC", description = "Workload spec whose plan decides the VMs.")
@@ -126,7 +128,8 @@ final class VmCommand implements Runnable {
 
         @Option(names = "--zone", paramLabel = "ZONE", description = "Availability zone for the VMs (1, 2 or 3; "
                 + "one of the plan's zones when it names any; default: the plan's first zone, else none, regional "
-                + "VMs). Not for an RDMA plan, whose VMs share one availability set, which has no zones.")
+                + "VMs; for an RDMA plan: a zone of spec.zones, else none). An RDMA plan's VMs in a zone are the "
+                + "instances of one scale set PREFIX-fabric in it, one placement group (at most 100 VMs).")
         String zone;
 
         @Option(names = "--skip-doctor", description = "Wait only until port 22 answers; do not run doctor on the "
@@ -190,8 +193,9 @@ final class VmCommand implements Runnable {
         }
     }
 
-    @Command(name = "down", description = "Delete VMs Gantry created, with their disks, NICs and public IPs, and "
-            + "the availability set Gantry made for them with the last of its VMs.")
+    @Command(name = "down", description = "Delete VMs Gantry created, with their disks, NICs and public IPs (a "
+            + "scale set's instances through the set), and the availability set or scale set Gantry made for them "
+            + "with the last of its VMs.")
     static final class Down extends Verb {
         @Parameters(arity = "0..*", paramLabel = "NAME", description = "VM names (see 'gantry vm list').")
         java.util.List<String> names = new ArrayList<>();

@@ -194,8 +194,7 @@ class VmCommandTest {
 
     /**
      * A two-node InfiniBand training spec plans an RDMA (ND) size; {@code vm up} puts both VMs in one availability
-     * set with the plan's HPC image, refuses a zone for them (availability sets have none), and {@code vm down}
-     * removes the set with them.
+     * set with the plan's HPC image, and {@code vm down} removes the set with them.
      */
     @Test
     void theVmsOfAnRdmaPlanShareOneAvailabilitySetAndGoWithIt() throws Exception {
@@ -208,14 +207,6 @@ class VmCommandTest {
         List<String> up = List.of("vm", "up", "ib.yaml", "--resource-group", "gantry-rg", "--subscription",
                 ArmFake.SUBSCRIPTION, "--admin-user", h1.user(), "--ssh-key", h1.identity() + ".pub", "--name-prefix",
                 "ib", "--skip-doctor", "--wait-timeout", "30s", "--output", "json");
-
-        List<String> zonal = new java.util.ArrayList<>(up);
-        zonal.addAll(List.of("--zone", "3"));
-        CliRun refused = gantry(zonal.toArray(String[]::new));
-        assertEquals(2, refused.exitCode, refused.toString());
-        assertTrue(refused.err.contains("zone: '3' cannot be used for VMs that share one InfiniBand fabric"),
-                refused.err);
-        assertTrue(arm.requests("PUT", "/virtualMachines/ib-1").isEmpty(), "nothing was created");
 
         CliRun made = gantry(up.toArray(String[]::new));
 
@@ -236,6 +227,47 @@ class VmCommandTest {
 
         assertEquals(0, down.exitCode, down.toString());
         assertFalse(arm.exists("gantry-rg", "Microsoft.Compute/availabilitySets", "ib-fabric"));
+    }
+
+    /**
+     * With {@code --zone}, the two VMs of the RDMA plan are the instances of one Uniform scale set in that zone,
+     * limited to a single placement group, with the plan's HPC image; they are listed with the set and usable by the
+     * manual backend by their instance names; {@code vm down} removes the set with them.
+     */
+    @Test
+    void theVmsOfAZonalRdmaPlanAreTheInstancesOfOneScaleSetAndGoWithIt() throws Exception {
+        Files.writeString(work.resolve("ib.yaml"), spec("ib", "resources: {gpus: 8, nodes: 2, interconnect: "
+                + "infiniband}"));
+        offer("ib.yaml");
+        configure("[ibz-fabric_0, ibz-fabric_1]");
+        vmAtH1("ibz-fabric_0");
+        vmAtH1("ibz-fabric_1");
+
+        CliRun made = gantry("vm", "up", "ib.yaml", "--resource-group", "gantry-rg", "--subscription",
+                ArmFake.SUBSCRIPTION, "--admin-user", h1.user(), "--ssh-key", h1.identity() + ".pub", "--name-prefix",
+                "ibz", "--zone", "2", "--skip-doctor", "--wait-timeout", "30s", "--output", "json");
+
+        assertEquals(0, made.exitCode, made.toString());
+        assertTrue(made.err.contains(" zone 2 ") && made.err.contains(" as the instances of scale set ibz-fabric, one "
+                + "placement group (so that they share one InfiniBand fabric in the zone)"), made.err);
+        JsonNode set = arm.requests("PUT", "/virtualMachineScaleSets/ibz-fabric").get(0).body();
+        assertEquals("[\"2\"]", set.path("zones").toString());
+        assertTrue(set.path("properties").path("singlePlacementGroup").asBoolean(), set.toString());
+        assertEquals(2, set.path("sku").path("capacity").asInt());
+        assertTrue(set.path("sku").path("name").asText().startsWith("Standard_ND"), set.toString());
+        assertEquals("microsoft-dsvm", set.path("properties").path("virtualMachineProfile").path("storageProfile")
+                .path("imageReference").path("publisher").asText(), "the plan's HPC image");
+        assertTrue(arm.requests("PUT", "/availabilitySets/ibz-fabric").isEmpty());
+        JsonNode listed = Json.MAPPER.readTree(gantry("vm", "list", "--output", "json").out);
+        assertEquals(2, listed.size(), listed.toString());
+        String setId = ArmFake.resourcePath("gantry-rg", "Microsoft.Compute/virtualMachineScaleSets", "ibz-fabric");
+        assertTrue(setId.equalsIgnoreCase(listed.get(0).path("scaleSetId").asText()), listed.toString());
+        assertEquals("ibz-fabric_0", listed.get(0).path("name").asText());
+
+        CliRun down = gantry("vm", "down", "--all");
+
+        assertEquals(0, down.exitCode, down.toString());
+        assertFalse(arm.exists("gantry-rg", "Microsoft.Compute/virtualMachineScaleSets", "ibz-fabric"));
     }
 
     @Test

@@ -32,6 +32,8 @@ import java.util.TreeMap;
  * @param availabilitySetId the resource ID of the availability set Gantry created the VM in, so that the VMs of an
  *     RDMA plan share one InfiniBand fabric; empty for a VM in none (and for entries written before Gantry recorded
  *     it)
+ * @param scaleSetId the resource ID of the scale set the VM is an instance of (the zonal fabric of an RDMA plan),
+ *     whose API creates and deletes it; empty for a VM of its own (and for entries written before scale sets)
  */
 public record VmInventoryEntry(
         String name,
@@ -49,7 +51,8 @@ public record VmInventoryEntry(
         String osDiskId,
         List<String> hostKeyFingerprints,
         Map<String, String> labels,
-        Optional<String> availabilitySetId) {
+        Optional<String> availabilitySetId,
+        Optional<String> scaleSetId) {
 
     /**
      * Checks that every component is given and copies the fingerprints and labels (sorted by key).
@@ -70,6 +73,7 @@ public record VmInventoryEntry(
      * @param hostKeyFingerprints the host key fingerprints, copied; may be empty
      * @param labels the labels, copied
      * @param availabilitySetId the availability set's resource ID, or empty
+     * @param scaleSetId the scale set's resource ID, or empty
      * @throws NullPointerException when a component is null
      */
     public VmInventoryEntry {
@@ -88,6 +92,35 @@ public record VmInventoryEntry(
         hostKeyFingerprints = List.copyOf(hostKeyFingerprints);
         labels = Collections.unmodifiableMap(new TreeMap<>(labels));
         Objects.requireNonNull(availabilitySetId, "availabilitySetId");
+        Objects.requireNonNull(scaleSetId, "scaleSetId");
+    }
+
+    /**
+     * An entry of a VM of its own (no scale set instance).
+     *
+     * @param name see {@link #name()}
+     * @param resourceId see {@link #resourceId()}
+     * @param resourceGroup see {@link #resourceGroup()}
+     * @param region see {@link #region()}
+     * @param vmSize see {@link #vmSize()}
+     * @param adminUser see {@link #adminUser()}
+     * @param privateIp see {@link #privateIp()}
+     * @param publicIp see {@link #publicIp()}
+     * @param spot see {@link #spot()}
+     * @param createdAt see {@link #createdAt()}
+     * @param nicId see {@link #nicId()}
+     * @param publicIpId see {@link #publicIpId()}
+     * @param osDiskId see {@link #osDiskId()}
+     * @param hostKeyFingerprints see {@link #hostKeyFingerprints()}
+     * @param labels see {@link #labels()}
+     * @param availabilitySetId see {@link #availabilitySetId()}
+     */
+    public VmInventoryEntry(String name, String resourceId, String resourceGroup, String region, String vmSize,
+            String adminUser, String privateIp, Optional<String> publicIp, boolean spot, Instant createdAt,
+            String nicId, Optional<String> publicIpId, String osDiskId, List<String> hostKeyFingerprints,
+            Map<String, String> labels, Optional<String> availabilitySetId) {
+        this(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp, spot, createdAt, nicId,
+                publicIpId, osDiskId, hostKeyFingerprints, labels, availabilitySetId, Optional.empty());
     }
 
     /**
@@ -149,7 +182,7 @@ public record VmInventoryEntry(
      */
     public VmInventoryEntry withHostKeyFingerprints(List<String> fingerprints) {
         return new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp, publicIp,
-                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels, availabilitySetId);
+                spot, createdAt, nicId, publicIpId, osDiskId, fingerprints, labels, availabilitySetId, scaleSetId);
     }
 
     /** {@return whether SSH to this VM can verify its host key from the record alone (fingerprints were recorded)} */

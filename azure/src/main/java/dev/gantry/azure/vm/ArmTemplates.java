@@ -3,6 +3,20 @@ package dev.gantry.azure.vm;
 import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.AvailabilitySetInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.models.ApiEntityReference;
+import com.azure.resourcemanager.compute.models.OrchestrationMode;
+import com.azure.resourcemanager.compute.models.UpgradeMode;
+import com.azure.resourcemanager.compute.models.UpgradePolicy;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetIpConfiguration;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetManagedDiskParameters;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetNetworkConfiguration;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetNetworkProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetOSDisk;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetOSProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetPublicIpAddressConfiguration;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetStorageProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMProfile;
 import com.azure.resourcemanager.compute.models.BillingProfile;
 import com.azure.resourcemanager.compute.models.DeleteOptions;
 import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
@@ -45,8 +59,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Pure functions from the caller's blueprints to the ARM request bodies of the resources a VM needs. */
+/** Pure functions from the caller's blueprints to the ARM request bodies of the resources VMs and scale sets need. */
 final class ArmTemplates {
+    /** The OS disk of every VM and scale set instance Gantry makes. */
+    private static final StorageAccountTypes OS_DISK_TYPE = StorageAccountTypes.STANDARD_SSD_LRS;
+
     private ArmTemplates() {
     }
 
@@ -119,28 +136,106 @@ final class ArmTemplates {
                                 .withCreateOption(DiskCreateOptionTypes.FROM_IMAGE)
                                 .withDeleteOption(DiskDeleteOptionTypes.DELETE)
                                 .withManagedDisk(new ManagedDiskParameters()
-                                        .withStorageAccountType(StorageAccountTypes.STANDARD_SSD_LRS))))
+                                        .withStorageAccountType(OS_DISK_TYPE))))
                 .withOsProfile(new OSProfile()
                         .withComputerName(blueprint.name())
                         .withAdminUsername(blueprint.adminUser())
-                        .withCustomData(Base64.getEncoder()
-                                .encodeToString(blueprint.cloudInit().getBytes(StandardCharsets.UTF_8)))
-                        .withLinuxConfiguration(new LinuxConfiguration()
-                                .withDisablePasswordAuthentication(true)
-                                .withSsh(new SshConfiguration().withPublicKeys(List.of(new SshPublicKey()
-                                        .withPath("/home/" + blueprint.adminUser() + "/.ssh/authorized_keys")
-                                        .withKeyData(blueprint.sshPublicKey().strip()))))))
+                        .withCustomData(customData(blueprint))
+                        .withLinuxConfiguration(sshOnly(blueprint)))
                 .withNetworkProfile(new NetworkProfile().withNetworkInterfaces(List.of(new NetworkInterfaceReference()
                         .withId(nicId).withPrimary(true).withDeleteOption(DeleteOptions.DELETE))));
         blueprint.spot().ifPresent(spot -> vm
                 .withPriority(VirtualMachinePriorityTypes.SPOT)
-                .withEvictionPolicy(spot.deleteOnEviction() ? VirtualMachineEvictionPolicyTypes.DELETE
-                        : VirtualMachineEvictionPolicyTypes.DEALLOCATE)
-                .withBillingProfile(new BillingProfile().withMaxPrice(spot.maxPricePerHour().doubleValue())));
+                .withEvictionPolicy(evictionPolicy(spot))
+                .withBillingProfile(billing(spot)));
         blueprint.availabilitySetId().ifPresent(id -> vm.withAvailabilitySet(new SubResource().withId(id)));
         blueprint.zone().ifPresent(zone -> vm.withZones(List.of(zone)));
         vm.withLocation(blueprint.region()).withTags(blueprint.tags());
         return vm;
+    }
+
+    /**
+     * The scale set body: a Uniform set limited to a single placement group in one zone with one fault domain, so
+     * that its instances share one InfiniBand fabric ("Orchestration modes for Virtual Machine Scale Sets",
+     * Networking; Compute REST contract, {@code singlePlacementGroup} and {@code platformFaultDomainCount}); no
+     * overprovisioning (Azure would start extra instances and delete them again, each a new member of the fabric)
+     * and manual upgrades (a change of the model never reimages running instances). Each instance is made as a plain
+     * VM of the same profile is, from the same shared pieces: image, OS disk type, SSH-only login, boot script, Spot
+     * terms; its NIC has accelerated networking and, when asked, a Standard public IP of its own.
+     */
+    static VirtualMachineScaleSetInner scaleSet(ScaleSetBlueprint blueprint) {
+        VmBlueprint profile = blueprint.profile();
+        VirtualMachineScaleSetIpConfiguration ipConfiguration = new VirtualMachineScaleSetIpConfiguration()
+                .withName("ipconfig1")
+                .withPrimary(true)
+                .withSubnet(new ApiEntityReference().withId(blueprint.subnetId()));
+        if (blueprint.publicIpPerInstance()) {
+            ipConfiguration.withPublicIpAddressConfiguration(new VirtualMachineScaleSetPublicIpAddressConfiguration()
+                    .withName("publicip1")
+                    .withSku(new com.azure.resourcemanager.compute.models.PublicIpAddressSku()
+                            .withName(com.azure.resourcemanager.compute.models.PublicIpAddressSkuName.STANDARD)));
+        }
+        VirtualMachineScaleSetNetworkConfiguration nic = new VirtualMachineScaleSetNetworkConfiguration()
+                .withName("nic1")
+                .withPrimary(true)
+                .withEnableAcceleratedNetworking(true)
+                .withIpConfigurations(List.of(ipConfiguration));
+        if (blueprint.securityGroupId() != null) {
+            nic.withNetworkSecurityGroup(new SubResource().withId(blueprint.securityGroupId()));
+        }
+        VirtualMachineScaleSetVMProfile instance = new VirtualMachineScaleSetVMProfile()
+                .withOsProfile(new VirtualMachineScaleSetOSProfile()
+                        .withComputerNamePrefix(profile.name())
+                        .withAdminUsername(profile.adminUser())
+                        .withCustomData(customData(profile))
+                        .withLinuxConfiguration(sshOnly(profile)))
+                .withStorageProfile(new VirtualMachineScaleSetStorageProfile()
+                        .withImageReference(imageReference(profile.image()))
+                        .withOsDisk(new VirtualMachineScaleSetOSDisk()
+                                .withCreateOption(DiskCreateOptionTypes.FROM_IMAGE)
+                                .withManagedDisk(new VirtualMachineScaleSetManagedDiskParameters()
+                                        .withStorageAccountType(OS_DISK_TYPE))))
+                .withNetworkProfile(new VirtualMachineScaleSetNetworkProfile()
+                        .withNetworkInterfaceConfigurations(List.of(nic)));
+        profile.spot().ifPresent(spot -> instance
+                .withPriority(VirtualMachinePriorityTypes.SPOT)
+                .withEvictionPolicy(evictionPolicy(spot))
+                .withBillingProfile(billing(spot)));
+        VirtualMachineScaleSetInner set = new VirtualMachineScaleSetInner()
+                .withSku(new Sku().withName(profile.vmSize()).withTier("Standard").withCapacity(
+                        (long) blueprint.capacity()))
+                .withZones(List.of(profile.zone().orElseThrow()))
+                .withOrchestrationMode(OrchestrationMode.UNIFORM)
+                .withSinglePlacementGroup(true)
+                .withPlatformFaultDomainCount(1)
+                .withOverprovision(false)
+                .withUpgradePolicy(new UpgradePolicy().withMode(UpgradeMode.MANUAL))
+                .withVirtualMachineProfile(instance);
+        set.withLocation(profile.region()).withTags(profile.tags());
+        return set;
+    }
+
+    /** The boot script as custom data: base64, as the contract asks (Azure's limit is 64 KiB before encoding). */
+    private static String customData(VmBlueprint blueprint) {
+        return Base64.getEncoder().encodeToString(blueprint.cloudInit().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Login with the blueprint's SSH key only: password login stays off. */
+    private static LinuxConfiguration sshOnly(VmBlueprint blueprint) {
+        return new LinuxConfiguration()
+                .withDisablePasswordAuthentication(true)
+                .withSsh(new SshConfiguration().withPublicKeys(List.of(new SshPublicKey()
+                        .withPath("/home/" + blueprint.adminUser() + "/.ssh/authorized_keys")
+                        .withKeyData(blueprint.sshPublicKey().strip()))));
+    }
+
+    private static VirtualMachineEvictionPolicyTypes evictionPolicy(VmBlueprint.Spot spot) {
+        return spot.deleteOnEviction() ? VirtualMachineEvictionPolicyTypes.DELETE
+                : VirtualMachineEvictionPolicyTypes.DEALLOCATE;
+    }
+
+    private static BillingProfile billing(VmBlueprint.Spot spot) {
+        return new BillingProfile().withMaxPrice(spot.maxPricePerHour().doubleValue());
     }
 
     /**

@@ -10,6 +10,9 @@ import com.azure.resourcemanager.compute.fluent.models.RunCommandResultInner;
 import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.AvailabilitySetInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMInstanceRequiredIDs;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.InstanceViewTypes;
 import com.azure.resourcemanager.compute.models.RunCommandInput;
@@ -23,7 +26,9 @@ import com.azure.resourcemanager.resources.fluentcore.arm.ResourceId;
 import dev.gantry.azure.arm.ArmConnector;
 import dev.gantry.azure.arm.ArmFailures;
 import dev.gantry.azure.arm.ArmFailures.Scope;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,7 +36,7 @@ import java.util.function.Supplier;
 
 /**
  * The Resource Manager calls that provisioning makes in one subscription (resource groups, virtual networks, security
- * groups, public IPs, NICs, availability sets, VMs, disks and Run Command), through the Compute, Network and Resources
+ * groups, public IPs, NICs, availability sets, scale sets and their instances, VMs, disks and Run Command), through the Compute, Network and Resources
  * SDK clients. It decides nothing: each method is one call (or one long-running operation), answered with plain values, and what
  * Azure throws is translated by {@link ArmFailures} in the caller's {@link Scope}. A resource that does not exist is
  * an empty answer, and deleting it is done.
@@ -186,14 +191,123 @@ public final class ArmVms {
      */
     public Pending<List<String>> beginRunShellScript(String resourceGroup, String vmName, List<String> script,
             Scope scope) {
-        RunCommandInput input = new RunCommandInput().withCommandId("RunShellScript").withScript(script);
-        SyncPoller<PollResult<RunCommandResultInner>, RunCommandResultInner> run = call(scope,
-                () -> arm.serviceClient().getVirtualMachines().beginRunCommand(resourceGroup, vmName, input));
+        RunCommandInput input = shellScript(script);
+        return messages(scope, call(scope,
+                () -> arm.serviceClient().getVirtualMachines().beginRunCommand(resourceGroup, vmName, input)));
+    }
+
+    /** As {@link #beginRunShellScript}, on one instance of a scale set. */
+    public Pending<List<String>> beginRunShellScriptOnInstance(String resourceGroup, String scaleSet,
+            String instanceId, List<String> script, Scope scope) {
+        RunCommandInput input = shellScript(script);
+        return messages(scope, call(scope, () -> arm.serviceClient().getVirtualMachineScaleSetVMs()
+                .beginRunCommand(resourceGroup, scaleSet, instanceId, input)));
+    }
+
+    private static RunCommandInput shellScript(List<String> script) {
+        return new RunCommandInput().withCommandId("RunShellScript").withScript(script);
+    }
+
+    private static Pending<List<String>> messages(Scope scope,
+            SyncPoller<PollResult<RunCommandResultInner>, RunCommandResultInner> run) {
         return () -> {
             RunCommandResultInner result = call(scope, () -> finalResult(run));
             return result == null || result.value() == null ? List.of()
                     : result.value().stream().map(InstanceViewStatus::message).toList();
         };
+    }
+
+    /** The scale set of that name, empty when there is none. */
+    public Optional<ScaleSetFacts> findScaleSet(String resourceGroup, String name, Scope scope) {
+        return call(scope, () -> find(() -> arm.serviceClient().getVirtualMachineScaleSets()
+                .getByResourceGroup(resourceGroup, name))).map(ArmVms::scaleSetFacts);
+    }
+
+    /**
+     * Starts creating or updating the scale set of the blueprint; its capacity is a target, which Azure reaches by
+     * adding or removing instances. A PUT Azure refuses outright fails here, before anything waits.
+     */
+    public Pending<ScaleSetFacts> beginPutScaleSet(ScaleSetBlueprint blueprint, Scope scope) {
+        SyncPoller<PollResult<VirtualMachineScaleSetInner>, VirtualMachineScaleSetInner> put = call(scope,
+                () -> arm.serviceClient().getVirtualMachineScaleSets().beginCreateOrUpdate(blueprint.resourceGroup(),
+                        blueprint.name(), ArmTemplates.scaleSet(blueprint)));
+        return () -> scaleSetFacts(call(scope, () -> finalResult(put)));
+    }
+
+    /**
+     * The set's instances with their instance views (power state), their NICs' private addresses and their public
+     * addresses: three list calls (instances; the set's NICs; its public IPs, only when a NIC has one), since Azure
+     * reports each on its own, instead of two reads per instance.
+     */
+    public List<ScaleSetInstance> listInstances(String resourceGroup, String scaleSet, Scope scope) {
+        List<VirtualMachineScaleSetVMInner> instances = call(scope, () -> arm.serviceClient()
+                .getVirtualMachineScaleSetVMs().list(resourceGroup, scaleSet, null, null, "instanceView",
+                        Context.NONE).stream().toList());
+        if (instances.isEmpty()) {
+            return List.of();
+        }
+        Map<String, NetworkInterfaceInner> nics = new HashMap<>();
+        call(scope, () -> network().getNetworkInterfaces()
+                .listVirtualMachineScaleSetNetworkInterfaces(resourceGroup, scaleSet).stream().toList())
+                .forEach(nic -> nics.put(nic.id().toLowerCase(Locale.ROOT), nic));
+        Map<String, String> publicIps = new HashMap<>();
+        boolean anyPublic = nics.values().stream().anyMatch(nic -> primary(nic).publicIpAddress() != null);
+        if (anyPublic) {
+            call(scope, () -> network().getPublicIpAddresses()
+                    .listVirtualMachineScaleSetPublicIpAddresses(resourceGroup, scaleSet).stream().toList())
+                    .forEach(ip -> publicIps.put(ip.id().toLowerCase(Locale.ROOT), ip.ipAddress()));
+        }
+        return instances.stream().map(instance -> instance(instance, nics, publicIps)).toList();
+    }
+
+    /** Deletes these instances of the set, with their disks, NICs and public IPs; a set that is gone is done. */
+    public void deleteInstances(String resourceGroup, String scaleSet, List<String> instanceIds, Scope scope) {
+        tolerateMissing(scope, () -> arm.serviceClient().getVirtualMachineScaleSets().deleteInstances(resourceGroup,
+                scaleSet, new VirtualMachineScaleSetVMInstanceRequiredIDs().withInstanceIds(instanceIds)));
+    }
+
+    /** Deletes the scale set with whatever instances it still has; one that does not exist is already deleted. */
+    public void deleteScaleSet(String resourceGroup, String name, Scope scope) {
+        tolerateMissing(scope, () -> arm.serviceClient().getVirtualMachineScaleSets().delete(resourceGroup, name));
+    }
+
+    private static ScaleSetFacts scaleSetFacts(VirtualMachineScaleSetInner set) {
+        return new ScaleSetFacts(set.id(), set.location(),
+                set.sku() == null || set.sku().name() == null ? "" : set.sku().name(),
+                set.sku() == null || set.sku().capacity() == null ? 0 : set.sku().capacity(),
+                set.zones() == null ? List.of() : set.zones(),
+                set.orchestrationMode() == null ? "Uniform" : set.orchestrationMode().toString(),
+                set.singlePlacementGroup() == null || set.singlePlacementGroup(),
+                set.provisioningState() == null ? "" : set.provisioningState(),
+                set.tags() == null ? Map.of() : set.tags());
+    }
+
+    private ScaleSetInstance instance(VirtualMachineScaleSetVMInner vm, Map<String, NetworkInterfaceInner> nics,
+            Map<String, String> publicIps) {
+        String nicId = vm.networkProfile() == null || vm.networkProfile().networkInterfaces() == null
+                || vm.networkProfile().networkInterfaces().isEmpty() ? ""
+                : vm.networkProfile().networkInterfaces().get(0).id();
+        NetworkInterfaceInner nic = nics.get(nicId.toLowerCase(Locale.ROOT));
+        NetworkInterfaceIpConfigurationInner ip = nic == null ? null : primary(nic);
+        Optional<String> publicIpId = Optional.ofNullable(ip).map(NetworkInterfaceIpConfigurationInner::publicIpAddress)
+                .map(PublicIpAddressInner::id);
+        Optional<String> powerState = vm.instanceView() == null ? Optional.empty()
+                : powerState(vm.instanceView().statuses());
+        String osDiskId = vm.storageProfile() == null || vm.storageProfile().osDisk() == null
+                || vm.storageProfile().osDisk().managedDisk() == null ? ""
+                : vm.storageProfile().osDisk().managedDisk().id();
+        return new ScaleSetInstance(vm.name(), vm.instanceId(), vm.id(), vm.location(),
+                vm.sku() == null || vm.sku().name() == null ? "" : vm.sku().name(),
+                vm.provisioningState() == null ? "" : vm.provisioningState(), powerState,
+                vm.osProfile() == null ? "" : vm.osProfile().adminUsername(),
+                Optional.ofNullable(vm.timeCreated()).map(time -> time.toInstant()), nicId,
+                ip == null || ip.privateIpAddress() == null ? "" : ip.privateIpAddress(), publicIpId,
+                publicIpId.map(id -> publicIps.get(id.toLowerCase(Locale.ROOT))), osDiskId);
+    }
+
+    private static NetworkInterfaceIpConfigurationInner primary(NetworkInterfaceInner nic) {
+        return nic.ipConfigurations().stream().filter(c -> Boolean.TRUE.equals(c.primary())).findFirst()
+                .orElse(nic.ipConfigurations().get(0));
     }
 
     public void deleteVm(String resourceGroup, String name, Scope scope) {
@@ -224,10 +338,14 @@ public final class ArmVms {
     }
 
     private static Optional<String> powerState(VirtualMachineInner vm) {
-        if (vm.instanceView() == null || vm.instanceView().statuses() == null) {
+        return vm.instanceView() == null ? Optional.empty() : powerState(vm.instanceView().statuses());
+    }
+
+    private static Optional<String> powerState(List<InstanceViewStatus> statuses) {
+        if (statuses == null) {
             return Optional.empty();
         }
-        return vm.instanceView().statuses().stream()
+        return statuses.stream()
                 .map(InstanceViewStatus::code)
                 .filter(code -> code != null && code.startsWith("PowerState/"))
                 .map(code -> code.substring("PowerState/".length()))

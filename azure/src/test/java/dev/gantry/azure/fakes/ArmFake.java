@@ -37,7 +37,9 @@ import reactor.core.publisher.Mono;
  * NIC and a disk attached to a VM cannot be deleted, and deleting a VM honours {@code deleteOption: Delete} on its OS
  * disk and NICs. Scale sets and availability sets are stored, and where VMs may go is checked as Azure checks it
  * ({@link PlacementRules}: one placement group holds at most 100 VMs, an availability set 200 and no zones, a VM joins
- * a set only when it is created, a scale set's VMs are in its zones). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
+ * a set only when it is created, a scale set's VMs are in its zones); the instances of Uniform scale sets follow
+ * their capacity, with their disks, NICs and public IPs, and can be listed, deleted and run commands on
+ * ({@link ScaleSetsFake}). The node pools of AKS clusters ({@link #managedCluster}) are served by {@link AgentPoolsFake}.
  *
  * <p>It serves HTTPS with {@link LocalHttps}; {@link #connector()} gives the production {@link ArmConnector} an HTTP
  * client that trusts exactly the fakes' certificate, so the SDK's whole pipeline (bearer-token policy, retries,
@@ -115,6 +117,7 @@ public final class ArmFake implements AutoCloseable {
     private final AgentPoolsFake agentPools = new AgentPoolsFake(this);
     private final BatchArmFake batch = new BatchArmFake(this);
     private final PlacementRules placement = new PlacementRules(this);
+    private final ScaleSetsFake scaleSets = new ScaleSetsFake(this);
     private final Map<String, String> replies = new LinkedHashMap<>();
     private final List<String> deniedWrites = new ArrayList<>();
     private int skuPageSize = 2;
@@ -379,6 +382,35 @@ public final class ArmFake implements AutoCloseable {
         resources.put(key(path), resource);
     }
 
+    void forget(String path) {
+        resources.remove(key(path));
+    }
+
+    /** The power state of a VM or scale set instance, {@code running} unless {@link #setPowerState} said else. */
+    String powerState(String vmName) {
+        return powerStates.getOrDefault(vmName.toLowerCase(Locale.ROOT), "running");
+    }
+
+    /** The private address of the VM's (or instance's) NIC: the one {@link #privateIp} set, else the next free. */
+    String privateAddress(String vmName) {
+        String wanted = privateIps.get(nicName(vmName).toLowerCase(Locale.ROOT));
+        return wanted != null ? wanted : "10.210.0." + nextPrivateIp++;
+    }
+
+    String publicAddress() {
+        return "20.51.0." + nextPublicIp++;
+    }
+
+    /** The instances of the scale set of this resource ID, by name, lowest instance ID first. */
+    public synchronized List<String> scaleSetInstances(String scaleSetId) {
+        String prefix = key(scaleSetId + "/virtualMachines/");
+        return resources.values().stream()
+                .filter(r -> ScaleSetsFake.INSTANCE_TYPE.equals(r.path("type").asText())
+                        && key(r.path("id").asText()).startsWith(prefix))
+                .sorted(java.util.Comparator.comparingInt(r -> r.path("instanceId").asInt()))
+                .map(r -> r.path("name").asText()).toList();
+    }
+
     /** The stored resources whose lower-case path starts with this prefix (lower case), in creation order. */
     List<ObjectNode> storedUnder(String prefix) {
         List<ObjectNode> under = new ArrayList<>();
@@ -580,6 +612,22 @@ public final class ArmFake implements AutoCloseable {
             }
             return;
         }
+        if (s.length == 11 && s[4].equals("providers") && s[6].equalsIgnoreCase("virtualMachineScaleSets")
+                && s[8].equalsIgnoreCase("virtualMachines") && s[10].equalsIgnoreCase("runCommand")) {
+            String instancePath = path.substring(0, path.lastIndexOf('/'));
+            ObjectNode instance = resources.get(key(instancePath));
+            if (!method.equals("POST")) {
+                error(exchange, 405, "MethodNotAllowed", method + " is not supported on " + path);
+            } else {
+                runCommand(exchange, instancePath, instance == null ? s[7] + "_" + s[9]
+                        : instance.path("name").asText(), body, query);
+            }
+            return;
+        }
+        if (s.length == 9 && s[4].equals("providers") && s[6].equalsIgnoreCase("virtualMachineScaleSets")) {
+            scaleSets.handle(exchange, method, path, s, query, body);
+            return;
+        }
         if (s.length != 8 && s.length != 10 || !s[4].equals("providers")) {
             error(exchange, 404, "InvalidResourceType", "The fake does not serve " + method + " " + path);
             return;
@@ -642,8 +690,7 @@ public final class ArmFake implements AutoCloseable {
             String state = answer.path("properties").path("provisioningState").asText().toLowerCase(Locale.ROOT);
             ArrayNode statuses = ((ObjectNode) answer.get("properties")).putObject("instanceView").putArray("statuses");
             statuses.addObject().put("code", "ProvisioningState/" + state);
-            statuses.addObject().put("code", "PowerState/" + powerStates.getOrDefault(name.toLowerCase(Locale.ROOT),
-                    "running"));
+            statuses.addObject().put("code", "PowerState/" + powerState(name));
         }
         send(exchange, 200, answer);
     }
@@ -665,12 +712,17 @@ public final class ArmFake implements AutoCloseable {
             case "Microsoft.Network/virtualNetworks/subnets" -> null;
             case "Microsoft.Network/networkSecurityGroups" -> null;
             case "Microsoft.Network/publicIPAddresses" -> {
-                properties.put("ipAddress", "20.51.0." + nextPublicIp++);
+                properties.put("ipAddress", publicAddress());
                 yield null;
             }
             case "Microsoft.Network/networkInterfaces" -> networkInterface(path, properties);
             case "Microsoft.Compute/virtualMachines" -> virtualMachine(exchange, path, name, resource, operation);
-            case "Microsoft.Compute/virtualMachineScaleSets" -> placement.scaleSet(path, resource);
+            case ScaleSetsFake.SET_TYPE -> {
+                String refused = placement.scaleSet(path, resource);
+                refused = refused != null ? refused : scaleSets.profile(resource);
+                operation.onDone = () -> scaleSets.reconcile(path, resource);
+                yield refused;
+            }
             case "Microsoft.Compute/availabilitySets" -> placement.availabilitySet(resource);
             default -> "The fake does not create " + type;
         };
@@ -951,6 +1003,7 @@ public final class ArmFake implements AutoCloseable {
                     }
                 }
             }
+            case ScaleSetsFake.SET_TYPE -> scaleSets.removeAll(path);
             case "Microsoft.Network/networkInterfaces" -> {
                 for (JsonNode configuration : properties.path("ipConfigurations")) {
                     String ipId = configuration.path("properties").path("publicIPAddress").path("id").asText("");

@@ -39,8 +39,9 @@ import java.util.regex.Pattern;
  * @param tags extra tags (plan and workload labels); {@value #MANAGED_TAG}{@code =true} is always added
  * @param zone the availability zone every VM is placed in ({@code 1}, {@code 2} or {@code 3}); empty: regional VMs,
  *     which Azure places where it has capacity
- * @param sharedFabric whether the VMs must share one InfiniBand fabric: they are then created in one availability
- *     set (see {@link FabricPlacement}), with accelerated networking, and cannot have a zone
+ * @param sharedFabric whether the VMs must share one InfiniBand fabric: they are then created with accelerated
+ *     networking in one availability set, or, with a zone, as the instances of one zonal scale set limited to a single
+ *     placement group ({@link #fabric()}, {@link FabricPlacement})
  */
 public record ProvisionRequest(
         String subscriptionId,
@@ -65,10 +66,17 @@ public record ProvisionRequest(
     public static final String MANAGED_TAG = "gantry:managed";
     /**
      * The most VMs one request makes. An availability set holds up to 200 ("Set up InfiniBand": "the maximum limit
-     * is at 200 VMs per Availability Set"), so every count a request accepts fits the set of an RDMA plan; a set that
+     * is at 200 VMs per Availability Set"), and a scale set limited to a single placement group up to
+     * {@value #PLACEMENT_GROUP_VMS}, so every count a request accepts fits the fabric of an RDMA plan; a set that
      * already holds other VMs may still be full, which Azure refuses and {@link VmProvisioner} reports.
      */
     public static final int MAX_COUNT = 100;
+    /**
+     * The most instances of a scale set limited to a single placement group. Compute REST contract,
+     * {@code VirtualMachineScaleSetProperties.singlePlacementGroup}: "When true this limits the scale set to a single
+     * placement group, of max size 100 virtual machines."
+     */
+    public static final int PLACEMENT_GROUP_VMS = 100;
     /** Azure's limit on custom data: 64 KiB before base64. */
     static final int MAX_CUSTOM_DATA_BYTES = 65_535;
 
@@ -178,7 +186,13 @@ public record ProvisionRequest(
         check(problems, "region", region, REGION, "an Azure region name in lower case, such as eastus");
         check(problems, "vmSize", vmSize, VM_SIZE, "a VM size name such as Standard_ND96isr_H100_v5");
         checkImage(problems, image);
-        if (count < 1 || count > MAX_COUNT) {
+        if (FabricPlacement.fabric(sharedFabric, zone) == FabricPlacement.Fabric.SCALE_SET
+                && count > PLACEMENT_GROUP_VMS) {
+            problems.add(Problem.of("count", count + " VMs do not fit one InfiniBand fabric in a zone: they are the "
+                    + "instances of a scale set limited to a single placement group, which Azure caps at "
+                    + PLACEMENT_GROUP_VMS + " VMs; allowed: 1 to " + PLACEMENT_GROUP_VMS + " (or leave the zone out: "
+                    + "an availability set holds up to 200)"));
+        } else if (count < 1 || count > MAX_COUNT) {
             problems.add(Problem.of("count", count + " is out of range; allowed: 1 to " + MAX_COUNT));
         }
         spot.ifPresent(s -> checkSpot(problems, s));
@@ -213,11 +227,6 @@ public record ProvisionRequest(
         zone.filter(z -> !ZONE.matcher(z).matches()).ifPresent(z -> problems.add(Problem.of("zone", "'" + z
                 + "' is not an availability zone; allowed: 1, 2 or 3 (Azure's logical zones), or none for regional "
                 + "VMs")));
-        if (sharedFabric && zone.isPresent()) {
-            problems.add(Problem.of("zone", "'" + zone.get() + "' cannot be used for VMs that share one InfiniBand "
-                    + "fabric: Gantry puts them in one availability set, and Azure does not place availability sets "
-                    + "in zones; leave the zone out (the VMs are then regional, together in the set's cluster)"));
-        }
         if (!problems.isEmpty()) {
             throw GantryException.invalid(ErrorCode.CONFIG_INVALID, problems);
         }
@@ -228,7 +237,7 @@ public record ProvisionRequest(
      * {@code Delete} (an evicted VM leaves nothing billing behind, and running {@code vm up} again recreates it) and
      * pay up to the on-demand price. The VMs are private and join the default network; the workload's name and labels
      * become tags. The VMs of an RDMA size share one fabric ({@link FabricPlacement#needsSharedFabric}), in the zone
-     * {@link FabricPlacement#zone} picks (the first of the plan's zones, or regional).
+     * {@link FabricPlacement#zone} picks (for an RDMA plan, one the workload asks of the region; regional else).
      */
     public static ProvisionRequest forPlan(dev.gantry.api.Plan plan, String subscriptionId, String resourceGroup,
             String adminUser, String sshPublicKey, String cloudInit, String namePrefix) {
@@ -259,7 +268,12 @@ public record ProvisionRequest(
                 sharedFabric);
     }
 
-    /** The same request with its VMs in one scale set that keeps them on one InfiniBand fabric, or not. */
+    /** How the VMs share a fabric: not at all, in an availability set, or as the instances of a zonal scale set. */
+    public FabricPlacement.Fabric fabric() {
+        return FabricPlacement.fabric(sharedFabric, zone);
+    }
+
+    /** The same request with its VMs on one InfiniBand fabric, or not. */
     public ProvisionRequest withSharedFabric(boolean shared) {
         return new ProvisionRequest(subscriptionId, resourceGroup, region, vmSize, image, count, spot, adminUser,
                 sshPublicKey, cloudInit, publicIp, sshSource, namePrefix, network, tags, zone, shared);

@@ -148,8 +148,8 @@ public final class VmInventory {
                 problems.addAll(own);
                 continue;
             }
-            // These fields came later: entries written without them read as "no keys recorded", "no labels" and "in
-            // no availability set".
+            // These fields came later: entries written without them read as "no keys recorded", "no labels", "in
+            // no availability set" and "no scale set instance".
             List<String> fingerprints = fingerprints(vm, at, own);
             Map<String, String> labels = new TreeMap<>();
             vm.path("labels").fields().forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
@@ -159,7 +159,8 @@ public final class VmInventory {
             }
             entries.add(new VmInventoryEntry(name, resourceId, resourceGroup, region, vmSize, adminUser, privateIp,
                     optional(vm, "publicIp"), vm.path("spot").asBoolean(false), createdAt, nicId,
-                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels, optional(vm, "availabilitySetId")));
+                    optional(vm, "publicIpId"), osDiskId, fingerprints, labels, optional(vm, "availabilitySetId"),
+                    optional(vm, "scaleSetId")));
         }
         if (!problems.isEmpty()) {
             throw corrupt(problems);
@@ -195,6 +196,7 @@ public final class VmInventory {
                 vm.labels().forEach(labels::put);
             }
             vm.availabilitySetId().ifPresent(id -> node.put("availabilitySetId", id));
+            vm.scaleSetId().ifPresent(id -> node.put("scaleSetId", id));
         });
         AtomicFile.write(file, (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8));
     }

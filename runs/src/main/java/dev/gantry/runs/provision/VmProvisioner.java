@@ -34,6 +34,10 @@ import java.util.function.Supplier;
  * still be removed with {@link #down}. Its SSH host keys are then read on the VM through Azure Run Command
  * ({@link HostKeyScript}) and recorded, so that the readiness wait and every later SSH connection verify the host
  * instead of trusting the first key offered.
+ *
+ * <p>The VMs of an RDMA plan share one InfiniBand fabric ({@link FabricPlacement}): regional ones are created one by
+ * one in an availability set; zonal ones are the instances of one scale set ({@link ScaleSetFabric}), recorded, keyed
+ * and waited for in the same way, and deleted through the set.
  */
 public final class VmProvisioner {
     /** Label keys the manual backend accepts ({@code key=value} items); tags with other keys are not labels. */
@@ -70,10 +74,46 @@ public final class VmProvisioner {
         String subnetId = ensureSubnet(arm, request);
         Optional<String> securityGroupId = request.publicIp() ? Optional.of(ensureSshSecurityGroup(arm, request))
                 : Optional.empty();
-        Optional<String> availabilitySetId = request.sharedFabric()
+        Map<String, GantryException> failures = new LinkedHashMap<>();
+        List<ProvisionedVm> created = request.fabric() == FabricPlacement.Fabric.SCALE_SET
+                ? upScaleSet(arm, request, subnetId, securityGroupId, failures, progress)
+                : upVms(arm, request, subnetId, securityGroupId, failures, progress);
+        progress.step("reading SSH host keys through Azure Run Command");
+        List<ProvisionedVm> provisioned = captureHostKeys(arm, request, created, failures);
+        if (!failures.isEmpty()) {
+            throw failed(failures, provisioned);
+        }
+        readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList(), progress);
+        return List.copyOf(provisioned);
+    }
+
+    /**
+     * The instances of the request's zonal scale set ({@link ScaleSetFabric}), each recorded as soon as it is read,
+     * before its host keys, as every VM is.
+     */
+    private List<ProvisionedVm> upScaleSet(ArmVms arm, ProvisionRequest request, String subnetId,
+            Optional<String> securityGroupId, Map<String, GantryException> failures, Progress progress) {
+        progress.step("creating " + request.count() + " x " + request.vmSize() + " in scale set "
+                + FabricPlacement.setName(request.namePrefix()) + ", zone " + request.zone().orElseThrow());
+        List<ProvisionedVm> recorded = new ArrayList<>();
+        for (VmInventoryEntry instance : new ScaleSetFabric(arm, clock).up(request, subnetId, securityGroupId,
+                failures)) {
+            boolean known = inventory.find(instance.name()).isPresent();
+            VmInventoryEntry entry = withKnownHostKeys(instance);
+            inventory.put(entry);
+            if (!failures.containsKey(instance.name())) {
+                recorded.add(new ProvisionedVm(entry, !known));
+            }
+        }
+        return recorded;
+    }
+
+    /** VMs of their own, {@code <prefix>-1 .. <prefix>-N}, each recorded as soon as it exists. */
+    private List<ProvisionedVm> upVms(ArmVms arm, ProvisionRequest request, String subnetId,
+            Optional<String> securityGroupId, Map<String, GantryException> failures, Progress progress) {
+        Optional<String> availabilitySetId = request.fabric() == FabricPlacement.Fabric.AVAILABILITY_SET
                 ? Optional.of(ensureAvailabilitySet(arm, request)) : Optional.empty();
         List<Creation> started = new ArrayList<>();
-        Map<String, GantryException> failures = new LinkedHashMap<>();
         for (String name : request.vmNames()) {
             try {
                 started.add(start(arm, request, name, subnetId, securityGroupId, availabilitySetId));
@@ -95,13 +135,7 @@ public final class VmProvisioner {
                 failures.put(creation.name(), e);
             }
         }
-        progress.step("reading SSH host keys through Azure Run Command");
-        List<ProvisionedVm> provisioned = captureHostKeys(arm, request, created, failures);
-        if (!failures.isEmpty()) {
-            throw failed(failures, provisioned);
-        }
-        readiness.await(provisioned.stream().map(ProvisionedVm::vm).toList(), progress);
-        return List.copyOf(provisioned);
+        return created;
     }
 
     /**
@@ -129,8 +163,7 @@ public final class VmProvisioner {
                 continue;
             }
             try {
-                reads.put(vm.name(), arm.beginRunShellScript(vm.vm().resourceGroup(), vm.name(), HostKeyScript.LINES,
-                        keyScope(vm, request)));
+                reads.put(vm.name(), readHostKeys(arm, vm.vm(), keyScope(vm, request)));
             } catch (GantryException e) {
                 failures.put(vm.name(), hostKeysUnread(vm.name(), e));
             }
@@ -156,6 +189,15 @@ public final class VmProvisioner {
             }
         }
         return ready;
+    }
+
+    /** Run Command on the VM, or on the scale set instance the entry is. */
+    private static Pending<List<String>> readHostKeys(ArmVms arm, VmInventoryEntry vm, ArmFailures.Scope scope) {
+        if (vm.scaleSetId().isPresent()) {
+            return arm.beginRunShellScriptOnInstance(vm.resourceGroup(), ArmVms.nameOf(vm.scaleSetId().get()),
+                    ArmVms.nameOf(vm.resourceId()), HostKeyScript.LINES, scope);
+        }
+        return arm.beginRunShellScript(vm.resourceGroup(), vm.name(), HostKeyScript.LINES, scope);
     }
 
     private static ArmFailures.Scope keyScope(ProvisionedVm vm, ProvisionRequest request) {
@@ -198,8 +240,14 @@ public final class VmProvisioner {
         Map<String, VmInventoryEntry> emptiedSets = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         GantryException first = null;
+        Map<String, List<VmInventoryEntry>> instancesBySet = new LinkedHashMap<>();
         for (VmInventoryEntry vm : vms) {
             ArmVms arm = connections.computeIfAbsent(vm.subscriptionId(), id -> ArmVms.connect(connector, id));
+            if (vm.scaleSetId().isPresent()) {
+                instancesBySet.computeIfAbsent(vm.scaleSetId().get().toLowerCase(Locale.ROOT), id -> new ArrayList<>())
+                        .add(vm);
+                continue;
+            }
             try {
                 deleteAll(arm, vm.resourceGroup(), ArmVms.nameOf(vm.resourceId()),
                         Optional.of(ArmVms.nameOf(vm.osDiskId())), Optional.of(ArmVms.nameOf(vm.nicId())),
@@ -226,10 +274,48 @@ public final class VmProvisioner {
                 first = first == null ? e : first;
             }
         }
+        for (List<VmInventoryEntry> instances : instancesBySet.values()) {
+            VmInventoryEntry any = instances.get(0);
+            try {
+                downInstances(connections.get(any.subscriptionId()), instances);
+            } catch (GantryException e) {
+                instances.forEach(vm -> failures.add(vm.name() + ": " + e.getMessage()));
+                first = first == null ? e : first;
+            }
+        }
         if (first != null) {
             throw new GantryException(first.code(), "could not delete " + failures.size() + " VM(s); they stay in the "
                     + "inventory, run gantry vm down again:\n  " + String.join("\n  ", failures), first);
         }
+    }
+
+    /**
+     * Deletes instances of one scale set through its API (Azure deletes each with its disk, NIC and public IP) and
+     * forgets them; with the last of its instances in the inventory, the set goes instead, with whatever it still
+     * holds. Instances that are already gone are forgotten without a call.
+     */
+    private void downInstances(ArmVms arm, List<VmInventoryEntry> instances) {
+        VmInventoryEntry any = instances.get(0);
+        String setId = any.scaleSetId().orElseThrow();
+        String resourceGroup = ArmVms.resourceGroupOf(setId);
+        String set = ArmVms.nameOf(setId);
+        List<String> names = instances.stream().map(VmInventoryEntry::name).toList();
+        boolean last = inventory.list().stream().filter(vm -> sameResource(vm.scaleSetId(), Optional.of(setId)))
+                .allMatch(vm -> names.contains(vm.name()));
+        ArmFailures.Scope scope = new ArmFailures.Scope((last ? "deleting scale set " : "deleting instances of scale "
+                + "set ") + set, any.vmSize(), any.region());
+        if (last) {
+            arm.deleteScaleSet(resourceGroup, set, scope);
+        } else if (arm.findScaleSet(resourceGroup, set, scope).isPresent()) {
+            List<String> live = arm.listInstances(resourceGroup, set, scope).stream()
+                    .map(dev.gantry.azure.vm.ScaleSetInstance::instanceId).toList();
+            List<String> ids = instances.stream().map(vm -> ArmVms.nameOf(vm.resourceId())).filter(live::contains)
+                    .toList();
+            if (!ids.isEmpty()) {
+                arm.deleteInstances(resourceGroup, set, ids, scope);
+            }
+        }
+        names.forEach(inventory::remove);
     }
 
     private Creation start(ArmVms arm, ProvisionRequest request, String name, String subnetId,
@@ -326,7 +412,7 @@ public final class VmProvisioner {
     }
 
     /** The VM's tags as host labels: the workload and plan labels it was created for, without Gantry's own tag. */
-    private static Map<String, String> labels(Map<String, String> tags) {
+    static Map<String, String> labels(Map<String, String> tags) {
         Map<String, String> labels = new LinkedHashMap<>();
         if (tags != null) {
             tags.forEach((key, value) -> {
@@ -354,6 +440,13 @@ public final class VmProvisioner {
             throw new GantryException(ErrorCode.CONFIG_INVALID, "availability set " + wanted.name() + " already "
                     + "exists in resource group " + request.resourceGroup() + " and was not created by Gantry (no "
                     + ProvisionRequest.MANAGED_TAG + " tag); choose another name prefix");
+        }
+        if (existing.isEmpty() && arm.findScaleSet(request.resourceGroup(), wanted.name(), scope).isPresent()) {
+            throw new GantryException(ErrorCode.CONFIG_INVALID, "scale set " + wanted.name() + " already exists in "
+                    + "resource group " + request.resourceGroup() + " (from a vm up in a zone), but the request puts "
+                    + "its VMs in no zone, in availability set " + wanted.name() + "; VMs of one fabric are in one "
+                    + "of the two. Ask the scale set's zone again (--zone, or spec.zones." + request.region()
+                    + "), remove its VMs first with gantry vm down, or choose another name prefix");
         }
         AvailabilitySetFacts set = existing.isPresent() ? existing.get() : arm.createAvailabilitySet(wanted, scope);
         if (!"Aligned".equalsIgnoreCase(set.sku())) {

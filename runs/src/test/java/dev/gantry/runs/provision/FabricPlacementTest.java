@@ -17,7 +17,10 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Where {@code vm up} places a plan's VMs: the zone asked, else the plan's first, and none for a shared fabric. */
+/**
+ * Where {@code vm up} places a plan's VMs: the zone asked, else the plan's first; an RDMA plan's only in a zone its
+ * workload asks, and then in a scale set.
+ */
 class FabricPlacementTest {
     private static final VmSize ND = new VmSize("Standard_ND96isr_H100_v5", "NDH100v5", 96, 1900, Optional.empty(),
             true, Architecture.X64, Set.of("V2"));
@@ -62,15 +65,27 @@ class FabricPlacementTest {
     }
 
     @Test
-    void anRdmaPlanIsRegionalAndZonesItsWorkloadAsksAreRefusedWithWhy() {
+    void anRdmaPlanIsRegionalUnlessAZoneIsAskedAndThenAllItsVmsGoToOne() {
         assertEquals(Optional.empty(), FabricPlacement.zone(plan(ND, List.of(), List.of("1", "2")), Optional.empty()),
-                "zones the subscription allows do not bind VMs that share an availability set");
+                "zones the subscription allows alone do not make a fabric zonal: an availability set, regional");
+        assertEquals(Optional.of("2"), FabricPlacement.zone(plan(ND, List.of("2", "3"), List.of("2", "3")),
+                Optional.empty()), "the first of the plan's zones within those the workload asks");
+        assertEquals(Optional.of("3"), FabricPlacement.zone(plan(ND, List.of("3"), List.of("1", "3")),
+                Optional.empty()), "only within the workload's");
+        assertEquals(Optional.of("2"), FabricPlacement.zone(plan(ND, List.of("2"), List.of()), Optional.empty()),
+                "a plan that names no zones: the first the workload asks");
+        assertEquals(Optional.of("1"), FabricPlacement.zone(plan(ND, List.of(), List.of("1", "2")), Optional.of("1")),
+                "--zone, one of the plan's");
         GantryException e = assertThrows(GantryException.class,
-                () -> FabricPlacement.zone(plan(ND, List.of("2"), List.of("2")), Optional.empty()));
-        assertEquals(ErrorCode.CONFIG_INVALID, e.code());
-        assertEquals("zones.eastus", e.problems().get(0).path());
-        assertEquals("asks zone(s) 2, but the VMs of Standard_ND96isr_H100_v5 share one InfiniBand fabric through an "
-                + "availability set, which Azure does not place in zones; remove spec.zones.eastus (the VMs are then "
-                + "regional, together in the set's cluster)", e.problems().get(0).message());
+                () -> FabricPlacement.zone(plan(ND, List.of(), List.of("1", "2")), Optional.of("3")));
+        assertEquals("zone", e.problems().get(0).path());
+    }
+
+    @Test
+    void aZoneMakesTheSharedFabricAScaleSetAndNothingElseDoes() {
+        assertEquals(FabricPlacement.Fabric.SCALE_SET, FabricPlacement.fabric(true, Optional.of("1")));
+        assertEquals(FabricPlacement.Fabric.AVAILABILITY_SET, FabricPlacement.fabric(true, Optional.empty()));
+        assertEquals(FabricPlacement.Fabric.NONE, FabricPlacement.fabric(false, Optional.of("1")));
+        assertEquals(FabricPlacement.Fabric.NONE, FabricPlacement.fabric(false, Optional.empty()));
     }
 }

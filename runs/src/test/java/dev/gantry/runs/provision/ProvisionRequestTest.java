@@ -159,12 +159,16 @@ class ProvisionRequestTest {
         assertEquals(Optional.empty(), rdma.zone(), "no zone asked and none in the plan: regional");
         assertTrue(rdma.withCount(1).sharedFabric(), "one VM too, so that a higher count joins its set");
         assertTrue(rdma.withPublicIp("*").withCount(4).sharedFabric());
-        GantryException zonal = assertThrows(GantryException.class, () -> rdma.withZone("2"));
-        assertEquals("zone", zonal.problems().get(0).path());
-        assertEquals("'2' cannot be used for VMs that share one InfiniBand fabric: Gantry puts them in one "
-                + "availability set, and Azure does not place availability sets in zones; leave the zone out (the "
-                + "VMs are then regional, together in the set's cluster)", zonal.problems().get(0).message());
-        assertEquals(Optional.of("2"), rdma.withSharedFabric(false).withZone("2").zone());
+        assertEquals(FabricPlacement.Fabric.AVAILABILITY_SET, rdma.fabric(), "regional: an availability set");
+        assertEquals(FabricPlacement.Fabric.SCALE_SET, rdma.withZone("2").fabric(), "zonal: a scale set");
+        assertEquals(Optional.of("2"), rdma.withZone("2").zone());
+        assertEquals(FabricPlacement.Fabric.NONE, rdma.withSharedFabric(false).withZone("2").fabric());
+        GantryException tooMany = assertThrows(GantryException.class, () -> rdma.withZone("2").withCount(101));
+        assertEquals("count", tooMany.problems().get(0).path());
+        assertEquals("101 VMs do not fit one InfiniBand fabric in a zone: they are the instances of a scale set "
+                + "limited to a single placement group, which Azure caps at 100 VMs; allowed: 1 to 100 (or leave the "
+                + "zone out: an availability set holds up to 200)", tooMany.problems().get(0).message());
+        assertEquals(100, rdma.withZone("2").withCount(100).count());
         assertFalse(ProvisionRequest.forPlan(Plan.builder(workload, nc).region("eastus").nodes(2).image(IMAGE)
                 .build(), ArmFake.SUBSCRIPTION, "rg", "gantry", VmProvisionerTest.KEY, "", "pretrain").sharedFabric());
     }

@@ -117,7 +117,28 @@ class VmInventoryTest {
         assertFalse(old.hostKeyPinned());
         assertEquals(java.util.Map.of(), old.labels());
         assertEquals(Optional.empty(), old.availabilitySetId());
+        assertEquals(Optional.empty(), old.scaleSetId());
         assertTrue(old.spot());
+    }
+
+    @Test
+    void aScaleSetInstanceKeepsItsSetAcrossAReopen() throws Exception {
+        VmInventory inventory = new VmInventory(home);
+        String set = "/subscriptions/" + ArmFake.SUBSCRIPTION + "/resourceGroups/rg/providers/Microsoft.Compute/"
+                + "virtualMachineScaleSets/ib-fabric";
+        VmInventoryEntry instance = new VmInventoryEntry("ib-fabric_0", set + "/virtualMachines/0", "rg", "eastus",
+                "Standard_ND96isr_H100_v5", "gantry", "10.0.0.5", Optional.empty(), false,
+                Instant.parse("2026-11-29T12:00:00Z"), set + "/virtualMachines/0/networkInterfaces/nic1",
+                Optional.empty(), "d", List.of("SHA256:cm3D27kl1vkmGd8jmQdvM5rcocvQIvjh7XtvlEzgVtI"),
+                java.util.Map.of(), Optional.empty(), Optional.of(set));
+
+        inventory.put(instance);
+
+        assertEquals(List.of(instance), new VmInventory(home).list());
+        assertTrue(Files.readString(home.resolve("vms.json")).contains("\"scaleSetId\" : \"" + set + "\""));
+        assertEquals(ArmFake.SUBSCRIPTION, instance.subscriptionId());
+        assertEquals(instance.withHostKeyFingerprints(List.of()).scaleSetId(), Optional.of(set),
+                "a copy keeps its set");
     }
 
     @Test

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  */
 public final class ProvisionedReferences {
     public static final String KEY = "provisioned";
-    private static final Pattern REFERENCE = Pattern.compile("[A-Za-z0-9*][A-Za-z0-9._*-]{0,63}");
+    // '_' too: the instances of a scale set are named <set>_<instanceId>, as Azure names them.
+    private static final Pattern REFERENCE = Pattern.compile("[A-Za-z0-9*][A-Za-z0-9_.*-]{0,63}");
 
     /** One matched VM as the per-host settings {@link Inventory} binds, and the key that referred to it. */
     public record Match(String key, BackendConfig own) {

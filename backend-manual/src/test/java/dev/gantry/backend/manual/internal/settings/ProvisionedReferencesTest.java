@@ -77,6 +77,17 @@ class ProvisionedReferencesTest {
     }
 
     @Test
+    void aScaleSetInstanceIsNamedAsAzureNamesIt() {
+        List<ProvisionedHost> instances = List.of(new ProvisionedHost("ib-fabric_3", "10.210.0.9", "azureuser",
+                "Standard_ND96isr_H100_v5", "eastus", false, List.of(KEY_A), Map.of()));
+
+        Inventory inventory = bind(Map.of("provisioned[0]", "ib-fabric_3"), instances);
+
+        assertEquals(List.of("ib-fabric_3"), inventory.hosts().stream().map(Inventory.InventoryHost::name).toList());
+        assertEquals("10.210.0.9", inventory.hosts().get(0).target().host());
+    }
+
+    @Test
     void namesPatternsAndStarCombineWithHostsAndEachVmComesOnce() {
         Inventory inventory = bind(Map.of("hosts[0].address", "10.0.0.99", "hosts[0].user", "me",
                 "hosts[0].hostKeyFingerprint", KEY_A, "provisioned[0]", "infer-1", "provisioned[1]", "*",
