@@ -128,8 +128,9 @@ final class VmCommand implements Runnable {
 
         @Option(names = "--zone", paramLabel = "ZONE", description = "Availability zone for the VMs (1, 2 or 3; "
                 + "one of the plan's zones when it names any; default: the plan's first zone, else none, regional "
-                + "VMs; for an RDMA plan: a zone of spec.zones, else none). An RDMA plan's VMs in a zone are the "
-                + "instances of one scale set PREFIX-fabric in it, one placement group (at most 100 VMs).")
+                + "VMs; an RDMA plan that names none takes the first zone spec.zones asks). An RDMA plan's VMs in a "
+                + "zone are the instances of one scale set PREFIX-fabric in it, one placement group (at most 100 "
+                + "VMs); regional ones share an availability set.")
         String zone;
 
         @Option(names = "--skip-doctor", description = "Wait only until port 22 answers; do not run doctor on the "

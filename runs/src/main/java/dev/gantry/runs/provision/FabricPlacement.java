@@ -20,13 +20,15 @@ import java.util.Optional;
  * single placement group, and not by Flexible scale sets. Availability sets do not support zones ("Orchestration
  * modes", High availability), so the two serve two cases ({@link #fabric}):
  * <ul>
- *   <li>no zone asked: an availability set {@code <prefix>-fabric}. Its VMs are ordinary VMs, which Gantry creates,
- *       names, reads the host keys of and deletes one by one as it does every other VM; Azure places them together
- *       in the set's cluster, in the region;</li>
- *   <li>a zone asked ({@code vm up --zone}, or zones of the plan's region in the workload or configuration): a
- *       Uniform scale set {@code <prefix>-fabric} in that one zone, limited to a single placement group (at most 100
+ *   <li>in a zone (the one asked with {@code vm up --zone}, else the plan's first within the zones the workload or
+ *       configuration asks, else the plan's first: wherever the plan names zones, as for every other VM): a Uniform
+ *       scale set {@code <prefix>-fabric} in that one zone, limited to a single placement group (at most 100
  *       instances), with one fault domain (Azure's only value for a zonal set). Its instances are made by the set
- *       from one profile; Gantry sets its capacity and deletes instances through the set's API.</li>
+ *       from one profile; Gantry sets its capacity and deletes instances through the set's API;</li>
+ *   <li>regional (the plan names no zones: none known for its size there, or a region without zones): an
+ *       availability set {@code <prefix>-fabric}. Its VMs are ordinary VMs, which Gantry creates, names, reads the
+ *       host keys of and deletes one by one as it does every other VM; Azure places them together in the set's
+ *       cluster, in the region.</li>
  * </ul>
  */
 public final class FabricPlacement {
@@ -76,9 +78,8 @@ public final class FabricPlacement {
      *   <li>the one asked for ({@code vm up --zone}), which must be one of the plan's zones when the plan names any
      *       (the zones its size can be allocated in there, within those the workload allows);</li>
      *   <li>else, for VMs that share a fabric, the first of the plan's zones within those the workload (or the
-     *       configuration's {@code defaults.zones}) asks of the plan's region, so that all of them are in that one
-     *       zone, in a scale set; none when nothing asks a zone, so that they stay regional, in an availability
-     *       set;</li>
+     *       configuration's {@code defaults.zones}) asks of the plan's region, or the first asked when the plan names
+     *       none, so that all of them are in that one zone, in a scale set;</li>
      *   <li>else the first of the plan's zones, so that a zone the workload or the subscription rules out is never
      *       used; none when the plan names none (Azure places the VMs in the region).</li>
      * </ul>
@@ -102,7 +103,7 @@ public final class FabricPlacement {
         if (needsSharedFabric(plan)) {
             List<String> workloadZones = plan.workload().zones().getOrDefault(plan.region(), List.of());
             if (workloadZones.isEmpty()) {
-                return Optional.empty();
+                return allowed.stream().findFirst(); // the plan's first zone, as for any VM; none: regional
             }
             if (allowed.isEmpty()) {
                 return Optional.of(workloadZones.get(0)); // the plan knows no zones of its size: the first asked
@@ -112,7 +113,7 @@ public final class FabricPlacement {
                             + plan.region(), "asks zone(s) " + String.join(", ", workloadZones) + ", but "
                             + plan.vmSize().name() + " in " + plan.region() + " may be placed in zone(s) "
                             + String.join(", ", allowed) + " only; ask one of them, or remove spec.zones."
-                            + plan.region() + " (the VMs are then regional, in an availability set)")))));
+                            + plan.region() + " (the VMs then go to the plan's first zone)")))));
         }
         return allowed.stream().findFirst();
     }

@@ -53,10 +53,9 @@ final class ScaleSetFabric {
             checkReusable(existing.get(), request);
         } else if (arm.findAvailabilitySet(request.resourceGroup(), name, scope).isPresent()) {
             throw new GantryException(ErrorCode.CONFIG_INVALID, "availability set " + name + " already exists in "
-                    + "resource group " + request.resourceGroup() + " (from a vm up without a zone), but the request "
+                    + "resource group " + request.resourceGroup() + " (from a regional vm up), but the request "
                     + "puts its VMs in zone " + request.zone().orElseThrow() + ", in scale set " + name + "; Azure "
-                    + "cannot move VMs into a zone. Leave the zone out (--zone, spec.zones." + request.region()
-                    + ") to use the availability set, remove its VMs first with gantry vm down, or choose another "
+                    + "cannot move VMs into a zone. Remove its VMs first with gantry vm down, or choose another "
                     + "name prefix");
         }
         long capacity = Math.max(request.count(), existing.map(ScaleSetFacts::capacity).orElse(0L));

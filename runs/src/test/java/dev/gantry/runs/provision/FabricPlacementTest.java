@@ -18,8 +18,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where {@code vm up} places a plan's VMs: the zone asked, else the plan's first; an RDMA plan's only in a zone its
- * workload asks, and then in a scale set.
+ * Where {@code vm up} places a plan's VMs: the zone asked, else the plan's first; an RDMA plan's all in that one zone,
+ * in a scale set, and in an availability set only where no zone is known or asked.
  */
 class FabricPlacementTest {
     private static final VmSize ND = new VmSize("Standard_ND96isr_H100_v5", "NDH100v5", 96, 1900, Optional.empty(),
@@ -65,9 +65,11 @@ class FabricPlacementTest {
     }
 
     @Test
-    void anRdmaPlanIsRegionalUnlessAZoneIsAskedAndThenAllItsVmsGoToOne() {
-        assertEquals(Optional.empty(), FabricPlacement.zone(plan(ND, List.of(), List.of("1", "2")), Optional.empty()),
-                "zones the subscription allows alone do not make a fabric zonal: an availability set, regional");
+    void anRdmaPlansVmsAllGoToOneZoneWhereverThePlanNamesZonesElseTheyAreRegional() {
+        assertEquals(Optional.of("1"), FabricPlacement.zone(plan(ND, List.of(), List.of("1", "2")), Optional.empty()),
+                "the plan's first zone, as for any VM: a scale set in zone 1");
+        assertEquals(Optional.empty(), FabricPlacement.zone(plan(ND, List.of(), List.of()), Optional.empty()),
+                "a plan that names no zones and a workload that asks none: regional, an availability set");
         assertEquals(Optional.of("2"), FabricPlacement.zone(plan(ND, List.of("2", "3"), List.of("2", "3")),
                 Optional.empty()), "the first of the plan's zones within those the workload asks");
         assertEquals(Optional.of("3"), FabricPlacement.zone(plan(ND, List.of("3"), List.of("1", "3")),

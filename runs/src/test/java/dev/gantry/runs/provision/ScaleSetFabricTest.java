@@ -198,10 +198,10 @@ class ScaleSetFabricTest extends ProvisioningFixture {
         provisioner().up(FabricProvisionTest.fabric(1)); // an availability set train-fabric
         GantryException zonalOverSet = assertThrows(GantryException.class, () -> provisioner().up(zonal(2)));
         assertEquals(ErrorCode.CONFIG_INVALID, zonalOverSet.code());
-        assertEquals("availability set train-fabric already exists in resource group gantry-rg (from a vm up without "
-                + "a zone), but the request puts its VMs in zone 2, in scale set train-fabric; Azure cannot move VMs "
-                + "into a zone. Leave the zone out (--zone, spec.zones.eastus) to use the availability set, remove its "
-                + "VMs first with gantry vm down, or choose another name prefix", zonalOverSet.getMessage());
+        assertEquals("availability set train-fabric already exists in resource group gantry-rg (from a regional vm "
+                + "up), but the request puts its VMs in zone 2, in scale set train-fabric; Azure cannot move VMs into "
+                + "a zone. Remove its VMs first with gantry vm down, or choose another name prefix",
+                zonalOverSet.getMessage());
         assertTrue(arm.requests("PUT", "/virtualMachineScaleSets/" + SET).isEmpty());
         provisioner().down(List.of("train-1"));
 
