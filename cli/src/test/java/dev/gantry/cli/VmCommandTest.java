@@ -53,11 +53,16 @@ class VmCommandTest {
      * {@code vm up} plans within the subscription: a size the fake does not list is not offered to it.
      */
     void offer(String spec) throws IOException {
+        offer(spec, List.of("1", "2"));
+    }
+
+    /** Offers the size SPEC plans to the subscription in these zones of the plan's region (none: regional only). */
+    void offer(String spec, List<String> zones) throws IOException {
         CliRun plan = gantry("plan", spec, "--no-quota", "--output", "json");
         assertEquals(0, plan.exitCode, plan.toString());
         JsonNode planned = Json.MAPPER.readTree(plan.out);
         arm.skus(ArmFake.sku(planned.path("vmSize").asText(), "standardTestFamily", planned.path("region").asText(),
-                Map.of("vCPUs", planned.path("vcpus").asText()), null));
+                Map.of("vCPUs", planned.path("vcpus").asText()), null, zones));
     }
 
     @AfterEach
@@ -193,14 +198,15 @@ class VmCommandTest {
     }
 
     /**
-     * A two-node InfiniBand training spec plans an RDMA (ND) size; {@code vm up} puts both VMs in one availability
-     * set with the plan's HPC image, and {@code vm down} removes the set with them.
+     * A two-node InfiniBand training spec plans an RDMA (ND) size that the region offers in no zone; {@code vm up}
+     * puts both (regional) VMs in one availability set with the plan's HPC image, and {@code vm down} removes the set
+     * with them.
      */
     @Test
-    void theVmsOfAnRdmaPlanShareOneAvailabilitySetAndGoWithIt() throws Exception {
+    void theVmsOfARegionalRdmaPlanShareOneAvailabilitySetAndGoWithIt() throws Exception {
         Files.writeString(work.resolve("ib.yaml"), spec("ib", "resources: {gpus: 8, nodes: 2, interconnect: "
                 + "infiniband}"));
-        offer("ib.yaml");
+        offer("ib.yaml", List.of());
         configure("[ib-1, ib-2]");
         vmAtH1("ib-1");
         vmAtH1("ib-2");
@@ -230,7 +236,8 @@ class VmCommandTest {
     }
 
     /**
-     * With {@code --zone}, the two VMs of the RDMA plan are the instances of one Uniform scale set in that zone,
+     * Where the plan names zones ({@code --zone} picks one of them), the two VMs of the RDMA plan are the instances of
+     * one Uniform scale set in that zone,
      * limited to a single placement group, with the plan's HPC image; they are listed with the set and usable by the
      * manual backend by their instance names; {@code vm down} removes the set with them.
      */

@@ -476,6 +476,15 @@ public final class ArmFake implements AutoCloseable {
      */
     public static String sku(String name, String family, String region, Map<String, String> capabilities,
             String restrictionReason) {
+        return sku(name, family, region, capabilities, restrictionReason, List.of("1", "2"));
+    }
+
+    /**
+     * The same, offered in the given zones of the region; none for a region without zones (or a size Azure does not
+     * place in zones there), whose VMs are regional.
+     */
+    public static String sku(String name, String family, String region, Map<String, String> capabilities,
+            String restrictionReason, List<String> zones) {
         StringBuilder caps = new StringBuilder();
         capabilities.forEach((key, value) -> caps.append(caps.length() == 0 ? "" : ",")
                 .append("{\"name\":\"").append(key).append("\",\"value\":\"").append(value).append("\"}"));
@@ -484,7 +493,8 @@ public final class ArmFake implements AutoCloseable {
                 + region + "\"]},\"reasonCode\":\"" + restrictionReason + "\"}]";
         return "{\"resourceType\":\"virtualMachines\",\"name\":\"" + name + "\",\"tier\":\"Standard\",\"size\":\""
                 + name.substring("Standard_".length()) + "\",\"family\":\"" + family + "\",\"locations\":[\"" + region
-                + "\"],\"locationInfo\":[{\"location\":\"" + region + "\",\"zones\":[\"1\",\"2\"],\"zoneDetails\":[]}],"
+                + "\"],\"locationInfo\":[{\"location\":\"" + region + "\",\"zones\":["
+                + String.join(",", zones.stream().map(zone -> "\"" + zone + "\"").toList()) + "],\"zoneDetails\":[]}],"
                 + "\"capabilities\":[" + caps + "],\"restrictions\":" + restrictions + "}";
     }
 
