@@ -18,14 +18,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.api.GantryException;
 import dev.gantry.api.ImageRef;
-import dev.gantry.azure.arm.ArmFailures.Scope;
 import dev.gantry.azure.fakes.ArmFake;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,29 +30,8 @@ import org.junit.jupiter.api.Test;
  * VM in two sets or added to one after its creation, a single placement group over 100 VMs, and the scale set
  * settings the contract forbids.
  */
-class PlacementTest {
-    static final String RG = "fabric-rg";
-    static final Scope SCOPE = new Scope("testing placement", "Standard_ND96isr_H100_v5", "eastus");
-    static final Map<String, String> TAGS = Map.of("gantry:managed", "true");
+class PlacementTest extends FabricNetworkFixture {
     static final ObjectMapper JSON = new ObjectMapper();
-
-    ArmFake fake;
-    ArmVms arm;
-    String subnetId;
-
-    @BeforeEach
-    void start() throws Exception {
-        fake = new ArmFake();
-        arm = ArmVms.connect(fake.connector(), ArmFake.SUBSCRIPTION);
-        arm.createResourceGroup(RG, "eastus", TAGS, SCOPE);
-        subnetId = arm.createNetwork(new NetworkBlueprint(RG, "eastus", "vnet", "10.210.0.0/16", "default",
-                "10.210.0.0/20", TAGS), SCOPE).orElseThrow();
-    }
-
-    @AfterEach
-    void stop() {
-        fake.close();
-    }
 
     FoundVm createVm(String name, Optional<String> availabilitySetId, Optional<String> zone) {
         String nic = arm.createNic(RG, name + "-nic", "eastus", TAGS, subnetId, Optional.empty(), Optional.empty(),

@@ -7,13 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gantry.api.GantryException;
 import dev.gantry.api.ImageRef;
-import dev.gantry.azure.arm.ArmFailures.Scope;
 import dev.gantry.azure.fakes.ArmFake;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,29 +17,7 @@ import org.junit.jupiter.api.Test;
  * target that adds or removes instances, each with its NIC (and public IP) read back in three list calls; instances
  * are deleted through the set, Run Command runs on one, and Azure's limits are refused as Azure refuses them.
  */
-class ScaleSetCallsTest {
-    static final String RG = PlacementTest.RG;
-    static final Scope SCOPE = PlacementTest.SCOPE;
-    static final Map<String, String> TAGS = PlacementTest.TAGS;
-
-    ArmFake fake;
-    ArmVms arm;
-    String subnetId;
-
-    @BeforeEach
-    void start() throws Exception {
-        fake = new ArmFake();
-        arm = ArmVms.connect(fake.connector(), ArmFake.SUBSCRIPTION);
-        arm.createResourceGroup(RG, "eastus", TAGS, SCOPE);
-        subnetId = arm.createNetwork(new NetworkBlueprint(RG, "eastus", "vnet", "10.210.0.0/16", "default",
-                "10.210.0.0/20", TAGS), SCOPE).orElseThrow();
-    }
-
-    @AfterEach
-    void stop() {
-        fake.close();
-    }
-
+class ScaleSetCallsTest extends FabricNetworkFixture {
     ScaleSetBlueprint set(int capacity, boolean publicIp, String zone) {
         return new ScaleSetBlueprint(new VmBlueprint(RG, "eastus", "ib", "Standard_ND96isr_H100_v5",
                 ImageRef.marketplace("Ubuntu HPC", "microsoft-dsvm:ubuntu-hpc:2204:latest"), "gantry",
