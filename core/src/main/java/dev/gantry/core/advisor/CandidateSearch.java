@@ -149,7 +149,7 @@ final class CandidateSearch {
 
     private Candidate candidate(int row, Layout layout, double perNode) {
         double total = perNode * layout.nodes();
-        OptionalDouble hours = hours(row);
+        OptionalDouble hours = req.hoursOn(index, row);
         return new Candidate(row, index.sizeNames[index.sizeRank[row]], index.regionNames[index.region[row]], layout,
                 perNode, total, hours, preference(row), primary(total, hours), secondary(total, hours),
                 index.releaseYear[row], index.sizeRank[row], index.region[row]);
@@ -199,11 +199,6 @@ final class CandidateSearch {
         return 0;
     }
 
-    /** Estimated hours on a row (rule 8); empty without an estimate. */
-    private OptionalDouble hours(int row) {
-        return req.hoursOn(index, row);
-    }
-
     /** The objective minimized first (see {@link Candidate#primary}). */
     private double primary(double total, OptionalDouble hours) {
         if (hours.isEmpty()) {
@@ -223,7 +218,7 @@ final class CandidateSearch {
      */
     private void offer(int row, Layout layout, double perNode) {
         double total = perNode * layout.nodes();
-        OptionalDouble hours = hours(row);
+        OptionalDouble hours = req.hoursOn(index, row);
         double primary = primary(total, hours);
         int preference = preference(row);
         if (top.size() == KEEP && cannotBeat(preference, primary, top.get(KEEP - 1))) {
