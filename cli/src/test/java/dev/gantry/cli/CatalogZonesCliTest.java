@@ -37,10 +37,8 @@ class CatalogZonesCliTest {
     @BeforeEach
     void refreshedCatalog() throws IOException {
         work = Files.createDirectories(home.resolve("work"));
-        Files.writeString(work.resolve("train.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
-                + "metadata: {name: train}\nspec:\n  phase: training\n  model: generative\n  command: [python, train.py]\n"
-                + "  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n  regions: [eastus, westus2]\n"
-                + "  zones: {eastus: [1]}\n");
+        Files.writeString(work.resolve("train.yaml"),
+                PlanCapacityTest.infinibandTraining("train", "  zones: {eastus: [1]}\n"));
         // The refresh's cache as a refresh by sub-1 writes it: every size in zones 1-3 but the one the plan would
         // choose in eastus without zones, which sub-1 could allocate in zone 3 only.
         Catalog embedded = CatalogLoader.embedded();

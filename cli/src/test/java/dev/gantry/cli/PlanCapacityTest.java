@@ -31,10 +31,7 @@ class PlanCapacityTest {
     @BeforeEach
     void subscription() throws Exception {
         work = Files.createDirectories(home.resolve("work"));
-        Files.writeString(work.resolve("train.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
-                + "metadata: {name: train}\nspec:\n  phase: training\n  model: generative\n  command: [python, train.py]\n"
-                + "  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n  regions: [eastus, westus2]\n"
-                + "  zones: {westus2: [2]}\n");
+        Files.writeString(work.resolve("train.yaml"), infinibandTraining("train", "  zones: {westus2: [2]}\n"));
         arm = new ArmFake();
         arm.ndA100QuotaShortInEastus();
     }
@@ -61,10 +58,19 @@ class PlanCapacityTest {
 
     /** A workload that asks no zones, in the regions of {@code train.yaml}. */
     void trainAnywhere() throws IOException {
-        Files.writeString(work.resolve("anywhere.yaml"), "apiVersion: gantry.dev/v1\nkind: Workload\n"
-                + "metadata: {name: anywhere}\nspec:\n  phase: training\n  model: generative\n"
-                + "  command: [python, train.py]\n  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n"
-                + "  regions: [eastus, westus2]\n");
+        Files.writeString(work.resolve("anywhere.yaml"), infinibandTraining("anywhere", ""));
+    }
+
+    /**
+     * A two-node, 8-GPU InfiniBand training workload in eastus and westus2, the capacity tests' subject.
+     *
+     * @param name the workload's name
+     * @param more further lines of its spec (each indented two spaces and ended by a newline), or none
+     */
+    static String infinibandTraining(String name, String more) {
+        return "apiVersion: gantry.dev/v1\nkind: Workload\nmetadata: {name: " + name + "}\nspec:\n  phase: training\n"
+                + "  model: generative\n  command: [python, train.py]\n"
+                + "  resources: {gpus: 8, nodes: 2, interconnect: infiniband}\n  regions: [eastus, westus2]\n" + more;
     }
 
     @Test
