@@ -4,7 +4,7 @@
 set -eu
 umask 022
 mkdir -p '/usr/local/lib/gantry'
-cat >'/usr/local/lib/gantry/gantry-step' <<'GANTRY_BOOT_PROGRAM_END'
+cat >'/usr/local/lib/gantry/gantry-step'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Runs one boot step under a time limit, keeps its output and records its exit status for gantry-boot-check.
 # Usage: gantry-step NAME TIMEOUT_SECONDS PROGRAM [ARG...]
@@ -22,8 +22,9 @@ rc=$?
 printf '%s %s %s\n' "$rc" "$started" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state_dir/$name.rc"
 exit 0
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-step'
-cat >'/usr/local/lib/gantry/gantry-boot-check' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-step'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-step'.new.$$ '/usr/local/lib/gantry/gantry-step'
+cat >'/usr/local/lib/gantry/gantry-boot-check'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/usr/bin/env python3
 """Checks a node's prerequisites at boot and writes the readiness marker that Gantry's host probes read.
 
@@ -233,8 +234,9 @@ def main():
 if __name__ == "__main__":
     raise SystemExit(main())
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'
-cat >'/usr/local/lib/gantry/install-node-exporter' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-boot-check'.new.$$ '/usr/local/lib/gantry/gantry-boot-check'
+cat >'/usr/local/lib/gantry/install-node-exporter'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Installs and starts the Prometheus node exporter (host metrics on port 9100) from Ubuntu's archive.
 # Usage: install-node-exporter
@@ -246,7 +248,8 @@ if ! command -v prometheus-node-exporter >/dev/null 2>&1; then
 fi
 systemctl enable --now prometheus-node-exporter
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/install-node-exporter'
+chmod 0755 '/usr/local/lib/gantry/install-node-exporter'.new.$$
+mv -f '/usr/local/lib/gantry/install-node-exporter'.new.$$ '/usr/local/lib/gantry/install-node-exporter'
 '/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_D4s_v5' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest'
 '/usr/local/lib/gantry/gantry-step' 'node-exporter' '1800' '/usr/local/lib/gantry/install-node-exporter'
 '/usr/local/lib/gantry/gantry-step' 'user-command-1' '3600' 'env' 'DATA_DIR=/mnt/data' 'apt-get' 'install' '-y' 'htop'

@@ -4,7 +4,7 @@
 set -eu
 umask 022
 mkdir -p '/usr/local/lib/gantry'
-cat >'/usr/local/lib/gantry/gantry-step' <<'GANTRY_BOOT_PROGRAM_END'
+cat >'/usr/local/lib/gantry/gantry-step'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Runs one boot step under a time limit, keeps its output and records its exit status for gantry-boot-check.
 # Usage: gantry-step NAME TIMEOUT_SECONDS PROGRAM [ARG...]
@@ -22,8 +22,9 @@ rc=$?
 printf '%s %s %s\n' "$rc" "$started" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state_dir/$name.rc"
 exit 0
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-step'
-cat >'/usr/local/lib/gantry/gantry-boot-check' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-step'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-step'.new.$$ '/usr/local/lib/gantry/gantry-step'
+cat >'/usr/local/lib/gantry/gantry-boot-check'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/usr/bin/env python3
 """Checks a node's prerequisites at boot and writes the readiness marker that Gantry's host probes read.
 
@@ -233,8 +234,9 @@ def main():
 if __name__ == "__main__":
     raise SystemExit(main())
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'
-cat >'/usr/local/lib/gantry/run-dcgm-exporter' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-boot-check'.new.$$ '/usr/local/lib/gantry/gantry-boot-check'
+cat >'/usr/local/lib/gantry/run-dcgm-exporter'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Starts NVIDIA's DCGM exporter (GPU metrics on port 9400) as a container that restarts with the node.
 # Usage: run-dcgm-exporter docker|podman IMAGE
@@ -258,7 +260,8 @@ podman)
     ;;
 esac
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/run-dcgm-exporter'
+chmod 0755 '/usr/local/lib/gantry/run-dcgm-exporter'.new.$$
+mv -f '/usr/local/lib/gantry/run-dcgm-exporter'.new.$$ '/usr/local/lib/gantry/run-dcgm-exporter'
 '/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_NC24ads_A100_v4' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest'
 '/usr/local/lib/gantry/gantry-step' 'dcgm-exporter' '3600' '/usr/local/lib/gantry/run-dcgm-exporter' 'docker' 'nvcr.io/nvidia/k8s/dcgm-exporter:3.3.8-3.6.0-ubuntu22.04'
 exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_NC24ads_A100_v4' '--image' 'microsoft-dsvm:ubuntu-2204:2204-gen2:latest' '--gpus' '1' '--gpu-vendor' 'nvidia' '--rdma' 'false' '--runtime' 'docker' '--role' 'plain'

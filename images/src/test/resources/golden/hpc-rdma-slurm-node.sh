@@ -4,7 +4,7 @@
 set -eu
 umask 022
 mkdir -p '/usr/local/lib/gantry'
-cat >'/usr/local/lib/gantry/gantry-step' <<'GANTRY_BOOT_PROGRAM_END'
+cat >'/usr/local/lib/gantry/gantry-step'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Runs one boot step under a time limit, keeps its output and records its exit status for gantry-boot-check.
 # Usage: gantry-step NAME TIMEOUT_SECONDS PROGRAM [ARG...]
@@ -22,8 +22,9 @@ rc=$?
 printf '%s %s %s\n' "$rc" "$started" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state_dir/$name.rc"
 exit 0
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-step'
-cat >'/usr/local/lib/gantry/gantry-boot-check' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-step'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-step'.new.$$ '/usr/local/lib/gantry/gantry-step'
+cat >'/usr/local/lib/gantry/gantry-boot-check'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/usr/bin/env python3
 """Checks a node's prerequisites at boot and writes the readiness marker that Gantry's host probes read.
 
@@ -233,8 +234,9 @@ def main():
 if __name__ == "__main__":
     raise SystemExit(main())
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'
-cat >'/usr/local/lib/gantry/install-enroot-pyxis' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-boot-check'.new.$$ '/usr/local/lib/gantry/gantry-boot-check'
+cat >'/usr/local/lib/gantry/install-enroot-pyxis'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Installs Enroot (unprivileged containers from OCI images) and Pyxis (its Slurm plugin, which adds
 # srun --container-image) on a Slurm node, when missing. Pyxis builds against the node's Slurm headers.
@@ -268,7 +270,8 @@ if ! grep -qs 'plugstack.conf.d' /etc/slurm/plugstack.conf; then
     echo 'include /etc/slurm/plugstack.conf.d/*' >>/etc/slurm/plugstack.conf
 fi
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/install-enroot-pyxis'
+chmod 0755 '/usr/local/lib/gantry/install-enroot-pyxis'.new.$$
+mv -f '/usr/local/lib/gantry/install-enroot-pyxis'.new.$$ '/usr/local/lib/gantry/install-enroot-pyxis'
 '/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_H100_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204:latest'
 '/usr/local/lib/gantry/gantry-step' 'enroot-pyxis' '1800' '/usr/local/lib/gantry/install-enroot-pyxis'
 exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_H100_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204:latest' '--gpus' '8' '--gpu-vendor' 'nvidia' '--rdma' 'true' '--runtime' 'none' '--role' 'slurm'

@@ -4,7 +4,7 @@
 set -eu
 umask 022
 mkdir -p '/usr/local/lib/gantry'
-cat >'/usr/local/lib/gantry/gantry-step' <<'GANTRY_BOOT_PROGRAM_END'
+cat >'/usr/local/lib/gantry/gantry-step'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/bin/sh
 # Runs one boot step under a time limit, keeps its output and records its exit status for gantry-boot-check.
 # Usage: gantry-step NAME TIMEOUT_SECONDS PROGRAM [ARG...]
@@ -22,8 +22,9 @@ rc=$?
 printf '%s %s %s\n' "$rc" "$started" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state_dir/$name.rc"
 exit 0
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-step'
-cat >'/usr/local/lib/gantry/gantry-boot-check' <<'GANTRY_BOOT_PROGRAM_END'
+chmod 0755 '/usr/local/lib/gantry/gantry-step'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-step'.new.$$ '/usr/local/lib/gantry/gantry-step'
+cat >'/usr/local/lib/gantry/gantry-boot-check'.new.$$ <<'GANTRY_BOOT_PROGRAM_END'
 #!/usr/bin/env python3
 """Checks a node's prerequisites at boot and writes the readiness marker that Gantry's host probes read.
 
@@ -233,6 +234,7 @@ def main():
 if __name__ == "__main__":
     raise SystemExit(main())
 GANTRY_BOOT_PROGRAM_END
-chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'
+chmod 0755 '/usr/local/lib/gantry/gantry-boot-check'.new.$$
+mv -f '/usr/local/lib/gantry/gantry-boot-check'.new.$$ '/usr/local/lib/gantry/gantry-boot-check'
 '/usr/local/lib/gantry/gantry-boot-check' '--status' 'booting' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_MI300X_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204-rocm:latest'
 exec '/usr/local/lib/gantry/gantry-boot-check' '--status' 'check' '--marker' '/var/lib/gantry/ready.json' '--vm-size' 'Standard_ND96isr_MI300X_v5' '--image' 'microsoft-dsvm:ubuntu-hpc:2204-rocm:latest' '--gpus' '8' '--gpu-vendor' 'amd' '--rdma' 'true' '--runtime' 'docker' '--role' 'plain'

@@ -125,14 +125,20 @@ public final class BootScript {
         out.append("mkdir -p ").append(ShellWords.quoted(LIB_DIR)).append('\n');
         for (String file : program.files()) {
             String path = ShellWords.quoted(LIB_DIR + "/" + file);
-            out.append("cat >").append(path).append(" <<'").append(HEREDOC_END).append("'\n");
+            // Written beside, then renamed into place: a rename replaces the name, never the file a running process
+            // executes (writing over that fails with ETXTBSY, "Text file busy"), so a start task that runs again
+            // while an earlier run's check still executes, or nodes whose directories are shared, never fail here
+            // and never run half a program.
+            String written = path + ".new.$$";
+            out.append("cat >").append(written).append(" <<'").append(HEREDOC_END).append("'\n");
             String content = resource(file);
             if (content.lines().anyMatch(HEREDOC_END::equals) || !content.endsWith("\n")) {
                 throw new GantryException(ErrorCode.INTERNAL, "boot program '" + file + "' must end with a newline "
                         + "and contain no line '" + HEREDOC_END + "'");
             }
             out.append(content).append(HEREDOC_END).append('\n');
-            out.append("chmod 0755 ").append(path).append('\n');
+            out.append("chmod 0755 ").append(written).append('\n');
+            out.append("mv -f ").append(written).append(' ').append(path).append('\n');
         }
         List<List<String>> commands = program.commands();
         for (int i = 0; i < commands.size(); i++) {

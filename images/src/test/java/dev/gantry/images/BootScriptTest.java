@@ -170,6 +170,36 @@ class BootScriptTest {
         assertTrue(withoutContainer.endsWith("'--runtime' 'none' '--role' 'plain'\n"), withoutContainer);
     }
 
+    /**
+     * A start task that runs again while an earlier copy of a program still executes (or nodes sharing the directory,
+     * as the Batch fake's do) must not fail writing it: writing over a running executable fails with ETXTBSY, so the
+     * programs are written beside and renamed into place.
+     */
+    @Test
+    void shellFormReplacesAProgramThatIsStillRunning(@TempDir Path dir) throws Exception {
+        String script = bootScript.shellScript(plan(Workload.builder("bare").phase(dev.gantry.api.Phase.TRAINING)
+                .model(dev.gantry.api.ModelClass.SMALL).command("true").build(), Fixtures.D4S_V5,
+                ImageCatalog.DSVM_GEN2), BootOptions.defaults());
+        Path check = dir.resolve("gantry-boot-check");
+        Files.copy(Path.of("/bin/sleep"), check);
+        assertTrue(check.toFile().setExecutable(true));
+        Process running = new ProcessBuilder(check.toString(), "60").start();
+        try {
+            List<List<String>> ran = runWithCommandsPrinted(script, dir);
+
+            assertFalse(ran.isEmpty(), "the script ran to its commands");
+            assertTrue(running.isAlive(), "the earlier copy still runs, from the file it started");
+            assertTrue(Files.readString(check, StandardCharsets.ISO_8859_1).startsWith("#!/usr/bin/env python3\n"),
+                    "the name now holds the new program");
+            try (Stream<Path> left = Files.list(dir)) {
+                assertEquals(List.of(), left.map(p -> p.getFileName().toString()).filter(n -> n.contains(".new."))
+                        .toList(), "no half-written program is left beside");
+            }
+        } finally {
+            running.destroyForcibly();
+        }
+    }
+
     @Test
     void shellFormRefusesTheDcgmExporterWhereThePlatformGivesNoContainerRuntime() {
         Plan bare = plan(Workload.builder("bare").phase(dev.gantry.api.Phase.TRAINING)
@@ -395,6 +425,8 @@ class BootScriptTest {
                 .replace("\nmkdir -p '" + BootScript.LIB_DIR + "'", "\nmkdir -p '" + dir + "'")
                 .replace("\ncat >'" + BootScript.LIB_DIR + "/", "\ncat >'" + dir + "/")
                 .replace("\nchmod 0755 '" + BootScript.LIB_DIR + "/", "\nchmod 0755 '" + dir + "/")
+                .replace("\nmv -f '" + BootScript.LIB_DIR + "/", "\nmv -f '" + dir + "/")
+                .replace(".new.$$ '" + BootScript.LIB_DIR + "/", ".new.$$ '" + dir + "/")
                 .replace("\n'" + BootScript.LIB_DIR + "/", "\nprinted '" + BootScript.LIB_DIR + "/")
                 .replace("\nexec '" + BootScript.LIB_DIR + "/", "\nprinted '" + BootScript.LIB_DIR + "/");
         Path file = dir.resolve("boot.sh");
