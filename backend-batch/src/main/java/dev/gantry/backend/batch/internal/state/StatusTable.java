@@ -13,7 +13,8 @@ import java.util.OptionalInt;
 /**
  * Every Batch task state as a Gantry status, with what Gantry recorded (its cancel, evictions, the program's name):
  * <ul>
- *   <li>{@code active}: PENDING (with the pool's resize errors, when there are any);</li>
+ *   <li>{@code active}: PENDING (with the pool's resize errors and its nodes that failed their start task, when there
+ *       are any);</li>
  *   <li>{@code preparing}: PROVISIONING;</li>
  *   <li>{@code running}: RUNNING;</li>
  *   <li>{@code completed}: SUCCEEDED with exit code 0; CANCELLED when Gantry cancelled it and it did not succeed;
@@ -38,7 +39,8 @@ public final class StatusTable {
      *
      * @param task the task as listed
      * @param record what Gantry recorded
-     * @param waitingReason why nodes are not there yet (the pool's resize errors, {@link ResizeErrors}), if known
+     * @param waitingReason why no node runs it yet (the pool's resize errors, {@link ResizeErrors}; its nodes that
+     *     failed their start task, {@link StartTaskFailures}), if known
      * @param rankFailure which rank of a multi-node task failed ({@link RankFailures}), if one did
      */
     public static JobStatus map(CloudTask task, TaskRecord record, Optional<String> waitingReason,

@@ -19,6 +19,7 @@ import dev.gantry.backend.batch.internal.render.TaskRef;
 import dev.gantry.backend.batch.internal.state.RankFailures;
 import dev.gantry.backend.batch.internal.state.Requeues;
 import dev.gantry.backend.batch.internal.state.ResizeErrors;
+import dev.gantry.backend.batch.internal.state.StartTaskFailures;
 import dev.gantry.backend.batch.internal.state.StatusTable;
 import dev.gantry.backend.batch.internal.state.TaskRecord;
 import java.time.Clock;
@@ -42,7 +43,9 @@ import java.util.stream.Collectors;
 /**
  * The status of tasks of one Batch account, with one paged list-tasks call per Batch job per poll, never a GET per
  * task. Terminal statuses the caller recorded are answered without a call. Around the list, and only when needed:
- * one pool GET per pool with waiting tasks (its resize errors explain the wait), one list of a pool's preempted nodes
+ * one pool GET per pool with waiting tasks (its resize errors explain the wait) and, when that pool has nodes, one list
+ * of those that failed their start task (Gantry's boot script: Batch gives them no work), one list of a pool's
+ * preempted nodes
  * when a requeue is suspected (the eviction's reason), list-subtasks for an ended multi-node task (a failed rank), a
  * terminate for a task whose native dependency failed (Batch would leave it waiting for ever).
  *
@@ -60,6 +63,7 @@ public final class TaskStatuses {
     static final String TASK_FIELDS = "id,state,stateTransitionTime,previousState,executionInfo,nodeInfo";
     static final String SINCE_FILTER = "stateTransitionTime ge datetime'%s'";
     static final String PREEMPTED = "state eq 'preempted'";
+    static final String START_TASK_FAILED = "state eq 'starttaskfailed'";
     static final String JOB_NOT_FOUND = "JobNotFound";
     /** How far the account's clock may be behind this machine's: tasks are listed from their submit time less this. */
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
@@ -274,10 +278,40 @@ public final class TaskStatuses {
         });
     }
 
-    /** The pool's resize errors and VM size. */
+    /** The pool's resize errors, VM size and node counts. */
     CloudPool getPool(String poolId) {
         return calls.call("reading the resize errors of pool " + poolId, batch -> batch.pools().get(poolId,
-                new PoolGetOptions().withSelect("id,vmSize,resizeErrors")));
+                new PoolGetOptions().withSelect("id,vmSize,resizeErrors,currentDedicatedNodes,"
+                        + "currentLowPriorityNodes")));
+    }
+
+    /** The pool's nodes whose start task failed, with what it ended with. */
+    List<ComputeNode> listStartTaskFailedNodes(String poolId) {
+        return calls.call("listing the nodes of pool " + poolId + " that failed their start task", batch -> {
+            PagedList<ComputeNode> nodes = batch.computeNodes().list(poolId, new ComputeNodeListOptions()
+                    .withFilter(START_TASK_FAILED).withSelect("id,state,startTaskInfo").withMaxResults(PAGE));
+            nodes.loadAll();
+            return List.copyOf(nodes);
+        });
+    }
+
+    /** Why the pool's waiting tasks wait: its resize errors, its nodes that failed their start task. */
+    private Optional<String> waitingReasonOf(String poolId) {
+        CloudPool pool = getPool(poolId);
+        Optional<String> resize = ResizeErrors.waitingReason(poolId, String.valueOf(pool.vmSize()),
+                pool.resizeErrors());
+        int nodes = count(pool.currentDedicatedNodes()) + count(pool.currentLowPriorityNodes());
+        // Without nodes there is no start task to have failed: a pool parked at zero costs no list.
+        Optional<String> startTask = nodes == 0 ? Optional.empty()
+                : StartTaskFailures.waitingReason(poolId, listStartTaskFailedNodes(poolId));
+        if (resize.isPresent() && startTask.isPresent()) {
+            return Optional.of(resize.get() + "; " + startTask.get());
+        }
+        return resize.isPresent() ? resize : startTask;
+    }
+
+    private static int count(Integer nodes) {
+        return nodes == null ? 0 : nodes;
     }
 
     /** The ids of the pool's preempted nodes. */
@@ -303,10 +337,7 @@ public final class TaskStatuses {
         private final Map<String, Set<String>> preempted = new HashMap<>();
 
         Optional<String> waitingReason(String poolId) {
-            return waiting.computeIfAbsent(poolId, id -> {
-                CloudPool pool = getPool(id);
-                return ResizeErrors.waitingReason(id, String.valueOf(pool.vmSize()), pool.resizeErrors());
-            });
+            return waiting.computeIfAbsent(poolId, TaskStatuses.this::waitingReasonOf);
         }
 
         Set<String> preemptedNodes(String poolId) {

@@ -74,7 +74,21 @@ public final class FakeAccount implements AutoCloseable {
         return new FakeAccount(nodes, true);
     }
 
+    /**
+     * An account whose pool's nodes run {@code bootScript} as their start task, as Gantry's boot script runs, Batch
+     * waiting for its success.
+     *
+     * @param nodes as for {@link #FakeAccount(int)}
+     */
+    public static FakeAccount withStartTask(int nodes, String bootScript) {
+        return new FakeAccount(nodes, false, Optional.of(bootScript));
+    }
+
     private FakeAccount(int nodes, boolean spot) {
+        this(nodes, spot, Optional.empty());
+    }
+
+    private FakeAccount(int nodes, boolean spot, Optional<String> bootScript) {
         fake = new BatchFake(new BatchFakeOptions().auth(true, false)
                 .autoscaleInterval(nodes == 0 ? Duration.ofHours(1) : Duration.ofMillis(100)));
         connection = BatchConnection.open(BatchAccountUrl.of(fake.url()),
@@ -84,7 +98,7 @@ public final class FakeAccount implements AutoCloseable {
         PoolKey key = PoolKey.of(fake.accountName(), plan, Optional.empty(), Optional.empty());
         poolId = key.poolId("gantry-");
         jobId = poolId;
-        protocol().pools().add(PoolBody.render(key, poolId, plan, Optional.empty(), Math.max(1, nodes)));
+        protocol().pools().add(PoolBody.render(key, poolId, plan, bootScript, Math.max(1, nodes)));
         fake.tickNow(); // the pool's first evaluation, before any task: a pool of 0 nodes stays empty
         protocol().jobs().add(JobBody.render(jobId, poolId, key));
     }

@@ -146,7 +146,7 @@ class TaskStatusesTest {
         start(FakeAccount.onSpot(2));
         TrackedTask task = account.submit("spot", List.of(), "sleep", "2");
         account.pollUntil(statuses, task, s -> s.state() == JobState.RUNNING);
-        assertEquals(0, account.fake.count("ComputeNode_List"), "no node list before a requeue is suspected");
+        assertEquals(0, preemptedNodeLists(), "no list of preempted nodes before a requeue is suspected");
         String node = account.fake.preemptNodeOf(account.jobId, task.ref().taskId());
 
         List<JobState> seen = new ArrayList<>();
@@ -159,14 +159,14 @@ class TaskStatusesTest {
         assertEquals("Batch node " + node + " preempted (Spot)", ended.lastEviction().orElseThrow().reason());
         assertTrue(seen.stream().noneMatch(s -> s == JobState.PREEMPTED || s == JobState.FAILED), seen.toString());
         assertEquals(1, account.tracked.get(task.ref().id()).record().evictions(), "the count is in the record");
-        int nodeLists = account.fake.count("ComputeNode_List");
+        long nodeLists = preemptedNodeLists();
         assertTrue(nodeLists >= 1, "preempted nodes were listed");
 
         // A later process reads the same count from the record: it never falls.
         account.tracked.put(task.ref().id(), account.tracked.get(task.ref().id()).withEnded(ended));
         assertEquals(1, statuses.statuses(List.of(task.ref().id()), account.records()).statuses()
                 .get(task.ref().id()).evictions());
-        assertEquals(nodeLists, account.fake.count("ComputeNode_List"));
+        assertEquals(nodeLists, preemptedNodeLists());
     }
 
     @Test
@@ -188,8 +188,53 @@ class TaskStatusesTest {
         account.fake.clearRequests();
         Poll poll = statuses.statuses(both, account.records());
         account.persist(poll);
-        assertEquals(1, account.fake.count("ComputeNode_List"), account.fake.counts().toString());
+        assertEquals(1, preemptedNodeLists(), account.fake.counts().toString());
         poll.statuses().values().forEach(s -> assertEquals(1, s.evictions(), s.toString()));
+    }
+
+    @Test
+    void nodesThatFailedTheBootScriptExplainTheWaitNamingTheNodeAndItsExitCode() throws Exception {
+        start(FakeAccount.withStartTask(1, "#!/bin/sh\necho 'no GPU driver' >&2\nexit 3\n"));
+        TrackedTask waiting = account.submit("waits-for-a-good-node", List.of(), "true");
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);
+        JobStatus pending;
+        do {
+            pending = statuses.statuses(List.of(waiting.ref().id()), account.records()).statuses()
+                    .get(waiting.ref().id());
+            assertEquals(JobState.PENDING, pending.state(), pending.message());
+            assertTrue(java.time.Instant.now().isBefore(deadline), "never explained: " + pending.message());
+            Thread.sleep(50);
+        } while (!pending.message().contains("start task"));
+        String node = account.fake.nodeIds(account.poolId).get(0);
+        assertTrue(pending.message().startsWith("waiting for a node: 1 node of pool " + account.poolId
+                + " failed the start task"), pending.message());
+        assertTrue(pending.message().contains("node " + node + ": exit code 3"), pending.message());
+        assertTrue(pending.message().contains("/var/log/gantry/boot"), pending.message());
+
+        account.fake.clearRequests();
+        statuses.statuses(List.of(waiting.ref().id()), account.records());
+        assertEquals(1, account.fake.count("Pool_Get"), account.fake.counts().toString());
+        List<RecordedRequest> lists = account.fake.requests().stream()
+                .filter(r -> r.operation().equals("ComputeNode_List")).toList();
+        assertEquals(1, lists.size(), "one list of the pool's failed nodes a poll");
+        assertEquals(TaskStatuses.START_TASK_FAILED, lists.get(0).query().get("$filter"));
+    }
+
+    @Test
+    void aPoolWithoutNodesIsNotAskedForItsFailedNodes() {
+        start(0);
+        TrackedTask waiting = account.submit("waits", List.of(), "true");
+        account.fake.clearRequests();
+        JobStatus pending = statuses.statuses(List.of(waiting.ref().id()), account.records()).statuses()
+                .get(waiting.ref().id());
+        assertEquals("waiting for a node", pending.message());
+        assertEquals(0, account.fake.count("ComputeNode_List"), account.fake.counts().toString());
+    }
+
+    /** The lists of a pool's preempted nodes (requeue detection), not of those that failed their start task. */
+    private long preemptedNodeLists() {
+        return account.fake.requests().stream().filter(r -> r.operation().equals("ComputeNode_List")
+                && TaskStatuses.PREEMPTED.equals(r.query().get("$filter"))).count();
     }
 
     @Test
