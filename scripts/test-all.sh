@@ -3,6 +3,7 @@
 # what they need, runs the whole build with every test and the cluster benchmarks, then drives the gantry command end
 # to end.
 # Usage: scripts/test-all.sh [extra Maven arguments]
+# GANTRY_BUILD_THREADS (default 4) is how many modules Maven builds at once.
 # GANTRY_SKIP_BENCHMARKS=1 skips the benchmarks (for a partial run, such as -pl core); without it, a run in which the
 # benchmarks module or the installable archive was not built fails rather than report benchmarks it did not run.
 set -euo pipefail
@@ -31,6 +32,13 @@ case "${GANTRY_SKIP_BENCHMARKS:-0}" in
        "(run them, the default)" >&2
      exit 2 ;;
 esac
+
+build_threads=${GANTRY_BUILD_THREADS:-4}
+if ! [[ "$build_threads" =~ ^[1-9][0-9]?$ ]]; then
+  echo "test-all: GANTRY_BUILD_THREADS is '${build_threads}'; allowed: a whole number from 1 to 99 (how many modules" \
+    "Maven builds at once; 1 builds one at a time), default 4" >&2
+  exit 2
+fi
 
 # --- prerequisites -------------------------------------------------------------------------------------------
 # command -> Debian package that provides it
@@ -147,7 +155,12 @@ print_failed_test_output() {
     fi
   done < <(find . -path '*/target/surefire-reports/*-output.txt' -newermt "@$build_started" 2>/dev/null | sort)
 }
-if ! ./mvnw -B -ntp verify "$@"; then
+# Modules build in parallel (-T): the four backends' suites spend most of their time waiting on their test hosts, and
+# none shares a host with another (manual: the SSH test hosts; cyclecloud: the test cluster; aks: the Kubernetes test
+# nodes; batch: the Batch fake's nodes). The one other user of the SSH test hosts, runs, may build beside manual: the
+# test JVMs take turns on those hosts (TestHosts' lease), since manual's fault tests restart sshd on them. The CLI's
+# suite, which uses every host, needs every backend built, so it runs alone at the end.
+if ! ./mvnw -B -ntp -T "$build_threads" verify "$@"; then
   print_failed_test_output
   exit 1
 fi

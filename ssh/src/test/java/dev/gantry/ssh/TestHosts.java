@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,10 @@ import java.util.concurrent.TimeUnit;
  * The real SSH hosts that scripts/test-hosts.sh runs on this machine (OpenSSH servers in network namespaces), for
  * tests of everything that speaks SSH. Starts them when they are not up; when that is impossible (not root, sshd not
  * installed) the calling test fails, never skips: run scripts/test-all.sh as root, which installs what is needed.
+ *
+ * <p>One test JVM at a time uses them: the first use takes an exclusive lock held until the JVM ends
+ * ({@link #lease}), so that modules built in parallel (the test command builds with {@code -T}) never meet on the
+ * hosts, where a fault test restarts sshd or switches a host off under another module's connections.
  */
 public final class TestHosts {
 
@@ -51,8 +57,34 @@ public final class TestHosts {
         return stateDir().resolve("known_hosts");
     }
 
+    /** Held from this JVM's first use of the hosts until it ends; the operating system releases it then. */
+    private static FileChannel lease;
+
+    /**
+     * Waits until no other test JVM uses the hosts, then keeps them for this one. A lock for the life of the JVM,
+     * not per test, because the modules that use the hosts run their classes in one fork each: a finer lock would
+     * let another module's fault test restart sshd between two classes that expect a host to stay up.
+     */
+    private static synchronized void lease() {
+        if (lease != null) {
+            return;
+        }
+        Path file = stateDir().resolveSibling(stateDir().getFileName() + ".tests.lock");
+        try {
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (channel.tryLock() == null) {
+                System.err.println("waiting for another test JVM that uses the SSH test hosts to end (" + file + ")");
+                channel.lock();
+            }
+            lease = channel;
+        } catch (IOException e) {
+            fail("cannot lock " + file + " to use the SSH test hosts: " + e + "; run scripts/test-all.sh as root");
+        }
+    }
+
     /** Every test host, started first if needed. */
     public static List<Host> hosts() {
+        lease();
         List<Host> hosts = readHosts();
         if (hosts.size() >= COUNT && hosts.stream().allMatch(TestHosts::accepts)) {
             return hosts;
@@ -73,6 +105,7 @@ public final class TestHosts {
 
     /** Runs scripts/test-hosts.sh with the given arguments; fails the test with its output if it fails. */
     public static String script(String... args) {
+        lease();
         Path script = findScript();
         List<String> command = new ArrayList<>(List.of("bash", script.toString()));
         command.addAll(List.of(args));
