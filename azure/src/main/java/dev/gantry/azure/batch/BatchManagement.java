@@ -43,6 +43,8 @@ public final class BatchManagement {
     private static final String POOL_ROLE = "the Contributor role on the Batch account, and Managed Identity "
             + "Operator on the pool's user-assigned identity";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** PUTs of one pool when each meets a pool that is gone by the time it is read (deleted in between). */
+    static final int CREATE_ATTEMPTS = 3;
 
     private final ArmConnector connector;
     private final Map<String, ComputeManagementClient> clients = new ConcurrentHashMap<>();
@@ -68,20 +70,30 @@ public final class BatchManagement {
     /**
      * Creates the pool, or finds it already there: the PUT says {@code If-None-Match: *}, so an existing pool (made
      * by an earlier try whose answer was lost, or by another process) is never overwritten but read and returned,
-     * for the caller to adopt after checking its metadata.
+     * for the caller to adopt after checking its metadata. A pool that the PUT found but the read no longer does was
+     * being deleted and is gone now: the PUT is sent again, up to {@value #CREATE_ATTEMPTS} times in all.
      */
     public BatchPool createPool(BatchAccountId account, String poolName, BatchPoolSpec spec) {
         Scope scope = scope("creating Batch pool " + poolName + " (" + spec.vmSize() + ") in account "
                 + account.accountName(), spec.vmSize(), POOL_ROLE);
-        Answer answer = send(account.subscriptionId(), HttpMethod.PUT, poolPath(account, poolName),
-                ArmPoolBody.of(spec), Map.of("If-None-Match", "*"), scope);
-        if (answer.status() == 412) {
-            return pool(account, poolName).orElseThrow(() -> answer.failure(scope));
+        for (int attempt = 1; ; attempt++) {
+            Answer answer = send(account.subscriptionId(), HttpMethod.PUT, poolPath(account, poolName),
+                    ArmPoolBody.of(spec), Map.of("If-None-Match", "*"), scope);
+            if (answer.status() == 412) {
+                Optional<BatchPool> found = pool(account, poolName);
+                if (found.isPresent()) {
+                    return found.get();
+                }
+                if (attempt < CREATE_ATTEMPTS) {
+                    continue;
+                }
+                throw answer.failure(scope);
+            }
+            if (answer.status() != 200 && answer.status() != 201) {
+                throw answer.failure(scope);
+            }
+            return pool(answer.json(scope));
         }
-        if (answer.status() != 200 && answer.status() != 201) {
-            throw answer.failure(scope);
-        }
-        return pool(answer.json(scope));
     }
 
     /** The pool, or empty when the account has none of that name. */

@@ -133,6 +133,40 @@ class BatchManagementTest {
         assertEquals(List.of("gantry-a100-x1"), model.armPoolNames());
     }
 
+    /** The PUT met a pool on its way out, gone by the time it is read: the PUT is sent again and makes the pool. */
+    @Test
+    void aPoolDeletedBetweenThePutAndTheReadIsCreatedAgain() {
+        BatchAccountModel model = arm.batchAccount("batch", "gantryus", "westeurope",
+                PoolAllocationMode.USER_SUBSCRIPTION);
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        // The data plane still holds the pool when the first PUT looks, and has removed it by the read after.
+        model.dataPlanePools(() -> asked.getAndIncrement() == 0 ? Set.of("gantry-a100-x1") : Set.of());
+        BatchAccountId id = BatchAccountId.parse(model.resourceId());
+
+        BatchPool pool = batch.createPool(id, "gantry-a100-x1", spec(Map.of("gantry.digest", "mine")));
+
+        assertEquals(Map.of("gantry.digest", "mine"), pool.metadata());
+        assertEquals(2, arm.requests("PUT", "/pools/gantry-a100-x1").size(), "the PUT, 412, then the PUT again");
+        assertEquals(1, arm.requests("GET", "/pools/gantry-a100-x1").size(), "the read between them found none");
+        assertEquals(List.of("gantry-a100-x1"), model.armPoolNames());
+    }
+
+    @Test
+    void aPoolThatKeepsVanishingBetweenThePutAndTheReadIsAnErrorAfterThreePuts() {
+        BatchAccountModel model = arm.batchAccount("batch", "gantryus", "westeurope",
+                PoolAllocationMode.USER_SUBSCRIPTION);
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        // Every PUT meets the pool (odd looks); every read after finds none (even looks).
+        model.dataPlanePools(() -> asked.getAndIncrement() % 2 == 0 ? Set.of("gantry-a100-x1") : Set.of());
+        BatchAccountId id = BatchAccountId.parse(model.resourceId());
+
+        GantryException e = assertThrows(GantryException.class, () -> batch.createPool(id, "gantry-a100-x1",
+                spec(Map.of())));
+
+        assertTrue(e.getMessage().contains("412") && e.getMessage().contains("gantry-a100-x1"), e.getMessage());
+        assertEquals(BatchManagement.CREATE_ATTEMPTS, arm.requests("PUT", "/pools/gantry-a100-x1").size());
+    }
+
     @Test
     void aPoolTheDataPlaneMadeIsSeenAndDeletedThroughResourceManager() {
         BatchAccountModel model = arm.batchAccount("batch", "gantrytest", "westeurope",
