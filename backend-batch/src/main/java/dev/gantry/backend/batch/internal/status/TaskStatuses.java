@@ -45,9 +45,8 @@ import java.util.stream.Collectors;
  * task. Terminal statuses the caller recorded are answered without a call. Around the list, and only when needed:
  * one pool GET per pool with waiting tasks (its resize errors explain the wait) and, when that pool has nodes, one list
  * of those that failed their start task (Gantry's boot script: Batch gives them no work), one list of a pool's
- * preempted nodes
- * when a requeue is suspected (the eviction's reason), list-subtasks for an ended multi-node task (a failed rank), a
- * terminate for a task whose native dependency failed (Batch would leave it waiting for ever).
+ * preempted nodes when a requeue is suspected (the eviction's reason), list-subtasks for an ended multi-node task (a
+ * failed rank), a terminate for a task whose native dependency failed (Batch would leave it waiting for ever).
  *
  * <p>The list's {@code $filter} on {@code stateTransitionTime}: the "OData filters in Batch" page
  * (learn.microsoft.com/rest/api/batchservice/odata-filters-in-batch) has a "List tasks" section in its contents, but
