@@ -157,9 +157,9 @@ print_failed_test_output() {
 }
 # Modules build in parallel (-T): the four backends' suites spend most of their time waiting on their test hosts, and
 # none shares a host with another (manual: the SSH test hosts; cyclecloud: the test cluster; aks: the Kubernetes test
-# nodes; batch: the Batch fake's nodes). The one other user of the SSH test hosts, runs, may build beside manual: the
-# test JVMs take turns on those hosts (TestHosts' lease), since manual's fault tests restart sshd on them. The CLI's
-# suite, which uses every host, needs every backend built, so it runs alone at the end.
+# nodes; batch: the Batch fake's nodes). The one other user of the SSH test hosts, runs, may build beside manual:
+# manual's fault tests restart sshd there, and wait until no other test JVM uses those hosts (TestHosts' lease). The
+# CLI's suite, which uses every host, needs every backend built, so it runs alone at the end.
 if ! ./mvnw -B -ntp -T "$build_threads" verify "$@"; then
   print_failed_test_output
   exit 1

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  * tests of everything that speaks SSH. Starts them when they are not up; when that is impossible (not root, sshd not
  * installed) the calling test fails, never skips: run scripts/test-all.sh as root, which installs what is needed.
  *
- * <p>One test JVM at a time uses them: the first use takes an exclusive lock held until the JVM ends
- * ({@link #lease}), so that modules built in parallel (the test command builds with {@code -T}) never meet on the
- * hosts, where a fault test restarts sshd or switches a host off under another module's connections.
+ * <p>Modules built in parallel (the test command builds with {@code -T}) share them, but never with a fault test: a
+ * JVM holds a shared lock from its first use of the hosts, and an exclusive one from the first fault it injects, both
+ * until it ends ({@link #lease}), so that no sshd restarts or host switched off meets another module's connections.
  */
 public final class TestHosts {
 
@@ -57,26 +58,39 @@ public final class TestHosts {
         return stateDir().resolve("known_hosts");
     }
 
-    /** Held from this JVM's first use of the hosts until it ends; the operating system releases it then. */
-    private static FileChannel lease;
+    /** The lock file's channel and the lock this JVM holds on it, from its first use of the hosts until it ends. */
+    private static FileChannel leaseFile;
+    private static FileLock lease;
 
     /**
-     * Waits until no other test JVM uses the hosts, then keeps them for this one. A lock for the life of the JVM,
-     * not per test, because the modules that use the hosts run their classes in one fork each: a finer lock would
-     * let another module's fault test restart sshd between two classes that expect a host to stay up.
+     * Takes this JVM's turn on the hosts: shared for a JVM that only uses them, exclusive from the first fault it
+     * injects (an sshd stopped or restarted, sessions dropped, a host powered off) until the JVM ends, which the
+     * operating system releases. Kept for the life of the JVM, not per test: the modules that use the hosts run their
+     * classes in one fork each, and a fault test's cases leave the hosts up again only at their end. Upgrading lets
+     * go of the shared lock first, so two JVMs that both inject faults never wait on each other.
      */
-    private static synchronized void lease() {
-        if (lease != null) {
+    private static synchronized void lease(boolean faults) {
+        if (lease != null && (!lease.isShared() || !faults)) {
             return;
         }
         Path file = stateDir().resolveSibling(stateDir().getFileName() + ".tests.lock");
         try {
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            if (channel.tryLock() == null) {
-                System.err.println("waiting for another test JVM that uses the SSH test hosts to end (" + file + ")");
-                channel.lock();
+            if (leaseFile == null) {
+                leaseFile = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
             }
-            lease = channel;
+            if (lease != null) {
+                lease.release();
+                lease = null;
+            }
+            FileLock taken = leaseFile.tryLock(0, Long.MAX_VALUE, !faults);
+            if (taken == null) {
+                System.err.println("waiting for " + (faults ? "every other test JVM that uses the SSH test hosts "
+                        + "to end before injecting faults" : "a test JVM that injects faults into the SSH test hosts "
+                        + "to end") + " (" + file + ")");
+                taken = leaseFile.lock(0, Long.MAX_VALUE, !faults);
+            }
+            lease = taken;
         } catch (IOException e) {
             fail("cannot lock " + file + " to use the SSH test hosts: " + e + "; run scripts/test-all.sh as root");
         }
@@ -84,7 +98,7 @@ public final class TestHosts {
 
     /** Every test host, started first if needed. */
     public static List<Host> hosts() {
-        lease();
+        lease(false);
         List<Host> hosts = readHosts();
         if (hosts.size() >= COUNT && hosts.stream().allMatch(TestHosts::accepts)) {
             return hosts;
@@ -105,7 +119,7 @@ public final class TestHosts {
 
     /** Runs scripts/test-hosts.sh with the given arguments; fails the test with its output if it fails. */
     public static String script(String... args) {
-        lease();
+        lease(args.length > 0 && !args[0].equals("up"));
         Path script = findScript();
         List<String> command = new ArrayList<>(List.of("bash", script.toString()));
         command.addAll(List.of(args));
