@@ -110,6 +110,25 @@ class ManualBackendTest {
         }
     }
 
+    /**
+     * An interrupt that reaches the follow while the hosts are asked where the job is cuts that command short: it is
+     * the caller stopping, an InterruptedException, never a host that "did not answer" (the kit's
+     * followStopsWhenInterrupted met this under load).
+     */
+    @Test
+    void aFollowInterruptedWhileTheHostIsAskedForTheJobThrowsInterruptedException() throws Exception {
+        JobRef job = submit(backend, workload("sleep", "30").build(), "interrupted-follow");
+        Thread.currentThread().interrupt();
+        try {
+            InterruptedException e = assertThrows(InterruptedException.class, () -> backend.logs(job,
+                    new LogOptions(true, java.util.OptionalInt.empty(), true, true), line -> { }));
+            assertTrue(e.getMessage().contains(job.id()), e.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(JobState.RUNNING, backend.status(job).state(), "the job itself runs on");
+    }
+
     @Test
     void providerIsFoundByServiceLoader() {
         List<String> names = ServiceLoader.load(BackendProvider.class).stream()

@@ -1,5 +1,6 @@
 package dev.gantry.backend.manual.internal;
 
+import dev.gantry.api.GantryException;
 import dev.gantry.api.Plan;
 import dev.gantry.api.Problem;
 import dev.gantry.api.backend.Backend;
@@ -16,6 +17,7 @@ import dev.gantry.backend.manual.internal.placement.FleetCheck;
 import dev.gantry.backend.manual.internal.settings.Inventory;
 import dev.gantry.backend.manual.internal.settings.ManualSettings;
 import dev.gantry.backend.manual.internal.status.JobStatuses;
+import dev.gantry.backend.manual.internal.status.MultiHostJob;
 import dev.gantry.backend.manual.internal.status.RankLogs;
 import dev.gantry.backend.manual.internal.stop.JobStops;
 import dev.gantry.backend.manual.internal.submit.JobSubmission;
@@ -133,7 +135,21 @@ public final class ManualBackend implements Backend {
 
     @Override
     public void logs(JobRef ref, LogOptions options, LogSink sink) throws InterruptedException {
-        logs.deliver(ref, statuses.existing(ref), options, sink);
+        List<MultiHostJob.Rank> ranks;
+        try {
+            ranks = statuses.existing(ref);
+        } catch (GantryException e) {
+            // An interrupt while the hosts were asked where the job is cuts their commands short, which reads as
+            // hosts that did not answer; it is the caller stopping the follow, and the contract says so.
+            if (Thread.interrupted()) {
+                InterruptedException stopped = new InterruptedException("stopped before the logs of " + ref.id()
+                        + " were read");
+                stopped.initCause(e);
+                throw stopped;
+            }
+            throw e;
+        }
+        logs.deliver(ref, ranks, options, sink);
     }
 
     @Override
