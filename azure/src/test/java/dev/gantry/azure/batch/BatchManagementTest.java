@@ -133,14 +133,23 @@ class BatchManagementTest {
         assertEquals(List.of("gantry-a100-x1"), model.armPoolNames());
     }
 
+    /**
+     * A user-subscription account whose data plane holds pool gantry-a100-x1 on the looks (0, 1, 2, ... in the order
+     * Resource Manager's fake asks) that {@code held} accepts: a pool that Batch removes between two calls.
+     */
+    private BatchAccountModel accountWhosePoolIsSeenOnLooks(java.util.function.IntPredicate held) {
+        BatchAccountModel model = arm.batchAccount("batch", "gantryus", "westeurope",
+                PoolAllocationMode.USER_SUBSCRIPTION);
+        java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+        model.dataPlanePools(() -> held.test(looks.getAndIncrement()) ? Set.of("gantry-a100-x1") : Set.of());
+        return model;
+    }
+
     /** The PUT met a pool on its way out, gone by the time it is read: the PUT is sent again and makes the pool. */
     @Test
     void aPoolDeletedBetweenThePutAndTheReadIsCreatedAgain() {
-        BatchAccountModel model = arm.batchAccount("batch", "gantryus", "westeurope",
-                PoolAllocationMode.USER_SUBSCRIPTION);
-        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
         // The data plane still holds the pool when the first PUT looks, and has removed it by the read after.
-        model.dataPlanePools(() -> asked.getAndIncrement() == 0 ? Set.of("gantry-a100-x1") : Set.of());
+        BatchAccountModel model = accountWhosePoolIsSeenOnLooks(look -> look == 0);
         BatchAccountId id = BatchAccountId.parse(model.resourceId());
 
         BatchPool pool = batch.createPool(id, "gantry-a100-x1", spec(Map.of("gantry.digest", "mine")));
@@ -153,12 +162,8 @@ class BatchManagementTest {
 
     @Test
     void aPoolThatKeepsVanishingBetweenThePutAndTheReadIsAnErrorAfterThreePuts() {
-        BatchAccountModel model = arm.batchAccount("batch", "gantryus", "westeurope",
-                PoolAllocationMode.USER_SUBSCRIPTION);
-        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
         // Every PUT meets the pool (odd looks); every read after finds none (even looks).
-        model.dataPlanePools(() -> asked.getAndIncrement() % 2 == 0 ? Set.of("gantry-a100-x1") : Set.of());
-        BatchAccountId id = BatchAccountId.parse(model.resourceId());
+        BatchAccountId id = BatchAccountId.parse(accountWhosePoolIsSeenOnLooks(look -> look % 2 == 0).resourceId());
 
         GantryException e = assertThrows(GantryException.class, () -> batch.createPool(id, "gantry-a100-x1",
                 spec(Map.of())));
